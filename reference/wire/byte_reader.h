@@ -1,0 +1,64 @@
+// File: byte_reader.h
+//
+// Bounds-checked big-endian reads over a borrowed byte span. Every read first asks
+// `need(n)`; nothing here can read past the end of the span.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "reference/error/expected.h"
+#include "reference/wire/parse_error.h"
+
+namespace mr::wire {
+
+class ByteReader {
+ public:
+  // `base` is the offset of bytes[0] within the frame, for error messages.
+  explicit ByteReader(std::span<const uint8_t> bytes, size_t base = 0)
+      : bytes_(bytes), base_(base) {}
+
+  size_t remaining() const { return bytes_.size() - pos_; }
+  size_t offset() const { return base_ + pos_; }  // frame offset of the next byte
+  std::span<const uint8_t> rest() const { return bytes_.subspan(pos_); }
+
+  // Succeeds when n more bytes are available; otherwise names the header that needed them.
+  Expected<void, ParseError> need(size_t n, std::string_view header) const;
+
+  // Unchecked reads: call need() first. Each advances the cursor.
+  uint8_t u8() { return bytes_[pos_++]; }
+  uint16_t u16() {
+    uint16_t v = static_cast<uint16_t>(bytes_[pos_] << 8 | bytes_[pos_ + 1]);
+    pos_ += 2;
+    return v;
+  }
+  uint32_t u24() {
+    uint32_t v = uint32_t{bytes_[pos_]} << 16 | uint32_t{bytes_[pos_ + 1]} << 8 | bytes_[pos_ + 2];
+    pos_ += 3;
+    return v;
+  }
+  uint32_t u32() {
+    uint32_t v = uint32_t{bytes_[pos_]} << 24 | uint32_t{bytes_[pos_ + 1]} << 16 |
+                 uint32_t{bytes_[pos_ + 2]} << 8 | bytes_[pos_ + 3];
+    pos_ += 4;
+    return v;
+  }
+  uint64_t u64() {
+    uint64_t hi = u32();
+    return hi << 32 | u32();
+  }
+  std::span<const uint8_t> take(size_t n) {
+    auto s = bytes_.subspan(pos_, n);
+    pos_ += n;
+    return s;
+  }
+
+ private:
+  std::span<const uint8_t> bytes_;
+  size_t base_ = 0;
+  size_t pos_ = 0;
+};
+
+}  // namespace mr::wire

@@ -1,0 +1,134 @@
+#include "reference/wire/opcode.h"
+
+#include <array>
+#include <cstdio>
+
+#include "reference/wire/header_sizes.h"
+
+namespace mr::wire {
+namespace {
+
+// One row per operation of a reliable or unreliable transport. Values are IBTA's
+// (ib_pack.h); header composition follows rxe_opcode.c.
+struct OperationRow {
+  uint8_t op;
+  std::string_view name;
+  uint16_t headers;
+  uint32_t flags;
+};
+
+constexpr std::array kRcOperations{
+    OperationRow{0x00, "SEND_FIRST", 0, kRequest | kSend | kFirst | kPayload},
+    OperationRow{0x01, "SEND_MIDDLE", 0, kRequest | kSend | kMiddle | kPayload},
+    OperationRow{0x02, "SEND_LAST", 0, kRequest | kSend | kLast | kPayload},
+    OperationRow{0x03, "SEND_LAST_WITH_IMMEDIATE", kImmDt,
+                 kRequest | kSend | kLast | kPayload | kImmediate},
+    OperationRow{0x04, "SEND_ONLY", 0, kRequest | kSend | kOnly | kPayload},
+    OperationRow{0x05, "SEND_ONLY_WITH_IMMEDIATE", kImmDt,
+                 kRequest | kSend | kOnly | kPayload | kImmediate},
+    OperationRow{0x06, "RDMA_WRITE_FIRST", kReth, kRequest | kWrite | kFirst | kPayload},
+    OperationRow{0x07, "RDMA_WRITE_MIDDLE", 0, kRequest | kWrite | kMiddle | kPayload},
+    OperationRow{0x08, "RDMA_WRITE_LAST", 0, kRequest | kWrite | kLast | kPayload},
+    OperationRow{0x09, "RDMA_WRITE_LAST_WITH_IMMEDIATE", kImmDt,
+                 kRequest | kWrite | kLast | kPayload | kImmediate},
+    OperationRow{0x0a, "RDMA_WRITE_ONLY", kReth, kRequest | kWrite | kOnly | kPayload},
+    OperationRow{0x0b, "RDMA_WRITE_ONLY_WITH_IMMEDIATE", kReth | kImmDt,
+                 kRequest | kWrite | kOnly | kPayload | kImmediate},
+    OperationRow{0x0c, "RDMA_READ_REQUEST", kReth, kRequest | kRead | kOnly},
+    OperationRow{0x0d, "RDMA_READ_RESPONSE_FIRST", kAeth, kResponse | kRead | kFirst | kPayload},
+    OperationRow{0x0e, "RDMA_READ_RESPONSE_MIDDLE", 0, kResponse | kRead | kMiddle | kPayload},
+    OperationRow{0x0f, "RDMA_READ_RESPONSE_LAST", kAeth, kResponse | kRead | kLast | kPayload},
+    OperationRow{0x10, "RDMA_READ_RESPONSE_ONLY", kAeth, kResponse | kRead | kOnly | kPayload},
+    OperationRow{0x11, "ACKNOWLEDGE", kAeth, kResponse | kAck | kOnly},
+    OperationRow{0x12, "ATOMIC_ACKNOWLEDGE", kAeth | kAtomicAckEth,
+                 kResponse | kAtomic | kAck | kOnly},
+    OperationRow{0x13, "COMPARE_SWAP", kAtomicEth, kRequest | kAtomic | kOnly},
+    OperationRow{0x14, "FETCH_ADD", kAtomicEth, kRequest | kAtomic | kOnly},
+    OperationRow{0x16, "SEND_LAST_WITH_INVALIDATE", kIeth,
+                 kRequest | kSend | kLast | kPayload | kInvalidate},
+    OperationRow{0x17, "SEND_ONLY_WITH_INVALIDATE", kIeth,
+                 kRequest | kSend | kOnly | kPayload | kInvalidate},
+    OperationRow{0x1c, "FLUSH", kFeth | kReth, kRequest | kFlush | kOnly},
+    OperationRow{0x1d, "ATOMIC_WRITE", kReth, kRequest | kAtomic | kOnly | kPayload},
+};
+
+// UC has the SEND and RDMA WRITE operations of RC (0x00..0x0b) and nothing else.
+constexpr uint8_t kLastUcOperation = 0x0b;
+// RD has RC's operations up to FETCH_ADD, each preceded by RDETH and DETH.
+constexpr uint8_t kLastRdOperation = 0x14;
+
+struct Table {
+  std::array<std::optional<OpcodeInfo>, 256> rows{};
+  std::array<std::string, 256> names{};
+};
+
+void add(Table& t, uint8_t value, Transport tr, const OperationRow& row, uint16_t extra) {
+  OpcodeInfo info{value, tr, row.name, static_cast<uint16_t>(row.headers | extra), row.flags};
+  t.rows[value] = info;
+}
+
+Table build_table() {
+  Table t;
+  for (const auto& row : kRcOperations) {
+    add(t, row.op, Transport::kRc, row, 0);
+    if (row.op <= kLastUcOperation) add(t, 0x20 | row.op, Transport::kUc, row, 0);
+    if (row.op <= kLastRdOperation) add(t, 0x40 | row.op, Transport::kRd, row, kRdeth | kDeth);
+  }
+  // UD carries only single-packet SENDs, each with a DETH (Q_Key, source QP).
+  add(t, 0x64, Transport::kUd, kRcOperations[4], kDeth);
+  add(t, 0x65, Transport::kUd, kRcOperations[5], kDeth);
+  // RoCEv2 Annex A17: the CNP is a BTH with BECN set and 16 reserved bytes.
+  t.rows[kOpCnp] = OpcodeInfo{kOpCnp, Transport::kCnp, "CNP", kCnpPadding, kCnp};
+  for (int v = 0; v < 256; ++v) {
+    if (!t.rows[v]) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "0x%02x", v);
+      t.names[v] = buf;
+    } else {
+      t.names[v] = t.rows[v]->name();
+    }
+  }
+  return t;
+}
+
+const Table& table() {
+  static const Table t = build_table();
+  return t;
+}
+
+}  // namespace
+
+unsigned OpcodeInfo::header_bytes() const {
+  unsigned n = 0;
+  if (has(kRdeth)) n += kRdethSize;
+  if (has(kDeth)) n += kDethSize;
+  if (has(kFeth)) n += kFethSize;
+  if (has(kReth)) n += kRethSize;
+  if (has(kAtomicEth)) n += kAtomicEthSize;
+  if (has(kImmDt)) n += kImmDtSize;
+  if (has(kIeth)) n += kIethSize;
+  if (has(kAeth)) n += kAethSize;
+  if (has(kAtomicAckEth)) n += kAtomicAckEthSize;
+  if (has(kCnpPadding)) n += kCnpPaddingSize;
+  return n;
+}
+
+std::string OpcodeInfo::name() const {
+  static constexpr std::array<std::string_view, 6> kPrefix{"RC_", "UC_", "RD_", "UD_", "", "XRC_"};
+  if (transport == Transport::kCnp) return std::string(operation);
+  return std::string(kPrefix[static_cast<size_t>(transport)]) + std::string(operation);
+}
+
+std::optional<OpcodeInfo> opcode_info(uint8_t opcode) { return table().rows[opcode]; }
+
+std::optional<uint8_t> opcode_by_name(std::string_view name) {
+  const auto& t = table();
+  for (int v = 0; v < 256; ++v) {
+    if (t.rows[v] && t.names[v] == name) return static_cast<uint8_t>(v);
+  }
+  return std::nullopt;
+}
+
+std::string opcode_name(uint8_t opcode) { return table().names[opcode]; }
+
+}  // namespace mr::wire

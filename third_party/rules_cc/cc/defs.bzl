@@ -1,0 +1,26 @@
+"""Offline stand-in for rules_cc: Bazel 4 still has the C++ rules built in.
+
+Debian's bazel-rules-cc is too new for Bazel 4, and nothing may be downloaded, so these
+macros forward to the native rules (see ../../README.md).
+"""
+
+def cc_library(**kwargs):
+    native.cc_library(**kwargs)
+
+def cc_binary(**kwargs):
+    native.cc_binary(**kwargs)
+
+def cc_test(**kwargs):
+    native.cc_test(**kwargs)
+
+def cc_import(**kwargs):
+    native.cc_import(**kwargs)
+
+def cc_toolchain(**kwargs):
+    native.cc_toolchain(**kwargs)
+
+def cc_toolchain_suite(**kwargs):
+    native.cc_toolchain_suite(**kwargs)
+
+def cc_proto_library(**kwargs):
+    native.cc_proto_library(**kwargs)
