@@ -1,0 +1,168 @@
+#include <gtest/gtest.h>
+#include <pcap/pcap.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "reference/io/capture_reader.h"
+#include "reference/io/pcapng_writer.h"
+#include "reference/wire/frame_decoder.h"
+
+namespace mr::io {
+namespace {
+
+std::string tmp(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+std::vector<uint8_t> slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void spit(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
+}
+
+std::vector<CapturedFrame> read_all(CaptureReader& r) {
+  std::vector<CapturedFrame> frames;
+  for (int i = 0; i < 100000; ++i) {
+    auto f = r.next();
+    EXPECT_TRUE(f) << f.error().to_string();
+    if (!f || !*f) break;
+    frames.push_back(**f);
+  }
+  return frames;
+}
+
+TEST(CaptureFile, PcapngRoundTripsFramesTimestampsAndComments) {
+  const std::string path = tmp("roundtrip.pcapng");
+  {
+    auto w = PcapngWriter::create(path, "capture_file_test");
+    ASSERT_TRUE(w) << w.error();
+    const std::vector<uint8_t> a{1, 2, 3, 4, 5};
+    const std::vector<uint8_t> b(61, 0xab);
+    ASSERT_TRUE(w->write(a, 1'700'000'000'123'456'789ULL, "script.mrt:3 inject"));
+    ASSERT_TRUE(w->write(b, 1'700'000'001'000'000'001ULL));
+    ASSERT_TRUE(w->close());
+  }
+  auto r = CaptureReader::open(path);
+  ASSERT_TRUE(r) << r.error().to_string();
+  const auto frames = read_all(*r);
+  ASSERT_EQ(frames.size(), 2U);
+  EXPECT_EQ(frames[0].data.size(), 5U);
+  EXPECT_EQ(frames[0].timestamp_ns, 1'700'000'000'123'456'789ULL);
+  EXPECT_EQ(frames[1].data.size(), 61U);
+  EXPECT_EQ(frames[1].timestamp_ns, 1'700'000'001'000'000'001ULL);
+
+  // libpcap, an independent reader, sees the same file.
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t* p = pcap_open_offline(path.c_str(), err);
+  ASSERT_NE(p, nullptr) << err;
+  pcap_pkthdr* h;
+  const u_char* data;
+  int n = 0;
+  while (pcap_next_ex(p, &h, &data) == 1) ++n;
+  pcap_close(p);
+  EXPECT_EQ(n, 2);
+}
+
+TEST(CaptureFile, ReadsPcapWrittenByLibpcap) {
+  const std::string path = tmp("libpcap.pcap");
+  pcap_t* dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+  pcap_dumper_t* d = pcap_dump_open(dead, path.c_str());
+  ASSERT_NE(d, nullptr);
+  std::vector<uint8_t> frame(64, 0x5a);
+  pcap_pkthdr h{};
+  h.ts.tv_sec = 12;
+  h.ts.tv_usec = 345;  // nanoseconds in a nanosecond file
+  h.caplen = h.len = 64;
+  pcap_dump(reinterpret_cast<u_char*>(d), &h, frame.data());
+  pcap_dump_close(d);
+  pcap_close(dead);
+
+  auto r = CaptureReader::open(path);
+  ASSERT_TRUE(r) << r.error().to_string();
+  const auto frames = read_all(*r);
+  ASSERT_EQ(frames.size(), 1U);
+  EXPECT_EQ(frames[0].timestamp_ns, 12'000'000'345ULL);
+  EXPECT_EQ(frames[0].data.size(), 64U);
+}
+
+TEST(CaptureFile, TruncatedFileYieldsEarlierFramesThenAnErrorWithTheOffset) {
+  const std::string path = tmp("truncated.pcapng");
+  {
+    auto w = PcapngWriter::create(path, "t");
+    ASSERT_TRUE(w);
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(w->write(std::vector<uint8_t>(100, 7), 1000 + i));
+    ASSERT_TRUE(w->close());
+  }
+  auto bytes = slurp(path);
+  bytes.resize(bytes.size() - 30);
+  spit(path, bytes);
+  auto r = CaptureReader::open(path);
+  ASSERT_TRUE(r);
+  int good = 0;
+  for (int i = 0; i < 10; ++i) {
+    auto f = r->next();
+    if (!f) {
+      EXPECT_NE(f.error().to_string().find("truncated"), std::string::npos) << f.error().to_string();
+      EXPECT_GT(f.error().offset, 0U);
+      break;
+    }
+    ASSERT_TRUE(*f) << "clean end reported for a truncated file";
+    ++good;
+  }
+  EXPECT_EQ(good, 2);
+}
+
+TEST(CaptureFile, GarbageIsRejectedWithAClearError) {
+  const std::string path = tmp("garbage.bin");
+  spit(path, {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd'});
+  auto r = CaptureReader::open(path);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().to_string().find("not a pcap or pcapng file"), std::string::npos);
+  auto missing = CaptureReader::open(tmp("does-not-exist.pcap"));
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().to_string().find("No such file"), std::string::npos);
+}
+
+TEST(CaptureFile, EveryTruncationOfARealCaptureFailsCleanly) {
+  const auto bytes = slurp("pcaps/rxe/rxe-6.1-ipv4-send-retransmits.pcapng");
+  ASSERT_GT(bytes.size(), 1000U);
+  const std::string path = tmp("cut.pcapng");
+  for (size_t n = 0; n < 1200; n += 7) {
+    spit(path, std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<long>(n)));
+    auto r = CaptureReader::open(path);
+    if (!r) continue;
+    for (int i = 0; i < 100; ++i) {
+      auto f = r->next();
+      if (!f || !*f) break;
+    }
+  }
+}
+
+TEST(CaptureFile, RealRxeCapturesDecodeWithValidIcrc) {
+  for (const char* name : {"pcaps/rxe/rxe-6.1-ipv4-send-retransmits.pcapng",
+                           "pcaps/rxe/rxe-6.1-ipv6-send-retransmits.pcapng"}) {
+    auto r = CaptureReader::open(name);
+    ASSERT_TRUE(r) << r.error().to_string();
+    int roce = 0;
+    for (const auto& f : read_all(*r)) {
+      auto d = wire::decode_frame(f.data);
+      ASSERT_TRUE(d) << d.error().to_string();
+      if (const auto* p = std::get_if<wire::DecodedRoce>(&*d)) {
+        EXPECT_TRUE(p->icrc_ok()) << name;
+        ++roce;
+      }
+    }
+    EXPECT_EQ(roce, 60) << name;
+  }
+}
+
+}  // namespace
+}  // namespace mr::io
