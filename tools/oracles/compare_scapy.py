@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Compares `metaroce decode --json` with Scapy's dissection of a scapy_corpus.py corpus.
+
+  compare_scapy.py --decoder PATH/metaroce --pcap FILE.pcap --expect FILE.jsonl
+                   [--no-self-check] [--show 20]
+
+Every field of every layer Scapy has is compared, then the payload and pad bytes, the ICRC
+(ours must equal Scapy's computed one, and icrc_ok must be true). Where Scapy lacks a layer
+the expected line carries its bytes as "ext_raw": our decoded extended headers,
+re-serialized with metaroce_scapy, must give exactly those bytes. Prints the first
+mismatches (frame, layer.field, expected vs actual) and a one-line summary; exits 1 on any
+mismatch or when the decoder gives fewer frames than expected.
+
+Unless --no-self-check, it then flips one BTH byte of one packet in a temporary copy and
+checks that the comparison catches it (so this check can fail at all).
+"""
+
+import argparse
+import ipaddress
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import oracle_common as oc  # noqa: E402
+
+EXT_NAMES = ["RDETH", "DETH", "FETH", "RETH", "AtomicETH", "ImmDt", "IETH", "AETH",
+             "AtomicAckETH", "CNPPadding"]
+
+
+def norm(layer, field, v):
+    if isinstance(v, str):
+        if layer == "IPv6" and field in ("src", "dst"):
+            try:
+                return str(ipaddress.IPv6Address(v))
+            except ValueError:
+                return v
+        return v.lower()
+    return v
+
+
+def reserialize(layer_name, fields):
+    import metaroce_scapy as ms
+    cls = getattr(ms, layer_name)
+    return bytes(cls(**fields))
+
+
+def compare_frame(e, a, mm):
+    f = e["frame"]
+    if a.get("frame") != f:
+        mm.add(f, "frame", f, a.get("frame"))
+    for k in ("roce", "caplen", "opcode_name", "payload", "payload_len", "pad", "icrc"):
+        if e.get(k) != a.get(k):
+            mm.add(f, k, e.get(k), a.get(k))
+    if a.get("icrc_ok") is not True:
+        mm.add(f, "icrc_ok", True, a.get("icrc_ok"))
+    if round(e["time"] * 1e6) != round(float(a.get("time", -1)) * 1e6):
+        mm.add(f, "time", e["time"], a.get("time"))
+    if not a.get("roce"):
+        return
+    el, al = e["layers"], a.get("layers", [])
+    if al[:len(el)] != el:
+        mm.add(f, "layers", el, al)
+        return
+    extra = al[len(el):]
+    if "ext_raw" in e or extra:
+        if any(x not in EXT_NAMES for x in extra):
+            mm.add(f, "layers", el + ["<extended headers>"], al)
+        else:
+            try:
+                got = b"".join(reserialize(x, a[x]) for x in extra).hex()
+            except Exception as ex:  # a field our layer does not have, a value too wide
+                got = "<cannot re-serialize: %s>" % ex
+            if got != e.get("ext_raw", ""):
+                mm.add(f, "+".join(extra) + " (bytes of the headers Scapy lacks)",
+                       e.get("ext_raw", ""), got)
+    for layer in el:
+        ef, af = e[layer], a.get(layer)
+        if not isinstance(af, dict):
+            mm.add(f, layer, ef, af)
+            continue
+        for k, v in ef.items():
+            if norm(layer, k, v) != norm(layer, k, af.get(k)):
+                mm.add(f, "%s.%s" % (layer, k), v, af.get(k))
+
+
+def compare(decoder, pcap, expect_path, show):
+    expect = oc.read_jsonl(expect_path)
+    actual = oc.run_decoder(decoder, pcap)
+    mm = oc.Mismatches(show)
+    for i, e in enumerate(expect):
+        if i >= len(actual):
+            break
+        compare_frame(e, actual[i], mm)
+    short = len(actual) < len(expect)
+    if short:
+        print("decoder gave %d frames, expected %d" % (len(actual), len(expect)))
+    if len(actual) > len(expect):
+        print("decoder gave %d frames, expected %d" % (len(actual), len(expect)))
+        short = True
+    return len(expect), mm, short
+
+
+def flip_bth_byte(src, dst, frame_index):
+    """Copies a classic pcap, flipping the PSN's last byte of packet `frame_index`."""
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    off = 24
+    for _ in range(frame_index):
+        off += 16 + struct.unpack_from("<I", data, off + 8)[0]
+    pkt = off + 16
+    l3 = 14 + (4 if data[pkt + 12:pkt + 14] == b"\x81\x00" else 0)
+    ipv6 = (data[pkt + l3] >> 4) == 6
+    bth = l3 + (40 if ipv6 else (data[pkt + l3] & 0x0F) * 4) + 8
+    data[pkt + bth + 11] ^= 0x01
+    with open(dst, "wb") as f:
+        f.write(data)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("--decoder", required=True)
+    ap.add_argument("--pcap", required=True)
+    ap.add_argument("--expect", required=True)
+    ap.add_argument("--show", type=int, default=20)
+    ap.add_argument("--no-self-check", action="store_true")
+    a = ap.parse_args()
+
+    n, mm, short = compare(a.decoder, a.pcap, a.expect, a.show)
+    ok = mm.count == 0 and not short
+    print("compare_scapy: %d frames compared, %d mismatches in %d frames: %s"
+          % (n, mm.count, len(mm.frames), "PASS" if ok else "FAIL"))
+
+    if not a.no_self_check:
+        tmp = tempfile.mkdtemp(prefix="compare_scapy_")
+        try:
+            bad = os.path.join(tmp, "flipped.pcap")
+            victim = min(7, n - 1)
+            flip_bth_byte(a.pcap, bad, victim)
+            import io
+            import contextlib
+            with contextlib.redirect_stdout(io.StringIO()):
+                _, mm2, _ = compare(a.decoder, bad, a.expect, 0)
+            caught = (victim + 1) in mm2.frames
+            print("compare_scapy: self-check (BTH psn byte of frame %d flipped): %s"
+                  % (victim + 1, "caught, %d mismatches" % mm2.count if caught else "NOT CAUGHT"))
+            ok = ok and caught
+        finally:
+            shutil.rmtree(tmp)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Shared helpers for the oracle scripts: pcap writing, Scapy-to-JSON, the decoder run."""
+
+import json
+import struct
+import subprocess
+import sys
+
+LINKTYPE_ETHERNET = 1
+
+# Scapy layers reported in the decode contract, by Scapy class name. Raw/Padding are not
+# layers there (they become payload/pad).
+SKIP_FIELDS = {"IP": {"options"}, "BTH": {"icrc"}}
+NON_LAYERS = {"Raw", "Padding"}
+
+
+def write_pcap(path, frames):
+    """frames: iterable of (sec, usec, bytes). Classic pcap, microseconds, Ethernet."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, LINKTYPE_ETHERNET))
+        for sec, usec, b in frames:
+            f.write(struct.pack("<IIII", sec, usec, len(b), len(b)))
+            f.write(b)
+
+
+def field_value(v):
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, (int, str)) or v is None:
+        return int(v) if isinstance(v, bool) else v
+    try:
+        return int(v)  # FlagValue and the like
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def layer_dict(layer):
+    skip = SKIP_FIELDS.get(layer.__class__.__name__, set())
+    return {f.name: field_value(layer.getfieldval(f.name))
+            for f in layer.fields_desc if f.name not in skip}
+
+
+def run_decoder(decoder, pcap):
+    """Runs `decoder decode PCAP --json`; returns the list of JSON objects (one a line)."""
+    proc = subprocess.run([decoder, "decode", pcap, "--json"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr.decode(errors="replace"))
+        raise SystemExit("decoder exited %d on %s" % (proc.returncode, pcap))
+    out = []
+    for n, line in enumerate(proc.stdout.decode().splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            out.append(json.loads(line))
+        except ValueError as e:
+            raise SystemExit("decoder output line %d is not JSON (%s): %r" % (n, e, line[:200]))
+    return out
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+class Mismatches:
+    """Collects mismatches; prints the first `show` of them."""
+
+    def __init__(self, show=20):
+        self.show = show
+        self.count = 0
+        self.frames = set()
+
+    def add(self, frame, what, expected, actual):
+        self.count += 1
+        self.frames.add(frame)
+        if self.count <= self.show:
+            print("frame %s: %s: expected %r, got %r" % (frame, what, expected, actual))
