@@ -124,7 +124,7 @@ def examples():
     ex["EX-E3"] = ("ip", packet(
         IP4_D, IP4_T, 0xC007,
         bth(0x11, 0x000011, 0x000204, tver=1) + aeth(0x65, 7) +
-        sacketh(0x000200, 0b1101111, 0xC009, 0, 8, 1, 2, 0x0001E2A0, trm=1), ident=11))
+        sacketh(0x000200, 0b1101111, 0xC009, 0, 8, 0, 2, 0x0001E2A0, trm=1), ident=11))
     fl_probe = (2 << 16) | 0x4C11
     ex["EX-E4"] = ("ip", packet(
         IP6_T, IP6_D, fl_sport(fl_probe),

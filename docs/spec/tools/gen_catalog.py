@@ -1,0 +1,330 @@
+#!/usr/bin/python3
+"""Extract the clause catalog from docs/spec/metaroce.md (+ pics.md) into clauses.json.
+
+    /usr/bin/python3 docs/spec/tools/gen_catalog.py            # rewrite docs/spec/clauses.json
+    /usr/bin/python3 docs/spec/tools/gen_catalog.py --stdout   # print it instead
+
+metaroce.md is the single source of truth; clauses.json is generated and checked by
+check_spec.py. The clause line format is documented in metaroce.md section 1.2 and the
+JSON format in docs/spec/catalog-schema.md. Standard library only.
+"""
+import json
+import os
+import re
+import sys
+
+SCHEMA_VERSION = 1
+LEVELS = ("MUST", "SHOULD", "MAY", "MUST-IF")
+VERIFY = ("wire", "agent", "counters", "timing")
+ROLES = ("requester", "responder", "both", "notification-point", "reaction-point")
+AREAS = {
+    "WF": "base", "IC": "base", "PS": "base", "AK": "base", "RT": "base", "RN": "base",
+    "RD": "base", "AT": "base", "MP": "base", "QS": "base", "CC": "base", "UC": "base",
+    "UD": "base",
+    "EX": "ext", "MU": "ext", "SA": "ext", "NK": "ext", "TR": "ext", "OO": "ext",
+    "PF": "ext", "SC": "ext",
+}
+ID_RE = re.compile(r"^MR-([A-Z]{2})-(\d{2})$")
+KEY_RE = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9_]+)*$")
+PARAM_RE = re.compile(r"\b[TNBRV]_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
+REF_RE = re.compile(r"\[(S\d+)\]")
+CLAUSE_START = re.compile(r"^\*\*(MR-[^*]*)\*\*")
+CLAUSE_RE = re.compile(
+    r"^\*\*(?P<id>[^*]+)\*\* "
+    r"\[(?P<level>[^\]]*)\] "
+    r"\{(?P<verify>[^}]*)\} "
+    r"\((?P<meta>[^)]*(?:\([^)]*\)[^)]*)*)\) "
+    r"(?P<statement>.+)$")
+EXAMPLE_RE = re.compile(r"^```packet(?P<info>.*)$")
+HEXLINE_RE = re.compile(r"^([0-9a-f]{4})  ((?:[0-9a-f]{2} ){0,15}[0-9a-f]{2})$")
+
+
+class Error:
+    """One problem, printed as FILE[:LINE]: [ID: ]field FIELD: message."""
+
+    def __init__(self, path, line, field, message, ident=None):
+        self.path, self.line, self.field, self.message, self.ident = (
+            path, line, field, message, ident)
+
+    def __str__(self):
+        where = self.path + (":%d" % self.line if self.line else "")
+        who = (self.ident + ": ") if self.ident else ""
+        return "%s: %sfield %s: %s" % (where, who, self.field, self.message)
+
+
+def tokenize_pics(expr):
+    tokens = re.findall(r"\s*(&&|\|\||!|\(|\)|[A-Za-z0-9_.]+|\S)", expr)
+    return [t for t in tokens if t]
+
+
+def parse_pics(expr):
+    """Parse a PICS expression; return (set of keys, error message or None)."""
+    tokens = tokenize_pics(expr)
+    pos = [0]
+    keys = set()
+
+    def peek():
+        return tokens[pos[0]] if pos[0] < len(tokens) else None
+
+    def take():
+        pos[0] += 1
+        return tokens[pos[0] - 1]
+
+    def primary():
+        tok = peek()
+        if tok is None:
+            raise ValueError("unexpected end of expression")
+        if tok == "!":
+            take()
+            primary()
+        elif tok == "(":
+            take()
+            disjunction()
+            if peek() != ")":
+                raise ValueError("missing ')'")
+            take()
+        elif KEY_RE.match(tok):
+            keys.add(take())
+        else:
+            raise ValueError("unexpected token %r" % tok)
+
+    def conjunction():
+        primary()
+        while peek() == "&&":
+            take()
+            primary()
+
+    def disjunction():
+        conjunction()
+        while peek() == "||":
+            take()
+            conjunction()
+
+    try:
+        disjunction()
+        if peek() is not None:
+            raise ValueError("unexpected token %r" % peek())
+    except ValueError as exc:
+        return keys, str(exc)
+    return keys, None
+
+
+def eval_pics(expr, features):
+    """Evaluate a PICS expression against a {key: bool} map (keys assumed defined)."""
+    py = re.sub(r"[a-z][a-z0-9]*(?:\.[a-z0-9_]+)*",
+                lambda m: "F[%r]" % m.group(0), expr)
+    py = py.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
+    return bool(eval(py, {"__builtins__": {}}, {"F": features}))  # noqa: S307 (parsed above)
+
+
+def split_table_row(line):
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return [c.strip("`") for c in cells]
+
+
+def parse_pics_md(path, errors):
+    """pics.md: the table rows `| key | requires | meaning |` under '## Feature keys'."""
+    feats = []
+    in_table = False
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        line = line.rstrip("\n")
+        if line.startswith("## "):
+            in_table = line.startswith("## Feature keys")
+            continue
+        if not in_table or not line.startswith("|"):
+            continue
+        cells = split_table_row(line)
+        if len(cells) < 3 or cells[0] in ("Key",) or set(cells[0]) <= set("-: "):
+            continue
+        key, req, meaning = cells[0], cells[1], "|".join(cells[2:]).strip()
+        if not KEY_RE.match(key):
+            errors.append(Error(path, n, "key", "malformed feature key %r" % key))
+            continue
+        requires = [r.strip().strip("`") for r in req.split(",") if r.strip() not in ("", "-")]
+        feats.append({"key": key, "requires": requires, "meaning": meaning, "_line": n})
+    return feats
+
+
+def parse_spec(path, errors):
+    """Return (spec_version, clauses, parameters, references, examples)."""
+    spec_version = None
+    clauses, params, refs, examples = [], [], [], []
+    part = None
+    section = None
+    heading_is = None
+    in_fence = False
+    lines = open(path, encoding="utf-8").read().split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        n = i + 1
+        i += 1
+        if line.startswith("```") and not EXAMPLE_RE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        m = re.match(r"^Spec version: (\S+)$", line)
+        if m:
+            spec_version = m.group(1)
+        if line.startswith("#") and not line.startswith("#!"):
+            title = line.lstrip("#").strip()
+            if line.startswith("# "):
+                if title.startswith("Part II."):
+                    part = "ext"
+                elif title.startswith("Part I."):
+                    part = "base"
+                else:
+                    part = None
+            section = title
+            heading_is = ("params" if re.match(r"^\d+\. Parameters$", title) else
+                          "refs" if re.match(r"^\d+\. References$", title) else None)
+            continue
+        if heading_is and line.startswith("|"):
+            cells = split_table_row(line)
+            if cells[0] in ("Name", "Key") or set(cells[0]) <= set("-: "):
+                continue
+            if heading_is == "params":
+                if len(cells) != 6:
+                    errors.append(Error(path, n, "parameters", "row needs 6 cells"))
+                    continue
+                name, default, unit, lo, hi, meaning = cells
+                row = {"name": name, "default": None, "unit": unit, "min": None, "max": None,
+                       "meaning": meaning}
+                if not PARAM_RE.fullmatch(name):
+                    errors.append(Error(path, n, "name", "malformed parameter name %r" % name))
+                for k, v in (("default", default), ("min", lo), ("max", hi)):
+                    try:
+                        row[k] = int(v) if re.fullmatch(r"-?\d+", v) else float(v)
+                    except ValueError:
+                        errors.append(Error(path, n, k, "%s is not a number" % v, name))
+                row["_line"] = n
+                params.append(row)
+            else:
+                refs.append({"key": cells[0], "source": cells[1] if len(cells) > 1 else ""})
+            continue
+        m = EXAMPLE_RE.match(line)
+        if m:
+            info = dict(kv.split("=", 1) for kv in m.group("info").split() if "=" in kv)
+            start = n
+            hexbytes = []
+            while i < len(lines) and lines[i] != "```":
+                hm = HEXLINE_RE.match(lines[i])
+                if not hm or int(hm.group(1), 16) != len(hexbytes):
+                    errors.append(Error(path, i + 1, "hex", "bad dump line %r" % lines[i],
+                                        info.get("id")))
+                else:
+                    hexbytes.extend(hm.group(2).split())
+                i += 1
+            i += 1
+            examples.append({"id": info.get("id"), "layer": info.get("layer"),
+                             "section": section, "hex": "".join(hexbytes), "_line": start})
+            continue
+        if CLAUSE_START.match(line):
+            c = parse_clause_line(path, n, line, errors)
+            if c is not None:
+                c["part_found"] = part
+                c["section"] = section
+                clauses.append(c)
+    return spec_version, clauses, params, refs, examples
+
+
+def parse_clause_line(path, n, line, errors):
+    ident = CLAUSE_START.match(line).group(1)
+    m = CLAUSE_RE.match(line)
+    if not m:
+        # Say which field is missing or malformed.
+        rest = line[len(ident) + 5:]
+        field = ("level" if not re.match(r"^\[[^\]]*\] ", rest) else
+                 "verify" if not re.match(r"^\[[^\]]*\] \{[^}]*\} ", rest) else
+                 "metadata" if not re.match(r"^\[[^\]]*\] \{[^}]*\} \(.*\) \S", rest) else
+                 "statement")
+        errors.append(Error(path, n, field, "missing or malformed (see section 1.2)", ident))
+        return None
+    meta = {}
+    for part in m.group("meta").split("; "):
+        if ": " not in part:
+            errors.append(Error(path, n, "metadata", "item %r is not 'name: value'" % part,
+                                ident))
+            continue
+        k, v = part.split(": ", 1)
+        meta[k.strip()] = v.strip()
+    statement = m.group("statement").strip()
+    c = {
+        "id": ident,
+        "area": None,
+        "part": None,
+        "level": m.group("level"),
+        "statement": statement,
+        "verify": [v.strip() for v in m.group("verify").split(",") if v.strip()],
+        "pics": meta.get("pics"),
+        "role": meta.get("role"),
+        "source": meta.get("source"),
+        "section": None,
+        "params": sorted(set(PARAM_RE.findall(statement))),
+        "_line": n,
+    }
+    im = ID_RE.match(ident)
+    if im:
+        c["area"] = im.group(1)
+        c["part"] = AREAS.get(im.group(1))
+    for k in meta:
+        if k not in ("pics", "role", "source"):
+            errors.append(Error(path, n, k, "unknown metadata item", ident))
+    return c
+
+
+def build(spec_dir, errors):
+    md = os.path.join(spec_dir, "metaroce.md")
+    pics_md = os.path.join(spec_dir, "pics.md")
+    version, clauses, params, refs, examples = parse_spec(md, errors)
+    feats = parse_pics_md(pics_md, errors)
+    for c in clauses:
+        if c["part_found"] and c["part"] and c["part_found"] != c["part"]:
+            errors.append(Error(md, c["_line"], "part", "area %s belongs to part %s but the "
+                                "clause is in part %s" % (c["area"], c["part"],
+                                                          c["part_found"]), c["id"]))
+    catalog = {
+        "schema_version": SCHEMA_VERSION,
+        "spec_version": version,
+        "clauses": [{k: v for k, v in c.items() if not k.startswith("_") and k != "part_found"}
+                    for c in clauses],
+        "pics_features": [{k: v for k, v in f.items() if not k.startswith("_")}
+                          for f in feats],
+        "parameters": [{k: v for k, v in p.items() if not k.startswith("_")} for p in params],
+        "references": refs,
+        "examples": [{k: v for k, v in e.items() if not k.startswith("_")} for e in examples],
+    }
+    located = {"clauses": clauses, "pics_features": feats, "parameters": params,
+               "examples": examples, "md": md, "pics_md": pics_md}
+    return catalog, located
+
+
+def dumps(catalog):
+    return json.dumps(catalog, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec_dir = os.path.normpath(os.path.join(here, ".."))
+    errors = []
+    catalog, _ = build(spec_dir, errors)
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        print("gen_catalog: %d errors, clauses.json not written" % len(errors), file=sys.stderr)
+        return 1
+    text = dumps(catalog)
+    if "--stdout" in argv:
+        sys.stdout.write(text)
+    else:
+        with open(os.path.join(spec_dir, "clauses.json"), "w", encoding="utf-8") as f:
+            f.write(text)
+        print("gen_catalog: wrote %d clauses, %d features, %d parameters"
+              % (len(catalog["clauses"]), len(catalog["pics_features"]),
+                 len(catalog["parameters"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
