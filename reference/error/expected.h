@@ -45,13 +45,11 @@ Unexpected(E) -> Unexpected<E>;
 template <class T, class E>
 class [[nodiscard]] Expected {
  public:
-  constexpr Expected()
-    requires std::is_default_constructible_v<T>
-      : v_(std::in_place_index<0>) {}
+  constexpr Expected() requires std::is_default_constructible_v<T> : v_(std::in_place_index<0>) {}
   template <class U = T>
-    requires std::is_constructible_v<T, U&&> &&
-             (!std::is_same_v<std::remove_cvref_t<U>, Expected>)
-  constexpr Expected(U&& v) : v_(std::in_place_index<0>, std::forward<U>(v)) {}
+  requires std::is_constructible_v<T, U&&> &&
+      (!std::is_same_v<std::remove_cvref_t<U>, Expected>)constexpr Expected(U&& v)
+      : v_(std::in_place_index<0>, std::forward<U>(v)) {}
   template <class G>
   constexpr Expected(Unexpected<G> u) : v_(std::in_place_index<1>, std::move(u).error()) {}
 

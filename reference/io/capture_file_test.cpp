@@ -73,7 +73,8 @@ TEST(CaptureFile, PcapngRoundTripsFramesTimestampsAndComments) {
 
 TEST(CaptureFile, ReadsPcapWrittenByLibpcap) {
   const std::string path = tmp("libpcap.pcap");
-  pcap_t* dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+  pcap_t* dead =
+      pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
   pcap_dumper_t* d = pcap_dump_open(dead, path.c_str());
   ASSERT_NE(d, nullptr);
   std::vector<uint8_t> frame(64, 0x5a);
@@ -110,7 +111,8 @@ TEST(CaptureFile, TruncatedFileYieldsEarlierFramesThenAnErrorWithTheOffset) {
   for (int i = 0; i < 10; ++i) {
     auto f = r->next();
     if (!f) {
-      EXPECT_NE(f.error().to_string().find("truncated"), std::string::npos) << f.error().to_string();
+      EXPECT_NE(f.error().to_string().find("truncated"), std::string::npos)
+          << f.error().to_string();
       EXPECT_GT(f.error().offset, 0U);
       break;
     }

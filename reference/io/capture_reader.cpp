@@ -116,7 +116,8 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcap() 
 }
 
 Expected<void, CaptureError> CaptureReader::read_section_header(uint64_t at, uint32_t block_len) {
-  if (block_len < 28) return fail(at + 4, "section header block length " + std::to_string(block_len) + " below 28");
+  if (block_len < 28)
+    return fail(at + 4, "section header block length " + std::to_string(block_len) + " below 28");
   uint32_t bom;
   std::memcpy(&bom, file_.bytes().data() + at + 8, 4);
   if (bom == kPcapngByteOrderMagic) {
@@ -135,7 +136,8 @@ Expected<void, CaptureError> CaptureReader::read_section_header(uint64_t at, uin
 Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng() {
   while (pos_ < size()) {
     const uint64_t at = pos_;
-    if (size() - at < 12) return fail(at, "block header truncated: " + std::to_string(size() - at) + " bytes remain");
+    if (size() - at < 12)
+      return fail(at, "block header truncated: " + std::to_string(size() - at) + " bytes remain");
     uint32_t type;
     std::memcpy(&type, file_.bytes().data() + at, 4);
     if (type == kPcapngSectionHeader) {
@@ -148,10 +150,12 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng(
     }
     const uint32_t len = u32(at + 4);
     if (len < 12 || len % 4 != 0) {
-      return fail(at + 4, "block length " + std::to_string(len) + " is not a multiple of 4 of at least 12");
+      return fail(at + 4,
+                  "block length " + std::to_string(len) + " is not a multiple of 4 of at least 12");
     }
     if (len > size() - at) {
-      return fail(at, "block of " + std::to_string(len) + " bytes truncated: " + std::to_string(size() - at) + " remain");
+      return fail(at, "block of " + std::to_string(len) +
+                          " bytes truncated: " + std::to_string(size() - at) + " remain");
     }
     if (u32(at + len - 4) != len) {
       return fail(at + len - 4, "trailing block length " + std::to_string(u32(at + len - 4)) +
@@ -198,20 +202,22 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng(
         if (body_len < 20) return fail(at, "packet block too short");
         const uint32_t ifid = type == kBlockEnhancedPacket ? u32(body) : u16(body);
         if (ifid >= interfaces_.size()) {
-          return fail(body, "packet names interface " + std::to_string(ifid) + " but the section declares " +
-                                std::to_string(interfaces_.size()));
+          return fail(body, "packet names interface " + std::to_string(ifid) +
+                                " but the section declares " + std::to_string(interfaces_.size()));
         }
         const uint64_t ts = uint64_t{u32(body + 4)} << 32 | u32(body + 8);
         const uint32_t caplen = u32(body + 12);
         if (caplen > body_len - 20) {
-          return fail(body + 12, "captured length " + std::to_string(caplen) + " exceeds its block");
+          return fail(body + 12,
+                      "captured length " + std::to_string(caplen) + " exceeds its block");
         }
         const Interface& ifc = interfaces_[ifid];
         CapturedFrame f;
         f.data = file_.bytes().subspan(body + 20, caplen);
         const uint64_t tps = ifc.ticks_per_second;
-        f.timestamp_ns = (ts / tps) * 1000000000ULL +
-                         static_cast<uint64_t>((static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
+        f.timestamp_ns =
+            (ts / tps) * 1000000000ULL +
+            static_cast<uint64_t>((static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
         f.original_length = u32(body + 16);
         f.link_type = ifc.link_type;
         f.interface = ifid;

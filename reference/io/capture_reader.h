@@ -46,8 +46,8 @@ struct CapturedFrame {
   uint64_t timestamp_ns = 0;      // since the Unix epoch
   uint32_t original_length = 0;   // length on the wire; > data.size() when snapped
   uint32_t link_type = kLinkTypeEthernet;
-  uint32_t interface = 0;     // pcapng interface id; 0 for pcap
-  uint64_t file_offset = 0;   // where the frame's record starts
+  uint32_t interface = 0;    // pcapng interface id; 0 for pcap
+  uint64_t file_offset = 0;  // where the frame's record starts
 };
 
 class CaptureReader {
@@ -68,7 +68,8 @@ class CaptureReader {
     uint64_t ticks_per_second = 1000000;
   };
 
-  CaptureReader(std::string path, MappedFile file) : path_(std::move(path)), file_(std::move(file)) {}
+  CaptureReader(std::string path, MappedFile file)
+      : path_(std::move(path)), file_(std::move(file)) {}
   Expected<void, CaptureError> read_pcap_header();
   Expected<std::optional<CapturedFrame>, CaptureError> next_pcap();
   Expected<std::optional<CapturedFrame>, CaptureError> next_pcapng();

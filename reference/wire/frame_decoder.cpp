@@ -16,8 +16,7 @@ ParseError error(std::string_view header, std::string_view field, size_t at, std
 }
 
 // Reads the extended headers the opcode implies, in wire order.
-Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r,
-                                           RocePacket& p) {
+Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
   auto take = [&](HeaderBit bit, auto& slot) -> Expected<void, ParseError> {
     if (!info.has(bit)) return {};
     using H = typename std::remove_reference_t<decltype(slot)>::value_type;
@@ -44,8 +43,8 @@ Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r
 }
 
 // The RoCE transport packet: BTH .. ICRC, exactly the UDP payload.
-Expected<DecodedFrame, ParseError> decode_transport(std::span<const uint8_t> frame,
-                                                   size_t at, size_t size, DecodedRoce d) {
+Expected<DecodedFrame, ParseError> decode_transport(std::span<const uint8_t> frame, size_t at,
+                                                    size_t size, DecodedRoce d) {
   ByteReader r(frame.subspan(at, size), at);
   auto bth = parse_header<Bth>(r);
   if (!bth) return Unexpected(bth.error());
@@ -60,8 +59,8 @@ Expected<DecodedFrame, ParseError> decode_transport(std::span<const uint8_t> fra
   const size_t data = r.remaining() - kIcrcSize;
   if (p.bth.padcount > data) {
     return Unexpected(error("BTH", "padcount", d.transport_offset + 1,
-                            "pad count " + std::to_string(p.bth.padcount.value()) + " exceeds the " +
-                                std::to_string(data) + " bytes before the ICRC"));
+                            "pad count " + std::to_string(p.bth.padcount.value()) +
+                                " exceeds the " + std::to_string(data) + " bytes before the ICRC"));
   }
   if (info && !info->is(kPayload) && data > 0) {
     return Unexpected(error("BTH", "opcode", d.transport_offset,
@@ -104,7 +103,8 @@ Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame) 
     auto ip = Ipv4::parse(r);
     if (!ip) return Unexpected(ip.error());
     if (ip->proto != kIpProtoUdp) return NotRoce{"ip protocol", ip->proto};
-    if (ip->frag != 0 || (ip->flags & kIpFlagMoreFragments)) return NotRoce{"ip fragment", ip->frag};
+    if (ip->frag != 0 || (ip->flags & kIpFlagMoreFragments))
+      return NotRoce{"ip fragment", ip->frag};
     const size_t available = frame.size() - d.l3_offset;
     if (ip->len > available) {
       return Unexpected(error("IP", "len", d.l3_offset + 2,
@@ -145,8 +145,9 @@ Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame) 
                                 std::to_string(l4_size) + " bytes"));
   }
   p.udp = *udp;
-  d.transport_offset = l4.offset();
-  return decode_transport(frame, d.transport_offset, l4.remaining(), std::move(d));
+  const size_t transport_at = l4.offset();
+  d.transport_offset = transport_at;
+  return decode_transport(frame, transport_at, l4.remaining(), std::move(d));
 }
 
 }  // namespace mr::wire

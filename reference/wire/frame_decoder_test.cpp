@@ -142,7 +142,8 @@ TEST(FrameDecoder, IpLengthBeyondTheCaptureIsRejected) {
   frame[14 + 3] += 1;
   const auto d = decode_frame(frame);
   ASSERT_FALSE(d);
-  EXPECT_EQ(d.error().to_string(), "IP.len at byte 16: total length 49 exceeds the 48 bytes captured");
+  EXPECT_EQ(d.error().to_string(),
+            "IP.len at byte 16: total length 49 exceeds the 48 bytes captured");
 }
 
 TEST(FrameDecoder, EthernetPaddingAfterTheIpPacketIsIgnored) {

@@ -89,7 +89,7 @@ uint32_t IcrcCalculator::icrc(std::span<const uint8_t> bytes) {
     ones(8, 1);   // ttl
     ones(10, 2);  // header checksum
   }
-  ones(ip_size + 6, 2);         // UDP checksum
+  ones(ip_size + 6, 2);             // UDP checksum
   ones(ip_size + kUdpSize + 4, 1);  // BTH fecn, becn, resv6
 
   uint32_t c = update(kStateAfterLrh, std::span(head.data(), prefix));

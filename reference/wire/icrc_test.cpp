@@ -18,16 +18,16 @@ std::vector<uint8_t> hex(std::string_view s) {
 
 // Vectors from notes/protocol.md §1.7: IP header .. pad, then the ICRC's wire bytes.
 TEST(Icrc, MatchesScapyUcSendOnlyVectorV1) {
-  const auto pkt = hex(
-      "45010040047840004011b4d5c0a80007c0a80007c00012b7002caca22460ffff000000d300cf17104630818b"
-      "e28935d90e9a95505401be885e500000");
+  const auto pkt =
+      hex("45010040047840004011b4d5c0a80007c0a80007c00012b7002caca22460ffff000000d300cf17104630818b"
+          "e28935d90e9a95505401be885e500000");
   EXPECT_EQ(IcrcCalculator::icrc(pkt), 0x78f353f3U);
 }
 
 TEST(Icrc, MatchesCapturedConnectX4CnpV2) {
-  const auto frame = hex(
-      "e41d2dab2bc27cfe90643b32080045c2003c718c4000401191610a0011010a001201000012b70028000081"
-      "00ffff40000118000000000000000000000000000000000000000082fd002a");
+  const auto frame =
+      hex("e41d2dab2bc27cfe90643b32080045c2003c718c4000401191610a0011010a001201000012b70028000081"
+          "00ffff40000118000000000000000000000000000000000000000082fd002a");
   const std::span<const uint8_t> ip(frame.data() + 14, frame.size() - 14 - 4);
   EXPECT_EQ(IcrcCalculator::icrc(ip), 0x82fd002aU);
 }
@@ -39,9 +39,9 @@ TEST(Icrc, MatchesRcAckOverIpv4V3) {
 }
 
 TEST(Icrc, MatchesRcSendOnlyOverIpv6V4) {
-  const auto pkt = hex(
-      "66a123450020114020010db800000000000000000000000120010db800000000000000000000000"
-      "2d00d12b7002000000430ffff000000348000abcd68656c6c6f000000");
+  const auto pkt =
+      hex("66a123450020114020010db800000000000000000000000120010db800000000000000000000000"
+          "2d00d12b7002000000430ffff000000348000abcd68656c6c6f000000");
   EXPECT_EQ(IcrcCalculator::icrc(pkt), 0xd1befc75U);
 }
 
@@ -76,7 +76,8 @@ TEST(Icrc, SliceBy8AgreesWithBytewiseOnEveryLength) {
     uint32_t bitwise = 0xffffffff;
     for (size_t i = 0; i < n; ++i) {
       bitwise ^= data[i];
-      for (int k = 0; k < 8; ++k) bitwise = (bitwise & 1) ? (bitwise >> 1) ^ 0xedb88320 : bitwise >> 1;
+      for (int k = 0; k < 8; ++k)
+        bitwise = (bitwise & 1) ? (bitwise >> 1) ^ 0xedb88320 : bitwise >> 1;
     }
     EXPECT_EQ(IcrcCalculator::update(0xffffffff, std::span(data).first(n)), bitwise) << n;
   }

@@ -16,9 +16,9 @@ Expected<Ipv4, ParseError> Ipv4::parse(ByteReader& r) {
                                  "expected 4, got " + std::to_string(ip.version.value())});
   }
   if (ip.ihl < 5) {
-    return Unexpected(ParseError{"IP", "ihl", start,
-                                 "header length " + std::to_string(ip.ihl.value()) +
-                                     " words is below the minimum of 5"});
+    return Unexpected(ParseError{
+        "IP", "ihl", start,
+        "header length " + std::to_string(ip.ihl.value()) + " words is below the minimum of 5"});
   }
   ip.tos = r.u8();
   ip.len = r.u16();

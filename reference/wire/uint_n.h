@@ -24,11 +24,10 @@ class UInt {
   constexpr UInt() = default;
   // Implicit by design: header literals read like the wire (`bth.psn = 0xabcd`).
   constexpr UInt(uint64_t v) : v_(static_cast<Rep>(v & kMax)) {}  // NOLINT
-  constexpr operator Rep() const { return v_; }                      // NOLINT
+  constexpr operator Rep() const { return v_; }                   // NOLINT
   constexpr Rep value() const { return v_; }
   // True when v is representable without wrapping: used to reject out-of-range input.
   static constexpr bool fits(uint64_t v) { return v <= kMax; }
-
 
  private:
   Rep v_ = 0;

@@ -1,0 +1,49 @@
+// The `metaroce` command line: one table of subcommands (DESIGN.md, "The CLI").
+#include <CLI/CLI.hpp>
+
+#include <array>
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "harness/cli/command.h"
+#include "harness/cli/decode_command.h"
+
+namespace mr::cli {
+namespace {
+
+constexpr std::array kCommands{
+    Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
+};
+
+int run(int argc, char** argv) {
+  CLI::App app{"metaroce: MetaRoCE / RoCEv2 conformance and interoperability harness"};
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, Runner>> runners;
+  for (const auto& c : kCommands) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    runners.emplace_back(sub, c.setup(*sub));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitHarnessError;
+  }
+  for (auto& [sub, runner] : runners) {
+    if (sub->parsed()) return runner();
+  }
+  return kExitHarnessError;
+}
+
+}  // namespace
+}  // namespace mr::cli
+
+int main(int argc, char** argv) {
+  try {
+    return mr::cli::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "metaroce: internal error: %s\n", e.what());
+    return mr::cli::kExitHarnessError;
+  }
+}

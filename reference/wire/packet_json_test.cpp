@@ -1,0 +1,48 @@
+#include "reference/wire/packet_json.h"
+
+#include <gtest/gtest.h>
+
+#include "reference/wire/test_frames.h"
+
+namespace mr::wire {
+namespace {
+
+TEST(PacketJson, UsesScapyLayerAndFieldNames) {
+  const auto frame = testing::rc_ack_ipv4();
+  const auto d = decode_frame(frame);
+  ASSERT_TRUE(d);
+  const auto j = to_json(std::get<DecodedRoce>(*d));
+  EXPECT_EQ(j["layers"], nlohmann::ordered_json({"Ether", "IP", "UDP", "BTH", "AETH"}));
+  EXPECT_EQ(j["opcode_name"], "RC_ACKNOWLEDGE");
+  EXPECT_EQ(j["IP"]["src"], "10.0.0.1");
+  EXPECT_EQ(j["IP"]["flags"], 2);  // DF
+  EXPECT_EQ(j["UDP"]["dport"], 4791);
+  EXPECT_EQ(j["BTH"]["opcode"], 0x11);
+  EXPECT_EQ(j["BTH"]["dqpn"], 0x12);
+  EXPECT_EQ(j["BTH"]["psn"], 0x100);
+  EXPECT_EQ(j["AETH"]["syndrome"], 0x1f);
+  EXPECT_EQ(j["AETH"]["msn"], 1);
+  EXPECT_EQ(j["icrc"], 0x75b3aa37U);
+  EXPECT_EQ(j["icrc_ok"], true);
+}
+
+TEST(PacketJson, ShowsPayloadAndPadAsHex) {
+  const auto frame = testing::rc_send_only_ipv6();
+  const auto d = decode_frame(frame);
+  ASSERT_TRUE(d);
+  const auto j = to_json(std::get<DecodedRoce>(*d));
+  EXPECT_EQ(j["IPv6"]["src"], "2001:db8::1");
+  EXPECT_EQ(j["payload"], "68656c6c6f");
+  EXPECT_EQ(j["pad"], "000000");
+  EXPECT_EQ(j["payload_len"], 5);
+}
+
+TEST(PacketJson, ErrorsNameHeaderFieldAndOffset) {
+  const auto j = to_json(ParseError{"BTH", "padcount", 43, "pad count 3 exceeds"});
+  EXPECT_EQ(j["error"]["header"], "BTH");
+  EXPECT_EQ(j["error"]["field"], "padcount");
+  EXPECT_EQ(j["error"]["offset"], 43);
+}
+
+}  // namespace
+}  // namespace mr::wire

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The project's own tests, as `./metaroce test` runs them:
+#   1. clang-format (Google style, 100 columns) over every C++ file
+#   2. clang-tidy (.clang-tidy) over every C++ source
+#   3. bazel test //...                      (every unit, oracle and integration test)
+#   4. bazel test //... under ASan + UBSan   (the same tests, sanitized)
+#   5. libFuzzer on the wire parsers, for a bounded time, with clang
+# Every Bazel test target counts once per configuration, each other step once.
+# The last line is "N passed, N failed" (CI reads it).
+#
+#   tools/ci/run_tests.sh [--quick]   --quick skips the sanitizer run and the fuzzer
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+QUICK=0
+[[ "${1:-}" == "--quick" ]] && QUICK=1
+FUZZ_SECONDS=${METAROCE_FUZZ_SECONDS:-60}
+passed=0
+failed=0
+failures=()
+LOG_DIR=$(mktemp -d /tmp/metaroce-test.XXXXXX)
+
+step() { printf '\n=== %s\n' "$*"; }
+ok() { passed=$((passed + 1)); printf 'PASS %s\n' "$1"; }
+bad() { failed=$((failed + 1)); failures+=("$1"); printf 'FAIL %s\n' "$1"; }
+
+cpp_files() { git ls-files '*.h' '*.cpp' | grep -v '^third_party/'; }
+
+step "clang-format"
+if unformatted=$(cpp_files | xargs clang-format --dry-run --Werror 2>&1) && [[ -z "$unformatted" ]]; then
+  ok "clang-format ($(cpp_files | wc -l) files)"
+else
+  printf '%s\n' "$unformatted" | head -40
+  bad "clang-format (run ./metaroce format)"
+fi
+
+step "clang-tidy"
+tidy_log="$LOG_DIR/clang-tidy.log"
+if git ls-files '*.cpp' | grep -v '^third_party/' |
+    xargs -P "$(nproc)" -n 4 clang-tidy --quiet -p /dev/null \
+      --extra-arg=-std=c++2b --extra-arg=-I. --extra-arg=-I/usr/include/dpdk \
+      --extra-arg=-Wno-unknown-warning-option >"$tidy_log" 2>&1; then
+  ok "clang-tidy ($(git ls-files '*.cpp' | grep -vc '^third_party/') files)"
+else
+  grep -E 'error:|warning:' "$tidy_log" | head -40
+  bad "clang-tidy (log: $tidy_log)"
+fi
+
+# Runs bazel test with the given flags and counts each test target.
+bazel_tests() {
+  local label=$1
+  shift
+  local log="$LOG_DIR/bazel-$label.log"
+  bazel test --noshow_progress --test_output=errors --keep_going "$@" //... >"$log" 2>&1
+  local rc=$?
+  local results
+  results=$(grep -E '^//[^ ]+ +(\(cached\) )?(PASSED|FAILED|TIMEOUT|NO STATUS|FAILED TO BUILD|FLAKY|INCOMPLETE)' "$log")
+  if [[ -z "$results" ]]; then
+    tail -40 "$log"
+    bad "bazel test [$label]: no test ran (exit $rc, log: $log)"
+    return
+  fi
+  while read -r target rest; do
+    if [[ "$rest" == *PASSED* ]]; then
+      ok "$target [$label]"
+    else
+      bad "$target [$label]: ${rest%% in *}"
+    fi
+  done <<<"$results"
+  if [[ $rc -ne 0 && $rc -ne 3 ]]; then
+    grep -E 'ERROR|error:' "$log" | head -20
+    [[ $rc -ne 4 ]] && bad "bazel test [$label]: exit $rc (log: $log)"
+  fi
+  grep -B2 -A30 -E '^(\[  FAILED  \]|FAIL: )' "$log" | head -80 || true
+}
+
+step "bazel test //..."
+bazel_tests default
+
+if [[ $QUICK -eq 0 ]]; then
+  step "bazel test //... under ASan and UBSan"
+  bazel_tests asan+ubsan --config=sanitize --test_tag_filters=-no-sanitizer
+
+  step "libFuzzer, ${FUZZ_SECONDS}s per target (clang, ASan + UBSan)"
+  tools/ci/run_fuzzers.sh "$FUZZ_SECONDS" "$LOG_DIR" && ok "libFuzzer (${FUZZ_SECONDS}s per target)" ||
+    bad "libFuzzer (logs: $LOG_DIR)"
+fi
+
+echo
+if [[ ${#failures[@]} -gt 0 ]]; then
+  echo "Failed:"
+  printf '  %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
