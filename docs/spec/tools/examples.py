@@ -159,7 +159,8 @@ BLOCK_RE = re.compile(r"(<!-- example (EX-[A-Z0-9-]+) -->\n)```packet[^\n]*\n(?:
 
 def write(path):
     ex = examples()
-    text = open(path, encoding="utf-8").read()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
 
     def repl(m):
         layer, data = ex[m.group(2)]
@@ -168,7 +169,8 @@ def write(path):
     missing = set(ex) - set(re.findall(r"<!-- example (EX-[A-Z0-9-]+) -->", text))
     if missing:
         print("warning: no marker for: " + ", ".join(sorted(missing)), file=sys.stderr)
-    open(path, "w", encoding="utf-8").write(new)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
     print("rewrote %d example blocks in %s" % (n, path))
     return 0
 

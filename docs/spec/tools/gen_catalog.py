@@ -2,6 +2,8 @@
 """Extract the clause catalog from docs/spec/metaroce.md (+ pics.md) into clauses.json.
 
     /usr/bin/python3 docs/spec/tools/gen_catalog.py            # rewrite docs/spec/clauses.json
+                                                               # (and the key lists of
+                                                               # schema/pics|pixit.schema.json)
     /usr/bin/python3 docs/spec/tools/gen_catalog.py --stdout   # print it instead
 
 metaroce.md is the single source of truth; clauses.json is generated and checked by
@@ -37,6 +39,11 @@ CLAUSE_RE = re.compile(
     r"(?P<statement>.+)$")
 EXAMPLE_RE = re.compile(r"^```packet(?P<info>.*)$")
 HEXLINE_RE = re.compile(r"^([0-9a-f]{4})  ((?:[0-9a-f]{2} ){0,15}[0-9a-f]{2})$")
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 class Error:
@@ -126,7 +133,7 @@ def parse_pics_md(path, errors):
     """pics.md: the table rows `| key | requires | meaning |` under '## Feature keys'."""
     feats = []
     in_table = False
-    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+    for n, line in enumerate(read_text(path).split("\n"), 1):
         line = line.rstrip("\n")
         if line.startswith("## "):
             in_table = line.startswith("## Feature keys")
@@ -153,7 +160,7 @@ def parse_spec(path, errors):
     section = None
     heading_is = None
     in_fence = False
-    lines = open(path, encoding="utf-8").read().split("\n")
+    lines = read_text(path).split("\n")
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -304,6 +311,31 @@ def dumps(catalog):
     return json.dumps(catalog, indent=2, ensure_ascii=False) + "\n"
 
 
+def synced_schemas(spec_dir, catalog):
+    """Return {path: text} of schema/pics.schema.json and schema/pixit.schema.json with
+    their feature-key and parameter lists taken from the catalog (the rest of each schema
+    is hand-written and kept as it is)."""
+    out = {}
+    path = os.path.join(spec_dir, "schema", "pics.schema.json")
+    schema = json.loads(read_text(path))
+    keys = [f["key"] for f in catalog["pics_features"]]
+    feats = schema["properties"]["features"]
+    feats["required"] = keys
+    feats["properties"] = {k: {"type": "boolean"} for k in keys}
+    out[path] = json.dumps(schema, indent=2) + "\n"
+    path = os.path.join(spec_dir, "schema", "pixit.schema.json")
+    schema = json.loads(read_text(path))
+    prm = schema["properties"]["parameters"]
+    prm["required"] = [p["name"] for p in catalog["parameters"]]
+    prm["properties"] = {
+        p["name"]: {"type": "number", "minimum": p["min"], "maximum": p["max"],
+                    "description": "%s (%s, default %s)" % (p["meaning"], p["unit"],
+                                                              p["default"])}
+        for p in catalog["parameters"]}
+    out[path] = json.dumps(schema, indent=2) + "\n"
+    return out
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     spec_dir = os.path.normpath(os.path.join(here, ".."))
@@ -320,6 +352,9 @@ def main(argv):
     else:
         with open(os.path.join(spec_dir, "clauses.json"), "w", encoding="utf-8") as f:
             f.write(text)
+        for path, schema_text in synced_schemas(spec_dir, catalog).items():
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(schema_text)
         print("gen_catalog: wrote %d clauses, %d features, %d parameters"
               % (len(catalog["clauses"]), len(catalog["pics_features"]),
                  len(catalog["parameters"])))
