@@ -10,7 +10,9 @@ testcases/pixit/*.pixit.json of the repository this script lives in. Checks:
  (a) docs/spec/clauses.json equals what gen_catalog.py generates from metaroce.md + pics.md;
  (b) the catalog, every PICS profile and every PIXIT file obey the rules of
      docs/spec/catalog-schema.md, pics.md and pixit.md;
- (c) the ICRC of every worked example in metaroce.md is correct.
+ (c) the ICRC of every worked example in metaroce.md is correct;
+ (d) clauses.json and every PICS/PIXIT file also validate against the published JSON
+     Schemas in docs/spec/schema/ (checked with a built-in draft 2020-12 subset).
 
 Every error names the file, the line where there is one, and the field. Exit status 0
 when there is no error, 1 otherwise; the last line is a one-line summary.
@@ -397,6 +399,78 @@ def check_pixit(ck, path, params):
 
 
 # ---------------------------------------------------------------------------------------
+# published JSON Schemas: a small draft 2020-12 subset validator (type, const, enum,
+# pattern, minimum/maximum, minLength, minItems, uniqueItems, required,
+# additionalProperties false, items, $ref to $defs, allOf if/then), so that the schemas
+# outside users get cannot drift from the data this script accepts.
+
+_TYPES = {"object": dict, "array": list, "string": str, "integer": int,
+          "number": (int, float), "boolean": bool}
+
+
+def schema_errors(inst, sch, root, path="$"):
+    if "$ref" in sch:
+        return schema_errors(inst, root["$defs"][sch["$ref"].split("/")[-1]], root, path)
+    errs = []
+    t = sch.get("type")
+    if t and (not isinstance(inst, _TYPES[t]) or (t != "boolean" and isinstance(inst, bool))):
+        return [(path, "is not of type %s" % t)]
+    if "const" in sch and inst != sch["const"]:
+        errs.append((path, "must be %r" % (sch["const"],)))
+    if "enum" in sch and inst not in sch["enum"]:
+        errs.append((path, "%r is not one of %s" % (inst, sch["enum"])))
+    if isinstance(inst, str):
+        if "pattern" in sch and not re.search(sch["pattern"], inst):
+            errs.append((path, "does not match %s" % sch["pattern"]))
+        if len(inst) < sch.get("minLength", 0):
+            errs.append((path, "is too short"))
+    if isinstance(inst, (int, float)) and not isinstance(inst, bool):
+        if "minimum" in sch and inst < sch["minimum"]:
+            errs.append((path, "below %s" % sch["minimum"]))
+        if "exclusiveMinimum" in sch and inst <= sch["exclusiveMinimum"]:
+            errs.append((path, "not above %s" % sch["exclusiveMinimum"]))
+        if "maximum" in sch and inst > sch["maximum"]:
+            errs.append((path, "above %s" % sch["maximum"]))
+    if isinstance(inst, dict):
+        for r in sch.get("required", []):
+            if r not in inst:
+                errs.append((path + "." + r, "is required"))
+        props = sch.get("properties", {})
+        for k, val in inst.items():
+            if k in props:
+                errs += schema_errors(val, props[k], root, path + "." + k)
+            elif sch.get("additionalProperties") is False:
+                errs.append((path + "." + k, "is not allowed"))
+    if isinstance(inst, list):
+        if len(inst) < sch.get("minItems", 0):
+            errs.append((path, "has too few items"))
+        if sch.get("uniqueItems") and len({json.dumps(x, sort_keys=True) for x in inst}) \
+                != len(inst):
+            errs.append((path, "has repeated items"))
+        if "items" in sch:
+            for i, x in enumerate(inst):
+                errs += schema_errors(x, sch["items"], root, "%s[%d]" % (path, i))
+    for sub in sch.get("allOf", []):
+        if "if" in sub and not schema_errors(inst, sub["if"], root, path):
+            errs += schema_errors(inst, sub["then"], root, path)
+    return errs
+
+
+def check_against_schema(ck, path, schema_path):
+    doc, text = load_json(ck, path)
+    try:
+        schema = json.loads(gc.read_text(schema_path))
+    except (OSError, ValueError) as exc:
+        ck.err(schema_path, None, "(schema)", "unreadable: %s" % exc)
+        return
+    if doc is None:
+        return
+    for where, msg in schema_errors(doc, schema, schema):
+        ck.err(path, json_line(text, where.split(".")[-1].split("[")[0]), where[2:] or "(top)",
+               "%s (%s)" % (msg, os.path.basename(schema_path)))
+
+
+# ---------------------------------------------------------------------------------------
 # (c) worked examples
 
 def check_examples(ck, md, examples):
@@ -495,13 +569,18 @@ def main(argv):
         check_catalog(ck, committed, cat_path, text)
     by_id = {c["id"]: c for c in generated["clauses"] if isinstance(c.get("id"), str)}
     n_pics = n_pixit = 0
+    schema_dir = os.path.join(spec, "schema")
+    if committed is not None:
+        check_against_schema(ck, cat_path, os.path.join(schema_dir, "clauses.schema.json"))
     for f in files:
         if f.endswith(".pics.json"):
             n_pics += 1
             check_pics(ck, f, feats, ids, by_id)
+            check_against_schema(ck, f, os.path.join(schema_dir, "pics.schema.json"))
         elif f.endswith(".pixit.json"):
             n_pixit += 1
             check_pixit(ck, f, params)
+            check_against_schema(ck, f, os.path.join(schema_dir, "pixit.schema.json"))
         else:
             ck.err(f, None, "file", "neither *.pics.json nor *.pixit.json")
 

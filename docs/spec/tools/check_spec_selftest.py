@@ -149,6 +149,12 @@ class CheckSpecSelfTest(unittest.TestCase):
         self.assertFails(r"rxe\.pics\.json:\d+: field deviations\[0\]\.clause: unknown "
                          r"clause id 'MR-RT-99'")
 
+    def test_schema_catches_wrong_type(self):
+        self.edit(self.path("profiles", "reference.pics.json"), '"schema_version": 1,',
+                  '"schema_version": 1,\n  "notes": 42,')
+        self.assertFails(r"reference\.pics\.json:\d+: field notes: is not of type string "
+                         r"\(pics\.schema\.json\)")
+
     def test_pixit_missing_tolerance_and_bad_address(self):
         path = self.path("pixit", "default.pixit.json")
         text = self.read(path)

@@ -22,7 +22,7 @@ ROLES = ("requester", "responder", "both", "notification-point", "reaction-point
 AREAS = {
     "WF": "base", "IC": "base", "PS": "base", "AK": "base", "RT": "base", "RN": "base",
     "RD": "base", "AT": "base", "MP": "base", "QS": "base", "CC": "base", "UC": "base",
-    "UD": "base",
+    "UD": "base", "CQ": "base",
     "EX": "ext", "MU": "ext", "SA": "ext", "NK": "ext", "TR": "ext", "OO": "ext",
     "PF": "ext", "SC": "ext",
 }
