@@ -195,7 +195,7 @@ def check_catalog(ck, cat, path, text, md_lines=None):
         if not isinstance(pics, str) or not pics.strip():
             ck.err(path, line, "clauses[%d].pics" % i, "missing", ident)
         else:
-            keys, perr = gc.parse_pics(pics)
+            keys, perr, _ = gc.parse_pics(pics)
             if perr:
                 ck.err(path, line, "clauses[%d].pics" % i, "bad expression %r: %s"
                        % (pics, perr), ident)
@@ -294,7 +294,7 @@ def check_pics(ck, path, feats, clause_ids, clauses_by_id):
         line = json_line(text, cid) if isinstance(cid, str) else None
         if cid not in clause_ids:
             ck.err(path, line, "deviations[%d].clause" % i, "unknown clause id %r" % (cid,))
-        elif complete and not gc.eval_pics(clauses_by_id[cid]["pics"], fs):
+        elif complete and gc.eval_pics(clauses_by_id[cid]["pics"], fs) is False:
             ck.err(path, line, "deviations[%d].clause" % i, "clause %s does not apply to "
                    "this profile (pics: %s)" % (cid, clauses_by_id[cid]["pics"]))
         if not isinstance(d.get("note"), str) or not d.get("note"):

@@ -65,7 +65,12 @@ def tokenize_pics(expr):
 
 
 def parse_pics(expr):
-    """Parse a PICS expression; return (set of keys, error message or None)."""
+    """Parse a PICS expression; return (set of keys, error message or None, tree).
+
+    Grammar: or := and ('||' and)*; and := unary ('&&' unary)*;
+    unary := '!' unary | '(' or ')' | key. The tree is ("key", k), ("not", t),
+    ("and", [t...]) or ("or", [t...]); it is None when there is an error.
+    """
     tokens = tokenize_pics(expr)
     pos = [0]
     keys = set()
@@ -77,51 +82,63 @@ def parse_pics(expr):
         pos[0] += 1
         return tokens[pos[0] - 1]
 
-    def primary():
+    def unary():
         tok = peek()
         if tok is None:
             raise ValueError("unexpected end of expression")
         if tok == "!":
             take()
-            primary()
-        elif tok == "(":
+            return ("not", unary())
+        if tok == "(":
             take()
-            disjunction()
+            tree = disjunction()
             if peek() != ")":
                 raise ValueError("missing ')'")
             take()
-        elif KEY_RE.match(tok):
+            return tree
+        if KEY_RE.match(tok):
             keys.add(take())
-        else:
-            raise ValueError("unexpected token %r" % tok)
+            return ("key", tok)
+        raise ValueError("unexpected token %r" % tok)
 
     def conjunction():
-        primary()
+        terms = [unary()]
         while peek() == "&&":
             take()
-            primary()
+            terms.append(unary())
+        return terms[0] if len(terms) == 1 else ("and", terms)
 
     def disjunction():
-        conjunction()
+        terms = [conjunction()]
         while peek() == "||":
             take()
-            conjunction()
+            terms.append(conjunction())
+        return terms[0] if len(terms) == 1 else ("or", terms)
 
     try:
-        disjunction()
+        tree = disjunction()
         if peek() is not None:
             raise ValueError("unexpected token %r" % peek())
     except ValueError as exc:
-        return keys, str(exc)
-    return keys, None
+        return keys, str(exc), None
+    return keys, None, tree
 
 
 def eval_pics(expr, features):
-    """Evaluate a PICS expression against a {key: bool} map (keys assumed defined)."""
-    py = re.sub(r"[a-z][a-z0-9]*(?:\.[a-z0-9_]+)*",
-                lambda m: "F[%r]" % m.group(0), expr)
-    py = py.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
-    return bool(eval(py, {"__builtins__": {}}, {"F": features}))  # noqa: S307 (parsed above)
+    """Evaluate a PICS expression against a {key: bool} map; undefined keys are false.
+    Returns None when the expression does not parse."""
+    _, err, tree = parse_pics(expr)
+    if err:
+        return None
+
+    def ev(t):
+        if t[0] == "key":
+            return features.get(t[1]) is True
+        if t[0] == "not":
+            return not ev(t[1])
+        vals = [ev(x) for x in t[1]]
+        return all(vals) if t[0] == "and" else any(vals)
+    return ev(tree)
 
 
 def split_table_row(line):
