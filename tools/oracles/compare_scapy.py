@@ -52,6 +52,19 @@ def compare_frame(e, a, mm):
     f = e["frame"]
     if a.get("frame") != f:
         mm.add(f, "frame", f, a.get("frame"))
+    if e.get("roce") is False:
+        # a frame that is not RoCE, or is malformed: only what kind it is
+        for k in ("roce", "caplen"):
+            if e.get(k) != a.get(k):
+                mm.add(f, k, e.get(k), a.get(k))
+        kind = "error" if "error" in e else "not_roce"
+        if kind not in a:
+            mm.add(f, kind, e[kind], a.get("error") or a.get("not_roce"))
+        elif kind == "error" and "header" in e["error"]:
+            for k in ("header", "field"):
+                if e["error"].get(k) != a["error"].get(k):
+                    mm.add(f, "error." + k, e["error"].get(k), a["error"].get(k))
+        return
     for k in ("roce", "caplen", "opcode_name", "payload", "payload_len", "pad", "icrc"):
         if e.get(k) != a.get(k):
             mm.add(f, k, e.get(k), a.get(k))

@@ -87,6 +87,10 @@ def extended_opcodes():
     return ops
 
 
+def rand_bytes(r, n):
+    return r.getrandbits(8 * n).to_bytes(n, "big") if n else b""
+
+
 def rand_mac(r):
     b = [r.randrange(256) for _ in range(6)]
     b[0] &= 0xFE  # unicast
@@ -134,24 +138,29 @@ def ext_layer(name, r):
     raise KeyError(name)
 
 
-def build_one(seed, i, extended):
-    """Returns (sec, usec, bytes, expect dict) for packet i of the corpus."""
+def build_one(seed, i, extended, op=None, vlan=None, ipv6=None):
+    """Returns (sec, usec, bytes, expect dict) for packet i of the corpus. op, vlan and
+    ipv6 force those choices (make_golden.py); otherwise they are drawn from the seed."""
     r = random.Random("%d:%d:%d" % (seed, i, int(extended)))
     ops = extended_opcodes() if extended else base_opcodes()
-    op = ops[i % len(ops)] if i < len(ops) else r.choice(ops)
+    if op is None:
+        op = ops[i % len(ops)] if i < len(ops) else r.choice(ops)
 
     pkt = Ether(dst=rand_mac(r), src=rand_mac(r))
-    if r.random() < 0.4:
-        pkt = pkt / Dot1Q(prio=r.randrange(8), id=r.randrange(2), vlan=r.randrange(4096))
-    ipv6 = extended and r.random() < 0.25
+    if (r.random() < 0.4) if vlan is None else vlan:
+        pkt.add_payload(Dot1Q(prio=r.randrange(8), id=r.randrange(2), vlan=r.randrange(4096)))
+    if ipv6 is None:
+        ipv6 = extended and r.random() < 0.25
     if ipv6:
-        pkt = pkt / IPv6(tc=r.randrange(256), fl=r.randrange(1 << 20), hlim=r.randrange(1, 256),
-                         src=rand_ip6(r), dst=rand_ip6(r))
+        pkt.add_payload(IPv6(tc=r.randrange(256), fl=r.randrange(1 << 20),
+                             hlim=r.randrange(1, 256), src=rand_ip6(r), dst=rand_ip6(r)))
     else:
-        pkt = pkt / IP(tos=r.randrange(256), ttl=r.randrange(1, 256), id=r.randrange(65536),
-                       flags=r.choice([0, 2]), src=rand_ip4(r), dst=rand_ip4(r))
-    pkt = pkt / UDP(sport=r.randrange(1024, 65536), dport=4791,
-                    chksum=r.choice([0, r.randrange(1, 65536)]))
+        pkt.add_payload(IP(tos=r.randrange(256), ttl=r.randrange(1, 256), id=r.randrange(65536),
+                           flags=r.choice([0, 2]), src=rand_ip4(r), dst=rand_ip4(r)))
+    # sport above 4791: Wireshark tries the lower UDP port's dissector first, and some
+    # low ports (3130 ICP, 4306 B.A.T.M.A.N., ...) would take the packet from infiniband.
+    pkt.add_payload(UDP(sport=r.randrange(4792, 65536), dport=4791,
+                        chksum=r.choice([0, r.randrange(1, 65536)])))
 
     plen = 0
     if carries_payload(op):
@@ -163,20 +172,20 @@ def build_one(seed, i, extended):
               resv6=r.choice([0, 0, r.randrange(64)]), dqpn=r.randrange(1 << 24),
               ackreq=r.randrange(2), resv7=r.choice([0, 0, r.randrange(128)]),
               psn=r.randrange(1 << 24))
-    pkt = pkt / bth
+    pkt.add_payload(bth)  # (add_payload: no copies, unlike "/")
 
     hs = headers_of(op)
     scapy_has = hs if extended else SCAPY_BINDS.get(op, [])
     ext_raw = b""
     for name in hs:
         if name in scapy_has:
-            pkt = pkt / ext_layer(name, r)
+            pkt.add_payload(ext_layer(name, r))
         else:
-            ext_raw += bytes(r.getrandbits(8) for _ in range(EXT_SIZE[name]))
-    payload = bytes(r.getrandbits(8) for _ in range(plen))
+            ext_raw += rand_bytes(r, EXT_SIZE[name])
+    payload = rand_bytes(r, plen)
     tail = ext_raw + payload + b"\x00" * pad
     if tail:
-        pkt = pkt / Raw(load=tail)
+        pkt.add_payload(Raw(load=tail))
 
     b = bytes(pkt)
     sec = 1700000000 + i // 1000
