@@ -27,13 +27,15 @@ std::string ip_dst(const wire::RocePacket& p) {
 // One line per frame, tcpdump-like, for people.
 void print_text(uint64_t frame, double t, const wire::DecodedRoce& d) {
   const auto& p = d.packet;
-  std::printf("%6llu %.9f %s > %s %s dqpn 0x%06x psn 0x%06x%s", static_cast<unsigned long long>(frame), t,
-              ip_src(p).c_str(), ip_dst(p).c_str(), wire::opcode_name(p.bth.opcode).c_str(),
-              p.bth.dqpn.value(), p.bth.psn.value(), p.bth.ackreq ? " ackreq" : "");
+  std::printf("%6llu %.9f %s > %s %s dqpn 0x%06x psn 0x%06x%s",
+              static_cast<unsigned long long>(frame), t, ip_src(p).c_str(), ip_dst(p).c_str(),
+              wire::opcode_name(p.bth.opcode).c_str(), p.bth.dqpn.value(), p.bth.psn.value(),
+              p.bth.ackreq ? " ackreq" : "");
   if (p.aeth) std::printf(" syndrome 0x%02x msn %u", p.aeth->syndrome.value(), p.aeth->msn.value());
   if (p.reth) {
-    std::printf(" va 0x%llx rkey 0x%08x dlen %u", static_cast<unsigned long long>(p.reth->va.value()),
-                p.reth->rkey.value(), p.reth->dlen.value());
+    std::printf(" va 0x%llx rkey 0x%08x dlen %u",
+                static_cast<unsigned long long>(p.reth->va.value()), p.reth->rkey.value(),
+                p.reth->dlen.value());
   }
   std::printf(" len %zu icrc %s\n", p.payload.size(), d.icrc_ok() ? "ok" : "BAD");
 }
@@ -48,8 +50,8 @@ int run_decode(const DecodeOptions& o) {
     auto f = reader->next();
     if (!f) {
       std::fflush(stdout);
-      std::fprintf(stderr, "metaroce decode: %s (after %llu frames)\n", f.error().to_string().c_str(),
-                   static_cast<unsigned long long>(n - 1));
+      std::fprintf(stderr, "metaroce decode: %s (after %llu frames)\n",
+                   f.error().to_string().c_str(), static_cast<unsigned long long>(n - 1));
       return kExitHarnessError;
     }
     if (!*f) break;
@@ -74,8 +76,10 @@ int run_decode(const DecodeOptions& o) {
       text = "not RoCE: " + std::get<wire::NotRoce>(*d).to_string();
     }
     if (o.json) {
-      nlohmann::ordered_json out = {
-          {"frame", n}, {"time", t}, {"time_ns", frame.timestamp_ns}, {"caplen", frame.data.size()}};
+      nlohmann::ordered_json out = {{"frame", n},
+                                    {"time", t},
+                                    {"time_ns", frame.timestamp_ns},
+                                    {"caplen", frame.data.size()}};
       out.update(j);
       std::cout << out.dump() << '\n';
     } else {

@@ -1,6 +1,5 @@
 // The `metaroce` command line: one table of subcommands (DESIGN.md, "The CLI").
 #include <CLI/CLI.hpp>
-
 #include <array>
 #include <cstdio>
 #include <exception>

@@ -4,8 +4,7 @@
 
 namespace mr::wire {
 
-Expected<void, ParseError> ByteReader::need(size_t n, std::string_view header) const {
-  if (remaining() >= n) return {};
+Unexpected<ParseError> ByteReader::short_of(size_t n, std::string_view header) const {
   return Unexpected(ParseError{
       std::string(header), "", offset(),
       "needs " + std::to_string(n) + " bytes, " + std::to_string(remaining()) + " remain"});

@@ -25,7 +25,11 @@ class ByteReader {
   std::span<const uint8_t> rest() const { return bytes_.subspan(pos_); }
 
   // Succeeds when n more bytes are available; otherwise names the header that needed them.
-  Expected<void, ParseError> need(size_t n, std::string_view header) const;
+  Expected<void, ParseError> need(size_t n, std::string_view header) const {
+    if (remaining() >= n) [[likely]]
+      return {};
+    return short_of(n, header);
+  }
 
   // Unchecked reads: call need() first. Each advances the cursor.
   uint8_t u8() { return bytes_[pos_++]; }
@@ -56,6 +60,9 @@ class ByteReader {
   }
 
  private:
+  // The cold half of need(): builds the error message.
+  Unexpected<ParseError> short_of(size_t n, std::string_view header) const;
+
   std::span<const uint8_t> bytes_;
   size_t base_ = 0;
   size_t pos_ = 0;

@@ -11,68 +11,138 @@ namespace {
 
 constexpr uint16_t kIpFlagMoreFragments = 1;
 
-ParseError error(std::string_view header, std::string_view field, size_t at, std::string why) {
-  return ParseError{std::string(header), std::string(field), at, std::move(why)};
+Unexpected<ParseError> error(std::string_view header, std::string_view field, size_t at,
+                             std::string why) {
+  return Unexpected(ParseError{std::string(header), std::string(field), at, std::move(why)});
 }
 
-// Reads the extended headers the opcode implies, in wire order.
+// Calls f(bit, slot) for each extended header slot, in wire order.
+template <class F>
+void for_each_slot(RocePacket& p, F&& f) {
+  f(kRdeth, p.rdeth);
+  f(kDeth, p.deth);
+  f(kFeth, p.feth);
+  f(kReth, p.reth);
+  f(kAtomicEth, p.atomic_eth);
+  f(kImmDt, p.imm_dt);
+  f(kIeth, p.ieth);
+  f(kAeth, p.aeth);
+  f(kAtomicAckEth, p.atomic_ack_eth);
+  f(kCnpPadding, p.cnp_padding);
+}
+
+// Reads the extended headers the opcode implies. One bounds check covers them all; when it
+// fails, the headers are walked one by one to name the first that does not fit.
 Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
-  auto take = [&](HeaderBit bit, auto& slot) -> Expected<void, ParseError> {
-    if (!info.has(bit)) return {};
-    using H = typename std::remove_reference_t<decltype(slot)>::value_type;
-    auto h = parse_header<H>(r);
-    if (!h) {
-      auto e = h.error();
-      e.reason += " (" + info.name() + " implies " + std::string(H::kName) + ")";
-      return Unexpected(e);
-    }
-    slot = *h;
+  if (r.remaining() >= info.header_bytes()) [[likely]] {
+    for_each_slot(p, [&](HeaderBit bit, auto& slot) {
+      if (!info.has(bit)) {
+        slot.reset();
+        return;
+      }
+      slot.emplace().read(r);
+    });
     return {};
-  };
-  Expected<void, ParseError> ok;
-  if (!(ok = take(kRdeth, p.rdeth))) return ok;
-  if (!(ok = take(kDeth, p.deth))) return ok;
-  if (!(ok = take(kFeth, p.feth))) return ok;
-  if (!(ok = take(kReth, p.reth))) return ok;
-  if (!(ok = take(kAtomicEth, p.atomic_eth))) return ok;
-  if (!(ok = take(kImmDt, p.imm_dt))) return ok;
-  if (!(ok = take(kIeth, p.ieth))) return ok;
-  if (!(ok = take(kAeth, p.aeth))) return ok;
-  if (!(ok = take(kAtomicAckEth, p.atomic_ack_eth))) return ok;
-  return take(kCnpPadding, p.cnp_padding);
+  }
+  Expected<void, ParseError> result;
+  for_each_slot(p, [&](HeaderBit bit, auto& slot) {
+    using H = typename std::remove_reference_t<decltype(slot)>::value_type;
+    if (!result || !info.has(bit)) return;
+    if (auto ok = r.need(H::kSize, H::kName); !ok) {
+      ParseError e = ok.error();
+      e.reason += " (" + info.name() + " implies " + std::string(H::kName) + ")";
+      result = Unexpected(std::move(e));
+      return;
+    }
+    slot.emplace().read(r);
+  });
+  return result;
 }
 
 // The RoCE transport packet: BTH .. ICRC, exactly the UDP payload.
-Expected<DecodedFrame, ParseError> decode_transport(std::span<const uint8_t> frame, size_t at,
-                                                    size_t size, DecodedRoce d) {
+Expected<void, ParseError> decode_transport(std::span<const uint8_t> frame, size_t at, size_t size,
+                                            DecodedRoce& d) {
   ByteReader r(frame.subspan(at, size), at);
-  auto bth = parse_header<Bth>(r);
-  if (!bth) return Unexpected(bth.error());
+  if (auto ok = r.need(Bth::kSize, Bth::kName); !ok) return ok;
   RocePacket& p = d.packet;
-  p.bth = *bth;
-  const auto info = opcode_info(p.bth.opcode);
-  d.opcode_known = info.has_value();
+  p.bth.read(r);
+  const OpcodeInfo* info = opcode_info(p.bth.opcode);
+  d.opcode_known = info != nullptr;
   if (info) {
-    if (auto ok = read_extensions(*info, r, p); !ok) return Unexpected(ok.error());
+    if (auto ok = read_extensions(*info, r, p); !ok) return ok;
+  } else {
+    for_each_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
   }
-  if (auto ok = r.need(kIcrcSize, "ICRC"); !ok) return Unexpected(ok.error());
+  if (auto ok = r.need(kIcrcSize, "ICRC"); !ok) return ok;
   const size_t data = r.remaining() - kIcrcSize;
   if (p.bth.padcount > data) {
-    return Unexpected(error("BTH", "padcount", d.transport_offset + 1,
-                            "pad count " + std::to_string(p.bth.padcount.value()) +
-                                " exceeds the " + std::to_string(data) + " bytes before the ICRC"));
+    return error("BTH", "padcount", d.transport_offset + 1,
+                 "pad count " + std::to_string(p.bth.padcount.value()) + " exceeds the " +
+                     std::to_string(data) + " bytes before the ICRC");
   }
   if (info && !info->is(kPayload) && data > 0) {
-    return Unexpected(error("BTH", "opcode", d.transport_offset,
-                            info->name() + " carries no payload, but " + std::to_string(data) +
-                                " bytes follow its headers"));
+    return error("BTH", "opcode", d.transport_offset,
+                 info->name() + " carries no payload, but " + std::to_string(data) +
+                     " bytes follow its headers");
   }
   p.payload = r.take(data - p.bth.padcount);
   p.pad = r.take(p.bth.padcount);
   p.icrc = r.u32();
   d.icrc_computed =
       IcrcCalculator::icrc(frame.subspan(d.l3_offset, at + size - kIcrcSize - d.l3_offset));
-  return d;
+  return {};
+}
+
+// IPv4 or IPv6 at r; sets l4_size to the bytes the IP header says follow it. Returns false
+// in `roce` when the packet is well-formed IP but cannot be RoCE.
+Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t type, ByteReader& r,
+                                     DecodedRoce& d, size_t& l4_size,
+                                     std::optional<NotRoce>& not_roce) {
+  RocePacket& p = d.packet;
+  if (type == kEtherTypeIpv4) {
+    auto* ip = std::get_if<Ipv4>(&p.ip);
+    if (!ip) ip = &p.ip.emplace<Ipv4>();
+    if (auto ok = Ipv4::parse_into(r, *ip); !ok) return ok;
+    if (ip->proto != kIpProtoUdp) {
+      not_roce = NotRoce{"ip protocol", ip->proto};
+      return {};
+    }
+    if (ip->frag != 0 || (ip->flags & kIpFlagMoreFragments)) {
+      not_roce = NotRoce{"ip fragment", ip->frag};
+      return {};
+    }
+    const size_t available = frame.size() - d.l3_offset;
+    if (ip->len > available) {
+      return error("IP", "len", d.l3_offset + 2,
+                   "total length " + std::to_string(ip->len.value()) + " exceeds the " +
+                       std::to_string(available) + " bytes captured");
+    }
+    l4_size = ip->len - ip->header_size();
+    return {};
+  }
+  if (type == kEtherTypeIpv6) {
+    if (auto ok = r.need(Ipv6::kSize, Ipv6::kName); !ok) return ok;
+    Ipv6 ip;
+    ip.read(r);
+    if (ip.version != 6) {
+      return error("IPv6", "version", d.l3_offset,
+                   "expected 6, got " + std::to_string(ip.version.value()));
+    }
+    if (ip.nh != kIpProtoUdp) {
+      not_roce = NotRoce{"ipv6 next header", ip.nh};
+      return {};
+    }
+    if (ip.plen > r.remaining()) {
+      return error("IPv6", "plen", d.l3_offset + 4,
+                   "payload length " + std::to_string(ip.plen.value()) + " exceeds the " +
+                       std::to_string(r.remaining()) + " bytes captured");
+    }
+    l4_size = ip.plen;
+    p.ip = ip;
+    return {};
+  }
+  not_roce = NotRoce{"ethertype", type};
+  return {};
 }
 
 }  // namespace
@@ -83,71 +153,52 @@ std::string NotRoce::to_string() const {
   return buf;
 }
 
-Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame) {
-  ByteReader r(frame);
-  DecodedRoce d;
+Expected<void, ParseError> decode_frame_into(std::span<const uint8_t> frame, DecodedFrame& out) {
+  auto* slot = std::get_if<DecodedRoce>(&out);
+  DecodedRoce& d = slot ? *slot : out.emplace<DecodedRoce>();
   RocePacket& p = d.packet;
-  auto eth = parse_header<Ether>(r);
-  if (!eth) return Unexpected(eth.error());
-  p.eth = *eth;
+  ByteReader r(frame);
+  if (auto ok = r.need(Ether::kSize, Ether::kName); !ok) return ok;
+  p.eth.read(r);
   uint16_t type = p.eth.type;
   if (type == kEtherTypeDot1Q) {
-    auto tag = parse_header<Dot1Q>(r);
-    if (!tag) return Unexpected(tag.error());
-    p.vlan = *tag;
-    type = tag->type;
+    if (auto ok = r.need(Dot1Q::kSize, Dot1Q::kName); !ok) return ok;
+    p.vlan.emplace().read(r);
+    type = p.vlan->type;
+  } else {
+    p.vlan.reset();
   }
   d.l3_offset = r.offset();
-  size_t l4_size = 0;  // bytes the IP header says follow it
-  if (type == kEtherTypeIpv4) {
-    auto ip = Ipv4::parse(r);
-    if (!ip) return Unexpected(ip.error());
-    if (ip->proto != kIpProtoUdp) return NotRoce{"ip protocol", ip->proto};
-    if (ip->frag != 0 || (ip->flags & kIpFlagMoreFragments))
-      return NotRoce{"ip fragment", ip->frag};
-    const size_t available = frame.size() - d.l3_offset;
-    if (ip->len > available) {
-      return Unexpected(error("IP", "len", d.l3_offset + 2,
-                              "total length " + std::to_string(ip->len.value()) + " exceeds the " +
-                                  std::to_string(available) + " bytes captured"));
-    }
-    l4_size = ip->len - ip->header_size();
-    p.ip = std::move(*ip);
-  } else if (type == kEtherTypeIpv6) {
-    auto ip = parse_header<Ipv6>(r);
-    if (!ip) return Unexpected(ip.error());
-    if (ip->version != 6) {
-      return Unexpected(error("IPv6", "version", d.l3_offset,
-                              "expected 6, got " + std::to_string(ip->version.value())));
-    }
-    if (ip->nh != kIpProtoUdp) return NotRoce{"ipv6 next header", ip->nh};
-    if (ip->plen > r.remaining()) {
-      return Unexpected(error("IPv6", "plen", d.l3_offset + 4,
-                              "payload length " + std::to_string(ip->plen.value()) +
-                                  " exceeds the " + std::to_string(r.remaining()) +
-                                  " bytes captured"));
-    }
-    l4_size = ip->plen;
-    p.ip = *ip;
-  } else {
-    return NotRoce{"ethertype", type};
+  size_t l4_size = 0;
+  std::optional<NotRoce> not_roce;
+  if (auto ok = decode_ip(frame, type, r, d, l4_size, not_roce); !ok) return ok;
+  if (not_roce) {
+    out = *not_roce;
+    return {};
   }
 
   const size_t udp_at = r.offset();
   ByteReader l4(frame.subspan(udp_at, l4_size), udp_at);
-  auto udp = parse_header<Udp>(l4);
-  if (!udp) return Unexpected(udp.error());
-  if (udp->dport != kRoceV2Port) return NotRoce{"udp port", udp->dport};
-  if (udp->len != l4_size) {
-    return Unexpected(error("UDP", "len", udp_at + 4,
-                            "length " + std::to_string(udp->len.value()) +
-                                " disagrees with the IP header, which leaves " +
-                                std::to_string(l4_size) + " bytes"));
+  if (auto ok = l4.need(Udp::kSize, Udp::kName); !ok) return ok;
+  p.udp.read(l4);
+  if (p.udp.dport != kRoceV2Port) {
+    out = NotRoce{"udp port", p.udp.dport};
+    return {};
   }
-  p.udp = *udp;
-  const size_t transport_at = l4.offset();
-  d.transport_offset = transport_at;
-  return decode_transport(frame, transport_at, l4.remaining(), std::move(d));
+  if (p.udp.len != l4_size) {
+    return error("UDP", "len", udp_at + 4,
+                 "length " + std::to_string(p.udp.len.value()) +
+                     " disagrees with the IP header, which leaves " + std::to_string(l4_size) +
+                     " bytes");
+  }
+  d.transport_offset = l4.offset();
+  return decode_transport(frame, d.transport_offset, l4.remaining(), d);
+}
+
+Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame) {
+  DecodedFrame out;
+  if (auto ok = decode_frame_into(frame, out); !ok) return Unexpected(std::move(ok.error()));
+  return out;
 }
 
 }  // namespace mr::wire

@@ -45,4 +45,8 @@ using DecodedFrame = std::variant<NotRoce, DecodedRoce>;
 
 Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame);
 
+// The hot-path form for streaming many frames: decodes into `out`, reusing its storage.
+// On error `out` holds a partial decode and must not be used.
+Expected<void, ParseError> decode_frame_into(std::span<const uint8_t> frame, DecodedFrame& out);
+
 }  // namespace mr::wire

@@ -12,7 +12,8 @@
 // Usage:
 //   uint32_t v = IcrcCalculator::icrc(frame.subspan(l3_offset, len_without_icrc));
 //
-// Slice-by-8 tables: eight bytes per step, no per-bit loop.
+// Fast paths: carry-less multiplication (PCLMULQDQ) folding 64 bytes per step where the CPU
+// has it, slice-by-8 tables otherwise and for short tails; never a per-bit loop.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,10 @@ class IcrcCalculator {
   // header, UDP header and BTH (a parsed packet always does).
   static uint32_t icrc(std::span<const uint8_t> ip_to_icrc);
 
-  // Plain CRC-32 register update (no pre/post inversion), exposed for tests and benchmarks.
+  // Plain CRC-32 register update (no pre/post inversion), exposed for tests and benchmarks:
+  // `update` picks the fastest implementation the CPU has, `update_tables` is slice-by-8.
   static uint32_t update(uint32_t state, std::span<const uint8_t> bytes);
+  static uint32_t update_tables(uint32_t state, std::span<const uint8_t> bytes);
 };
 
 }  // namespace mr::wire

@@ -5,9 +5,14 @@
 namespace mr::wire {
 
 Expected<Ipv4, ParseError> Ipv4::parse(ByteReader& r) {
-  const size_t start = r.offset();
-  if (auto ok = r.need(kMinSize, kName); !ok) return Unexpected(ok.error());
   Ipv4 ip;
+  if (auto ok = parse_into(r, ip); !ok) return Unexpected(std::move(ok.error()));
+  return ip;
+}
+
+Expected<void, ParseError> Ipv4::parse_into(ByteReader& r, Ipv4& ip) {
+  const size_t start = r.offset();
+  if (auto ok = r.need(kMinSize, kName); !ok) return ok;
   const uint8_t b0 = r.u8();
   ip.version = b0 >> 4;
   ip.ihl = b0;
@@ -36,16 +41,20 @@ Expected<Ipv4, ParseError> Ipv4::parse(ByteReader& r) {
     ip.dst.bytes[i] = d[i];
   }
   const size_t opt = ip.header_size() - kMinSize;
-  if (auto ok = r.need(opt, "IP options"); !ok) return Unexpected(ok.error());
-  auto o = r.take(opt);
-  ip.options.assign(o.begin(), o.end());
+  if (auto ok = r.need(opt, "IP options"); !ok) return ok;
+  if (opt == 0) {
+    ip.options.clear();
+  } else {
+    auto o = r.take(opt);
+    ip.options.assign(o.begin(), o.end());
+  }
   if (ip.len < ip.header_size()) {
     return Unexpected(ParseError{"IP", "len", start + 2,
                                  "total length " + std::to_string(ip.len.value()) +
                                      " is shorter than the header (" +
                                      std::to_string(ip.header_size()) + ")"});
   }
-  return ip;
+  return {};
 }
 
 void Ipv4::write(ByteWriter& w) const {

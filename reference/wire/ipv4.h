@@ -40,6 +40,8 @@ struct Ipv4 {
 
   unsigned header_size() const { return ihl * 4U; }
   static Expected<Ipv4, ParseError> parse(ByteReader& r);
+  // Parses into `ip`, reusing its storage (the streaming decoder's form).
+  static Expected<void, ParseError> parse_into(ByteReader& r, Ipv4& ip);
   void write(ByteWriter& w) const;
   // RFC 791 header checksum over the header as it would be written, chksum taken as 0.
   uint16_t compute_checksum() const;

@@ -54,64 +54,75 @@ constexpr std::array kRcOperations{
 
 // UC has the SEND and RDMA WRITE operations of RC (0x00..0x0b) and nothing else.
 constexpr uint8_t kLastUcOperation = 0x0b;
-// RD has RC's operations up to FETCH_ADD, each preceded by RDETH and DETH.
+// RD has RC's operations up to FETCH_ADD. Requests carry RDETH and DETH; responses (READ
+// responses, ACKNOWLEDGE, ATOMIC ACKNOWLEDGE) carry RDETH only (IBTA 9.3.1, 9.3.2).
 constexpr uint8_t kLastRdOperation = 0x14;
 
-struct Table {
-  std::array<std::optional<OpcodeInfo>, 256> rows{};
-  std::array<std::string, 256> names{};
-};
-
-void add(Table& t, uint8_t value, Transport tr, const OperationRow& row, uint16_t extra) {
-  OpcodeInfo info{value, tr, row.name, static_cast<uint16_t>(row.headers | extra), row.flags};
-  t.rows[value] = info;
+constexpr unsigned extension_bytes(uint16_t headers) {
+  unsigned n = 0;
+  if (headers & kRdeth) n += kRdethSize;
+  if (headers & kDeth) n += kDethSize;
+  if (headers & kFeth) n += kFethSize;
+  if (headers & kReth) n += kRethSize;
+  if (headers & kAtomicEth) n += kAtomicEthSize;
+  if (headers & kImmDt) n += kImmDtSize;
+  if (headers & kIeth) n += kIethSize;
+  if (headers & kAeth) n += kAethSize;
+  if (headers & kAtomicAckEth) n += kAtomicAckEthSize;
+  if (headers & kCnpPadding) n += kCnpPaddingSize;
+  return n;
 }
 
-Table build_table() {
+struct Table {
+  std::array<OpcodeInfo, 256> rows{};
+  std::array<bool, 256> known{};
+};
+
+constexpr void add(Table& t, uint8_t value, Transport tr, const OperationRow& row, uint16_t extra) {
+  const auto headers = static_cast<uint16_t>(row.headers | extra);
+  t.rows[value] = OpcodeInfo{value,   tr,        row.name,
+                             headers, row.flags, static_cast<uint8_t>(extension_bytes(headers))};
+  t.known[value] = true;
+}
+
+constexpr Table build_table() {
   Table t;
   for (const auto& row : kRcOperations) {
     add(t, row.op, Transport::kRc, row, 0);
     if (row.op <= kLastUcOperation) add(t, 0x20 | row.op, Transport::kUc, row, 0);
-    if (row.op <= kLastRdOperation) add(t, 0x40 | row.op, Transport::kRd, row, kRdeth | kDeth);
+    if (row.op <= kLastRdOperation) {
+      const bool response = (row.flags & kResponse) != 0;
+      add(t, 0x40 | row.op, Transport::kRd, row, response ? kRdeth : kRdeth | kDeth);
+    }
   }
   // UD carries only single-packet SENDs, each with a DETH (Q_Key, source QP).
   add(t, 0x64, Transport::kUd, kRcOperations[4], kDeth);
   add(t, 0x65, Transport::kUd, kRcOperations[5], kDeth);
   // RoCEv2 Annex A17: the CNP is a BTH with BECN set and 16 reserved bytes.
-  t.rows[kOpCnp] = OpcodeInfo{kOpCnp, Transport::kCnp, "CNP", kCnpPadding, kCnp};
-  for (int v = 0; v < 256; ++v) {
-    if (!t.rows[v]) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "0x%02x", v);
-      t.names[v] = buf;
-    } else {
-      t.names[v] = t.rows[v]->name();
-    }
-  }
+  add(t, kOpCnp, Transport::kCnp, OperationRow{kOpCnp, "CNP", kCnpPadding, kCnp}, 0);
   return t;
 }
 
-const Table& table() {
-  static const Table t = build_table();
-  return t;
+constexpr Table kTable = build_table();
+
+const std::array<std::string, 256>& names() {
+  static const std::array<std::string, 256> n = [] {
+    std::array<std::string, 256> out;
+    for (int v = 0; v < 256; ++v) {
+      if (kTable.known[v]) {
+        out[v] = kTable.rows[v].name();
+      } else {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "0x%02x", v);
+        out[v] = buf;
+      }
+    }
+    return out;
+  }();
+  return n;
 }
 
 }  // namespace
-
-unsigned OpcodeInfo::header_bytes() const {
-  unsigned n = 0;
-  if (has(kRdeth)) n += kRdethSize;
-  if (has(kDeth)) n += kDethSize;
-  if (has(kFeth)) n += kFethSize;
-  if (has(kReth)) n += kRethSize;
-  if (has(kAtomicEth)) n += kAtomicEthSize;
-  if (has(kImmDt)) n += kImmDtSize;
-  if (has(kIeth)) n += kIethSize;
-  if (has(kAeth)) n += kAethSize;
-  if (has(kAtomicAckEth)) n += kAtomicAckEthSize;
-  if (has(kCnpPadding)) n += kCnpPaddingSize;
-  return n;
-}
 
 std::string OpcodeInfo::name() const {
   static constexpr std::array<std::string_view, 6> kPrefix{"RC_", "UC_", "RD_", "UD_", "", "XRC_"};
@@ -119,16 +130,18 @@ std::string OpcodeInfo::name() const {
   return std::string(kPrefix[static_cast<size_t>(transport)]) + std::string(operation);
 }
 
-std::optional<OpcodeInfo> opcode_info(uint8_t opcode) { return table().rows[opcode]; }
+const OpcodeInfo* opcode_info(uint8_t opcode) {
+  return kTable.known[opcode] ? &kTable.rows[opcode] : nullptr;
+}
 
 std::optional<uint8_t> opcode_by_name(std::string_view name) {
-  const auto& t = table();
+  const auto& n = names();
   for (int v = 0; v < 256; ++v) {
-    if (t.rows[v] && t.names[v] == name) return static_cast<uint8_t>(v);
+    if (kTable.known[v] && n[v] == name) return static_cast<uint8_t>(v);
   }
   return std::nullopt;
 }
 
-std::string opcode_name(uint8_t opcode) { return table().names[opcode]; }
+std::string opcode_name(uint8_t opcode) { return names()[opcode]; }
 
 }  // namespace mr::wire

@@ -54,20 +54,20 @@ enum class Transport : uint8_t { kRc = 0, kUc = 1, kRd = 2, kUd = 3, kCnp = 4, k
 struct OpcodeInfo {
   uint8_t value = 0;
   Transport transport = Transport::kRc;
-  std::string_view operation;  // "SEND_FIRST"; the full name adds the transport prefix
-  uint16_t headers = 0;        // HeaderBit set
-  uint32_t flags = 0;          // OpcodeFlag set
+  std::string_view operation;   // "SEND_FIRST"; the full name adds the transport prefix
+  uint16_t headers = 0;         // HeaderBit set
+  uint32_t flags = 0;           // OpcodeFlag set
+  uint8_t extension_bytes = 0;  // bytes of extended headers between the BTH and the payload
 
-  bool has(HeaderBit h) const { return (headers & h) != 0; }
-  bool is(uint32_t f) const { return (flags & f) != 0; }
-  // Bytes of extended headers between the BTH and the payload.
-  unsigned header_bytes() const;
+  constexpr bool has(HeaderBit h) const { return (headers & h) != 0; }
+  constexpr bool is(uint32_t f) const { return (flags & f) != 0; }
+  constexpr unsigned header_bytes() const { return extension_bytes; }
   // Scapy's name: "RC_SEND_FIRST", "UD_SEND_ONLY", "CNP".
   std::string name() const;
 };
 
-// The table entry for an opcode, or nullopt for reserved and unknown values.
-std::optional<OpcodeInfo> opcode_info(uint8_t opcode);
+// The table entry for an opcode, or nullptr for reserved and unknown values.
+const OpcodeInfo* opcode_info(uint8_t opcode);
 // Reverse lookup by Scapy name ("RC_ACKNOWLEDGE"); nullopt when there is no such opcode.
 std::optional<uint8_t> opcode_by_name(std::string_view name);
 // Name for any value: the table name, or "0xNN" for unknown opcodes.

@@ -33,6 +33,13 @@ TEST(Opcode, HeaderCompositionFollowsTheOpcode) {
   EXPECT_EQ(opcode_info(0x81)->header_bytes(), 16U);  // CNP padding
 }
 
+TEST(Opcode, RdRequestsCarryRdethAndDethResponsesOnlyRdeth) {
+  EXPECT_TRUE(opcode_info(0x44)->has(kRdeth) && opcode_info(0x44)->has(kDeth));  // SEND_ONLY
+  EXPECT_TRUE(opcode_info(0x51)->has(kRdeth));                                   // ACKNOWLEDGE
+  EXPECT_FALSE(opcode_info(0x51)->has(kDeth));
+  EXPECT_EQ(opcode_info(0x52)->header_bytes(), 16U);  // RDETH + AETH + AtomicAckETH
+}
+
 TEST(Opcode, UcHasOnlySendAndWrite) {
   EXPECT_TRUE(opcode_info(0x2b));
   EXPECT_FALSE(opcode_info(0x2c));  // no UC READ

@@ -63,7 +63,8 @@ nlohmann::ordered_json to_json(const NotRoce& n) {
 nlohmann::ordered_json to_json(const ParseError& e) {
   nlohmann::ordered_json j;
   j["roce"] = false;
-  j["error"] = {{"header", e.header}, {"field", e.field}, {"offset", e.offset}, {"reason", e.reason}};
+  j["error"] = {
+      {"header", e.header}, {"field", e.field}, {"offset", e.offset}, {"reason", e.reason}};
   return j;
 }
 

@@ -5,7 +5,7 @@ AtomicAckETH (field names as in the metaroce decode JSON contract) and binds the
 Scapy's AETH, after BTH by opcode, following the opcode table of reference/wire:
 
   RC 0x00-0x14, 0x16/0x17 (IETH), 0x1c FLUSH (FETH+RETH), 0x1d ATOMIC_WRITE (RETH);
-  UC 0x20-0x2b; RD 0x40-0x54 (RDETH+DETH first); UD 0x64/0x65 (DETH); CNP 0x81.
+  UC 0x20-0x2b; RD 0x40-0x54 (requests RDETH+DETH first, responses RDETH only); UD 0x64/0x65 (DETH); CNP 0x81.
   Header order after BTH: RDETH, DETH, FETH, RETH, AtomicETH, ImmDt|IETH, AETH,
   AtomicAckETH.
 
@@ -117,7 +117,9 @@ for _op, (_n, _h, _pl) in _RC_OPS.items():
     if _op <= 0x0b:
         OPCODES[0x20 | _op] = ("UC_" + _n, list(_h), _pl)
     if _op <= 0x14:
-        OPCODES[0x40 | _op] = ("RD_" + _n, [RDETH, DETH] + list(_h), _pl)
+        # RD requests carry RDETH + DETH; responses (0x0d-0x12) carry RDETH only.
+        _rd = [RDETH] if 0x0d <= _op <= 0x12 else [RDETH, DETH]
+        OPCODES[0x40 | _op] = ("RD_" + _n, _rd + list(_h), _pl)
 OPCODES[0x64] = ("UD_SEND_ONLY", [DETH], True)
 OPCODES[0x65] = ("UD_SEND_ONLY_WITH_IMMEDIATE", [DETH, ImmDt], True)
 OPCODES[0x81] = ("CNP", [CNPPadding], False)

@@ -66,7 +66,8 @@ def headers_of(op):
     base = op & 0x1f
     hs = list(_RC.get(base, []))
     if op & 0xe0 == 0x40:
-        hs = ["RDETH", "DETH"] + hs
+        # RD requests carry RDETH + DETH; responses (0x0d-0x12) RDETH only.
+        hs = (["RDETH"] if 0x0d <= base <= 0x12 else ["RDETH", "DETH"]) + hs
     return hs
 
 

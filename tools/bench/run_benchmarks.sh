@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# ./metaroce bench [AREA]: the benchmarks, each beside the anchor it is compared to, run in
+# the same session on the same files, and reported as ratios.
+#
+#   codec   decode + ICRC verify (packets/s/core) on 1,000,000-frame captures against tshark
+#           and Scapy decoding the same files; ICRC throughput against memcpy.
+#
+# Results: a table on stdout and reports/bench/<area>.json.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+area=${1:-codec}
+frames=${METAROCE_BENCH_FRAMES:-1000000}
+scapy_frames=${METAROCE_BENCH_SCAPY_FRAMES:-20000}
+cache="${HOME:-/root}/.cache/metaroce-bench"
+out_dir=reports/bench
+mkdir -p "$cache" "$out_dir"
+
+case "$area" in
+  codec) ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec)" >&2; exit 2 ;;
+esac
+
+build_log="$cache/build.log"
+if ! bazel build --noshow_progress --config=bench //tools/bench:synth_capture //reference/wire:codec_benchmark >"$build_log" 2>&1; then
+  tail -30 "$build_log" >&2
+  exit 2
+fi
+bin=$(bazel info --config=bench bazel-bin 2>/dev/null)
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "anchors: $(tshark --version 2>/dev/null | head -1); scapy $(/usr/bin/python3 -c 'import scapy; print(scapy.VERSION)')"
+results="$out_dir/codec.json"
+echo '{"area": "codec", "frames": '"$frames"', "mixes": [' >"$results"
+first=1
+for mix in small mtu1024; do
+  file="$cache/$mix-$frames.pcapng"
+  [[ -s "$file" ]] || "$bin/tools/bench/synth_capture" --mix "$mix" --count "$frames" --seed 1 --out "$file" >&2 || exit 2
+  json=$(METAROCE_BENCH_CAPTURE="$file" "$bin/reference/wire/codec_benchmark" \
+    --benchmark_filter='BM_DecodeAndVerify' --benchmark_format=json 2>/dev/null)
+  ours=$(/usr/bin/python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print(b["items_per_second"])' <<<"$json")
+  # tshark: dissect every frame down to the InfiniBand BTH and ICRC fields.
+  t0=$(date +%s.%N)
+  tshark -r "$file" -T fields -e infiniband.bth.psn -e infiniband.invariant.crc >/dev/null 2>&1
+  t1=$(date +%s.%N)
+  tshark_pps=$(/usr/bin/python3 -c "print($frames / ($t1 - $t0))")
+  # Scapy: dissect a slice (Ether / IP / UDP / BTH / ...), scaled to packets per second.
+  scapy_pps=$(/usr/bin/python3 tools/bench/scapy_decode_rate.py "$file" "$scapy_frames")
+  /usr/bin/python3 - "$mix" "$ours" "$tshark_pps" "$scapy_pps" "$first" >>"$results" <<'PY'
+import json, sys
+mix, ours, tshark, scapy, first = sys.argv[1], *map(float, sys.argv[2:5]), sys.argv[5] == "1"
+row = {"mix": mix, "metaroce_pps": ours, "tshark_pps": tshark, "scapy_pps": scapy,
+       "ratio_vs_tshark": ours / tshark, "ratio_vs_scapy": ours / scapy}
+print(("" if first else ",") + json.dumps(row))
+print(f"decode+icrc [{mix:8}] metaroce {ours/1e6:7.2f} Mpps | tshark {tshark/1e3:8.1f} kpps "
+      f"({ours/tshark:6.0f}x) | scapy {scapy/1e3:6.2f} kpps ({ours/scapy:7.0f}x)", file=sys.stderr)
+PY
+  first=0
+done
+echo '],' >>"$results"
+raw="$cache/icrc-memcpy.json"
+"$bin/reference/wire/codec_benchmark" --benchmark_filter='BM_(Icrc|Memcpy)' --benchmark_format=json >"$raw" 2>/dev/null
+/usr/bin/python3 - "$raw" >>"$results" <<'PY'
+import json, sys
+b = {x["name"]: x["bytes_per_second"] for x in json.load(open(sys.argv[1]))["benchmarks"]}
+rows = []
+for size in ("64", "1024", "4096", str(64 << 20)):
+    icrc, mem = b[f"BM_Icrc/{size}"], b[f"BM_Memcpy/{size}"]
+    rows.append({"bytes": int(size), "icrc_gbps": icrc / 1e9, "memcpy_gbps": mem / 1e9, "ratio": icrc / mem})
+    print(f"icrc {int(size):>9} B: {icrc/1e9:6.2f} GB/s | memcpy {mem/1e9:6.2f} GB/s | ratio {icrc/mem:5.2f}",
+          file=sys.stderr)
+tables = b["BM_IcrcTables/4096"]
+print(f"icrc slice-by-8 tables, 4096 B: {tables/1e9:6.2f} GB/s (the fallback without PCLMULQDQ)", file=sys.stderr)
+print(json.dumps({"icrc": rows, "icrc_tables_4096_gbps": tables / 1e9}) + "}")
+PY
+echo "results: $results"
