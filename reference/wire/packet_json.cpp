@@ -34,7 +34,142 @@ nlohmann::ordered_json header_json(const H& h) {
   return j;
 }
 
+Expected<std::vector<uint8_t>, std::string> unhex(const nlohmann::json& j, const char* key) {
+  if (!j.is_string()) return Unexpected(std::string(key) + ": expected a hex string");
+  const auto& s = j.get_ref<const std::string&>();
+  if (s.size() % 2 != 0) return Unexpected(std::string(key) + ": odd number of hex digits");
+  std::vector<uint8_t> out(s.size() / 2);
+  for (size_t i = 0; i < out.size(); ++i) {
+    unsigned v = 0;
+    for (char c : {s[2 * i], s[2 * i + 1]}) {
+      v <<= 4;
+      if (c >= '0' && c <= '9') {
+        v |= static_cast<unsigned>(c - '0');
+      } else if (c >= 'a' && c <= 'f') {
+        v |= static_cast<unsigned>(c - 'a' + 10);
+      } else if (c >= 'A' && c <= 'F') {
+        v |= static_cast<unsigned>(c - 'A' + 10);
+      } else {
+        return Unexpected(std::string(key) + ": '" + c + "' is not a hex digit");
+      }
+    }
+    out[i] = static_cast<uint8_t>(v);
+  }
+  return out;
+}
+
+// Sets the fields of header h from the object j; errors name Layer.field.
+template <class H>
+Expected<void, std::string> header_from_json(const nlohmann::json& j, H& h) {
+  const std::string layer(H::kName);
+  if (!j.is_object()) return Unexpected(layer + ": expected an object of fields");
+  size_t known = 0;
+  std::string error;
+  H::fields(h, [&](const char* name, auto& field) {
+    const auto it = j.find(name);
+    if (it == j.end() || !error.empty()) return;
+    ++known;
+    using T = std::remove_cvref_t<decltype(field)>;
+    const std::string where = layer + "." + name;
+    if constexpr (std::is_same_v<T, MacAddress> || std::is_same_v<T, Ipv4Address> ||
+                  std::is_same_v<T, Ipv6Address>) {
+      const auto a = it->is_string() ? T::parse(it->template get<std::string>()) : std::nullopt;
+      if (!a) {
+        error = where + ": " + it->dump() + " is not an address";
+      } else {
+        field = *a;
+      }
+    } else {
+      if (!it->is_number_unsigned() &&
+          !(it->is_number_integer() && it->template get<int64_t>() >= 0)) {
+        error = where + ": " + it->dump() + " is not an unsigned integer";
+      } else if (const auto v = it->template get<uint64_t>(); !T::fits(v)) {
+        error = where + ": " + std::to_string(v) + " does not fit in " + std::to_string(T::kBits) +
+                " bits";
+      } else {
+        field = v;
+      }
+    }
+  });
+  if (!error.empty()) return Unexpected(error);
+  if (known != j.size()) {
+    for (const auto& [key, value] : j.items()) {
+      bool found = false;
+      H::fields(h, [&](const char* name, auto&) { found = found || key == name; });
+      if (!found) return Unexpected(layer + "." + key + ": no such field");
+    }
+  }
+  return {};
+}
+
+template <class H>
+Expected<void, std::string> optional_from_json(const nlohmann::json& j, std::optional<H>& slot) {
+  const auto it = j.find(std::string(H::kName));
+  if (it == j.end()) return {};
+  return header_from_json(*it, slot.emplace());
+}
+
 }  // namespace
+
+RocePacket OwnedPacket::view() const {
+  RocePacket p = headers;
+  p.payload = payload;
+  p.pad = pad;
+  return p;
+}
+
+Expected<OwnedPacket, std::string> packet_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return Unexpected(std::string("expected a JSON object"));
+  OwnedPacket out;
+  RocePacket& p = out.headers;
+  Expected<void, std::string> ok;
+  if (j.contains("Ether") && !(ok = header_from_json(j["Ether"], p.eth)))
+    return Unexpected(ok.error());
+  if (!(ok = optional_from_json(j, p.vlan))) return Unexpected(ok.error());
+  if (j.contains("IP") && j.contains("IPv6"))
+    return Unexpected(std::string("both IP and IPv6 given"));
+  if (j.contains("IPv6")) {
+    Ipv6 ip;
+    if (!(ok = header_from_json(j["IPv6"], ip))) return Unexpected(ok.error());
+    p.ip = ip;
+  } else if (j.contains("IP")) {
+    Ipv4 ip;
+    if (!(ok = header_from_json(j["IP"], ip))) return Unexpected(ok.error());
+    p.ip = ip;
+  }
+  if (j.contains("UDP") && !(ok = header_from_json(j["UDP"], p.udp))) return Unexpected(ok.error());
+  if (j.contains("BTH") && !(ok = header_from_json(j["BTH"], p.bth))) return Unexpected(ok.error());
+  for (auto* step :
+       {+[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.rdeth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.deth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.feth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.reth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.atomic_eth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.imm_dt); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.ieth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.aeth); },
+        +[](const nlohmann::json&js, RocePacket&q) {
+          return optional_from_json(js, q.atomic_ack_eth);
+        },
+        +[](const nlohmann::json&js, RocePacket&q) {
+          return optional_from_json(js, q.cnp_padding);
+        }}) {
+    if (!(ok = step(j, p))) return Unexpected(ok.error());
+  }
+  for (auto [key, bytes] : {std::pair{"payload", &out.payload}, std::pair{"pad", &out.pad}}) {
+    if (!j.contains(key)) continue;
+    auto b = unhex(j[key], key);
+    if (!b) return Unexpected(b.error());
+    *bytes = std::move(*b);
+  }
+  if (j.contains("icrc")) {
+    if (!j["icrc"].is_number_unsigned() || !u32::fits(j["icrc"].get<uint64_t>())) {
+      return Unexpected(std::string("icrc: expected a 32-bit unsigned integer"));
+    }
+    p.icrc = j["icrc"].get<uint64_t>();
+  }
+  return out;
+}
 
 nlohmann::ordered_json to_json(const DecodedRoce& d) {
   const RocePacket& p = d.packet;

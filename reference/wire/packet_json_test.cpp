@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "reference/wire/frame_builder.h"
 #include "reference/wire/test_frames.h"
 
 namespace mr::wire {
@@ -42,6 +43,47 @@ TEST(PacketJson, ErrorsNameHeaderFieldAndOffset) {
   EXPECT_EQ(j["error"]["header"], "BTH");
   EXPECT_EQ(j["error"]["field"], "padcount");
   EXPECT_EQ(j["error"]["offset"], 43);
+}
+
+}  // namespace
+}  // namespace mr::wire
+
+namespace mr::wire {
+namespace {
+
+TEST(PacketFromJson, RoundTripsADecodedPacket) {
+  for (const auto& frame :
+       {testing::rc_ack_ipv4(), testing::rc_send_only_ipv6(), testing::cx4_cnp()}) {
+    const auto d = decode_frame(frame);
+    ASSERT_TRUE(d);
+    const auto j = nlohmann::json::parse(to_json(std::get<DecodedRoce>(*d)).dump());
+    auto owned = packet_from_json(j);
+    ASSERT_TRUE(owned) << owned.error();
+    EXPECT_EQ(build_frame(owned->view(),
+                          {.fill_lengths = false, .fill_ip_checksum = false, .fill_icrc = false}),
+              frame);
+  }
+}
+
+TEST(PacketFromJson, RejectsAValueWiderThanItsField) {
+  auto r = packet_from_json(nlohmann::json::parse(R"({"BTH": {"psn": 16777216}})"));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "BTH.psn: 16777216 does not fit in 24 bits");
+}
+
+TEST(PacketFromJson, RejectsAnUnknownField) {
+  auto r = packet_from_json(nlohmann::json::parse(R"({"AETH": {"syndrome": 0, "msm": 1}})"));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "AETH.msm: no such field");
+}
+
+TEST(PacketFromJson, RejectsAMalformedAddressAndHex) {
+  auto a = packet_from_json(nlohmann::json::parse(R"({"IP": {"src": "198.18.0.300"}})"));
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error(), "IP.src: \"198.18.0.300\" is not an address");
+  auto h = packet_from_json(nlohmann::json::parse(R"({"payload": "0g"})"));
+  ASSERT_FALSE(h);
+  EXPECT_EQ(h.error(), "payload: 'g' is not a hex digit");
 }
 
 }  // namespace

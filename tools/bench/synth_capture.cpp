@@ -8,7 +8,6 @@
 // mtu1024: a WRITE/SEND data stream at path MTU 1024 with an ACK every 8 packets
 // mtu4096: the same at path MTU 4096
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <random>
 #include <string>
@@ -84,7 +83,8 @@ void data_packet(uint64_t i, size_t mtu, std::mt19937_64& rng, RocePacket& p,
   }
   static constexpr uint8_t kStream[] = {0x06, 0x07, 0x07, 0x08, 0x00, 0x01, 0x01, 0x02};
   p.bth.opcode = kStream[i % 9 % 8];
-  if (p.bth.opcode == 0x06) p.reth = mr::wire::Reth{rng(), static_cast<uint32_t>(rng()), static_cast<uint32_t>(4 * mtu)};
+  if (p.bth.opcode == 0x06)
+    p.reth = mr::wire::Reth{rng(), static_cast<uint32_t>(rng()), static_cast<uint32_t>(4 * mtu)};
   payload.assign(mtu, static_cast<uint8_t>(i));
 }
 
@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
   uint64_t count = 1000000;
   uint64_t seed = 1;
   bool ipv6 = false;
-  app.add_option("--mix", mix, "small | mtu1024 | mtu4096")->check(CLI::IsMember({"small", "mtu1024", "mtu4096"}));
+  app.add_option("--mix", mix, "small | mtu1024 | mtu4096")
+      ->check(CLI::IsMember({"small", "mtu1024", "mtu4096"}));
   app.add_option("--count", count, "frames to write");
   app.add_option("--seed", seed, "random seed");
   app.add_flag("--ipv6", ipv6, "IPv6 instead of IPv4");
@@ -105,7 +106,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   std::printf("synth_capture: mix %s, %llu frames, seed %llu -> %s\n", mix.c_str(),
-              static_cast<unsigned long long>(count), static_cast<unsigned long long>(seed), out.c_str());
+              static_cast<unsigned long long>(count), static_cast<unsigned long long>(seed),
+              out.c_str());
   auto writer = mr::io::PcapngWriter::create(out, "metaroce synth_capture");
   if (!writer) {
     std::fprintf(stderr, "synth_capture: %s\n", writer.error().c_str());
