@@ -12,8 +12,9 @@
 // (several QPs of one device, or the agent's read_mem next to the transport) are serialized
 // on each location: N concurrent FETCH_ADDs of 1 add exactly N (MR-AT-07).
 //
-//   auto target = table.resolve_remote(rkey, pd, va, 8, kRemoteAtomic);
-//   if (target) auto original = atomic_fetch_add(*target, 1);
+//   auto target = table.resolve_remote(rkey, pd, va, 8, kRemoteAtomic);   // else NAK 0x62
+//   auto original = atomic_fetch_add(*target, add);  // kMisaligned: NAK 0x61 (MR-AT-03)
+//   // original goes back big-endian in the AtomicAckETH
 #pragma once
 
 #include <cstdint>

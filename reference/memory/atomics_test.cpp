@@ -85,6 +85,7 @@ TEST(Atomics, ConcurrentFetchAddsAddUp) {
   auto word = storage.bytes();
   {
     std::vector<std::jthread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([word] {
         for (int i = 0; i < kAdds; ++i) ASSERT_TRUE(atomic_fetch_add(word, 1));
@@ -102,6 +103,7 @@ TEST(Atomics, ConcurrentCompareSwapLosesNoUpdate) {
   auto word = storage.bytes();
   {
     std::vector<std::jthread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([word] {
         for (int done = 0; done < kIncrements;) {

@@ -125,6 +125,10 @@ class MemoryTable {
                                           std::optional<uint32_t> qp_pd = {});
   Expected<MwInfo, std::string> query_mw(uint32_t mw) const;
 
+  // The protection domain an R_Key (of a region or a bound window) belongs to, whatever PD
+  // asks: for diagnostics, and for the reference's rkey-pd-not-checked mutant.
+  std::optional<uint32_t> rkey_pd(uint32_t rkey) const;
+
   const MemoryCounters& counters() const { return counters_; }
 
  private:

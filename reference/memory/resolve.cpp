@@ -92,4 +92,11 @@ Expected<std::span<uint8_t>, AccessError> MemoryTable::resolve_local(
   return region.storage->bytes().subspan(*offset, length);
 }
 
+std::optional<uint32_t> MemoryTable::rkey_pd(uint32_t rkey) const {
+  const auto it = key_index_.find(rkey);
+  if (it == key_index_.end() || it->second.kind == KeyKind::kRegionLocal) return std::nullopt;
+  return it->second.kind == KeyKind::kWindow ? it->second.window->info.pd
+                                             : it->second.region->info.pd;
+}
+
 }  // namespace mr::memory

@@ -78,7 +78,9 @@ TEST_F(Resolve, AccessFlagCombinations) {
       auto r = table_.resolve_remote(mr->rkey, pd_, 0x5000, 8, required);
       EXPECT_EQ(r.has_value(), (access & required) != 0)
           << "access " << access << " required " << required;
-      if (!r) EXPECT_EQ(r.error(), AccessError::kNotPermitted);
+      if (!r) {
+        EXPECT_EQ(r.error(), AccessError::kNotPermitted);
+      }
     }
     auto scatter = table_.resolve_local(mr->lkey, pd_, 0x5000, 8, kLocalWrite);
     EXPECT_EQ(scatter.has_value(), (access & kLocalWrite) != 0) << "access " << access;
