@@ -1,0 +1,118 @@
+// File: mutant.h
+//
+// Deliberate, named faults in the reference implementation, switched at run time. They
+// exist to prove that the conformance suite can fail a broken device: every test purpose
+// must be failed by at least one mutant, and every mutant must be caught by one test.
+//
+// Each mutant lives in exactly one table row (mutant.cpp) with the spec clauses it breaks;
+// the transport asks `mutants.active(Mutant::kTwoNaksPerSequenceError)` at the one place
+// the fault is planted.
+//
+// Usage:
+//   MutantSet m;
+//   m.enable(*mutant_by_name("two-naks-per-sequence-error"));
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace mr::mutants {
+
+enum class Mutant : uint8_t {
+  // wire format (MR-WF)
+  kTverNonzero,
+  kAcceptTverNonzero,
+  kPadBytesNonzero,
+  kUdpSourcePortChanges,
+  kAcceptUnknownTransport,
+  kMigReqDropped,
+  kBecnOnData,
+  // ICRC (MR-IC)
+  kIcrcNotChecked,
+  kCeMarkedDropped,
+  kIcrcWrongByteOrder,
+  // PSN (MR-PS)
+  kTwoNaksPerSequenceError,
+  kNakCarriesPacketPsn,
+  kExecuteAheadOfSequence,
+  kReadConsumesOnePsn,
+  kSequenceNakNeverRearmed,
+  // ACK (MR-AK)
+  kWrongMsn,
+  kNoAckForAckReq,
+  kAckPsnOffByOne,
+  kAckReqNotOnLast,
+  kDuplicateAckWrongPsn,
+  kDuplicateWriteReexecuted,
+  kAckWithSolicited,
+  // retransmission (MR-RT)
+  kRetryCountIgnored,
+  kRetryCountSevenInfinite,
+  kRetransmitEarly,
+  kNoImplicitNakForRead,
+  kTimeoutZeroRetransmits,
+  // RNR (MR-RN)
+  kNoRnrNak,
+  kRnrNakAdvancesEpsn,
+  kRnrTimerIgnored,
+  kRnrRetryIgnored,
+  kRnrNakForWrite,
+  // READ (MR-RD)
+  kReadMiddleWithAeth,
+  kReadResponsePsnOffset,
+  kZeroLengthReadChecksRkey,
+  kDuplicateReadDropped,
+  kReadFirstShort,
+  // ATOMIC (MR-AT)
+  kAtomicReplayReexecutes,
+  kCompareSwapAlwaysSwaps,
+  kMisalignedAtomicAccepted,
+  kFetchAddReturnsNewValue,
+  // memory protection (MR-MP)
+  kRkeyRangeOffByOne,
+  kRkeyPdNotChecked,
+  kMrAccessNotChecked,
+  kSendWithInvalidateIgnored,
+  kErrorStateStillAnswers,
+  kLongSendTruncated,
+  kRemoteAccessNakAsInvalid,
+  // QP state and keys (MR-QS)
+  kResetStateAccepts,
+  kRtrAcceptsResponses,
+  kPkeyNotChecked,
+  kErrorStateNoFlush,
+  // completions (MR-CQ)
+  kImmediateByteSwapped,
+  kSolicitedOnEveryPacket,
+  // congestion notification (MR-CC)
+  kCnpNotRateLimited,
+  kCnpWithoutBecn,
+  kCnpAnswered,
+  kCount,
+};
+
+struct MutantInfo {
+  Mutant id;
+  std::string_view name;         // "two-naks-per-sequence-error"
+  std::string_view clauses;      // "MR-PS-05"
+  std::string_view description;  // what the broken device does
+};
+
+std::span<const MutantInfo> all_mutants();
+const MutantInfo& info(Mutant m);
+std::optional<Mutant> mutant_by_name(std::string_view name);
+
+class MutantSet {
+ public:
+  bool active(Mutant m) const { return bits_.test(static_cast<size_t>(m)); }
+  void enable(Mutant m) { bits_.set(static_cast<size_t>(m)); }
+  bool any() const { return bits_.any(); }
+
+ private:
+  std::bitset<static_cast<size_t>(Mutant::kCount)> bits_;
+};
+
+}  // namespace mr::mutants

@@ -1,0 +1,402 @@
+#include "reference/transport/device.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "reference/transport/completer.h"
+#include "reference/transport/requester.h"
+#include "reference/transport/responder.h"
+#include "reference/wire/frame_decoder.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::transport {
+namespace {
+
+using mutants::Mutant;
+
+Unexpected<VerbsError> verbs_error(std::string message) {
+  return Unexpected(VerbsError{std::move(message)});
+}
+
+uint64_t sge_total(const std::vector<Sge>& sg) {
+  uint64_t n = 0;
+  for (const Sge& s : sg) n += s.length;
+  return n;
+}
+
+// MR-QS-07: low 15 bits equal and non-zero, and at least one side a full member.
+bool pkey_match(uint16_t a, uint16_t b) {
+  return (a & 0x7fff) == (b & 0x7fff) && (a & 0x7fff) != 0 && ((a | b) & 0x8000) != 0;
+}
+
+bool same_ip(const IpAddress& a, const std::variant<wire::Ipv4, wire::Ipv6>& ip, bool source) {
+  if (const auto* v4 = std::get_if<wire::Ipv4>(&ip)) {
+    const auto* want = std::get_if<wire::Ipv4Address>(&a);
+    return want && *want == (source ? v4->src : v4->dst);
+  }
+  const auto& v6 = std::get<wire::Ipv6>(ip);
+  const auto* want = std::get_if<wire::Ipv6Address>(&a);
+  return want && *want == (source ? v6.src : v6.dst);
+}
+
+uint8_t ecn_of(const wire::RocePacket& p) {
+  if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) return v4->tos & 3;
+  return std::get<wire::Ipv6>(p.ip).tc & 3;
+}
+
+}  // namespace
+
+void enter_error(QueuePair& qp, QpContext& ctx) {
+  if (qp.attr.state == QpState::kError) return;
+  qp.attr.state = QpState::kError;
+  qp.retransmit_deadline_ns.reset();
+  qp.rnr_resume_ns.reset();
+  if (ctx.mutants.active(Mutant::kErrorStateNoFlush)) return;
+  for (SendWqe& w : qp.sq) {
+    if (w.completed) continue;
+    w.completed = true;
+    Completion c;
+    c.wr_id = w.wr.wr_id;
+    c.status = WcStatus::kWrFlushError;
+    c.qp_num = qp.qpn;
+    ctx.complete_send(qp, c);
+  }
+  qp.sq.clear();
+  qp.send_index = 0;
+  if (ctx.srq == nullptr) {
+    for (const RecvWr& r : qp.rq) {
+      Completion c;
+      c.wr_id = r.wr_id;
+      c.status = WcStatus::kWrFlushError;
+      c.opcode = WcOpcode::kRecv;
+      c.qp_num = qp.qpn;
+      ctx.complete_recv(c);
+    }
+    qp.rq.clear();
+  }
+}
+
+Device::Device(DeviceConfig config)
+    : config_(config),
+      memory_(config_.seed),
+      factory_(config_.mutants),
+      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {}
+
+uint32_t Device::allocate_qpn() {
+  // QPNs 0 and 1 are special (SMI, GSI); the rest come from a seeded sequence so that a
+  // run can be replayed, and are not simply 2, 3, 4 (a tester must not guess them).
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    qpn_state_ = qpn_state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    const auto qpn = static_cast<uint32_t>(qpn_state_ >> 40) & 0xffffff;
+    if (qpn > 1 && qpn != 0xffffff && !qps_.contains(qpn)) return qpn;
+  }
+  return 0;
+}
+
+Expected<uint32_t, VerbsError> Device::create_cq(uint32_t depth) {
+  if (depth == 0 || depth > (1U << 20)) return verbs_error("cq depth must be 1..1048576");
+  const uint32_t id = next_cq_++;
+  cqs_.emplace(id, CompletionQueue(depth));
+  return id;
+}
+
+Expected<uint32_t, VerbsError> Device::create_srq(uint32_t max_wr) {
+  if (max_wr == 0) return verbs_error("srq max_wr must be positive");
+  const uint32_t id = next_srq_++;
+  srqs_.emplace(id, std::deque<RecvWr>{});
+  return id;
+}
+
+Expected<uint32_t, VerbsError> Device::create_qp(const QpInitAttributes& init) {
+  if (!cqs_.contains(init.send_cq) || !cqs_.contains(init.recv_cq)) return verbs_error("unknown cq");
+  if (init.srq && !srqs_.contains(*init.srq)) return verbs_error("unknown srq");
+  const uint32_t qpn = allocate_qpn();
+  if (qpn == 0) return verbs_error("no free qp number");
+  auto qp = std::make_unique<QueuePair>();
+  qp->qpn = qpn;
+  qp->init = init;
+  qps_.emplace(qpn, std::move(qp));
+  return qpn;
+}
+
+Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& attr, uint32_t mask) {
+  auto it = qps_.find(qpn);
+  if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
+  QueuePair& qp = *it->second;
+  const QpState to = (mask & kAttrState) ? attr.state : qp.attr.state;
+  if (mask & kAttrState) {
+    if (auto why = check_transition(qp.attr.state, to, mask); !why.empty()) return verbs_error(std::string(why));
+  }
+  if (mask & kAttrPathMtu) {
+    if (attr.path_mtu != 256 && attr.path_mtu != 512 && attr.path_mtu != 1024 && attr.path_mtu != 2048 &&
+        attr.path_mtu != 4096) {
+      return verbs_error("path_mtu must be 256, 512, 1024, 2048 or 4096");
+    }
+    qp.attr.path_mtu = attr.path_mtu;
+  }
+  if ((mask & kAttrTimeout) && attr.timeout > 31) return verbs_error("timeout must be 0..31");
+  if ((mask & kAttrRetryCnt) && attr.retry_cnt > 7) return verbs_error("retry_cnt must be 0..7");
+  if ((mask & kAttrRnrRetry) && attr.rnr_retry > 7) return verbs_error("rnr_retry must be 0..7");
+  if ((mask & kAttrMinRnrTimer) && attr.min_rnr_timer > 31) return verbs_error("min_rnr_timer must be 0..31");
+  if ((mask & (kAttrRqPsn | kAttrSqPsn | kAttrDestQpn)) &&
+      (attr.rq_psn > kPsnMask || attr.sq_psn > kPsnMask || attr.dest_qpn > kPsnMask)) {
+    return verbs_error("psn and qpn values are 24-bit");
+  }
+  if (mask & kAttrAccessFlags) qp.attr.access_flags = attr.access_flags;
+  if (mask & kAttrPkey) qp.attr.pkey = attr.pkey;
+  if (mask & kAttrAddress) qp.attr.av = attr.av;
+  if (mask & kAttrDestQpn) qp.attr.dest_qpn = attr.dest_qpn;
+  if (mask & kAttrRqPsn) {
+    qp.attr.rq_psn = attr.rq_psn;
+    qp.epsn = attr.rq_psn;
+  }
+  if (mask & kAttrSqPsn) {
+    qp.attr.sq_psn = attr.sq_psn;
+    qp.next_psn = attr.sq_psn;
+    qp.acked_psn = psn_add(attr.sq_psn, -1);
+  }
+  if (mask & kAttrTimeout) qp.attr.timeout = attr.timeout;
+  if (mask & kAttrRetryCnt) {
+    qp.attr.retry_cnt = attr.retry_cnt;
+    qp.retries_left = attr.retry_cnt;
+  }
+  if (mask & kAttrRnrRetry) {
+    qp.attr.rnr_retry = attr.rnr_retry;
+    qp.rnr_retries_left = attr.rnr_retry;
+  }
+  if (mask & kAttrMinRnrTimer) qp.attr.min_rnr_timer = attr.min_rnr_timer;
+  if (mask & kAttrMaxRdAtomic) qp.attr.max_rd_atomic = attr.max_rd_atomic;
+  if (mask & kAttrMaxDestRdAtomic) qp.attr.max_dest_rd_atomic = attr.max_dest_rd_atomic;
+  if (mask & kAttrState) {
+    if (to == QpState::kError) {
+      QpContext ctx = context(qp, 0);
+      enter_error(qp, ctx);
+    } else if (to == QpState::kReset) {
+      const uint32_t keep_qpn = qp.qpn;
+      const QpInitAttributes keep_init = qp.init;
+      qp = QueuePair{};
+      qp.qpn = keep_qpn;
+      qp.init = keep_init;
+    } else {
+      qp.attr.state = to;
+    }
+  }
+  return {};
+}
+
+Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
+  auto it = qps_.find(qpn);
+  if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
+  return it->second->attr;
+}
+
+Expected<void, VerbsError> Device::destroy_qp(uint32_t qpn) {
+  if (qps_.erase(qpn) == 0) return verbs_error("unknown qp " + std::to_string(qpn));
+  return {};
+}
+
+Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
+  auto it = qps_.find(qpn);
+  if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
+  QueuePair& qp = *it->second;
+  if (qp.attr.state == QpState::kReset || qp.attr.state == QpState::kInit || qp.attr.state == QpState::kRtr) {
+    return verbs_error("post_send needs a QP in RTS, SQD or ERROR; it is " + std::string(to_string(qp.attr.state)));
+  }
+  if (qp.sq.size() >= qp.init.max_send_wr) return verbs_error("send queue full");
+  const uint64_t total = sge_total(wr.sg_list);
+  if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");
+  const bool atomic = wr.opcode == SendOpcode::kCompareSwap || wr.opcode == SendOpcode::kFetchAdd;
+  if (atomic && total != 8) return verbs_error("an atomic work request needs exactly one 8-byte SGE");
+  for (const Sge& s : wr.sg_list) {
+    const uint32_t access = (wr.opcode == SendOpcode::kRead || atomic) ? uint32_t{memory::kLocalWrite} : 0U;
+    if (auto ok = memory_.resolve_local(s.lkey, qp.init.pd, s.addr, s.length, access); !ok) {
+      return verbs_error("sge lkey 0x" + std::to_string(s.lkey) + ": " + std::string(memory::to_string(ok.error())));
+    }
+  }
+  SendWqe w;
+  w.wr = wr;
+  w.length = static_cast<uint32_t>(total);
+  qp.sq.push_back(std::move(w));
+  ++counters_.rdma_sends;
+  if (qp.attr.state == QpState::kError) {
+    QpContext ctx = context(qp, 0);
+    qp.attr.state = QpState::kRts;  // re-enter to flush the new WQE the same way
+    enter_error(qp, ctx);
+  }
+  return {};
+}
+
+Expected<void, VerbsError> Device::post_recv(uint32_t qpn, const RecvWr& wr) {
+  auto it = qps_.find(qpn);
+  if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
+  QueuePair& qp = *it->second;
+  if (qp.init.srq) return verbs_error("qp uses an srq: post to the srq");
+  if (qp.attr.state == QpState::kReset) return verbs_error("post_recv needs a QP out of RESET");
+  if (qp.rq.size() >= qp.init.max_recv_wr) return verbs_error("receive queue full");
+  qp.rq.push_back(wr);
+  if (qp.attr.state == QpState::kError) {
+    QpContext ctx = context(qp, 0);
+    qp.attr.state = QpState::kRts;
+    enter_error(qp, ctx);
+  }
+  return {};
+}
+
+Expected<void, VerbsError> Device::post_srq_recv(uint32_t srq, const RecvWr& wr) {
+  auto it = srqs_.find(srq);
+  if (it == srqs_.end()) return verbs_error("unknown srq " + std::to_string(srq));
+  it->second.push_back(wr);
+  return {};
+}
+
+Expected<std::vector<Completion>, VerbsError> Device::poll_cq(uint32_t cq, size_t max) {
+  auto it = cqs_.find(cq);
+  if (it == cqs_.end()) return verbs_error("unknown cq " + std::to_string(cq));
+  return it->second.poll(max);
+}
+
+Expected<void, VerbsError> Device::req_notify_cq(uint32_t cq, bool solicited_only) {
+  auto it = cqs_.find(cq);
+  if (it == cqs_.end()) return verbs_error("unknown cq " + std::to_string(cq));
+  it->second.arm(solicited_only);
+  return {};
+}
+
+QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
+  std::deque<RecvWr>* srq = qp.init.srq ? &srqs_.at(*qp.init.srq) : nullptr;
+  return QpContext{memory_,  config_.mutants,          factory_, counters_, outbox_,
+                   cqs_.at(qp.init.send_cq), cqs_.at(qp.init.recv_cq), srq, now_ns};
+}
+
+const QueuePair* Device::qp(uint32_t qpn) const {
+  auto it = qps_.find(qpn);
+  return it == qps_.end() ? nullptr : it->second.get();
+}
+
+void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
+  auto decoded = wire::decode_frame(frame);
+  if (!decoded) {
+    ++counters_.dropped_malformed;
+    return;
+  }
+  const auto* roce = std::get_if<wire::DecodedRoce>(&*decoded);
+  if (roce == nullptr) return;
+  const wire::RocePacket& p = roce->packet;
+  // Receive pipeline in rxe's order (notes §2.0): address, header, QP, state, keys, ICRC.
+  if (!same_ip(config_.ip, p.ip, false)) {
+    ++counters_.dropped_address;
+    return;
+  }
+  if (!roce->icrc_ok() && !config_.mutants.active(Mutant::kIcrcNotChecked)) {
+    ++counters_.icrc_errors;  // MR-IC-02: silently dropped
+    return;
+  }
+  if (ecn_of(p) == 3) {
+    ++counters_.ce_marked_received;
+    if (config_.mutants.active(Mutant::kCeMarkedDropped)) return;
+  }
+  if (p.bth.version != 0 && !config_.mutants.active(Mutant::kAcceptTverNonzero)) {
+    ++counters_.dropped_tver;  // MR-WF-03
+    return;
+  }
+  if (p.bth.migreq && config_.mutants.active(Mutant::kMigReqDropped)) return;
+  if (p.bth.opcode == wire::kOpCnp) {
+    receive_cnp(p);
+    return;
+  }
+  auto it = qps_.find(p.bth.dqpn);
+  if (p.bth.dqpn == 0 || it == qps_.end()) {
+    ++counters_.dropped_no_qp;  // MR-WF-13
+    return;
+  }
+  QueuePair& qp = *it->second;
+  const auto* info = wire::opcode_info(p.bth.opcode);
+  const bool rc = info && info->transport == wire::Transport::kRc;
+  const bool uc_as_rc = info && info->transport == wire::Transport::kUc &&
+                        config_.mutants.active(Mutant::kAcceptUnknownTransport);
+  if (!rc && !uc_as_rc) {
+    ++counters_.dropped_transport;  // MR-WF-12
+    return;
+  }
+  const bool response = info->is(wire::kResponse);
+  const QpState s = qp.attr.state;
+  bool state_ok = response ? (s == QpState::kRts || s == QpState::kSqd)
+                           : (s == QpState::kRtr || s == QpState::kRts || s == QpState::kSqd);
+  if (response && s == QpState::kRtr && config_.mutants.active(Mutant::kRtrAcceptsResponses)) state_ok = true;
+  if (!response && (s == QpState::kInit) && config_.mutants.active(Mutant::kResetStateAccepts)) state_ok = true;
+  if (s == QpState::kError && config_.mutants.active(Mutant::kErrorStateStillAnswers)) state_ok = true;
+  if (!state_ok) {
+    ++counters_.dropped_state;  // MR-QS-01, MR-QS-03, MR-QS-04
+    return;
+  }
+  if (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false)) {
+    ++counters_.dropped_address;  // MR-QS-05
+    return;
+  }
+  if (!pkey_match(p.bth.pkey, qp.attr.pkey) && !config_.mutants.active(Mutant::kPkeyNotChecked)) {
+    counters_.bad_pkey_cntr = std::min<uint64_t>(counters_.bad_pkey_cntr + 1, 0xffff);  // MR-QS-06
+    return;
+  }
+  ++counters_.rcvd_pkts;
+  if (ecn_of(p) == 3) notify_congestion(qp, now_ns);
+  QpContext ctx = context(qp, now_ns);
+  if (response) {
+    complete_response(qp, p, ctx);
+  } else {
+    const QpState before = qp.attr.state;
+    if (before == QpState::kError) qp.attr.state = QpState::kRts;  // the error-still-answers mutant
+    respond(qp, p, ctx);
+    if (before == QpState::kError) qp.attr.state = QpState::kError;
+  }
+  run_requester(qp, ctx);
+}
+
+void Device::receive_cnp(const wire::RocePacket& p) {
+  ++counters_.cnp_received;
+  (void)p;  // the reaction point's rate model is not implemented: CNPs are counted only
+}
+
+void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
+  if (!config_.cnp_notification_point) return;
+  const bool limited = !config_.mutants.active(Mutant::kCnpNotRateLimited);
+  if (limited && qp.last_cnp_ns && now_ns - *qp.last_cnp_ns < config_.cnp_min_interval_ns) return;  // MR-CC-03
+  qp.last_cnp_ns = now_ns;
+  wire::RocePacket cnp = factory_.start(qp, wire::kOpCnp, 0);
+  cnp.bth.becn = config_.mutants.active(Mutant::kCnpWithoutBecn) ? 0 : 1;  // MR-CC-01
+  cnp.cnp_padding = wire::CnpPadding{};
+  if (auto* v4 = std::get_if<wire::Ipv4>(&cnp.ip)) v4->tos = 48 << 2;  // V_CNP_DSCP
+  if (auto* v6 = std::get_if<wire::Ipv6>(&cnp.ip)) v6->tc = 48 << 2;
+  outbox_.push_back(factory_.finish(cnp));
+  ++counters_.cnp_sent;
+  ++counters_.sent_pkts;
+}
+
+void Device::advance(uint64_t now_ns) {
+  for (auto& [qpn, qp] : qps_) {
+    QpContext ctx = context(*qp, now_ns);
+    if (qp->retransmit_deadline_ns && now_ns >= *qp->retransmit_deadline_ns) on_retransmit_timeout(*qp, ctx);
+    if (qp->rnr_resume_ns && now_ns >= *qp->rnr_resume_ns) qp->rnr_resume_ns.reset();
+    run_requester(*qp, ctx);
+  }
+}
+
+std::optional<uint64_t> Device::next_deadline() const {
+  std::optional<uint64_t> next;
+  for (const auto& [qpn, qp] : qps_) {
+    for (const auto& d : {qp->retransmit_deadline_ns, qp->rnr_resume_ns}) {
+      if (d && (!next || *d < *next)) next = d;
+    }
+  }
+  return next;
+}
+
+bool Device::has_work() const {
+  return std::any_of(qps_.begin(), qps_.end(), [](const auto& kv) {
+    const QueuePair& qp = *kv.second;
+    return qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
+  });
+}
+
+std::vector<std::vector<uint8_t>> Device::take_outbox() { return std::exchange(outbox_, {}); }
+
+}  // namespace mr::transport

@@ -1,0 +1,101 @@
+// File: device.h
+//
+// The reference RDMA device: a verbs-shaped control surface (protection domains, memory
+// regions, CQs, SRQs, QPs, work requests, completions) over the RC transport engines, and a
+// frame-level data path that the harness, a Link, or another Device drives.
+//
+// Single-threaded and deterministic: nothing happens between calls. The data path is
+//   device.receive(frame, now)   a frame from the wire (responder or completer runs)
+//   device.advance(now)          requesters transmit, expired timers fire
+//   device.take_outbox()         the frames it sent since the last call
+//   device.next_deadline()       when advance() next has timer work to do
+//
+// Usage (two devices back to back):
+//   Device a({.mac = ..., .ip = ...}), b(...);
+//   ... create_qp / modify_qp / post_recv / post_send ...
+//   a.advance(t); for (auto& f : a.take_outbox()) b.receive(f, t);
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "reference/error/expected.h"
+#include "reference/memory/memory_table.h"
+#include "reference/mutants/mutant.h"
+#include "reference/transport/completion_queue.h"
+#include "reference/transport/device_counters.h"
+#include "reference/transport/packet_factory.h"
+#include "reference/transport/qp_context.h"
+#include "reference/transport/queue_pair.h"
+
+namespace mr::transport {
+
+struct DeviceConfig {
+  wire::MacAddress mac;
+  IpAddress ip = wire::Ipv4Address{};
+  uint64_t seed = 1;  // keys and QPNs derive from it; log it to reproduce a run
+  mutants::MutantSet mutants;
+  bool cnp_notification_point = true;  // DCQCN NP: answer CE marks with CNPs
+  uint64_t cnp_min_interval_ns = 50'000;  // T_CNP_MIN_INTERVAL
+};
+
+// A verbs-style error: what failed and why, for the control protocol's error replies.
+struct VerbsError {
+  std::string message;
+};
+
+class Device {
+ public:
+  explicit Device(DeviceConfig config);
+
+  // --- control (verbs) ---
+  memory::MemoryTable& memory() { return memory_; }
+  Expected<uint32_t, VerbsError> create_cq(uint32_t depth);
+  Expected<uint32_t, VerbsError> create_srq(uint32_t max_wr);
+  Expected<uint32_t, VerbsError> create_qp(const QpInitAttributes& init);
+  Expected<void, VerbsError> modify_qp(uint32_t qpn, const QpAttributes& attr, uint32_t mask);
+  Expected<QpAttributes, VerbsError> query_qp(uint32_t qpn) const;
+  Expected<void, VerbsError> destroy_qp(uint32_t qpn);
+  Expected<void, VerbsError> post_send(uint32_t qpn, const SendWr& wr);
+  Expected<void, VerbsError> post_recv(uint32_t qpn, const RecvWr& wr);
+  Expected<void, VerbsError> post_srq_recv(uint32_t srq, const RecvWr& wr);
+  Expected<std::vector<Completion>, VerbsError> poll_cq(uint32_t cq, size_t max);
+  Expected<void, VerbsError> req_notify_cq(uint32_t cq, bool solicited_only);
+
+  // --- data path ---
+  void receive(std::span<const uint8_t> frame, uint64_t now_ns);
+  void advance(uint64_t now_ns);
+  std::optional<uint64_t> next_deadline() const;
+  std::vector<std::vector<uint8_t>> take_outbox();
+  bool has_work() const;  // unsent packets waiting on a send queue
+
+  const DeviceCounters& counters() const { return counters_; }
+  const DeviceConfig& config() const { return config_; }
+  const QueuePair* qp(uint32_t qpn) const;
+
+ private:
+  QpContext context(QueuePair& qp, uint64_t now_ns);
+  void receive_cnp(const wire::RocePacket& p);
+  void notify_congestion(QueuePair& qp, uint64_t now_ns);
+  uint32_t allocate_qpn();
+
+  DeviceConfig config_;
+  memory::MemoryTable memory_;
+  PacketFactory factory_;
+  DeviceCounters counters_;
+  std::vector<std::vector<uint8_t>> outbox_;
+  std::map<uint32_t, std::unique_ptr<QueuePair>> qps_;  // ordered: deterministic advance()
+  std::unordered_map<uint32_t, CompletionQueue> cqs_;
+  std::unordered_map<uint32_t, std::deque<RecvWr>> srqs_;
+  uint32_t next_cq_ = 1;
+  uint32_t next_srq_ = 1;
+  uint64_t qpn_state_;
+};
+
+}  // namespace mr::transport

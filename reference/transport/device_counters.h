@@ -1,0 +1,68 @@
+// File: device_counters.h
+//
+// What the reference device counts, named as Linux rxe's hw_counters where one exists, so
+// that a report shows the same numbers for the reference and for rxe.
+#pragma once
+
+#include <cstdint>
+
+namespace mr::transport {
+
+struct DeviceCounters {
+  uint64_t sent_pkts = 0;
+  uint64_t rcvd_pkts = 0;
+  uint64_t duplicate_request = 0;
+  uint64_t out_of_seq_request = 0;
+  uint64_t rcvd_rnr_err = 0;
+  uint64_t send_rnr_err = 0;
+  uint64_t rcvd_seq_err = 0;
+  uint64_t retry_exceeded_err = 0;
+  uint64_t retry_rnr_exceeded_err = 0;
+  uint64_t completer_retry_err = 0;
+  uint64_t rdma_sends = 0;
+  uint64_t rdma_recvs = 0;
+  uint64_t ack_deferred = 0;
+  uint64_t bad_pkey_cntr = 0;  // saturates at 0xffff (MR-QS-06)
+  uint64_t icrc_errors = 0;
+  uint64_t dropped_malformed = 0;
+  uint64_t dropped_no_qp = 0;
+  uint64_t dropped_state = 0;
+  uint64_t dropped_address = 0;
+  uint64_t dropped_tver = 0;
+  uint64_t dropped_transport = 0;
+  uint64_t cnp_sent = 0;
+  uint64_t cnp_received = 0;
+  uint64_t ce_marked_received = 0;
+  uint64_t cq_overflow = 0;
+
+  template <class F>
+  void for_each(F&& f) const {
+    f("sent_pkts", sent_pkts);
+    f("rcvd_pkts", rcvd_pkts);
+    f("duplicate_request", duplicate_request);
+    f("out_of_seq_request", out_of_seq_request);
+    f("rcvd_rnr_err", rcvd_rnr_err);
+    f("send_rnr_err", send_rnr_err);
+    f("rcvd_seq_err", rcvd_seq_err);
+    f("retry_exceeded_err", retry_exceeded_err);
+    f("retry_rnr_exceeded_err", retry_rnr_exceeded_err);
+    f("completer_retry_err", completer_retry_err);
+    f("rdma_sends", rdma_sends);
+    f("rdma_recvs", rdma_recvs);
+    f("ack_deferred", ack_deferred);
+    f("bad_pkey_cntr", bad_pkey_cntr);
+    f("icrc_errors", icrc_errors);
+    f("dropped_malformed", dropped_malformed);
+    f("dropped_no_qp", dropped_no_qp);
+    f("dropped_state", dropped_state);
+    f("dropped_address", dropped_address);
+    f("dropped_tver", dropped_tver);
+    f("dropped_transport", dropped_transport);
+    f("cnp_sent", cnp_sent);
+    f("cnp_received", cnp_received);
+    f("ce_marked_received", ce_marked_received);
+    f("cq_overflow", cq_overflow);
+  }
+};
+
+}  // namespace mr::transport

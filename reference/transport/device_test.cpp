@@ -1,0 +1,287 @@
+// Two reference devices back to back: every operation, size and MTU, PSN wrap, and
+// recovery from seeded loss, reordering, duplication and corruption. Memory contents and
+// completions must match what the work requests asked for.
+#include "reference/transport/device.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <random>
+
+#include "reference/transport/testing/loopback_fabric.h"
+
+namespace mr::transport {
+namespace {
+
+using testing::LoopbackFabric;
+
+constexpr uint32_t kAllRemote = memory::kLocalWrite | memory::kRemoteWrite | memory::kRemoteRead |
+                                memory::kRemoteAtomic;
+
+struct Endpoint {
+  Device dev;
+  uint32_t pd = 0;
+  uint32_t cq = 0;
+  uint32_t qpn = 0;
+  memory::MrInfo mr;
+  explicit Endpoint(const DeviceConfig& c) : dev(c) {}
+};
+
+DeviceConfig config(int host) {
+  DeviceConfig c;
+  c.mac = *wire::MacAddress::parse(host == 1 ? "02:00:00:00:00:01" : "02:00:00:00:00:02");
+  c.ip = *wire::Ipv4Address::parse(host == 1 ? "198.18.0.1" : "198.18.0.2");
+  c.seed = static_cast<uint64_t>(host) * 77;
+  return c;
+}
+
+class DevicePair : public ::testing::Test {
+ protected:
+  static constexpr uint64_t kMrSize = 4 << 20;
+
+  void SetUp() override { build(1024, 0, 0); }
+
+  void build(uint32_t mtu, uint32_t psn_a, uint32_t psn_b, uint8_t retry_cnt = 7, uint8_t rnr_retry = 7) {
+    a_ = std::make_unique<Endpoint>(config(1));
+    b_ = std::make_unique<Endpoint>(config(2));
+    for (Endpoint* e : {a_.get(), b_.get()}) {
+      e->pd = *e->dev.memory().alloc_pd();
+      e->cq = *e->dev.create_cq(100000);
+      QpInitAttributes init;
+      init.pd = e->pd;
+      init.send_cq = init.recv_cq = e->cq;
+      e->qpn = *e->dev.create_qp(init);
+      e->mr = *e->dev.memory().reg_mr(e->pd, kMrSize, kAllRemote, e == a_.get() ? 0x10000000 : 0x20000000);
+    }
+    connect(*a_, *b_, mtu, psn_a, psn_b, retry_cnt, rnr_retry);
+    connect(*b_, *a_, mtu, psn_b, psn_a, retry_cnt, rnr_retry);
+    fabric_ = std::make_unique<LoopbackFabric>(a_->dev, b_->dev, 4242);
+  }
+
+  static void connect(Endpoint& self, Endpoint& peer, uint32_t mtu, uint32_t my_psn, uint32_t peer_psn,
+                      uint8_t retry_cnt, uint8_t rnr_retry) {
+    QpAttributes attr;
+    attr.state = QpState::kInit;
+    attr.pkey = 0xffff;
+    attr.access_flags = kQpRemoteWrite | kQpRemoteRead | kQpRemoteAtomic;
+    ASSERT_TRUE(self.dev.modify_qp(self.qpn, attr, kAttrState | kAttrPkey | kAttrAccessFlags));
+    attr.state = QpState::kRtr;
+    attr.path_mtu = mtu;
+    attr.av.smac = self.dev.config().mac;
+    attr.av.dmac = peer.dev.config().mac;
+    attr.av.sip = self.dev.config().ip;
+    attr.av.dip = peer.dev.config().ip;
+    attr.av.udp_sport = 0xc000 + (self.qpn & 0x3fff);
+    attr.dest_qpn = peer.qpn;
+    attr.rq_psn = peer_psn;
+    attr.max_dest_rd_atomic = 16;
+    attr.min_rnr_timer = 1;
+    ASSERT_TRUE(self.dev.modify_qp(self.qpn, attr,
+                                   kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
+                                       kAttrMaxDestRdAtomic | kAttrMinRnrTimer));
+    attr.state = QpState::kRts;
+    attr.sq_psn = my_psn;
+    attr.timeout = 14;
+    attr.retry_cnt = retry_cnt;
+    attr.rnr_retry = rnr_retry;
+    attr.max_rd_atomic = 16;
+    ASSERT_TRUE(self.dev.modify_qp(self.qpn, attr,
+                                   kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry |
+                                       kAttrMaxRdAtomic));
+  }
+
+  std::vector<uint8_t> pattern(size_t n, uint32_t seed) {
+    std::vector<uint8_t> v(n);
+    std::mt19937 g(seed);
+    for (auto& x : v) x = static_cast<uint8_t>(g());
+    return v;
+  }
+
+  void fill(Endpoint& e, uint64_t offset, const std::vector<uint8_t>& data) {
+    ASSERT_TRUE(e.dev.memory().write(e.mr.lkey, e.mr.va + offset, data));
+  }
+  std::vector<uint8_t> read(Endpoint& e, uint64_t offset, size_t n) {
+    return *e.dev.memory().read(e.mr.lkey, e.mr.va + offset, n);
+  }
+
+  std::vector<Completion> wait_for(Endpoint& e, size_t n, uint64_t max_ns = 60'000'000'000ULL) {
+    std::vector<Completion> got;
+    fabric_->run_until(
+        [&] {
+          auto c = *e.dev.poll_cq(e.cq, 1000);
+          got.insert(got.end(), c.begin(), c.end());
+          return got.size() >= n;
+        },
+        max_ns);
+    return got;
+  }
+
+  SendWr wr(SendOpcode op, uint64_t local_off, uint32_t len, uint64_t remote_off, uint64_t id = 1) {
+    SendWr w;
+    w.wr_id = id;
+    w.opcode = op;
+    w.sg_list = {Sge{a_->mr.va + local_off, len, a_->mr.lkey}};
+    w.remote_addr = b_->mr.va + remote_off;
+    w.rkey = b_->mr.rkey;
+    return w;
+  }
+
+  void post_recv(Endpoint& e, uint64_t offset, uint32_t len, uint64_t id) {
+    ASSERT_TRUE(e.dev.post_recv(e.qpn, RecvWr{id, {Sge{e.mr.va + offset, len, e.mr.lkey}}}));
+  }
+
+  std::unique_ptr<Endpoint> a_, b_;
+  std::unique_ptr<LoopbackFabric> fabric_;
+};
+
+TEST_F(DevicePair, SendOfEverySizeArrivesIntact) {
+  for (uint32_t mtu : {256U, 1024U, 4096U}) {
+    build(mtu, 100, 200);
+    for (uint32_t len : {0U, 1U, 3U, mtu - 1, mtu, mtu + 1, 3 * mtu, 100000U}) {
+      const auto data = pattern(len, len);
+      fill(*a_, 0, data);
+      post_recv(*b_, 0, 200000, 7);
+      ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kSend, 0, len, 0)));
+      auto sent = wait_for(*a_, 1);
+      auto got = wait_for(*b_, 1);
+      ASSERT_EQ(sent.size(), 1U) << "mtu " << mtu << " len " << len;
+      ASSERT_EQ(got.size(), 1U);
+      EXPECT_EQ(sent[0].status, WcStatus::kSuccess);
+      EXPECT_EQ(got[0].status, WcStatus::kSuccess);
+      EXPECT_EQ(got[0].opcode, WcOpcode::kRecv);
+      EXPECT_EQ(got[0].byte_len, len);
+      EXPECT_EQ(read(*b_, 0, len), data) << "mtu " << mtu << " len " << len;
+    }
+  }
+}
+
+TEST_F(DevicePair, WriteReadAndImmediateOfManySizes) {
+  for (uint32_t len : {0U, 8U, 1024U, 4097U, 65536U, 1U << 20}) {
+    const auto data = pattern(len, len + 1);
+    fill(*a_, 0, data);
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kWrite, 0, len, 4096)));
+    ASSERT_EQ(wait_for(*a_, 1).at(0).status, WcStatus::kSuccess) << len;
+    EXPECT_EQ(read(*b_, 4096, len), data) << len;
+    // Read it back into another place of A.
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kRead, 2 << 20, len, 4096)));
+    auto c = wait_for(*a_, 1);
+    ASSERT_EQ(c.at(0).status, WcStatus::kSuccess) << len;
+    EXPECT_EQ(c[0].opcode, WcOpcode::kRdmaRead);
+    EXPECT_EQ(read(*a_, 2 << 20, len), data) << len;
+  }
+  post_recv(*b_, 0, 16, 9);
+  auto w = wr(SendOpcode::kWriteWithImm, 0, 100, 0);
+  w.imm_data = 0x12345678;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+  auto got = wait_for(*b_, 1);
+  ASSERT_EQ(got.size(), 1U);
+  EXPECT_EQ(got[0].opcode, WcOpcode::kRecvRdmaWithImm);
+  EXPECT_EQ(got[0].imm_data, 0x12345678U);
+  EXPECT_EQ(got[0].byte_len, 100U);
+}
+
+TEST_F(DevicePair, AtomicsReturnTheOriginalValue) {
+  const uint64_t initial = 40;
+  std::vector<uint8_t> bytes(8);
+  std::memcpy(bytes.data(), &initial, 8);
+  fill(*b_, 64, bytes);
+  auto fa = wr(SendOpcode::kFetchAdd, 0, 8, 64);
+  fa.compare_add = 2;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, fa));
+  ASSERT_EQ(wait_for(*a_, 1).at(0).status, WcStatus::kSuccess);
+  uint64_t v = 0;
+  std::memcpy(&v, read(*a_, 0, 8).data(), 8);
+  EXPECT_EQ(v, 40U);
+  auto cs = wr(SendOpcode::kCompareSwap, 8, 8, 64);
+  cs.compare_add = 42;
+  cs.swap = 7;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, cs));
+  ASSERT_EQ(wait_for(*a_, 1).at(0).status, WcStatus::kSuccess);
+  std::memcpy(&v, read(*b_, 64, 8).data(), 8);
+  EXPECT_EQ(v, 7U);
+}
+
+TEST_F(DevicePair, MessagesAcrossThePsnWrapComplete) {
+  build(1024, 0xfffff0, 0xfffffa);
+  const auto data = pattern(40000, 3);
+  fill(*a_, 0, data);
+  post_recv(*b_, 0, 65536, 1);
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kSend, 0, 40000, 0)));
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kRead, 1 << 20, 40000, 0, 2)));
+  auto c = wait_for(*a_, 2);
+  ASSERT_EQ(c.size(), 2U);
+  EXPECT_EQ(c[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(c[1].status, WcStatus::kSuccess);
+  EXPECT_EQ(read(*b_, 0, 40000), data);
+  EXPECT_EQ(read(*a_, 1 << 20, 40000), data);
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->next_psn, (0xfffff0 + 40 + 40) & 0xffffff);
+}
+
+TEST_F(DevicePair, RecoversFromSeededLossReorderDuplicationAndCorruption) {
+  for (uint64_t seed : {1ULL, 2ULL, 3ULL}) {
+    build(1024, 5, 9);
+    fabric_ = std::make_unique<LoopbackFabric>(a_->dev, b_->dev, seed);
+    fabric_->set_impairment({.drop = 0.05, .duplicate = 0.03, .reorder = 0.05, .corrupt = 0.02});
+    std::vector<std::vector<uint8_t>> blocks;
+    for (int i = 0; i < 8; ++i) {
+      blocks.push_back(pattern(30000 + i * 1000, static_cast<uint32_t>(seed * 100 + i)));
+      fill(*a_, i * 65536, blocks.back());
+      const auto op = i % 3 == 0 ? SendOpcode::kSend : SendOpcode::kWrite;
+      if (op == SendOpcode::kSend) post_recv(*b_, i * 65536, 65536, i);
+      ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(op, i * 65536, static_cast<uint32_t>(blocks.back().size()),
+                                                i * 65536, i)));
+    }
+    auto c = wait_for(*a_, 8);
+    ASSERT_EQ(c.size(), 8U) << "seed " << seed;
+    for (size_t i = 0; i < c.size(); ++i) {
+      EXPECT_EQ(c[i].status, WcStatus::kSuccess) << "seed " << seed << " wr " << i;
+      EXPECT_EQ(c[i].wr_id, i) << "completions in posting order";
+    }
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(read(*b_, i * 65536, blocks[i].size()), blocks[i]) << "seed " << seed;
+    // The impairments really happened and were recovered from.
+    EXPECT_GT(a_->dev.counters().completer_retry_err, 0U);
+    EXPECT_GT(b_->dev.counters().icrc_errors + a_->dev.counters().icrc_errors, 0U);
+    EXPECT_GT(b_->dev.counters().duplicate_request, 0U);
+  }
+}
+
+TEST_F(DevicePair, RnrNakThenSuccessOnceAReceiveIsPosted) {
+  fill(*a_, 0, pattern(100, 1));
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kSend, 0, 100, 0)));
+  fabric_->run_until([&] { return a_->dev.counters().rcvd_rnr_err >= 2; }, 1'000'000'000);
+  EXPECT_GE(b_->dev.counters().send_rnr_err, 2U);
+  post_recv(*b_, 0, 100, 5);
+  auto c = wait_for(*a_, 1);
+  ASSERT_EQ(c.size(), 1U);
+  EXPECT_EQ(c[0].status, WcStatus::kSuccess);
+}
+
+TEST_F(DevicePair, RetryExhaustionCompletesWithRetryExceeded) {
+  build(1024, 0, 0, /*retry_cnt=*/3);
+  fabric_->filter = [](int from, const std::vector<uint8_t>&) { return from == 1; };  // B is mute
+  fill(*a_, 0, pattern(10, 1));
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kWrite, 0, 10, 0)));
+  const uint64_t start = fabric_->now();
+  auto c = wait_for(*a_, 1);
+  ASSERT_EQ(c.size(), 1U);
+  EXPECT_EQ(c[0].status, WcStatus::kRetryExceededError);
+  // 1 transmission + 3 retries, each after 4.096 us x 2^14 = 67.1 ms (MR-RT-01, MR-RT-06).
+  EXPECT_EQ(a_->dev.counters().sent_pkts, 4U);
+  EXPECT_GE(fabric_->now() - start, 4 * 67'108'864ULL);
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kError);
+}
+
+TEST_F(DevicePair, BadRkeyDrawsRemoteAccessErrorAndBothSidesStop) {
+  auto w = wr(SendOpcode::kWrite, 0, 10, 0);
+  w.rkey ^= 0x5a5a;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+  auto c = wait_for(*a_, 1);
+  ASSERT_EQ(c.size(), 1U);
+  EXPECT_EQ(c[0].status, WcStatus::kRemoteAccessError);
+  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kError);
+}
+
+}  // namespace
+}  // namespace mr::transport

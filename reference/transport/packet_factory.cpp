@@ -1,0 +1,77 @@
+#include "reference/transport/packet_factory.h"
+
+#include <array>
+
+#include "reference/wire/frame_builder.h"
+#include "reference/wire/header_sizes.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::transport {
+
+using mutants::Mutant;
+
+wire::RocePacket PacketFactory::start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const {
+  const AddressVector& av = qp.attr.av;
+  wire::RocePacket p;
+  p.eth.src = av.smac;
+  p.eth.dst = av.dmac;
+  const bool v6 = std::holds_alternative<wire::Ipv6Address>(av.sip);
+  const uint16_t l3_type = v6 ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
+  if (av.vlan_id) {
+    p.eth.type = wire::kEtherTypeDot1Q;
+    wire::Dot1Q tag;
+    tag.prio = av.vlan_prio;
+    tag.vlan = *av.vlan_id;
+    tag.type = l3_type;
+    p.vlan = tag;
+  } else {
+    p.eth.type = l3_type;
+  }
+  if (v6) {
+    wire::Ipv6 ip;
+    ip.src = std::get<wire::Ipv6Address>(av.sip);
+    ip.dst = std::get<wire::Ipv6Address>(av.dip);
+    ip.tc = av.traffic_class;
+    ip.fl = av.flow_label;
+    ip.hlim = av.hop_limit;
+    p.ip = ip;
+  } else {
+    wire::Ipv4 ip;
+    ip.src = std::get<wire::Ipv4Address>(av.sip);
+    ip.dst = std::get<wire::Ipv4Address>(av.dip);
+    ip.tos = av.traffic_class;
+    ip.ttl = av.hop_limit;
+    ip.flags = 2;  // DF: RoCEv2 packets are never fragmented
+    p.ip = ip;
+  }
+  p.udp.sport = av.udp_sport;
+  p.bth.opcode = opcode;
+  p.bth.pkey = qp.attr.pkey;
+  p.bth.dqpn = qp.attr.dest_qpn;
+  p.bth.psn = psn;
+  if (mutants_.active(Mutant::kTverNonzero)) p.bth.version = 1;
+  return p;
+}
+
+std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& in) {
+  wire::RocePacket p = in;
+  if (auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) v4->id = ip_id_++;
+  if (mutants_.active(Mutant::kUdpSourcePortChanges)) p.udp.sport = p.udp.sport ^ ++sport_jitter_;
+  if (mutants_.active(Mutant::kBecnOnData) && p.bth.opcode != wire::kOpCnp) p.bth.becn = 1;
+  wire::BuildOptions options;
+  options.fill_padding = true;
+  static constexpr std::array<uint8_t, 3> kOnes{0xff, 0xff, 0xff};
+  if (mutants_.active(Mutant::kPadBytesNonzero) && p.payload.size() % 4 != 0) {
+    p.bth.padcount = (4 - p.payload.size() % 4) % 4;
+    p.pad = std::span(kOnes).first(p.bth.padcount);
+    options.fill_padding = false;
+  }
+  auto frame = wire::build_frame(p, options);
+  if (mutants_.active(Mutant::kIcrcWrongByteOrder)) {
+    std::swap(frame[frame.size() - 4], frame[frame.size() - 1]);
+    std::swap(frame[frame.size() - 3], frame[frame.size() - 2]);
+  }
+  return frame;
+}
+
+}  // namespace mr::transport

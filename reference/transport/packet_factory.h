@@ -1,0 +1,33 @@
+// File: packet_factory.h
+//
+// Builds the frames a QP sends: the address vector becomes Ether / [Dot1Q] / IP / UDP, the
+// QP's attributes fill the BTH (P_Key, DestQP), and the codec computes lengths, pad and
+// ICRC. Deliberate faults of the mutants that concern framing are planted here.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "reference/mutants/mutant.h"
+#include "reference/transport/queue_pair.h"
+#include "reference/wire/roce_packet.h"
+
+namespace mr::transport {
+
+class PacketFactory {
+ public:
+  explicit PacketFactory(const mutants::MutantSet& mutants) : mutants_(mutants) {}
+
+  // A packet to the QP's peer with L2..UDP and the BTH's P_Key and DestQP filled in.
+  wire::RocePacket start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const;
+  // Serializes with lengths, pad and ICRC computed.
+  std::vector<uint8_t> finish(const wire::RocePacket& p);
+
+ private:
+  const mutants::MutantSet& mutants_;
+  uint16_t ip_id_ = 0;
+  uint16_t sport_jitter_ = 0;
+};
+
+}  // namespace mr::transport

@@ -1,0 +1,49 @@
+// File: qp_context.h
+//
+// What the engines (requester, responder, completer) may touch while they work on one QP:
+// the device's memory, mutants, counters, packet factory and outbox, the QP's completion
+// queues, and the current time. Passing it explicitly keeps the engines free of globals.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "reference/memory/memory_table.h"
+#include "reference/mutants/mutant.h"
+#include "reference/transport/completion_queue.h"
+#include "reference/transport/device_counters.h"
+#include "reference/transport/packet_factory.h"
+#include "reference/transport/queue_pair.h"
+
+namespace mr::transport {
+
+struct QpContext {
+  memory::MemoryTable& memory;
+  const mutants::MutantSet& mutants;
+  PacketFactory& factory;
+  DeviceCounters& counters;
+  std::vector<std::vector<uint8_t>>& outbox;
+  CompletionQueue& send_cq;
+  CompletionQueue& recv_cq;
+  std::deque<RecvWr>* srq = nullptr;  // the shared receive queue, when the QP has one
+  uint64_t now_ns = 0;
+
+  void send(const wire::RocePacket& p) {
+    outbox.push_back(factory.finish(p));
+    ++counters.sent_pkts;
+  }
+  std::deque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
+  void complete_send(const QueuePair& qp, const Completion& c) {
+    if (!send_cq.push(c)) ++counters.cq_overflow;
+    (void)qp;
+  }
+  void complete_recv(const Completion& c) {
+    if (!recv_cq.push(c)) ++counters.cq_overflow;
+  }
+};
+
+// Moves the QP to the Error state: every send WQE not yet completed and every posted
+// receive WQE completes with a flush error (MR-QS-04, MR-QS-09).
+void enter_error(QueuePair& qp, QpContext& ctx);
+
+}  // namespace mr::transport

@@ -1,0 +1,66 @@
+#include "reference/transport/qp_state.h"
+
+#include <array>
+
+namespace mr::transport {
+namespace {
+
+constexpr std::array<std::string_view, 6> kNames{"RESET", "INIT", "RTR", "RTS", "SQD", "ERROR"};
+
+}  // namespace
+
+std::string_view to_string(QpState s) { return kNames[static_cast<size_t>(s)]; }
+
+bool qp_state_from_string(std::string_view name, QpState& out) {
+  for (size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == name) {
+      out = static_cast<QpState>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view check_transition(QpState from, QpState to, uint32_t mask) {
+  using S = QpState;
+  // Any state may go to RESET or ERROR (IBTA 10.3.1).
+  if (to == S::kReset || to == S::kError) return "";
+  switch (from) {
+    case S::kReset:
+      if (to != S::kInit) return "RESET may only go to INIT, RESET or ERROR";
+      if ((mask & (kAttrPkey | kAttrAccessFlags)) != (kAttrPkey | kAttrAccessFlags)) {
+        return "RESET->INIT requires pkey and access_flags";
+      }
+      return "";
+    case S::kInit:
+      if (to == S::kInit) return "";
+      if (to != S::kRtr) return "INIT may only go to INIT, RTR, RESET or ERROR";
+      if ((mask & (kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn |
+                   kAttrMaxDestRdAtomic | kAttrMinRnrTimer)) !=
+          (kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn | kAttrMaxDestRdAtomic |
+           kAttrMinRnrTimer)) {
+        return "INIT->RTR requires address, path_mtu, dest_qpn, rq_psn, max_dest_rd_atomic and "
+               "min_rnr_timer";
+      }
+      return "";
+    case S::kRtr:
+      if (to != S::kRts) return "RTR may only go to RTS, RESET or ERROR";
+      if ((mask & (kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry |
+                   kAttrMaxRdAtomic)) !=
+          (kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic)) {
+        return "RTR->RTS requires sq_psn, timeout, retry_cnt, rnr_retry and max_rd_atomic";
+      }
+      return "";
+    case S::kRts:
+      if (to == S::kRts || to == S::kSqd) return "";
+      return "RTS may only go to RTS, SQD, RESET or ERROR";
+    case S::kSqd:
+      if (to == S::kRts || to == S::kSqd) return "";
+      return "SQD may only go to SQD, RTS, RESET or ERROR";
+    case S::kError:
+      return "ERROR may only go to RESET";
+  }
+  return "unknown state";
+}
+
+}  // namespace mr::transport

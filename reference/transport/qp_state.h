@@ -1,0 +1,39 @@
+// File: qp_state.h
+//
+// The QP state machine of IBTA 10.3.1 (and ibv_modify_qp): which transitions exist and
+// which attributes each one requires.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace mr::transport {
+
+enum class QpState : uint8_t { kReset, kInit, kRtr, kRts, kSqd, kError };
+
+std::string_view to_string(QpState s);
+bool qp_state_from_string(std::string_view name, QpState& out);
+
+// Attributes of modify_qp, as a bit mask (the ibv_qp_attr_mask of the verbs API).
+enum QpAttrMask : uint32_t {
+  kAttrState = 1 << 0,
+  kAttrAccessFlags = 1 << 1,
+  kAttrPkey = 1 << 2,
+  kAttrPathMtu = 1 << 3,
+  kAttrAddress = 1 << 4,  // the address vector: GIDs, MACs, UDP source port, traffic class
+  kAttrDestQpn = 1 << 5,
+  kAttrRqPsn = 1 << 6,
+  kAttrSqPsn = 1 << 7,
+  kAttrTimeout = 1 << 8,
+  kAttrRetryCnt = 1 << 9,
+  kAttrRnrRetry = 1 << 10,
+  kAttrMinRnrTimer = 1 << 11,
+  kAttrMaxRdAtomic = 1 << 12,
+  kAttrMaxDestRdAtomic = 1 << 13,
+};
+
+// Checks a transition: `from` -> `to` must exist, and `mask` must hold every attribute
+// that transition requires for an RC QP. Returns "" when allowed, else the reason.
+std::string_view check_transition(QpState from, QpState to, uint32_t mask);
+
+}  // namespace mr::transport

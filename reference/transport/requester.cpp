@@ -1,0 +1,231 @@
+#include "reference/transport/requester.h"
+
+#include <algorithm>
+#include <array>
+
+#include "reference/transport/timers.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::transport {
+namespace {
+
+using mutants::Mutant;
+
+enum class ReqState : uint8_t { kGetWqe, kCheckLimits, kTransmit, kDone };
+
+struct Request {
+  ReqState state = ReqState::kGetWqe;
+  SendWqe* wqe = nullptr;
+};
+
+// Opcode of packet `index` of `count` for a SEND or WRITE family (IBTA table 38).
+uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count) {
+  const bool first = index == 0;
+  const bool last = index + 1 == count;
+  switch (op) {
+    case SendOpcode::kSend:
+    case SendOpcode::kSendWithImm:
+    case SendOpcode::kSendWithInv: {
+      if (first && last) return op == SendOpcode::kSend ? 0x04 : op == SendOpcode::kSendWithImm ? 0x05 : 0x17;
+      if (first) return 0x00;
+      if (!last) return 0x01;
+      return op == SendOpcode::kSend ? 0x02 : op == SendOpcode::kSendWithImm ? 0x03 : 0x16;
+    }
+    case SendOpcode::kWrite:
+    case SendOpcode::kWriteWithImm: {
+      const bool imm = op == SendOpcode::kWriteWithImm;
+      if (first && last) return imm ? 0x0b : 0x0a;
+      if (first) return 0x06;
+      if (!last) return 0x07;
+      return imm ? 0x09 : 0x08;
+    }
+    default:
+      return 0;
+  }
+}
+
+// Copies bytes [offset, offset + n) of the WQE's gather list.
+std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offset, uint32_t n,
+                            const memory::MemoryTable& mem) {
+  std::vector<uint8_t> out;
+  out.reserve(n);
+  uint32_t skip = offset;
+  for (const Sge& sge : w.wr.sg_list) {
+    if (out.size() == n) break;
+    if (skip >= sge.length) {
+      skip -= sge.length;
+      continue;
+    }
+    const uint32_t take = std::min<uint32_t>(sge.length - skip, n - static_cast<uint32_t>(out.size()));
+    auto span = mem.resolve_local(sge.lkey, qp.init.pd, sge.addr + skip, take, 0);
+    if (!span) break;  // validated at post time; a deregistered MR sends what it can
+    out.insert(out.end(), span->begin(), span->end());
+    skip = 0;
+  }
+  out.resize(n, 0);
+  return out;
+}
+
+uint32_t unacked_psns(const QueuePair& qp) {
+  const int32_t d = psn_diff(qp.next_psn, psn_add(qp.acked_psn, 1));
+  return d > 0 ? static_cast<uint32_t>(d) : 0;
+}
+
+uint32_t outstanding_read_atomic(const QueuePair& qp) {
+  uint32_t n = 0;
+  for (size_t i = 0; i < qp.send_index && i < qp.sq.size(); ++i) {
+    n += (qp.sq[i].is_read_or_atomic() && !qp.sq[i].completed) ? 1 : 0;
+  }
+  return n;
+}
+
+ReqState get_wqe(QueuePair& qp, Request& r) {
+  if (qp.send_index >= qp.sq.size()) return ReqState::kDone;
+  r.wqe = &qp.sq[qp.send_index];
+  return ReqState::kCheckLimits;
+}
+
+ReqState check_limits(QueuePair& qp, Request& r, QpContext& ctx) {
+  if (qp.rnr_resume_ns && ctx.now_ns < *qp.rnr_resume_ns) return ReqState::kDone;
+  if (unacked_psns(qp) >= kMaxUnackedPsns) return ReqState::kDone;
+  // MR-RD-12: never more READ/ATOMICs outstanding than max_rd_atomic.
+  if (r.wqe->is_read_or_atomic() && r.wqe->next_packet == 0 &&
+      outstanding_read_atomic(qp) >= std::max<uint32_t>(1, qp.attr.max_rd_atomic)) {
+    return ReqState::kDone;
+  }
+  return ReqState::kTransmit;
+}
+
+void add_ackreq_policy(QueuePair& qp, wire::RocePacket& p, bool last, QpContext& ctx) {
+  const bool periodic = ++qp.unacked_packets_since_ackreq >= kAckReqEveryPackets;
+  bool ackreq = last || periodic;
+  if (last && ctx.mutants.active(Mutant::kAckReqNotOnLast)) ackreq = periodic;
+  p.bth.ackreq = ackreq ? 1 : 0;
+  if (ackreq) qp.unacked_packets_since_ackreq = 0;
+}
+
+ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
+  SendWqe& w = *r.wqe;
+  const uint32_t mtu = qp.attr.path_mtu;
+  if (!w.started) {
+    w.started = true;
+    w.first_psn = qp.next_psn;
+    w.npsn = (w.wr.opcode == SendOpcode::kCompareSwap || w.wr.opcode == SendOpcode::kFetchAdd)
+                 ? 1
+                 : packets_for(w.length, mtu);
+    if (w.wr.opcode == SendOpcode::kRead && ctx.mutants.active(Mutant::kReadConsumesOnePsn)) {
+      w.npsn = 1;
+    }
+  }
+  const uint32_t psn = psn_add(w.first_psn, w.next_packet);
+  switch (w.wr.opcode) {
+    case SendOpcode::kRead: {
+      // One request for the rest of the READ: a retry resumes after the responses received.
+      const uint32_t offset = w.next_packet * mtu;
+      wire::RocePacket p = ctx.factory.start(qp, 0x0c, psn);
+      p.reth = wire::Reth{w.wr.remote_addr + offset, w.wr.rkey, w.length - offset};
+      p.bth.ackreq = 1;
+      qp.unacked_packets_since_ackreq = 0;
+      ctx.send(p);
+      w.next_packet = w.npsn;
+      qp.next_psn = psn_add(w.first_psn, w.npsn);
+      break;
+    }
+    case SendOpcode::kCompareSwap:
+    case SendOpcode::kFetchAdd: {
+      wire::RocePacket p =
+          ctx.factory.start(qp, w.wr.opcode == SendOpcode::kCompareSwap ? 0x13 : 0x14, psn);
+      p.atomic_eth = wire::AtomicEth{w.wr.remote_addr, w.wr.rkey,
+                                     w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.swap : w.wr.compare_add,
+                                     w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.compare_add : 0};
+      p.bth.ackreq = 1;
+      qp.unacked_packets_since_ackreq = 0;
+      ctx.send(p);
+      w.next_packet = 1;
+      qp.next_psn = psn_add(psn, 1);
+      break;
+    }
+    default: {
+      const uint32_t index = w.next_packet;
+      const uint32_t offset = index * mtu;
+      const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
+      const uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
+      const auto info = wire::opcode_info(opcode);
+      wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
+      if (info->has(wire::kReth)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
+      if (info->has(wire::kImmDt)) p.imm_dt = wire::ImmDt{w.wr.imm_data};
+      if (info->has(wire::kIeth)) p.ieth = wire::Ieth{w.wr.invalidate_rkey};
+      const bool last = info->is(wire::kEnd);
+      if (w.wr.solicited && (last || ctx.mutants.active(Mutant::kSolicitedOnEveryPacket)) &&
+          (info->is(wire::kSend) || info->is(wire::kImmediate))) {
+        p.bth.solicited = 1;
+      }
+      add_ackreq_policy(qp, p, last, ctx);
+      const auto payload = gather(qp, w, offset, n, ctx.memory);
+      p.payload = payload;
+      ctx.send(p);
+      ++w.next_packet;
+      qp.next_psn = psn_add(psn, 1);
+      break;
+    }
+  }
+  if (w.next_packet >= w.npsn) ++qp.send_index;
+  // Arm the local ACK timer when the first unacknowledged packet goes out (IBTA 9.7.6.1.3).
+  if (!qp.retransmit_deadline_ns) {
+    const uint64_t t = ack_timeout_ns(qp.attr.timeout);
+    if (t > 0) {
+      qp.retransmit_deadline_ns =
+          ctx.now_ns + (ctx.mutants.active(Mutant::kRetransmitEarly) ? t / 2 : t);
+    } else if (ctx.mutants.active(Mutant::kTimeoutZeroRetransmits)) {
+      qp.retransmit_deadline_ns = ctx.now_ns + 4'000'000;
+    }
+  }
+  return ReqState::kGetWqe;
+}
+
+}  // namespace
+
+uint32_t packets_for(uint32_t length, uint32_t mtu) {
+  return std::max<uint32_t>(1, (length + mtu - 1) / mtu);
+}
+
+void run_requester(QueuePair& qp, QpContext& ctx) {
+  if (qp.attr.state != QpState::kRts) return;  // MR-QS-08: requests only in RTS
+  Request r;
+  // Bounded: every step either transmits one packet or stops.
+  for (int steps = 0; steps < 4096 && r.state != ReqState::kDone; ++steps) {
+    switch (r.state) {
+      case ReqState::kGetWqe:
+        r.state = get_wqe(qp, r);
+        break;
+      case ReqState::kCheckLimits:
+        r.state = check_limits(qp, r, ctx);
+        break;
+      case ReqState::kTransmit:
+        r.state = transmit(qp, r, ctx);
+        break;
+      case ReqState::kDone:
+        break;
+    }
+  }
+}
+
+void rewind_requester(QueuePair& qp, uint32_t psn) {
+  for (size_t i = 0; i < qp.sq.size(); ++i) {
+    SendWqe& w = qp.sq[i];
+    if (!w.started) break;
+    const int32_t d = psn_diff(psn, w.first_psn);
+    if (d >= 0 && d < static_cast<int32_t>(w.npsn)) {
+      // READ: resume after the responses already placed; others: at the PSN itself.
+      w.next_packet = w.wr.opcode == SendOpcode::kRead ? w.read_packets : static_cast<uint32_t>(d);
+      qp.send_index = i;
+      qp.next_psn = psn_add(w.first_psn, w.next_packet);
+      for (size_t j = i + 1; j < qp.sq.size(); ++j) {
+        if (qp.sq[j].started) qp.sq[j].next_packet = 0;
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace mr::transport

@@ -1,0 +1,523 @@
+#include "reference/transport/responder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+#include "reference/memory/atomics.h"
+#include "reference/transport/requester.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::transport {
+namespace {
+
+using mutants::Mutant;
+using wire::OpcodeInfo;
+
+enum class RespState : uint8_t {
+  kCheckPsn,
+  kCheckOpSequence,
+  kCheckOpValid,
+  kCheckResource,
+  kCheckLength,
+  kCheckRkey,
+  kExecute,
+  kReadReply,
+  kAtomicReply,
+  kAcknowledge,
+  kDuplicate,
+  kErrorPsnOutOfSequence,  // Class B: NAK 0x60
+  kErrorRnr,               // Class B: RNR NAK
+  kErrorInvalidRequest,    // Class C: NAK 0x61, QP to Error
+  kErrorRemoteAccess,      // Class C: NAK 0x62, QP to Error
+  kErrorRemoteOperation,   // Class A: NAK 0x63, QP to Error
+  kDone,
+};
+
+constexpr uint8_t kSyndromeAck = 0x1f;  // ACK, no end-to-end credit (rxe's only value)
+constexpr uint8_t kNakSequence = 0x60;
+constexpr uint8_t kNakInvalidRequest = 0x61;
+constexpr uint8_t kNakRemoteAccess = 0x62;
+constexpr uint8_t kNakRemoteOperation = 0x63;
+constexpr uint64_t kMaxDmaLength = uint64_t{1} << 31;  // C9-94
+
+struct Request {
+  const wire::RocePacket& p;
+  const OpcodeInfo& info;
+  uint32_t psn;
+  RespState state = RespState::kCheckPsn;
+  std::span<uint8_t> target;  // resolved remote memory for WRITE/READ/ATOMIC
+};
+
+uint32_t msn_of(const QueuePair& qp, QpContext& ctx) {
+  return (qp.msn + (ctx.mutants.active(Mutant::kWrongMsn) ? 1 : 0)) & kPsnMask;
+}
+
+void send_ack(QueuePair& qp, uint32_t psn, uint8_t syndrome, QpContext& ctx) {
+  wire::RocePacket ack = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn);
+  ack.aeth = wire::Aeth{syndrome, msn_of(qp, ctx)};
+  if (ctx.mutants.active(Mutant::kAckWithSolicited)) {
+    ack.bth.solicited = 1;
+    ack.bth.ackreq = 1;
+  }
+  ctx.send(ack);
+}
+
+RespState check_psn(QueuePair& qp, Request& r, QpContext& ctx) {
+  const int32_t d = psn_diff(r.psn, qp.epsn);
+  if (d == 0) return RespState::kCheckOpSequence;
+  if (d < 0) return RespState::kDuplicate;
+  if (ctx.mutants.active(Mutant::kExecuteAheadOfSequence)) {
+    qp.epsn = r.psn;
+    return RespState::kCheckOpSequence;
+  }
+  ++ctx.counters.out_of_seq_request;
+  return RespState::kErrorPsnOutOfSequence;
+}
+
+RespState check_op_sequence(QueuePair& qp, Request& r) {
+  const bool start = r.info.is(wire::kStart);
+  const auto open = qp.open.kind;
+  if (open == OpenMessage::Kind::kNone) {
+    return start ? RespState::kCheckOpValid : RespState::kErrorInvalidRequest;  // missing FIRST
+  }
+  // A message is open: only its MIDDLE or LAST may follow (missing LAST otherwise).
+  const bool same = (open == OpenMessage::Kind::kSend && r.info.is(wire::kSend)) ||
+                    (open == OpenMessage::Kind::kWrite && r.info.is(wire::kWrite));
+  if (start || !same) return RespState::kErrorInvalidRequest;
+  return RespState::kCheckOpValid;
+}
+
+RespState check_op_valid(QueuePair& qp, Request& r) {
+  const uint32_t access = qp.attr.access_flags;
+  if (r.info.is(wire::kWrite) && !(access & kQpRemoteWrite)) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kRead) && !(access & kQpRemoteRead)) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kAtomic) && !(access & kQpRemoteAtomic)) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kFlush)) return RespState::kErrorInvalidRequest;  // not claimed
+  return RespState::kCheckResource;
+}
+
+RespState check_resource(QueuePair& qp, Request& r, QpContext& ctx) {
+  if (r.info.is(wire::kRead) || r.info.is(wire::kAtomic)) {
+    if (qp.attr.max_dest_rd_atomic == 0) return RespState::kErrorInvalidRequest;
+    return RespState::kCheckLength;
+  }
+  // A SEND, or a WRITE with immediate, consumes a receive WQE at its start (FIRST/ONLY for
+  // SEND, the LAST/ONLY packet carrying ImmDt for WRITE).
+  const bool needs_rwqe = (r.info.is(wire::kSend) && r.info.is(wire::kStart)) ||
+                          (r.info.is(wire::kWrite) && r.info.is(wire::kImmediate)) ||
+                          (ctx.mutants.active(Mutant::kRnrNakForWrite) && r.info.is(wire::kWrite) &&
+                           r.info.is(wire::kStart));
+  if (needs_rwqe && ctx.receive_queue(qp).empty()) {
+    return ctx.mutants.active(Mutant::kNoRnrNak) ? RespState::kDone : RespState::kErrorRnr;
+  }
+  return RespState::kCheckLength;
+}
+
+RespState check_length(QueuePair& qp, Request& r) {
+  const uint32_t mtu = qp.attr.path_mtu;
+  const size_t n = r.p.payload.size();
+  // C9-92: FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU.
+  if ((r.info.is(wire::kFirst) || r.info.is(wire::kMiddle)) && n != mtu) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kLast) && (n == 0 || n > mtu)) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kOnly) && n > mtu) return RespState::kErrorInvalidRequest;
+  if (r.p.reth && r.p.reth->dlen > kMaxDmaLength) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kWrite)) {
+    // The packets of a WRITE must add up to its DMA length (MR-MP-07).
+    const uint64_t remaining = r.info.is(wire::kStart) ? r.p.reth->dlen.value() : qp.open.remaining;
+    if (r.info.is(wire::kEnd) ? n != remaining : n >= remaining) return RespState::kErrorInvalidRequest;
+  }
+  return RespState::kCheckRkey;
+}
+
+RespState rkey_error(QpContext& ctx) {
+  return ctx.mutants.active(Mutant::kRemoteAccessNakAsInvalid) ? RespState::kErrorInvalidRequest
+                                                               : RespState::kErrorRemoteAccess;
+}
+
+// Resolves [va, va+len) under rkey for `access`, with the memory-protection mutants.
+Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_t rkey, uint64_t va,
+                                                          uint64_t len, uint32_t access,
+                                                          QpContext& ctx) {
+  if (len == 0 && !ctx.mutants.active(Mutant::kZeroLengthReadChecksRkey)) {
+    return std::span<uint8_t>();  // MR-MP-06, MR-RD-04: zero length needs no valid key
+  }
+  const uint64_t checked_len =
+      ctx.mutants.active(Mutant::kRkeyRangeOffByOne) && len > 0 ? len - 1 : std::max<uint64_t>(len, 1);
+  uint32_t pd = qp.init.pd;
+  const uint32_t required = ctx.mutants.active(Mutant::kMrAccessNotChecked) ? 0 : access;
+  auto span = ctx.memory.resolve_remote(rkey, pd, va, checked_len, required);
+  if (!span && span.error() == memory::AccessError::kWrongPd &&
+      ctx.mutants.active(Mutant::kRkeyPdNotChecked)) {
+    if (auto owner = ctx.memory.rkey_pd(rkey)) {
+      span = ctx.memory.resolve_remote(rkey, *owner, va, checked_len, required);
+    }
+  }
+  if (!span) return span;
+  if (len == 0) return std::span<uint8_t>();
+  // The off-by-one mutant reaches one byte past the checked range, as the broken device would.
+  return std::span<uint8_t>(span->data(), len);
+}
+
+RespState check_rkey(QueuePair& qp, Request& r, QpContext& ctx) {
+  if (r.info.is(wire::kWrite) && r.info.is(wire::kStart)) {
+    auto span = resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.reth->dlen, memory::kRemoteWrite, ctx);
+    if (!span) return rkey_error(ctx);
+    r.target = *span;
+  } else if (r.info.is(wire::kRead)) {
+    auto span = resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.reth->dlen, memory::kRemoteRead, ctx);
+    if (!span) return rkey_error(ctx);
+    r.target = *span;
+  } else if (r.info.is(wire::kAtomic)) {
+    const auto& a = *r.p.atomic_eth;
+    if (a.va % 8 != 0 && !ctx.mutants.active(Mutant::kMisalignedAtomicAccepted)) {
+      return RespState::kErrorInvalidRequest;  // MR-AT-03
+    }
+    auto span = resolve(qp, a.rkey, a.va, 8, memory::kRemoteAtomic, ctx);
+    if (!span) return rkey_error(ctx);
+    r.target = *span;
+  }
+  return RespState::kExecute;
+}
+
+// Places SEND payload into the receive WQE's scatter list at the message offset.
+bool scatter(QueuePair& qp, const RecvWr& rwqe, uint32_t offset, std::span<const uint8_t> data,
+             QpContext& ctx) {
+  for (const Sge& sge : rwqe.sg_list) {
+    if (data.empty()) return true;
+    if (offset >= sge.length) {
+      offset -= sge.length;
+      continue;
+    }
+    const uint32_t n = std::min<uint32_t>(sge.length - offset, static_cast<uint32_t>(data.size()));
+    auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
+    if (!dst) return false;
+    std::memcpy(dst->data(), data.data(), n);
+    data = data.subspan(n);
+    offset = 0;
+  }
+  return data.empty();
+}
+
+uint64_t capacity(const RecvWr& w) {
+  uint64_t n = 0;
+  for (const Sge& s : w.sg_list) n += s.length;
+  return n;
+}
+
+void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_len, QpContext& ctx) {
+  Completion c;
+  c.wr_id = qp.open.rwqe ? qp.open.rwqe->wr_id : 0;
+  c.opcode = opcode;
+  c.byte_len = byte_len;
+  c.qp_num = qp.qpn;
+  c.solicited = r.p.bth.solicited != 0;
+  if (r.p.imm_dt) {
+    const uint32_t imm = r.p.imm_dt->imm.value();
+    c.imm_data = ctx.mutants.active(Mutant::kImmediateByteSwapped) ? __builtin_bswap32(imm) : imm;
+  }
+  if (r.p.ieth) c.invalidated_rkey = r.p.ieth->rkey.value();
+  ctx.complete_recv(c);
+  ++ctx.counters.rdma_recvs;
+}
+
+RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
+  if (r.info.is(wire::kStart)) {
+    auto& rq = ctx.receive_queue(qp);
+    qp.open = OpenMessage{};
+    qp.open.kind = OpenMessage::Kind::kSend;
+    qp.open.rwqe = rq.front();
+    rq.pop_front();
+  }
+  const RecvWr& rwqe = *qp.open.rwqe;
+  auto data = r.p.payload;
+  if (qp.open.received + data.size() > capacity(rwqe)) {
+    if (!ctx.mutants.active(Mutant::kLongSendTruncated)) return RespState::kErrorInvalidRequest;
+    data = data.first(capacity(rwqe) - std::min<uint64_t>(capacity(rwqe), qp.open.received));
+  }
+  if (!scatter(qp, rwqe, qp.open.received, data, ctx)) return RespState::kErrorRemoteOperation;
+  qp.open.received += static_cast<uint32_t>(data.size());
+  if (r.info.is(wire::kEnd)) {
+    if (r.p.ieth && !ctx.mutants.active(Mutant::kSendWithInvalidateIgnored)) {
+      // MR-MP-09: invalidate after the message; a key that cannot be invalidated is an error.
+      if (!ctx.memory.invalidate_rkey(r.p.ieth->rkey, qp.init.pd)) return RespState::kErrorInvalidRequest;
+    }
+    complete_receive(qp, r, WcOpcode::kRecv, qp.open.received, ctx);
+    qp.open = OpenMessage{};
+    qp.msn = (qp.msn + 1) & kPsnMask;
+  }
+  return RespState::kAcknowledge;
+}
+
+RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
+  if (r.info.is(wire::kStart)) {
+    qp.open = OpenMessage{};
+    qp.open.kind = OpenMessage::Kind::kWrite;
+    qp.open.va = r.p.reth->va;
+    qp.open.rkey = r.p.reth->rkey;
+    qp.open.remaining = r.p.reth->dlen;
+    qp.open.received = 0;
+    qp.open.rwqe.reset();
+  }
+  const auto data = r.p.payload;
+  if (!data.empty()) {
+    // Later packets reuse the MR resolved at FIRST (rxe keeps the MR reference).
+    auto dst = r.info.is(wire::kStart) ? Expected<std::span<uint8_t>, memory::AccessError>(r.target)
+                                       : resolve(qp, qp.open.rkey, qp.open.va, data.size(), memory::kRemoteWrite, ctx);
+    if (!dst) return rkey_error(ctx);
+    std::memcpy(dst->data(), data.data(), data.size());
+  }
+  qp.open.va += data.size();
+  qp.open.received += static_cast<uint32_t>(data.size());
+  qp.open.remaining -= static_cast<uint32_t>(data.size());
+  if (r.info.is(wire::kEnd)) {
+    const uint32_t total = qp.open.received;
+    if (r.info.is(wire::kImmediate)) {
+      auto& rq = ctx.receive_queue(qp);
+      qp.open.rwqe = rq.front();
+      rq.pop_front();
+      complete_receive(qp, r, WcOpcode::kRecvRdmaWithImm, total, ctx);
+    }
+    qp.open = OpenMessage{};
+    qp.msn = (qp.msn + 1) & kPsnMask;
+  }
+  return RespState::kAcknowledge;
+}
+
+void remember(QueuePair& qp, const ResponderResource& res) {
+  // Only max_dest_rd_atomic resources are held; the oldest is recycled (rxe's ring).
+  if (qp.resources.size() >= std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic)) qp.resources.pop_front();
+  qp.resources.push_back(res);
+}
+
+RespState execute(QueuePair& qp, Request& r, QpContext& ctx) {
+  // An in-sequence packet ends the sequence error (MR-PS-06) and the RNR episode.
+  if (!ctx.mutants.active(Mutant::kSequenceNakNeverRearmed)) qp.sent_psn_nak = false;
+  qp.rnr_nak_outstanding = false;
+  if (r.info.is(wire::kSend)) return execute_send(qp, r, ctx);
+  if (r.info.is(wire::kWrite)) return execute_write(qp, r, ctx);
+  if (r.info.is(wire::kRead)) return RespState::kReadReply;
+  if (r.info.is(wire::kAtomic)) return RespState::kAtomicReply;
+  return RespState::kErrorInvalidRequest;
+}
+
+// Sends the READ responses for [va, va+len) starting at `psn` (MR-RD-01..03).
+void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey, uint32_t len,
+                         QpContext& ctx) {
+  const uint32_t mtu = qp.attr.path_mtu;
+  const uint32_t count = packets_for(len, mtu);
+  if (ctx.mutants.active(Mutant::kReadResponsePsnOffset)) psn = psn_add(psn, 1);
+  uint32_t offset = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t n = std::min(mtu, len - offset);
+    uint8_t opcode = count == 1 ? 0x10 : i == 0 ? 0x0d : i + 1 == count ? 0x0f : 0x0e;
+    if (opcode == 0x0d && ctx.mutants.active(Mutant::kReadFirstShort)) n -= 4;
+    wire::RocePacket p = ctx.factory.start(qp, opcode, psn_add(psn, i));
+    if (opcode != 0x0e || ctx.mutants.active(Mutant::kReadMiddleWithAeth)) {
+      p.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
+      if (opcode == 0x0e) p.bth.opcode = 0x0d;  // the mutant sends FIRST-shaped middles
+    }
+    // MR-MP-11: every response re-validates the R_Key against current memory.
+    std::span<const uint8_t> data;
+    if (n > 0) {
+      auto src = ctx.memory.resolve_remote(rkey, qp.init.pd, va + offset, n, memory::kRemoteRead);
+      if (!src && !ctx.mutants.active(Mutant::kMrAccessNotChecked) &&
+          !ctx.mutants.active(Mutant::kRkeyPdNotChecked) && !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
+        wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn_add(psn, i));
+        nak.aeth = wire::Aeth{kNakRemoteAccess, msn_of(qp, ctx)};
+        ctx.send(nak);
+        enter_error(qp, ctx);
+        return;
+      }
+      if (src) data = std::span<const uint8_t>(src->data(), n);
+    }
+    p.payload = data;
+    ctx.send(p);
+    offset += n;
+  }
+}
+
+RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
+  const auto& reth = *r.p.reth;
+  const uint32_t npsn = packets_for(reth.dlen, qp.attr.path_mtu);
+  remember(qp, ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1), reth.va,
+                                 reth.rkey, reth.dlen, 0});
+  qp.msn = (qp.msn + 1) & kPsnMask;  // C9-148: a READ counts when executed
+  qp.epsn = psn_add(r.psn, npsn);
+  send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
+  return RespState::kDone;
+}
+
+RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
+  const auto& a = *r.p.atomic_eth;
+  uint64_t original = 0;
+  if (r.p.bth.opcode == 0x13) {
+    const uint64_t swap = a.swap;
+    uint64_t compare = a.comp;
+    if (ctx.mutants.active(Mutant::kCompareSwapAlwaysSwaps)) std::memcpy(&compare, r.target.data(), 8);
+    auto res = memory::atomic_compare_swap(r.target, compare, swap);
+    if (!res) return RespState::kErrorInvalidRequest;
+    original = *res;
+  } else {
+    auto res = memory::atomic_fetch_add(r.target, a.swap);
+    if (!res) return RespState::kErrorInvalidRequest;
+    original = *res;
+    if (ctx.mutants.active(Mutant::kFetchAddReturnsNewValue)) original += a.swap;
+  }
+  remember(qp, ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8, original});
+  qp.msn = (qp.msn + 1) & kPsnMask;
+  qp.epsn = psn_add(r.psn, 1);
+  wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
+  ack.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
+  ack.atomic_ack_eth = wire::AtomicAckEth{original};
+  ctx.send(ack);
+  return RespState::kDone;
+}
+
+RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
+  qp.epsn = psn_add(r.psn, 1);
+  if (r.p.bth.ackreq) {
+    if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == 0x04) return RespState::kDone;
+    const uint32_t psn = ctx.mutants.active(Mutant::kAckPsnOffByOne) ? psn_add(r.psn, 1) : r.psn;
+    send_ack(qp, psn, kSyndromeAck, ctx);
+  }
+  return RespState::kDone;
+}
+
+RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
+  ++ctx.counters.duplicate_request;
+  if (r.info.is(wire::kRead)) {
+    if (ctx.mutants.active(Mutant::kDuplicateReadDropped)) return RespState::kDone;
+    for (const auto& res : qp.resources) {
+      if (res.kind != ResponderResource::Kind::kRead) continue;
+      const int32_t into = psn_diff(r.psn, res.first_psn);
+      if (into < 0 || psn_diff(r.psn, res.last_psn) > 0) continue;
+      // MR-RD-07/08: the same READ or a sub-range of it, same R_Key: execute again from
+      // current memory, responses from the duplicate's PSN, starting with FIRST/ONLY.
+      const auto& reth = *r.p.reth;
+      const uint64_t end = res.va + res.length;
+      if (reth.rkey != res.rkey || reth.va < res.va || reth.va + reth.dlen > end) return RespState::kDone;
+      send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
+      return RespState::kDone;
+    }
+    return RespState::kDone;  // resource recycled: silently dropped (Class D)
+  }
+  if (r.info.is(wire::kAtomic)) {
+    for (const auto& res : qp.resources) {
+      if (res.kind != ResponderResource::Kind::kAtomic || res.first_psn != r.psn) continue;
+      if (ctx.mutants.active(Mutant::kAtomicReplayReexecutes)) {
+        r.state = RespState::kCheckRkey;
+        const auto saved = qp.epsn;
+        auto st = check_rkey(qp, r, ctx);
+        if (st == RespState::kExecute) atomic_reply(qp, r, ctx);
+        qp.epsn = saved;
+        return RespState::kDone;
+      }
+      wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
+      ack.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
+      ack.atomic_ack_eth = wire::AtomicAckEth{res.original};
+      ctx.send(ack);  // MR-AT-04: the saved value, no second execution
+      return RespState::kDone;
+    }
+    return RespState::kDone;
+  }
+  if (ctx.mutants.active(Mutant::kDuplicateWriteReexecuted) && r.info.is(wire::kWrite) && r.p.reth) {
+    auto dst = resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.payload.size(), memory::kRemoteWrite, ctx);
+    if (dst && !r.p.payload.empty()) std::memcpy(dst->data(), r.p.payload.data(), r.p.payload.size());
+  }
+  // MR-AK-11: a duplicate SEND/WRITE is not executed again and draws an ACK for ePSN - 1.
+  const uint32_t psn = ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : psn_add(qp.epsn, -1);
+  send_ack(qp, psn, kSyndromeAck, ctx);
+  return RespState::kDone;
+}
+
+RespState error_psn_out_of_sequence(QueuePair& qp, Request& r, QpContext& ctx) {
+  // MR-PS-04/05: one NAK per sequence error, carrying ePSN; MR-RN-07: none while an RNR
+  // NAK is outstanding. Either way the packet is not executed.
+  const bool may_nak = !qp.sent_psn_nak || ctx.mutants.active(Mutant::kTwoNaksPerSequenceError);
+  if (may_nak && !qp.rnr_nak_outstanding) {
+    const uint32_t psn = ctx.mutants.active(Mutant::kNakCarriesPacketPsn) ? r.psn : qp.epsn;
+    send_ack(qp, psn, kNakSequence, ctx);
+    qp.sent_psn_nak = true;
+  }
+  return RespState::kDone;
+}
+
+RespState error_rnr(QueuePair& qp, Request& r, QpContext& ctx) {
+  ++ctx.counters.send_rnr_err;
+  send_ack(qp, r.psn, static_cast<uint8_t>(0x20 | (qp.attr.min_rnr_timer & 0x1f)), ctx);
+  qp.rnr_nak_outstanding = true;
+  if (ctx.mutants.active(Mutant::kRnrNakAdvancesEpsn)) qp.epsn = psn_add(r.psn, 1);
+  return RespState::kDone;
+}
+
+RespState fatal(QueuePair& qp, Request& r, uint8_t syndrome, QpContext& ctx) {
+  // MR-AK-15: the NAK carries the offending packet's PSN; then the QP is in Error (MR-MP-10).
+  send_ack(qp, r.psn, syndrome, ctx);
+  enter_error(qp, ctx);
+  return RespState::kDone;
+}
+
+}  // namespace
+
+void respond(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  const auto* info = wire::opcode_info(p.bth.opcode);
+  if (info == nullptr) return;
+  Request r{p, *info, p.bth.psn.value()};
+  for (int steps = 0; steps < 32 && r.state != RespState::kDone; ++steps) {
+    switch (r.state) {
+      case RespState::kCheckPsn:
+        r.state = check_psn(qp, r, ctx);
+        break;
+      case RespState::kCheckOpSequence:
+        r.state = check_op_sequence(qp, r);
+        break;
+      case RespState::kCheckOpValid:
+        r.state = check_op_valid(qp, r);
+        break;
+      case RespState::kCheckResource:
+        r.state = check_resource(qp, r, ctx);
+        break;
+      case RespState::kCheckLength:
+        r.state = check_length(qp, r);
+        break;
+      case RespState::kCheckRkey:
+        r.state = check_rkey(qp, r, ctx);
+        break;
+      case RespState::kExecute:
+        r.state = execute(qp, r, ctx);
+        break;
+      case RespState::kReadReply:
+        r.state = read_reply(qp, r, ctx);
+        break;
+      case RespState::kAtomicReply:
+        r.state = atomic_reply(qp, r, ctx);
+        break;
+      case RespState::kAcknowledge:
+        r.state = acknowledge(qp, r, ctx);
+        break;
+      case RespState::kDuplicate:
+        r.state = duplicate(qp, r, ctx);
+        break;
+      case RespState::kErrorPsnOutOfSequence:
+        r.state = error_psn_out_of_sequence(qp, r, ctx);
+        break;
+      case RespState::kErrorRnr:
+        r.state = error_rnr(qp, r, ctx);
+        break;
+      case RespState::kErrorInvalidRequest:
+        r.state = fatal(qp, r, kNakInvalidRequest, ctx);
+        break;
+      case RespState::kErrorRemoteAccess:
+        r.state = fatal(qp, r, kNakRemoteAccess, ctx);
+        break;
+      case RespState::kErrorRemoteOperation:
+        r.state = fatal(qp, r, kNakRemoteOperation, ctx);
+        break;
+      case RespState::kDone:
+        break;
+    }
+  }
+}
+
+}  // namespace mr::transport
