@@ -1,0 +1,93 @@
+// File: results.h
+//
+// The results model of a run: what the engine found, per test purpose, and what the run
+// was (DUT, PICS, PIXIT, seed, inputs). The report writers render it; they never reach into
+// the engine. Verdicts follow TTCN-3: none < pass < inconc < fail < error, only ever getting
+// worse, plus not-applicable when the PICS does not claim what a test needs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mr::report {
+
+enum class Verdict : uint8_t { kNone, kPass, kInconc, kFail, kError, kNotApplicable };
+
+// Every verdict, in TTCN-3 order, not-applicable last: the order reports list them in.
+inline constexpr std::array<Verdict, 6> kAllVerdicts = {
+    Verdict::kNone, Verdict::kPass,  Verdict::kInconc,
+    Verdict::kFail, Verdict::kError, Verdict::kNotApplicable};
+
+// "none", "pass", "inconc", "fail", "error", "not-applicable" (the report.json spelling).
+std::string_view to_string(Verdict v);
+std::optional<Verdict> verdict_from_string(std::string_view s);
+// The worse of two verdicts (TTCN-3 overwriting rules); not-applicable never mixes.
+Verdict worse(Verdict a, Verdict b);
+
+// One difference between an expected and an actual packet or outcome.
+struct Failure {
+  std::string file;
+  int line = 0;
+  std::string field;     // "BTH.psn", "AETH.syndrome", "completion.status", "memory"
+  std::string expected;  // as written or computed, e.g. "0x000457 (1111)"
+  std::string actual;
+  std::string message;   // one sentence
+  // Both packets in decode --json shape when the difference is in a packet; null otherwise.
+  // The HTML report shows them side by side, field by field.
+  nlohmann::ordered_json expected_packet;
+  nlohmann::ordered_json actual_packet;
+};
+
+// A packet of the exchange, for the ladder diagram and the pcapng comments.
+struct PacketRecord {
+  uint64_t t_ns = 0;             // since the start of the test
+  bool from_tester = true;       // tester -> DUT (injected) or DUT -> tester
+  std::string summary;           // "RC_SEND_ONLY psn 0x000456 ackreq"
+  std::string script_ref;        // "RC-PSN-004.mrt:12 inject", or "" if unmatched
+  nlohmann::ordered_json decoded;  // decode --json shape
+};
+
+struct TestResult {
+  std::string tp_id;  // "RC-PSN-004"
+  std::string file;   // testcases/base/psn/RC-PSN-004.mrt
+  std::string purpose;
+  std::string group;  // "BV" valid, "BI" invalid, "BO" inopportune
+  std::vector<std::string> clauses;
+  std::string pics;   // the PICS predicate of the test
+  Verdict verdict = Verdict::kNone;
+  std::string reason;  // why not applicable, inconclusive or in error
+  std::vector<Failure> failures;
+  std::vector<PacketRecord> packets;
+  std::string capture;  // per-test pcapng, relative to the run directory
+  double duration_s = 0;
+  int attempts = 1;  // >1 when capture loss forced a rerun
+};
+
+struct RunResult {
+  int schema_version = 1;
+  std::string harness_version;
+  std::string harness_commit;  // git commit the harness was built from, "" if unknown
+  std::string started_at;  // ISO 8601 UTC
+  double duration_s = 0;
+  nlohmann::ordered_json dut;    // identity from hello/capabilities
+  std::string profile;           // PICS profile name
+  nlohmann::ordered_json pics;   // the PICS file used
+  nlohmann::ordered_json pixit;  // the PIXIT file used
+  uint64_t seed = 0;
+  std::map<std::string, std::string> inputs;  // path -> SHA-256 of every input file
+  std::vector<TestResult> tests;
+  // Every clause of the catalog with its level, so reports can show uncovered ones.
+  nlohmann::ordered_json clause_catalog;
+
+  std::map<Verdict, int> counts() const;
+  Verdict overall() const;  // the worst verdict of the applicable tests
+};
+
+}  // namespace mr::report

@@ -1,0 +1,409 @@
+#include "harness/script/parser.h"
+
+#include <array>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "harness/script/lexer.h"
+
+namespace mr::script {
+namespace {
+
+constexpr std::array<std::string_view, 10> kMetadataKeys{
+    "tp", "clause", "clauses", "pics", "group", "purpose", "kills", "positive-path", "timeout", "requires"};
+
+// Recursive descent over the tokens of one line.
+class LineParser {
+ public:
+  LineParser(std::vector<Token> tokens, const std::string& file, std::vector<Diagnostic>& diags)
+      : t_(std::move(tokens)), file_(file), diags_(diags) {}
+
+  const Token& peek(size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+  bool at_punct(std::string_view p, size_t k = 0) const {
+    return peek(k).kind == Token::Kind::kPunct && peek(k).text == p;
+  }
+  bool at_end() const { return peek().kind == Token::Kind::kEnd; }
+  const Token& next() { return t_[std::min(i_++, t_.size() - 1)]; }
+  bool failed() const { return failed_; }
+
+  void error(const Token& at, std::string message) {
+    if (failed_) return;  // one diagnostic per line: later ones are consequences
+    failed_ = true;
+    diags_.push_back({file_, at.pos, std::move(message)});
+  }
+  bool expect_punct(std::string_view p, std::string_view context) {
+    if (at_punct(p)) {
+      next();
+      return true;
+    }
+    error(peek(), "expected '" + std::string(p) + "' " + std::string(context) + ", got " + describe(peek()));
+    return false;
+  }
+
+  // expr := term (('+' | '-') term)*
+  Expr expression() {
+    Expr lhs = term();
+    while (!failed_ && (at_punct("+") || at_punct("-"))) {
+      const Token op = next();
+      Expr rhs = term();
+      lhs = binary(op.text[0], std::move(lhs), std::move(rhs), op.pos);
+    }
+    return lhs;
+  }
+
+  // term := atom ('*' atom)*
+  Expr term() {
+    Expr lhs = atom();
+    while (!failed_ && at_punct("*") && !ends_value(1)) {
+      const Token op = next();
+      Expr rhs = atom();
+      lhs = binary('*', std::move(lhs), std::move(rhs), op.pos);
+    }
+    return lhs;
+  }
+
+  // atom := number | symbol | name | b"..." | bytes(expr) | '*' | '(' expr ')'
+  Expr atom() {
+    const Token& t = peek();
+    Expr e;
+    e.pos = t.pos;
+    if (t.kind == Token::Kind::kNumber) {
+      next();
+      if (!parse_number(t.text, e.number)) error(t, "number " + t.text + " is not an integer (or is too large)");
+      e.kind = Expr::Kind::kNumber;
+      return e;
+    }
+    if (t.kind == Token::Kind::kBytes || t.kind == Token::Kind::kString) {
+      next();
+      e.kind = Expr::Kind::kBytes;
+      e.bytes = t.value;
+      return e;
+    }
+    if (at_punct("*")) {
+      next();
+      e.kind = Expr::Kind::kWildcard;
+      return e;
+    }
+    if (at_punct("(")) {
+      next();
+      Expr inner = expression();
+      expect_punct(")", "to close the parenthesis");
+      return inner;
+    }
+    if (t.kind == Token::Kind::kIdent) {
+      next();
+      if (t.text == "bytes" && at_punct("(")) {
+        next();
+        e.kind = Expr::Kind::kBytesOfLength;
+        e.lhs = std::make_unique<Expr>(expression());
+        expect_punct(")", "after the length of bytes(...)");
+        return e;
+      }
+      // Upper-case names with an underscore or of known constants are enum names
+      // (RC_SEND_ONLY, ACK, NAK_PSN_SEQUENCE_ERROR); other identifiers are symbols (P, A.qpn).
+      e.kind = is_enum_name(t.text) ? Expr::Kind::kName : Expr::Kind::kSymbol;
+      e.text = t.text;
+      return e;
+    }
+    error(t, "expected a value (number, symbol, b\"...\", bytes(N) or *), got " + describe(t));
+    return e;
+  }
+
+  // layer := Name '(' [field '=' expr (',' field '=' expr)*] ')'
+  Layer layer() {
+    Layer l;
+    const Token& name = peek();
+    l.pos = name.pos;
+    if (name.kind != Token::Kind::kIdent) {
+      error(name, "expected a layer name such as BTH, AETH or Raw, got " + describe(name));
+      return l;
+    }
+    l.name = next().text;
+    if (!expect_punct("(", "after layer " + l.name)) return l;
+    while (!failed_ && !at_punct(")")) {
+      const Token& field = peek();
+      if (field.kind != Token::Kind::kIdent) {
+        error(field, "expected a field name in " + l.name + "(...), got " + describe(field));
+        return l;
+      }
+      next();
+      if (!expect_punct("=", "after field " + field.text)) return l;
+      FieldArg a{field.text, field.pos, expression()};
+      l.args.push_back(std::move(a));
+      if (at_punct(",")) {
+        next();
+      } else if (!at_punct(")")) {
+        error(peek(), "expected ',' or ')' in " + l.name + "(...), got " + describe(peek()));
+        return l;
+      }
+    }
+    expect_punct(")", "to close " + l.name + "(...)");
+    return l;
+  }
+
+  PacketExpr packet() {
+    PacketExpr p;
+    if (peek().kind == Token::Kind::kIdent && peek().text == "none") {
+      next();
+      p.none = true;
+      return p;
+    }
+    p.layers.push_back(layer());
+    while (!failed_ && at_punct("/")) {
+      next();
+      p.layers.push_back(layer());
+    }
+    if (!failed_ && !at_end()) error(peek(), "expected '/' or end of line after a layer, got " + describe(peek()));
+    return p;
+  }
+
+  // time := '*' | ['+'] number ['~' ['+'] number]
+  TimeSpec time_spec() {
+    TimeSpec ts;
+    if (at_punct("*")) {
+      next();
+      ts.any = true;
+      return ts;
+    }
+    ts.relative = at_punct("+");
+    if (ts.relative) next();
+    ts.start_s = seconds("a time");
+    if (at_punct("~")) {
+      next();
+      if (at_punct("+")) next();
+      ts.end_s = seconds("the end of a time window");
+      if (!failed_ && *ts.end_s < ts.start_s) error(peek(), "time window ends before it starts");
+    }
+    return ts;
+  }
+
+  // args := (ident '=' expr)*  (space separated), or '(' the same comma separated ')'
+  std::vector<FieldArg> arguments() {
+    std::vector<FieldArg> out;
+    const bool paren = at_punct("(");
+    if (paren) next();
+    while (!failed_ && !at_end() && !(paren && at_punct(")"))) {
+      const Token& key = peek();
+      if (key.kind != Token::Kind::kIdent) {
+        error(key, "expected name=value, got " + describe(key));
+        break;
+      }
+      next();
+      if (!expect_punct("=", "after " + key.text)) break;
+      out.push_back({key.text, key.pos, expression()});
+      if (paren && at_punct(",")) next();
+    }
+    if (paren) expect_punct(")", "to close the argument list");
+    if (!failed_ && !at_end()) error(peek(), "expected end of line, got " + describe(peek()));
+    return out;
+  }
+
+ private:
+  bool ends_value(size_t k) const {
+    const Token& t = peek(k);
+    return t.kind == Token::Kind::kEnd || (t.kind == Token::Kind::kPunct && (t.text == "," || t.text == ")"));
+  }
+  static bool is_enum_name(const std::string& s) {
+    bool upper = !s.empty();
+    for (char c : s) upper = upper && (std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+    return upper && s.size() > 1;
+  }
+  static bool parse_number(const std::string& text, uint64_t& out) {
+    const bool hex = text.size() > 2 && (text[1] == 'x' || text[1] == 'X');
+    const char* b = text.data() + (hex ? 2 : 0);
+    const char* e = text.data() + text.size();
+    auto r = std::from_chars(b, e, out, hex ? 16 : 10);
+    return r.ec == std::errc() && r.ptr == e;
+  }
+  double seconds(std::string_view what) {
+    const Token& t = peek();
+    if (t.kind != Token::Kind::kNumber) {
+      error(t, "expected " + std::string(what) + " in seconds, got " + describe(t));
+      return 0;
+    }
+    next();
+    try {
+      return std::stod(t.text);
+    } catch (const std::exception&) {
+      error(t, "bad number " + t.text);
+      return 0;
+    }
+  }
+  static Expr binary(char op, Expr lhs, Expr rhs, Position pos) {
+    Expr e;
+    e.kind = Expr::Kind::kBinary;
+    e.op = op;
+    e.pos = pos;
+    e.lhs = std::make_unique<Expr>(std::move(lhs));
+    e.rhs = std::make_unique<Expr>(std::move(rhs));
+    return e;
+  }
+
+  std::vector<Token> t_;
+  size_t i_ = 0;
+  const std::string& file_;
+  std::vector<Diagnostic>& diags_;
+  bool failed_ = false;
+};
+
+std::string trim(std::string_view s) {
+  size_t b = 0;
+  size_t e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// "# tp: RC-PSN-004     clause: MR-PS-04 MR-PS-05" -> pairs; a line without "key:" continues
+// the previous key (multi-line purpose).
+void parse_metadata(std::string_view body, int line_no, const std::string& file, std::string& last_key,
+                    Script& s, std::vector<Diagnostic>& diags) {
+  // Find "word:" followed by a space at the start or after two spaces.
+  std::vector<std::pair<size_t, std::string>> keys;
+  for (size_t i = 0; i < body.size(); ++i) {
+    const bool boundary = i == 0 || (i >= 2 && body[i - 1] == ' ' && body[i - 2] == ' ');
+    if (!boundary || !std::isalpha(static_cast<unsigned char>(body[i]))) continue;
+    size_t j = i;
+    while (j < body.size() && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '-' || body[j] == '_')) ++j;
+    if (j < body.size() && body[j] == ':' && (j + 1 == body.size() || body[j + 1] == ' ')) {
+      keys.emplace_back(i, std::string(body.substr(i, j - i)));
+    }
+  }
+  if (keys.empty() || keys.front().first != 0) {
+    if (last_key.empty()) return;  // a plain comment
+    s.metadata[last_key] += " " + trim(body);
+    return;
+  }
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const auto& [at, key] = keys[k];
+    const size_t value_start = at + key.size() + 1;
+    const size_t value_end = k + 1 < keys.size() ? keys[k + 1].first : body.size();
+    if (!is_metadata_key(key)) {
+      diags.push_back({file, {line_no, static_cast<int>(at) + 3},
+                       "unknown metadata key '" + key + "' (known: tp, clause, pics, group, purpose, kills, "
+                       "positive-path, timeout, requires)"});
+      continue;
+    }
+    std::string value = trim(body.substr(value_start, value_end - value_start));
+    auto& slot = s.metadata[key == "clauses" ? "clause" : key];
+    slot = slot.empty() ? value : slot + " " + value;
+    last_key = key == "clauses" ? "clause" : key;
+  }
+}
+
+}  // namespace
+
+bool is_metadata_key(std::string_view key) {
+  for (auto k : kMetadataKeys) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
+ParseResult parse_script(std::string_view text, const std::string& path) {
+  ParseResult r;
+  r.script.path = path;
+  r.script.text = std::string(text);
+  std::string last_key;
+  bool in_header = true;
+  int line_no = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view raw = text.substr(start, end - start);
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    ++line_no;
+    start = end + 1;
+    const std::string line = trim(raw);
+    if (line.empty()) {
+      if (end == text.size()) break;
+      continue;
+    }
+    if (line[0] == '#') {
+      if (in_header) parse_metadata(std::string_view(line).substr(1).substr(line.size() > 1 && line[1] == ' ' ? 1 : 0), line_no, path, last_key, r.script, r.diagnostics);
+      if (end == text.size()) break;
+      continue;
+    }
+    in_header = false;
+    LexResult lexed = lex_line(raw, line_no, path);
+    if (lexed.error) {
+      r.diagnostics.push_back(*lexed.error);
+      continue;
+    }
+    LineParser p(std::move(lexed.tokens), path, r.diagnostics);
+    const Token first = p.peek();
+    if (first.kind == Token::Kind::kIdent &&
+        (first.text == "dut" || first.text == "tester" || first.text == "probe" || first.text == "event")) {
+      p.next();
+      Command c;
+      c.pos = first.pos;
+      c.actor = first.text;
+      if (c.actor == "probe") {
+        c.name = "probe";
+      } else {
+        const Token& name = p.peek();
+        if (name.kind != Token::Kind::kIdent) {
+          p.error(name, "expected a command name after '" + c.actor + "', got " + describe(name));
+          continue;
+        }
+        c.name = p.next().text;
+        // `dut qp A = create_qp(...)`: a definition.
+        if (p.peek().kind == Token::Kind::kIdent && p.at_punct("=", 1)) {
+          c.assign = p.next().text;
+          p.next();
+          const Token& fn = p.peek();
+          if (fn.kind != Token::Kind::kIdent) {
+            p.error(fn, "expected a constructor such as create_qp(...) after '=', got " + describe(fn));
+            continue;
+          }
+          c.name = p.next().text;
+        }
+      }
+      // An optional target object name before the arguments: `dut post_recv A count=4`.
+      if (p.peek().kind == Token::Kind::kIdent && !p.at_punct("=", 1)) c.target = p.next().text;
+      c.args = p.arguments();
+      if (!p.failed()) r.script.statements.emplace_back(std::move(c));
+      continue;
+    }
+    PacketLine pl;
+    pl.pos = first.pos;
+    pl.time = p.time_spec();
+    if (p.failed()) continue;
+    if (p.at_punct("<")) {
+      pl.inject = true;
+    } else if (p.at_punct(">")) {
+      pl.inject = false;
+    } else {
+      p.error(p.peek(), "expected '<' (inject) or '>' (expect) after the time, got " + describe(p.peek()));
+      continue;
+    }
+    p.next();
+    pl.packet = p.packet();
+    if (pl.inject && pl.packet.none) p.error(first, "'< none' means nothing: only '> none' can expect silence");
+    if (!p.failed()) r.script.statements.emplace_back(std::move(pl));
+    if (end == text.size()) break;
+  }
+  for (const char* required : {"tp", "clause", "purpose"}) {
+    if (!r.script.metadata.contains(required)) {
+      r.diagnostics.push_back({path, {1, 1}, std::string("missing metadata '# ") + required + ": ...'"});
+    }
+  }
+  return r;
+}
+
+ParseResult parse_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ParseResult r;
+    r.script.path = path;
+    r.diagnostics.push_back({path, {0, 0}, "cannot read the file"});
+    return r;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_script(ss.str(), path);
+}
+
+}  // namespace mr::script

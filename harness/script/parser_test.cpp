@@ -1,0 +1,101 @@
+#include "harness/script/parser.h"
+
+#include <gtest/gtest.h>
+
+namespace mr::script {
+namespace {
+
+constexpr const char* kExample = R"(# tp: RC-PSN-004            clause: MR-PS-04 MR-PS-05
+# pics: rc.send             group: BI
+# purpose: a SEND whose PSN is ahead of ePSN draws one PSN-sequence NAK
+#          carrying ePSN; later out-of-sequence packets draw no second NAK.
+dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=4 len=4096
+0      < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=bytes(64))
++0     > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
++0     < BTH(opcode=RC_SEND_ONLY, psn=P+2, ackreq=1)/Raw(load=b"\x00\x01abc")
++0~0.1 > none
+probe A psn=P+1
+)";
+
+TEST(Parser, ParsesTheDesignExample) {
+  auto r = parse_script(kExample, "RC-PSN-004.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  const Script& s = r.script;
+  EXPECT_EQ(s.metadata.at("tp"), "RC-PSN-004");
+  EXPECT_EQ(s.metadata.at("clause"), "MR-PS-04 MR-PS-05");
+  EXPECT_EQ(s.metadata.at("group"), "BI");
+  EXPECT_NE(s.metadata.at("purpose").find("draw no second NAK."), std::string::npos);
+  ASSERT_EQ(s.statements.size(), 7U);
+  const auto& create = std::get<Command>(s.statements[0]);
+  EXPECT_EQ(create.actor, "dut");
+  EXPECT_EQ(create.assign, "A");
+  EXPECT_EQ(create.name, "create_qp");
+  ASSERT_EQ(create.args.size(), 2U);
+  EXPECT_EQ(create.args[1].name, "mtu");
+  EXPECT_EQ(create.args[1].value.number, 1024U);
+  const auto& recv = std::get<Command>(s.statements[1]);
+  EXPECT_EQ(recv.target, "A");
+  EXPECT_EQ(recv.args.size(), 2U);
+  const auto& inject = std::get<PacketLine>(s.statements[2]);
+  EXPECT_TRUE(inject.inject);
+  EXPECT_FALSE(inject.time.relative);
+  ASSERT_EQ(inject.packet.layers.size(), 2U);
+  EXPECT_EQ(inject.packet.layers[0].name, "BTH");
+  EXPECT_EQ(inject.packet.layers[0].args[0].value.kind, Expr::Kind::kName);
+  EXPECT_EQ(inject.packet.layers[1].args[0].value.kind, Expr::Kind::kBytesOfLength);
+  const auto& wrong = std::get<PacketLine>(s.statements[4]);
+  EXPECT_EQ(wrong.packet.layers[0].args[1].value.kind, Expr::Kind::kBinary);
+  EXPECT_EQ(wrong.packet.layers[1].args[0].value.bytes, std::string("\x00\x01" "abc", 5));
+  const auto& silence = std::get<PacketLine>(s.statements[5]);
+  EXPECT_TRUE(silence.packet.none);
+  EXPECT_TRUE(silence.time.relative);
+  EXPECT_DOUBLE_EQ(*silence.time.end_s, 0.1);
+  const auto& probe = std::get<Command>(s.statements[6]);
+  EXPECT_EQ(probe.actor, "probe");
+  EXPECT_EQ(probe.target, "A");
+}
+
+TEST(Parser, ErrorsNameFileLineColumnAndWhatWasExpected) {
+  auto r = parse_script("# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(opcode=4,, psn=1)\n", "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 1U);
+  EXPECT_EQ(r.diagnostics[0].to_string(), "t.mrt:4:18: expected a field name in BTH(...), got ','");
+}
+
+TEST(Parser, KeepsGoingAfterAnErrorToReportLaterOnes) {
+  auto r = parse_script(
+      "# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(psn=1\n+0 > AETH(syndrome=)\n+0 ? none\n", "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 3U);
+  EXPECT_EQ(r.diagnostics[0].pos.line, 4);
+  EXPECT_NE(r.diagnostics[0].message.find("expected ',' or ')'"), std::string::npos);
+  EXPECT_EQ(r.diagnostics[1].pos.line, 5);
+  EXPECT_EQ(r.diagnostics[2].to_string(), "t.mrt:6:4: unexpected character '?'");
+}
+
+TEST(Parser, MissingAndUnknownMetadataAreDiagnosed) {
+  auto r = parse_script("# tp: X\n# purpos: typo\n0 > none\n", "t.mrt");
+  std::vector<std::string> messages;
+  for (const auto& d : r.diagnostics) messages.push_back(d.message);
+  EXPECT_NE(std::find_if(messages.begin(), messages.end(),
+                         [](const std::string& m) { return m.find("unknown metadata key 'purpos'") != std::string::npos; }),
+            messages.end());
+  EXPECT_NE(std::find(messages.begin(), messages.end(), "missing metadata '# clause: ...'"), messages.end());
+}
+
+TEST(Parser, RejectsInjectingNothingAndBackwardsWindows) {
+  auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\n0 < none\n+0.2~0.1 > none\n", "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 2U);
+  EXPECT_NE(r.diagnostics[0].message.find("only '> none'"), std::string::npos);
+  EXPECT_NE(r.diagnostics[1].message.find("ends before it starts"), std::string::npos);
+}
+
+TEST(Parser, NumbersMustFitAndStringsMustClose) {
+  auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\n0 < BTH(psn=0x1ffffffffffffffff)\n0 < Raw(load=b\"abc)\n",
+                        "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 2U);
+  EXPECT_NE(r.diagnostics[0].message.find("too large"), std::string::npos);
+  EXPECT_NE(r.diagnostics[1].message.find("not closed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mr::script
