@@ -14,6 +14,7 @@ Frame numbered(uint8_t n, size_t size = 64) {
 
 std::vector<uint8_t> firsts(const std::vector<ImpairedFrame>& out) {
   std::vector<uint8_t> v;
+  v.reserve(out.size());
   for (const auto& f : out) v.push_back(f.frame.bytes[0]);
   return v;
 }
@@ -106,6 +107,7 @@ TEST(ImpairmentPolicy, SameSeedSameFate) {
     std::vector<ImpairedFrame> out;
     for (int i = 0; i < 1000; ++i) policy.apply(numbered(static_cast<uint8_t>(i)), out);
     std::vector<std::vector<uint8_t>> bytes;
+    bytes.reserve(out.size());
     for (auto& f : out) bytes.push_back(f.frame.bytes);
     return bytes;
   };

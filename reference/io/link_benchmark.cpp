@@ -116,8 +116,8 @@ void BM_RawAfPacket(benchmark::State& state) {
     }
     frames += kBurst;
   }
-  state.counters["frames_per_s"] = benchmark::Counter(static_cast<double>(frames),
-                                                      benchmark::Counter::kIsRate);
+  state.counters["frames_per_s"] =
+      benchmark::Counter(static_cast<double>(frames), benchmark::Counter::kIsRate);
 }
 
 void BM_PcapLink(benchmark::State& state) {
@@ -142,8 +142,8 @@ void BM_PcapLink(benchmark::State& state) {
     }
     frames += kBurst;
   }
-  state.counters["frames_per_s"] = benchmark::Counter(static_cast<double>(frames),
-                                                      benchmark::Counter::kIsRate);
+  state.counters["frames_per_s"] =
+      benchmark::Counter(static_cast<double>(frames), benchmark::Counter::kIsRate);
   if (auto stats = rx->stats(); stats && stats->dropped > 0) {
     state.SkipWithError("pcap: the ring dropped frames");
   }
@@ -178,9 +178,10 @@ int main(int argc, char** argv) {
   if (r.count("BM_RawAfPacket") && r.count("BM_PcapLink")) {
     const double raw = r.at("BM_RawAfPacket");
     const double pcap = r.at("BM_PcapLink");
-    std::printf("veth frames/s sent+received: PcapLink %.0f, raw AF_PACKET %.0f, ratio %.2f"
-                " (target >= 0.70)\n",
-                pcap, raw, pcap / raw);
+    std::printf(
+        "veth frames/s sent+received: PcapLink %.0f, raw AF_PACKET %.0f, ratio %.2f"
+        " (target >= 0.70)\n",
+        pcap, raw, pcap / raw);
   }
   benchmark::Shutdown();
   return 0;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "reference/io/command.h"
+#include "reference/io/veth_pair.h"
 
 namespace mr::io {
 namespace {
@@ -85,6 +86,23 @@ Expected<std::string, std::string> NetworkNamespace::exec(const std::vector<std:
   std::vector<std::string> full = {"ip", "netns", "exec", name_};
   full.insert(full.end(), argv.begin(), argv.end());
   return run_command(full, timeout_ms);
+}
+
+Expected<void, std::string> NetworkNamespace::add_tap(const std::string& interface,
+                                                      const std::string& ipv4_cidr) const {
+  if (!ipv4_cidr.empty() && !is_benchmarking_cidr(ipv4_cidr)) {
+    return Unexpected(ipv4_cidr + ": test addresses must lie in 198.18.0.0/15");
+  }
+  if (auto made = ip({"tuntap", "add", "dev", interface, "mode", "tap"}); !made) {
+    return Unexpected(made.error());
+  }
+  if (!ipv4_cidr.empty()) {
+    if (auto added = ip({"addr", "add", ipv4_cidr, "dev", interface}); !added) {
+      return Unexpected(added.error());
+    }
+  }
+  if (auto up = ip({"link", "set", interface, "up"}); !up) return Unexpected(up.error());
+  return {};
 }
 
 Expected<void, std::string> NetworkNamespace::run_inside(const std::function<void()>& fn) const {

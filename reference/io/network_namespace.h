@@ -9,6 +9,8 @@
 // in the root namespace, IPv4 addresses come from 198.18.0.0/15 only (RFC 2544's range for
 // benchmarking network devices), and every command is bounded in time.
 //
+// A tap (for a QEMU guest) can be added to a namespace instead of a veth.
+//
 // Code runs inside the namespace on a thread of its own (setns() changes only the calling
 // thread). Sockets keep the namespace they were opened in, so a pcap handle opened there
 // keeps working from any thread afterwards:
@@ -44,6 +46,10 @@ class NetworkNamespace {
   // Any program inside the namespace: `ip netns exec <name> argv...`.
   Expected<std::string, std::string> exec(const std::vector<std::string>& argv,
                                           uint64_t timeout_ms = 10'000) const;
+  // A tap device inside this namespace (for a QEMU guest such as the rxe DUT), up, with an
+  // optional IPv4 address that must lie in 198.18.0.0/15.
+  Expected<void, std::string> add_tap(const std::string& interface,
+                                      const std::string& ipv4_cidr = "") const;
   // Runs fn on a new thread that has joined this namespace; returns when fn has.
   Expected<void, std::string> run_inside(const std::function<void()>& fn) const;
 

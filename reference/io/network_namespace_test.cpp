@@ -78,6 +78,19 @@ TEST(NetworkNamespace, RunInsideSeesOnlyTheNamespacesInterfaces) {
   EXPECT_EQ(if_nametoindex(VethPair::kInterfaceA), 0U);
 }
 
+TEST(NetworkNamespace, TapLivesInsideTheNamespace) {
+  SKIP_UNLESS_ROOT();
+  auto ns = NetworkNamespace::create();
+  ASSERT_TRUE(ns) << ns.error();
+  EXPECT_FALSE(ns->add_tap("mrttap0", "10.0.0.1/24"));  // not a benchmarking address
+  auto made = ns->add_tap("mrttap0", "198.18.1.1/24");
+  ASSERT_TRUE(made) << made.error();
+  auto shown = ns->ip({"-o", "addr", "show", "dev", "mrttap0"});
+  ASSERT_TRUE(shown) << shown.error();
+  EXPECT_NE(shown->find("198.18.1.1/24"), std::string::npos) << *shown;
+  EXPECT_EQ(if_nametoindex("mrttap0"), 0U);  // not in the root namespace
+}
+
 TEST(VethPair, KernelsOnBothEndsPingEachOther) {
   SKIP_UNLESS_ROOT();
   {
