@@ -1,0 +1,122 @@
+// File: control_message.h
+//
+// Requests of the DUT control protocol (docs/dut-control-protocol.md), parsed and
+// validated into typed values. Nothing here touches a device: a request that parses is
+// well-formed, and every malformed one is refused with an error naming the field, so a
+// hostile message can reach no backend.
+//
+//   auto json = parse_json_line(line);            // EPROTO: not JSON, too deep, too long
+//   auto request = parse_request(*json);           // EINVAL/ENOTSUP, with the field's path
+//   std::visit([&](const auto& op) { ... }, request->op);
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "harness/agent/control_error.h"
+#include "harness/agent/dut_types.h"
+
+namespace mr::agent {
+
+namespace op {
+struct Hello {
+  std::string token;
+  uint32_t protocol = 0;
+  std::string client;
+};
+struct Capabilities {};
+struct CreatePd {};
+struct RegMr {
+  RegMrArgs args;
+};
+struct DeregMr {
+  uint32_t lkey = 0;
+};
+struct CreateCq {
+  uint32_t depth = 0;
+};
+struct CreateSrq {
+  uint32_t max_wr = 0;
+};
+struct CreateQp {
+  CreateQpArgs args;
+};
+struct ModifyQp {
+  ModifyQpArgs args;
+};
+struct QueryQp {
+  uint32_t qpn = 0;
+};
+struct PostSend {
+  uint32_t qpn = 0;
+  transport::SendWr wr;
+};
+struct PostRecv {
+  uint32_t qpn = 0;
+  transport::RecvWr wr;
+};
+struct PostSrqRecv {
+  uint32_t srq = 0;
+  transport::RecvWr wr;
+};
+struct PollCq {
+  PollCqArgs args;
+};
+struct ReqNotifyCq {
+  uint32_t cq = 0;
+  bool solicited_only = false;
+};
+struct ReadMem {
+  MemArgs args;
+};
+struct WriteMem {
+  MemArgs args;
+};
+struct Counters {};
+struct Destroy {
+  ObjectKind kind = ObjectKind::kQp;
+  uint32_t handle = 0;
+};
+struct Reset {};
+struct SetMutants {
+  std::vector<std::string> enable;
+};
+struct Bye {};
+}  // namespace op
+
+using Operation =
+    std::variant<op::Hello, op::Capabilities, op::CreatePd, op::RegMr, op::DeregMr, op::CreateCq,
+                 op::CreateSrq, op::CreateQp, op::ModifyQp, op::QueryQp, op::PostSend, op::PostRecv,
+                 op::PostSrqRecv, op::PollCq, op::ReqNotifyCq, op::ReadMem, op::WriteMem,
+                 op::Counters, op::Destroy, op::Reset, op::SetMutants, op::Bye>;
+
+struct Request {
+  uint64_t id = 0;
+  Operation op;
+};
+
+// A request that did not parse, with its id when the id itself was readable (the reply
+// then carries it; otherwise the reply's id is null).
+struct RequestError {
+  std::optional<uint64_t> id;
+  ControlError error;
+};
+
+inline constexpr size_t kMaxJsonDepth = 16;
+
+// One line (without its newline) as a JSON value: EPROTO when it is longer than
+// kMaxLineBytes, nested deeper than kMaxJsonDepth, or not JSON.
+Result<nlohmann::json> parse_json_line(std::string_view line);
+Expected<Request, RequestError> parse_request(const nlohmann::json& message);
+// The two together.
+Expected<Request, RequestError> parse_request_line(std::string_view line);
+
+// The op names, in the order of Operation's alternatives.
+std::string_view op_name(const Operation& op);
+
+}  // namespace mr::agent

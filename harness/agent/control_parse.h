@@ -1,0 +1,29 @@
+// File: control_parse.h
+//
+// The field parsers behind parse_request (control_message.h) for the structured arguments:
+// work requests, QP attributes and address vectors, access flag lists, hex data.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/agent/control_error.h"
+#include "harness/agent/dut_types.h"
+#include "harness/agent/json_reader.h"
+
+namespace mr::agent {
+
+// ["LOCAL_WRITE", "REMOTE_READ", ...] -> memory::Access bits. `allowed` limits the names.
+Result<uint32_t> parse_access_list(const nlohmann::json& list, const std::string& path,
+                                   uint32_t allowed);
+Result<std::vector<uint8_t>> parse_hex(const nlohmann::json& value, const std::string& path,
+                                       size_t max_bytes);
+Result<transport::SendWr> parse_send_wr(const nlohmann::json& wr, const std::string& path);
+Result<transport::RecvWr> parse_recv_wr(const nlohmann::json& wr, const std::string& path);
+Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& attrs,
+                                           const std::string& path);
+Result<AvArgs> parse_av(const nlohmann::json& av, const std::string& path);
+
+}  // namespace mr::agent

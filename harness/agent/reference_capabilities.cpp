@@ -1,0 +1,48 @@
+// ReferenceBackend::capabilities: what the reference device is and claims.
+#include <utility>
+
+#include "harness/agent/reference_backend.h"
+#include "reference/memory/memory_table.h"
+
+namespace mr::agent {
+
+std::vector<std::string> reference_pics_features() {
+  // The keys of testcases/profiles/reference.pics.json's "features" (reference_backend_test
+  // checks that the two lists agree).
+  return {"roce.v2",  "ipv4",          "ipv6",     "vlan",          "rc.send",         "rc.write",
+          "rc.read",  "rc.atomic",     "rc.imm",   "rc.inv",        "rc.srq",          "uc.send",
+          "uc.write", "ud.send",       "cnp.np",   "cnp.rp",        "ext.negotiation", "ext.sack",
+          "ext.ooo",  "ext.multipath", "ext.trim", "ext.pathprobe", "ext.cc"};
+}
+
+Result<Capabilities> ReferenceBackend::capabilities() {
+  std::lock_guard lock(mutex_);
+  Capabilities c;
+  c.device_name = "metaroce-reference";
+  c.device_kind = "reference";
+  c.vendor = "metaroce-conformance project";
+  c.version = "0.1.0";
+  c.mac = options_.mac;
+  c.ips = {options_.ipv4.to_string(), node_.ipv6_link_local().to_string()};
+  for (const auto& entry : node_.gids().entries()) c.gids.push_back({entry.index, entry.gid});
+  c.mtus = {256, 512, 1024, 2048, 4096};
+  c.limits = {{"max_qp", 0xfffffd},
+              {"max_qp_wr", 1U << 20},
+              {"max_sge", kMaxSge},
+              {"max_cq", 0xffffffff},
+              {"max_cqe", 1U << 20},
+              {"max_srq_wr", 1U << 20},
+              {"max_mr_size", memory::kMaxMrSize},
+              {"max_msg_size", uint64_t{1} << 31},
+              {"max_rd_atomic", 255},
+              {"max_mem_transfer", kMaxMemTransfer},
+              {"max_poll_timeout_ms", kMaxPollTimeoutMs},
+              {"max_line_bytes", kMaxLineBytes}};
+  c.pics = reference_pics_features();
+  for (const auto& m : mutants::all_mutants()) {
+    c.mutants.push_back({std::string(m.name), std::string(m.clauses), std::string(m.description)});
+  }
+  return c;
+}
+
+}  // namespace mr::agent

@@ -1,0 +1,46 @@
+// File: request_dispatcher.h
+//
+// One request line in, one reply line out: parse and validate (control_message.h), call the
+// backend (dut_backend.h), write the reply (control_reply.h). The same code serves the TCP
+// agent (agent_server.h) and the harness's in-process DUT (harness/dut), so the embedded
+// reference and a remote agent answer byte for byte alike.
+//
+// The dispatcher does not authenticate: the token is the transport's business (the TCP
+// server checks it before the first line reaches here; in process there is nothing to
+// guard). It does check hello's protocol version.
+//
+//   RequestDispatcher dispatcher(backend, "reference");
+//   DispatchResult r = dispatcher.handle_line(R"({"id":1,"op":"create_pd"})");
+//   // r.reply == R"({"id":1,"ok":true,"pd":1})", r.close == false
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "harness/agent/control_message.h"
+#include "harness/agent/control_reply.h"
+#include "harness/agent/dut_backend.h"
+
+namespace mr::agent {
+
+struct DispatchResult {
+  std::string reply;   // one JSON object, no newline
+  bool close = false;  // bye, or a failed hello: the transport closes after sending
+};
+
+class RequestDispatcher {
+ public:
+  RequestDispatcher(DutBackend& backend, std::string backend_name)
+      : backend_(backend), backend_name_(std::move(backend_name)) {}
+
+  DispatchResult handle_line(std::string_view line);
+  DispatchResult handle(const Request& request);
+
+ private:
+  Result<Json> run(const Operation& op);
+
+  DutBackend& backend_;
+  std::string backend_name_;
+};
+
+}  // namespace mr::agent
