@@ -6,11 +6,10 @@
 // worse, plus not-applicable when the PICS does not claim what a test needs.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,9 +20,9 @@ namespace mr::report {
 enum class Verdict : uint8_t { kNone, kPass, kInconc, kFail, kError, kNotApplicable };
 
 // Every verdict, in TTCN-3 order, not-applicable last: the order reports list them in.
-inline constexpr std::array<Verdict, 6> kAllVerdicts = {
-    Verdict::kNone, Verdict::kPass,  Verdict::kInconc,
-    Verdict::kFail, Verdict::kError, Verdict::kNotApplicable};
+inline constexpr std::array<Verdict, 6> kAllVerdicts = {Verdict::kNone,   Verdict::kPass,
+                                                        Verdict::kInconc, Verdict::kFail,
+                                                        Verdict::kError,  Verdict::kNotApplicable};
 
 // "none", "pass", "inconc", "fail", "error", "not-applicable" (the report.json spelling).
 std::string_view to_string(Verdict v);
@@ -38,7 +37,7 @@ struct Failure {
   std::string field;     // "BTH.psn", "AETH.syndrome", "completion.status", "memory"
   std::string expected;  // as written or computed, e.g. "0x000457 (1111)"
   std::string actual;
-  std::string message;   // one sentence
+  std::string message;  // one sentence
   // Both packets in decode --json shape when the difference is in a packet; null otherwise.
   // The HTML report shows them side by side, field by field.
   nlohmann::ordered_json expected_packet;
@@ -47,10 +46,10 @@ struct Failure {
 
 // A packet of the exchange, for the ladder diagram and the pcapng comments.
 struct PacketRecord {
-  uint64_t t_ns = 0;             // since the start of the test
-  bool from_tester = true;       // tester -> DUT (injected) or DUT -> tester
-  std::string summary;           // "RC_SEND_ONLY psn 0x000456 ackreq"
-  std::string script_ref;        // "RC-PSN-004.mrt:12 inject", or "" if unmatched
+  uint64_t t_ns = 0;               // since the start of the test
+  bool from_tester = true;         // tester -> DUT (injected) or DUT -> tester
+  std::string summary;             // "RC_SEND_ONLY psn 0x000456 ackreq"
+  std::string script_ref;          // "RC-PSN-004.mrt:12 inject", or "" if unmatched
   nlohmann::ordered_json decoded;  // decode --json shape
 };
 
@@ -60,7 +59,7 @@ struct TestResult {
   std::string purpose;
   std::string group;  // "BV" valid, "BI" invalid, "BO" inopportune
   std::vector<std::string> clauses;
-  std::string pics;   // the PICS predicate of the test
+  std::string pics;  // the PICS predicate of the test
   Verdict verdict = Verdict::kNone;
   std::string reason;  // why not applicable, inconclusive or in error
   std::vector<Failure> failures;
@@ -74,7 +73,7 @@ struct RunResult {
   int schema_version = 1;
   std::string harness_version;
   std::string harness_commit;  // git commit the harness was built from, "" if unknown
-  std::string started_at;  // ISO 8601 UTC
+  std::string started_at;      // ISO 8601 UTC
   double duration_s = 0;
   nlohmann::ordered_json dut;    // identity from hello/capabilities
   std::string profile;           // PICS profile name

@@ -1,0 +1,41 @@
+// File: format.cpp
+#include "harness/report/format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace mr::report {
+
+std::string format_seconds(double s) {
+  if (!std::isfinite(s) || s < 0) s = 0;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+std::string format_time_ms(uint64_t t_ns) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(t_ns / 1000000),
+                static_cast<unsigned long long>((t_ns / 1000) % 1000));
+  return buf;
+}
+
+std::string format_value(const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0)) {
+    const auto u = v.get<uint64_t>();
+    if (u < 10) return std::to_string(u);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%llu (0x%llx)", static_cast<unsigned long long>(u),
+                  static_cast<unsigned long long>(u));
+    return buf;
+  }
+  return safe_dump(v);
+}
+
+std::string safe_dump(const nlohmann::ordered_json& v, int indent) {
+  return v.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+}  // namespace mr::report

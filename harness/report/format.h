@@ -1,0 +1,26 @@
+// File: format.h
+//
+// Small text formatting shared by the writers: durations, times, JSON values as people read
+// them. The results are plain text; the caller escapes them for its format.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace mr::report {
+
+// "0.012" (seconds, three decimals, never negative or NaN).
+std::string format_seconds(double s);
+
+// A test-relative time in milliseconds with microsecond precision: "12.345".
+std::string format_time_ms(uint64_t t_ns);
+
+// A decoded field value: integers as "1111 (0x457)" (decimal alone below 10), strings
+// unquoted, null as "", anything else as compact JSON.
+std::string format_value(const nlohmann::ordered_json& v);
+
+// Compact JSON that never throws: invalid UTF-8 becomes U+FFFD.
+std::string safe_dump(const nlohmann::ordered_json& v, int indent = -1);
+
+}  // namespace mr::report

@@ -1,0 +1,130 @@
+// File: junit_writer.cpp
+//
+// junit.xml for CI (Jenkins, GitLab, GitHub test reporters): one <testsuite> per area (the
+// directory of the test file, e.g. base/psn), one <testcase> per test purpose with
+// classname = area and name = tp_id. JUnit has no inconclusive or not-applicable, so:
+//   fail           <failure message="first failure" type="field">every failure</failure>
+//   error          <error message="reason">reason and any failures</error>
+//   inconc         <skipped message="inconclusive: reason"/>
+//   not-applicable <skipped message="reason"/>
+//   none           <skipped message="no verdict: ..."/>
+#include <map>
+#include <vector>
+
+#include "harness/report/coverage.h"
+#include "harness/report/escape.h"
+#include "harness/report/format.h"
+#include "harness/report/writer.h"
+
+namespace mr::report {
+namespace {
+
+struct Suite {
+  std::vector<const TestResult*> tests;
+  int failures = 0, errors = 0, skipped = 0;
+  double time = 0;
+};
+
+std::string failure_line(const Failure& f) {
+  return f.file + ":" + std::to_string(f.line) + ": " + f.field + ": expected " + f.expected +
+         " vs actual " + f.actual + (f.message.empty() ? "" : " (" + f.message + ")");
+}
+
+std::string all_failures(const TestResult& t) {
+  std::string out;
+  for (const Failure& f : t.failures) out += failure_line(f) + "\n";
+  return out;
+}
+
+std::string skip_message(const TestResult& t) {
+  switch (t.verdict) {
+    case Verdict::kInconc:
+      return "inconclusive: " + (t.reason.empty() ? std::string("no reason given") : t.reason);
+    case Verdict::kNotApplicable:
+      return t.reason.empty() ? std::string("not applicable") : t.reason;
+    default:
+      return "no verdict: the test ended without setting one" +
+             (t.reason.empty() ? std::string() : ": " + t.reason);
+  }
+}
+
+void append_testcase(std::string& out, const std::string& area, const TestResult& t) {
+  out += "    <testcase classname=\"" + attr_escape(area) + "\" name=\"" + attr_escape(t.tp_id) +
+         "\" file=\"" + attr_escape(t.file) + "\" time=\"" + format_seconds(t.duration_s) + "\">\n";
+  // Properties first, as pytest writes them: the Jenkins and GitLab parsers accept that.
+  out += "      <properties>\n        <property name=\"verdict\" value=\"" +
+         attr_escape(to_string(t.verdict)) + "\"/>\n";
+  if (!t.capture.empty()) {
+    out += "        <property name=\"capture\" value=\"" + attr_escape(t.capture) + "\"/>\n";
+  }
+  out += "      </properties>\n";
+  switch (t.verdict) {
+    case Verdict::kPass:
+      break;
+    case Verdict::kFail: {
+      const std::string message = t.failures.empty() ? (t.reason.empty() ? "failed" : t.reason)
+                                                     : failure_line(t.failures.front());
+      const std::string type = t.failures.empty() ? "fail" : t.failures.front().field;
+      out += "      <failure message=\"" + attr_escape(message) + "\" type=\"" + attr_escape(type) +
+             "\">" + text_escape(all_failures(t)) + "</failure>\n";
+      break;
+    }
+    case Verdict::kError:
+      out += "      <error message=\"" +
+             attr_escape(t.reason.empty() ? std::string("harness error") : t.reason) +
+             "\" type=\"error\">" + text_escape(t.reason + "\n" + all_failures(t)) + "</error>\n";
+      break;
+    default:
+      out += "      <skipped message=\"" + attr_escape(skip_message(t)) + "\"/>\n";
+      break;
+  }
+  out += "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string render_junit_xml(const RenderContext& ctx) {
+  const RunResult& run = ctx.run;
+  std::map<std::string, Suite> suites;
+  int failures = 0, errors = 0, skipped = 0;
+  for (const TestResult& t : run.tests) {
+    Suite& s = suites[area_of(t.file)];
+    s.tests.push_back(&t);
+    s.time += t.duration_s;
+    if (t.verdict == Verdict::kFail) ++s.failures, ++failures;
+    if (t.verdict == Verdict::kError) ++s.errors, ++errors;
+    if (t.verdict != Verdict::kPass && t.verdict != Verdict::kFail &&
+        t.verdict != Verdict::kError) {
+      ++s.skipped, ++skipped;
+    }
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites name=\"metaroce\" tests=\"" + std::to_string(run.tests.size()) +
+         "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+         "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + format_seconds(run.duration_s) +
+         "\" timestamp=\"" + attr_escape(run.started_at) + "\">\n";
+  int id = 0;
+  for (const auto& [area, s] : suites) {
+    out += "  <testsuite name=\"" + attr_escape(area) + "\" id=\"" + std::to_string(id++) +
+           "\" tests=\"" + std::to_string(s.tests.size()) + "\" failures=\"" +
+           std::to_string(s.failures) + "\" errors=\"" + std::to_string(s.errors) +
+           "\" skipped=\"" + std::to_string(s.skipped) + "\" time=\"" + format_seconds(s.time) +
+           "\" timestamp=\"" + attr_escape(run.started_at) + "\">\n";
+    out += "    <properties>\n";
+    const std::pair<const char*, std::string> props[] = {{"profile", run.profile},
+                                                         {"seed", std::to_string(run.seed)},
+                                                         {"harness_version", run.harness_version},
+                                                         {"dut", safe_dump(run.dut)}};
+    for (const auto& [name, value] : props) {
+      out += "      <property name=\"" + std::string(name) + "\" value=\"" + attr_escape(value) +
+             "\"/>\n";
+    }
+    out += "    </properties>\n";
+    for (const TestResult* t : s.tests) append_testcase(out, area, *t);
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return out;
+}
+
+}  // namespace mr::report

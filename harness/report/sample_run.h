@@ -1,0 +1,20 @@
+// File: sample_run.h
+//
+// A small synthetic RunResult for the writer tests: five tests, one of each of pass, fail
+// (two failures, both packets decoded), inconc, error and not-applicable, over a catalog of
+// four clauses of which one MUST clause is uncovered.
+#pragma once
+
+#include <string>
+
+#include "harness/report/results.h"
+
+namespace mr::report::testing {
+
+RunResult sample_run();
+
+// The same run with `hostile` in every string a test can influence: file names, purposes,
+// summaries, field names, expected and actual values, reasons, DUT identity.
+RunResult hostile_run(const std::string& hostile);
+
+}  // namespace mr::report::testing

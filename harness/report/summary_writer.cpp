@@ -1,0 +1,98 @@
+// File: summary_writer.cpp
+//
+// summary.md: what to paste into a pull request or a ticket. The overall verdict and counts,
+// each failed or erroneous test with its first failure (file:line field expected vs actual),
+// the inconclusive ones with their reason, and the uncovered MUST clauses. Every value from
+// the run is md_escape'd: it renders as the text it is, never as markup.
+#include "harness/report/coverage.h"
+#include "harness/report/escape.h"
+#include "harness/report/format.h"
+#include "harness/report/writer.h"
+
+namespace mr::report {
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return out;
+}
+
+std::string dut_name(const nlohmann::ordered_json& dut) {
+  if (dut.is_object()) {
+    for (const char* key : {"name", "model", "vendor"}) {
+      if (auto it = dut.find(key); it != dut.end() && it->is_string())
+        return it->get<std::string>();
+    }
+  }
+  return dut.is_null() ? "unknown DUT" : safe_dump(dut);
+}
+
+void append_test_line(std::string& out, const TestResult& t) {
+  out += "- **" + md_escape(t.tp_id) + "** " + upper(to_string(t.verdict)) + " (" +
+         md_escape(area_of(t.file)) + ")";
+  if (!t.purpose.empty()) out += ": " + md_escape(t.purpose);
+  out += "\n";
+  if (!t.failures.empty()) {
+    const Failure& f = t.failures.front();
+    out += "  - " + md_escape(f.file + ":" + std::to_string(f.line)) + " " + md_escape(f.field) +
+           ": expected " + md_escape(f.expected) + ", actual " + md_escape(f.actual);
+    if (!f.message.empty()) out += " — " + md_escape(f.message);
+    if (t.failures.size() > 1) {
+      out += " (and " + std::to_string(t.failures.size() - 1) + " more)";
+    }
+    out += "\n";
+  }
+  if (!t.reason.empty()) out += "  - reason: " + md_escape(t.reason) + "\n";
+  if (!t.capture.empty()) out += "  - capture: " + md_escape(t.capture) + "\n";
+}
+
+}  // namespace
+
+std::string render_summary_md(const RenderContext& ctx) {
+  const RunResult& run = ctx.run;
+  std::string out = "# MetaRoCE conformance run: " + upper(to_string(run.overall())) + "\n\n";
+  out += "DUT " + md_escape(dut_name(run.dut)) + " · profile " + md_escape(run.profile) +
+         " · seed " + std::to_string(run.seed) + " · harness " + md_escape(run.harness_version);
+  if (!run.harness_commit.empty()) out += " (" + md_escape(run.harness_commit) + ")";
+  out +=
+      " · started " + md_escape(run.started_at) + " · " + format_seconds(run.duration_s) + " s\n\n";
+
+  out += "| verdict | tests |\n|---|---:|\n";
+  for (const auto& [verdict, n] : run.counts()) {
+    out += "| " + std::string(to_string(verdict)) + " | " + std::to_string(n) + " |\n";
+  }
+  out += "| **total** | **" + std::to_string(run.tests.size()) + "** |\n";
+
+  const struct {
+    Verdict verdict;
+    const char* title;
+  } sections[] = {{Verdict::kFail, "Failed"},
+                  {Verdict::kError, "In error (harness fault)"},
+                  {Verdict::kInconc, "Inconclusive"},
+                  {Verdict::kNone, "Without a verdict"}};
+  for (const auto& section : sections) {
+    std::string body;
+    int n = 0;
+    for (const TestResult& t : run.tests) {
+      if (t.verdict != section.verdict) continue;
+      append_test_line(body, t);
+      ++n;
+    }
+    if (n > 0)
+      out += "\n## " + std::string(section.title) + " (" + std::to_string(n) + ")\n\n" + body;
+  }
+
+  std::string uncovered;
+  int n_uncovered = 0;
+  for (const ClauseCoverage& c : clause_coverage(run)) {
+    if (c.covered() || !c.mandatory()) continue;
+    uncovered += "- " + md_escape(c.id) + " (" + c.level + "): " + md_escape(c.statement) + "\n";
+    ++n_uncovered;
+  }
+  out += "\n## Uncovered MUST clauses (" + std::to_string(n_uncovered) + ")\n\n";
+  out += n_uncovered == 0 ? "None: every MUST and MUST-IF clause has a test purpose.\n" : uncovered;
+  return out;
+}
+
+}  // namespace mr::report
