@@ -93,10 +93,15 @@ Expected<void, std::string> header_from_json(const nlohmann::json& j, H& h) {
   });
   if (!error.empty()) return Unexpected(error);
   if (known != j.size()) {
-    for (const auto& [key, value] : j.items()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string& key = it.key();
       bool found = false;
       H::fields(h, [&](const char* name, auto&) { found = found || key == name; });
-      if (!found) return Unexpected(layer + "." + key + ": no such field");
+      if (!found) {
+        std::string message = layer;
+        message.append(".").append(key).append(": no such field");
+        return Unexpected(std::move(message));
+      }
     }
   }
   return {};

@@ -9,6 +9,7 @@
 // mtu4096: the same at path MTU 4096
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <exception>
 #include <random>
 #include <string>
 #include <vector>
@@ -90,7 +91,7 @@ void data_packet(uint64_t i, size_t mtu, std::mt19937_64& rng, RocePacket& p,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"synthetic RoCEv2 capture for the benchmarks"};
   std::string mix = "small";
   std::string out;
@@ -137,4 +138,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "synth_capture: %s\n", e.what());
+    return 2;
+  }
 }

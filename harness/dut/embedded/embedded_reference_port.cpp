@@ -1,0 +1,130 @@
+#include "harness/dut/embedded/embedded_reference_port.h"
+
+#include <algorithm>
+#include <array>
+
+namespace mr::dut {
+
+namespace {
+constexpr uint64_t kStartNs = 1'000'000'000;  // a non-zero epoch: timestamps stay positive
+constexpr int kMaxSettleRounds = 64;
+}  // namespace
+
+EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit, EmbeddedOptions options)
+    : link_(clock_, {.capacity = 1 << 16, .latency_ns = options.link_latency_ns}) {
+  clock_.set(kStartNs);
+  agent::ReferenceBackendOptions o;
+  o.mac = pixit.dut_mac;
+  o.ipv4 = pixit.dut_ip;
+  o.seed = options.seed;
+  for (const auto& name : options.mutants) {
+    if (auto m = mutants::mutant_by_name(name)) o.mutants.enable(*m);
+  }
+  backend_ = std::make_unique<agent::ReferenceBackend>(link_.b(), clock_, o);
+  backend_->add_neighbor(pixit.tester_ip, pixit.tester_mac);
+  dispatcher_ = std::make_unique<agent::RequestDispatcher>(*backend_, "reference");
+  (void)call({{"op", "hello"}, {"protocol", 1}, {"client", "metaroce harness (embedded)"}});
+}
+
+Expected<nlohmann::json, std::string> EmbeddedReferencePort::call(const nlohmann::json& request) {
+  nlohmann::json r = request;
+  r["id"] = next_id_++;
+  const auto out = dispatcher_->handle_line(r.dump());
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(out.reply);
+  } catch (const nlohmann::json::exception& e) {
+    return Unexpected(std::string("unparsable reply: ") + e.what());
+  }
+  if (!reply.value("ok", false)) {
+    const auto& e = reply["error"];
+    std::string message = e.value("code", "?") + ": " + e.value("message", "");
+    if (e.contains("field") && e["field"].is_string()) message += " (field " + e["field"].get<std::string>() + ")";
+    return Unexpected(message);
+  }
+  return reply;
+}
+
+void EmbeddedReferencePort::settle() {
+  std::array<io::Frame, 64> burst;
+  for (int round = 0; round < kMaxSettleRounds; ++round) {
+    backend_->service(0);
+    const size_t n = link_.a().receive_burst(burst, 0);
+    for (size_t i = 0; i < n; ++i) inbox_.push_back({std::move(burst[i].bytes), burst[i].timestamp_ns});
+    if (n == 0 && !(link_.next_delivery_ns() && *link_.next_delivery_ns() <= clock_.now_ns())) return;
+  }
+}
+
+bool EmbeddedReferencePort::step(uint64_t limit) {
+  std::optional<uint64_t> next = link_.next_delivery_ns();
+  if (auto d = backend_->next_deadline_ns()) next = std::min(next.value_or(*d), *d);
+  if (!next || *next > limit) return false;
+  clock_.set(std::max(*next, clock_.now_ns()));
+  settle();
+  return true;
+}
+
+Expected<nlohmann::json, std::string> EmbeddedReferencePort::control(nlohmann::json request) {
+  const bool poll = request.value("op", "") == "poll_cq";
+  const uint64_t timeout_ms = poll ? request.value("timeout_ms", 0ULL) : 0;
+  if (poll) request["timeout_ms"] = 0;  // waiting is advancing the virtual clock, below
+  const uint64_t deadline = clock_.now_ns() + timeout_ms * 1'000'000;
+  for (int i = 0; i < 1'000'000; ++i) {
+    auto reply = call(request);
+    settle();
+    if (!poll || !reply || !(*reply)["completions"].empty()) return reply;
+    if (!step(deadline)) {
+      clock_.set(std::max(clock_.now_ns(), deadline));
+      settle();
+      return call(request);
+    }
+  }
+  return Unexpected(std::string("poll_cq: event budget exhausted"));
+}
+
+void EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {
+  io::Frame f{std::vector<uint8_t>(frame.begin(), frame.end()), clock_.now_ns()};
+  link_.a().send_burst(std::span(&f, 1));
+  settle();
+}
+
+std::optional<engine::DutFrame> EmbeddedReferencePort::receive(uint64_t deadline_ns) {
+  for (int i = 0; i < 1'000'000; ++i) {
+    settle();
+    if (!inbox_.empty()) {
+      engine::DutFrame f = std::move(inbox_.front());
+      inbox_.pop_front();
+      return f;
+    }
+    if (!step(deadline_ns)) break;
+  }
+  if (clock_.now_ns() < deadline_ns) clock_.set(deadline_ns);
+  settle();
+  if (inbox_.empty()) return std::nullopt;
+  engine::DutFrame f = std::move(inbox_.front());
+  inbox_.pop_front();
+  if (f.t_ns > deadline_ns) {
+    inbox_.push_front(f);
+    return std::nullopt;
+  }
+  return f;
+}
+
+void EmbeddedReferencePort::wait_until(uint64_t t_ns) {
+  for (int i = 0; i < 1'000'000 && step(t_ns); ++i) {
+  }
+  if (clock_.now_ns() < t_ns) clock_.set(t_ns);
+  settle();
+}
+
+Expected<void, std::string> EmbeddedReferencePort::reset() {
+  inbox_.clear();
+  auto r = call({{"op", "reset"}});
+  if (!r) return Unexpected(r.error());
+  // Frames still in flight from the previous test are dropped with it.
+  wait_until(clock_.now_ns() + 1'000'000);
+  inbox_.clear();
+  return {};
+}
+
+}  // namespace mr::dut

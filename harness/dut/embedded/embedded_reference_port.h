@@ -1,0 +1,55 @@
+// File: embedded_reference_port.h
+//
+// The embedded default DUT: a reference device in this process, behind the same request
+// dispatcher a remote agent runs (so control replies are byte for byte those of the TCP
+// agent), with its packets on an in-memory link pair and everything on a virtual clock.
+// No root, no network, fully deterministic: waiting is advancing the clock to the next
+// event (a delivery, a device timer, or the deadline).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+
+#include "harness/agent/reference_backend.h"
+#include "harness/agent/request_dispatcher.h"
+#include "harness/engine/dut_port.h"
+#include "harness/engine/pixit.h"
+#include "reference/io/clock.h"
+#include "reference/io/memory_link.h"
+
+namespace mr::dut {
+
+struct EmbeddedOptions {
+  uint64_t seed = 1;
+  uint64_t link_latency_ns = 1'000;
+  std::vector<std::string> mutants;  // reference mutants to switch on
+};
+
+class EmbeddedReferencePort final : public engine::DutPort {
+ public:
+  EmbeddedReferencePort(const engine::Pixit& pixit, EmbeddedOptions options);
+
+  Expected<nlohmann::json, std::string> control(nlohmann::json request) override;
+  void inject(std::span<const uint8_t> frame) override;
+  std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
+  void wait_until(uint64_t t_ns) override;
+  uint64_t now_ns() override { return clock_.now_ns(); }
+  Expected<void, std::string> reset() override;
+
+ private:
+  // Runs the device and collects what reaches the tester, at the current time.
+  void settle();
+  // Advances to the next event no later than `limit`; false when there is none before it.
+  bool step(uint64_t limit);
+  Expected<nlohmann::json, std::string> call(const nlohmann::json& request);
+
+  io::VirtualClock clock_;
+  io::MemoryLinkPair link_;
+  std::unique_ptr<agent::ReferenceBackend> backend_;
+  std::unique_ptr<agent::RequestDispatcher> dispatcher_;
+  std::deque<engine::DutFrame> inbox_;  // DUT -> tester, in arrival order
+  uint64_t next_id_ = 1;
+};
+
+}  // namespace mr::dut

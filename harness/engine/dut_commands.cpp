@@ -1,0 +1,320 @@
+#include "harness/engine/dut_commands.h"
+
+#include <map>
+#include <set>
+
+#include "harness/engine/evaluate.h"
+
+namespace mr::engine {
+namespace {
+
+using nlohmann::json;
+using script::Command;
+
+constexpr uint64_t kDefaultMrLength = 1 << 20;
+constexpr uint64_t kDutVaBase = 0x10000000;
+
+// Arguments of a command by name, evaluated lazily; unknown names are errors.
+class Args {
+ public:
+  Args(const Command& c, TestContext& ctx, std::set<std::string> allowed) : c_(c), ctx_(ctx) {
+    for (const auto& a : c.args) {
+      if (!allowed.contains(a.name)) {
+        ctx.error(a.pos, "dut " + c.name + ": unknown argument '" + a.name + "'");
+        return;
+      }
+      args_[a.name] = &a;
+    }
+  }
+  bool has(const std::string& n) const { return args_.contains(n); }
+  uint64_t number(const std::string& n, uint64_t fallback) {
+    auto it = args_.find(n);
+    if (it == args_.end()) return fallback;
+    auto v = evaluate_number(it->second->value, ctx_.symbols);
+    if (!v) {
+      ctx_.error(it->second->pos, "dut " + c_.name + " " + n + ": " + v.error());
+      return fallback;
+    }
+    return *v;
+  }
+  std::string name(const std::string& n, const std::string& fallback) {
+    auto it = args_.find(n);
+    if (it == args_.end()) return fallback;
+    const auto& e = it->second->value;
+    if (e.kind == script::Expr::Kind::kName || e.kind == script::Expr::Kind::kSymbol) return e.text;
+    if (e.kind == script::Expr::Kind::kBytes) return e.bytes;
+    ctx_.error(it->second->pos, "dut " + c_.name + " " + n + ": expected a name");
+    return fallback;
+  }
+  std::vector<uint8_t> bytes(const std::string& n) {
+    auto it = args_.find(n);
+    if (it == args_.end()) return {};
+    auto v = evaluate_bytes(it->second->value, ctx_.symbols);
+    if (!v) {
+      ctx_.error(it->second->pos, "dut " + c_.name + " " + n + ": " + v.error());
+      return {};
+    }
+    return *v;
+  }
+  const script::Position& pos(const std::string& n) const {
+    auto it = args_.find(n);
+    return it == args_.end() ? c_.pos : it->second->pos;
+  }
+
+ private:
+  const Command& c_;
+  TestContext& ctx_;
+  std::map<std::string, const script::FieldArg*> args_;
+};
+
+std::optional<json> call(TestContext& ctx, const script::Position& pos, json request) {
+  auto r = ctx.port.control(std::move(request));
+  if (!r) {
+    ctx.error(pos, "DUT control: " + r.error());
+    return std::nullopt;
+  }
+  return *r;
+}
+
+std::string hex(const std::vector<uint8_t>& b) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  for (uint8_t x : b) {
+    s.push_back(kDigits[x >> 4]);
+    s.push_back(kDigits[x & 15]);
+  }
+  return s;
+}
+
+std::vector<uint8_t> unhex(const std::string& s) {
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+QpBinding* target(const Command& c, TestContext& ctx) {
+  const std::string name = c.target.empty() ? ctx.current_qp : c.target;
+  auto it = ctx.qps.find(name);
+  if (it == ctx.qps.end()) {
+    ctx.error(c.pos, "dut " + c.name + ": no QP named '" + name + "' (create it with dut qp " + name + " = create_qp(...))");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void create_qp(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"type", "mtu", "rq_psn", "sq_psn", "timeout", "retry_cnt", "rnr_retry", "min_rnr_timer",
+                  "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "pkey", "cq_depth"});
+  if (ctx.aborted) return;
+  if (a.name("type", "RC") != "RC") return ctx.error(a.pos("type"), "create_qp: only type=RC is supported");
+  const std::string& name = c.assign;
+  const uint32_t index = static_cast<uint32_t>(ctx.qps.size());
+  QpBinding b;
+  // Reproducible, seeded starting PSNs unless the script fixes them.
+  const uint64_t mix = (ctx.seed + index + 1) * 0x9e3779b97f4a7c15ULL;
+  const uint64_t rq_psn = a.number("rq_psn", (mix >> 20) & 0xffffff);
+  const uint64_t sq_psn = a.number("sq_psn", (mix >> 44) & 0xffffff);
+  const uint64_t mr_len = a.number("mr_len", kDefaultMrLength);
+  const std::string access = a.name("access", "ALL");
+  if (ctx.aborted) return;
+  auto pd = call(ctx, c.pos, {{"op", "create_pd"}});
+  if (!pd) return;
+  b.pd = (*pd)["pd"].get<uint32_t>();
+  auto mr = call(ctx, c.pos,
+                 {{"op", "reg_mr"},
+                  {"pd", b.pd},
+                  {"length", mr_len},
+                  {"va", kDutVaBase + uint64_t{index} * 0x1000000},
+                  {"access", {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC"}}});
+  if (!mr) return;
+  b.lkey = (*mr)["lkey"].get<uint32_t>();
+  b.rkey = (*mr)["rkey"].get<uint32_t>();
+  b.va = (*mr)["va"].get<uint64_t>();
+  b.mr_length = mr_len;
+  auto cq = call(ctx, c.pos, {{"op", "create_cq"}, {"depth", a.number("cq_depth", 4096)}});
+  if (!cq) return;
+  b.cq = (*cq)["cq"].get<uint32_t>();
+  auto qp = call(ctx, c.pos,
+                 {{"op", "create_qp"}, {"pd", b.pd}, {"send_cq", b.cq}, {"recv_cq", b.cq}, {"type", "RC"},
+                  {"max_send_wr", 1024}, {"max_recv_wr", 1024}});
+  if (!qp) return;
+  b.dut_qpn = (*qp)["qpn"].get<uint32_t>();
+  const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
+  json qp_access = json::array();
+  if (access == "ALL" || access.find("WRITE") != std::string::npos) qp_access.push_back("REMOTE_WRITE");
+  if (access == "ALL" || access.find("READ") != std::string::npos) qp_access.push_back("REMOTE_READ");
+  if (access == "ALL" || access.find("ATOMIC") != std::string::npos) qp_access.push_back("REMOTE_ATOMIC");
+  const uint16_t sport = static_cast<uint16_t>(0xc000 | (tester_qpn & 0x3fff));
+  const std::vector<json> steps{
+      {{"state", "INIT"}, {"pkey", a.number("pkey", 0xffff)}, {"access_flags", qp_access}},
+      {{"state", "RTR"},
+       {"path_mtu", a.number("mtu", 1024)},
+       {"dest_qpn", tester_qpn},
+       {"rq_psn", rq_psn},
+       {"max_dest_rd_atomic", a.number("max_dest_rd_atomic", 16)},
+       {"min_rnr_timer", a.number("min_rnr_timer", 12)},
+       {"av",
+        {{"dmac", ctx.pixit.tester_mac.to_string()},
+         {"dip", ctx.pixit.tester_ip.to_string()},
+         {"sip", ctx.pixit.dut_ip.to_string()},
+         {"udp_sport", 0xc000 | ((b.dut_qpn) & 0x3fff)}}}},
+      {{"state", "RTS"},
+       {"sq_psn", sq_psn},
+       {"timeout", a.number("timeout", 14)},
+       {"retry_cnt", a.number("retry_cnt", 7)},
+       {"rnr_retry", a.number("rnr_retry", 7)},
+       {"max_rd_atomic", a.number("max_rd_atomic", 16)}},
+  };
+  for (const auto& attrs : steps) {
+    if (ctx.aborted || !call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}})) return;
+  }
+  b.connection = ConnectionDefaults{ctx.pixit.tester_mac, ctx.pixit.dut_mac, ctx.pixit.tester_ip, ctx.pixit.dut_ip,
+                                    sport, b.dut_qpn, tester_qpn, 0xffff};
+  ctx.symbols.set(name + ".qpn", b.dut_qpn);
+  ctx.symbols.set(name + ".rkey", b.rkey);
+  ctx.symbols.set(name + ".lkey", b.lkey);
+  ctx.symbols.set(name + ".va", b.va);
+  ctx.symbols.set(name + ".len", b.mr_length);
+  ctx.symbols.set(name + ".tqpn", tester_qpn);
+  if (ctx.qps.empty()) {
+    // The first QP's values also have the short names of the language: P, Q, T.
+    ctx.symbols.set("P", rq_psn);
+    ctx.symbols.set("Q", sq_psn);
+    ctx.symbols.set("T", tester_qpn);
+    ctx.current_qp = name;
+  }
+  ctx.symbols.set(name + ".P", rq_psn);
+  ctx.symbols.set(name + ".Q", sq_psn);
+  ctx.qps[name] = b;
+}
+
+void post_recv(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"count", "len", "offset", "wr_id"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  const uint64_t count = a.number("count", 1);
+  const uint64_t len = a.number("len", 4096);
+  const uint64_t offset = a.number("offset", 0);
+  const uint64_t wr_id = a.number("wr_id", 0);
+  if (count > 4096) return ctx.error(a.pos("count"), "post_recv: count above 4096");
+  if (offset + count * len > qp->mr_length) return ctx.error(c.pos, "post_recv: buffers end past the memory region");
+  for (uint64_t i = 0; i < count && !ctx.aborted; ++i) {
+    call(ctx, c.pos,
+         {{"op", "post_recv"},
+          {"qpn", qp->dut_qpn},
+          {"wr", {{"wr_id", wr_id + i}, {"sg_list", {{{"addr", qp->va + offset + i * len}, {"length", len}, {"lkey", qp->lkey}}}}}}});
+  }
+}
+
+void post_send(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"opcode", "len", "offset", "remote_addr", "rkey", "imm", "wr_id", "solicited", "signaled",
+                  "compare_add", "swap", "invalidate_rkey"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  json wr = {{"wr_id", a.number("wr_id", 1)},
+             {"opcode", a.name("opcode", "SEND")},
+             {"sg_list", {{{"addr", qp->va + a.number("offset", 0)}, {"length", a.number("len", 0)}, {"lkey", qp->lkey}}}},
+             {"signaled", a.number("signaled", 1) != 0},
+             {"solicited", a.number("solicited", 0) != 0},
+             {"imm_data", a.number("imm", 0)},
+             {"remote_addr", a.number("remote_addr", 0)},
+             {"rkey", a.number("rkey", 0)},
+             {"compare_add", a.number("compare_add", 0)},
+             {"swap", a.number("swap", 0)},
+             {"invalidate_rkey", a.number("invalidate_rkey", 0)}};
+  if (!ctx.aborted) call(ctx, c.pos, {{"op", "post_send"}, {"qpn", qp->dut_qpn}, {"wr", wr}});
+}
+
+void expect_completion(const Command& c, TestContext& ctx, bool none) {
+  Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  const uint64_t wait_ms = none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
+  auto reply = call(ctx, c.pos, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}, {"timeout_ms", wait_ms}});
+  if (!reply) return;
+  ctx.last_event_ns = ctx.port.now_ns();
+  const auto& list = (*reply)["completions"];
+  if (none) {
+    if (!list.empty()) ctx.fail(c.pos, "completion", "none", list[0].dump(), "the DUT completed a work request it should not have");
+    return;
+  }
+  if (list.empty()) {
+    ctx.fail(c.pos, "completion", "a completion", "none within " + std::to_string(wait_ms) + " ms",
+             "the DUT reported no completion");
+    return;
+  }
+  const json& got = list[0];
+  auto check = [&](const std::string& arg, const std::string& key, const json& want) {
+    if (!got.contains(key) || got[key] != want) {
+      ctx.fail(a.pos(arg), "completion." + key, want.dump(), got.contains(key) ? got[key].dump() : "absent",
+               "completion field differs");
+    }
+  };
+  check("status", "status", a.name("status", "SUCCESS"));
+  if (a.has("opcode")) check("opcode", "opcode", a.name("opcode", ""));
+  if (a.has("len")) check("len", "byte_len", a.number("len", 0));
+  if (a.has("imm")) check("imm", "imm_data", a.number("imm", 0));
+  if (a.has("wr_id")) check("wr_id", "wr_id", a.number("wr_id", 0));
+}
+
+void write_mem(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"offset", "data"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  const auto data = a.bytes("data");
+  call(ctx, c.pos, {{"op", "write_mem"}, {"lkey", qp->lkey}, {"va", qp->va + a.number("offset", 0)}, {"data", hex(data)}});
+}
+
+void expect_mem(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"offset", "data"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  const auto want = a.bytes("data");
+  auto reply = call(ctx, c.pos,
+                    {{"op", "read_mem"}, {"lkey", qp->lkey}, {"va", qp->va + a.number("offset", 0)}, {"length", want.size()}});
+  if (!reply) return;
+  const auto got = unhex((*reply)["data"].get<std::string>());
+  if (got != want) {
+    size_t first = 0;
+    while (first < got.size() && first < want.size() && got[first] == want[first]) ++first;
+    ctx.fail(a.pos("data"), "memory", hex(want).substr(0, 64), hex(got).substr(0, 64),
+             "DUT memory differs from byte " + std::to_string(first));
+  }
+}
+
+void expect_state(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"state"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  auto reply = call(ctx, c.pos, {{"op", "query_qp"}, {"qpn", qp->dut_qpn}});
+  if (!reply) return;
+  const std::string want = a.name("state", "RTS");
+  const std::string got = (*reply)["attrs"].value("state", "");
+  if (got != want) ctx.fail(a.pos("state"), "qp.state", want, got, "QP state differs");
+}
+
+void modify_qp(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"state"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", {{"state", a.name("state", "ERROR")}}}});
+}
+
+}  // namespace
+
+void run_dut_command(const Command& c, TestContext& ctx) {
+  if (c.name == "create_qp" && !c.assign.empty()) return create_qp(c, ctx);
+  if (c.name == "post_recv") return post_recv(c, ctx);
+  if (c.name == "post_send") return post_send(c, ctx);
+  if (c.name == "expect_completion") return expect_completion(c, ctx, false);
+  if (c.name == "expect_no_completion") return expect_completion(c, ctx, true);
+  if (c.name == "write_mem") return write_mem(c, ctx);
+  if (c.name == "expect_mem") return expect_mem(c, ctx);
+  if (c.name == "expect_state") return expect_state(c, ctx);
+  if (c.name == "modify_qp") return modify_qp(c, ctx);
+  ctx.error(c.pos, "unknown command 'dut " + c.name +
+                       "' (known: qp X = create_qp(...), post_recv, post_send, expect_completion, "
+                       "expect_no_completion, write_mem, expect_mem, expect_state, modify_qp)");
+}
+
+}  // namespace mr::engine

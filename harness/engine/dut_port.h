@@ -1,0 +1,57 @@
+// File: dut_port.h
+//
+// What the engine needs of a device under test, whatever it is: the embedded reference
+// on a virtual clock, or a remote agent with packets on an interface. Control goes through
+// the DUT control protocol (JSON requests, docs/dut-control-protocol.md); packets through
+// inject/receive on the port's own clock.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/error/expected.h"
+#include "reference/wire/address.h"
+
+namespace mr::engine {
+
+struct DutFrame {
+  std::vector<uint8_t> bytes;
+  uint64_t t_ns = 0;  // arrival time on the port's clock
+};
+
+// The tester's and the DUT's link-level identity, from the PIXIT.
+struct Endpoints {
+  wire::MacAddress tester_mac;
+  wire::MacAddress dut_mac;
+  wire::Ipv4Address tester_ip;
+  wire::Ipv4Address dut_ip;
+};
+
+class DutPort {
+ public:
+  virtual ~DutPort() = default;
+
+  // One request of the control protocol ({"op": ..., ...}); the reply's fields, or the
+  // error's message. Calls that wait on the DUT (poll_cq with timeout_ms) let time pass.
+  virtual Expected<nlohmann::json, std::string> control(nlohmann::json request) = 0;
+
+  // A frame from the tester to the DUT, now.
+  virtual void inject(std::span<const uint8_t> frame) = 0;
+  // The next frame the DUT sent that arrives no later than `deadline_ns`; lets time pass
+  // up to the deadline when none is there yet. nullopt when none arrived by then.
+  virtual std::optional<DutFrame> receive(uint64_t deadline_ns) = 0;
+  // Lets time pass until `t_ns` (frames the DUT sends meanwhile stay queued).
+  virtual void wait_until(uint64_t t_ns) = 0;
+  virtual uint64_t now_ns() = 0;
+  // Frames the capture lost (libpcap drop counters); loss makes a verdict inconclusive.
+  virtual uint64_t capture_drops() { return 0; }
+  // Puts the DUT back to a clean state between tests.
+  virtual Expected<void, std::string> reset() = 0;
+};
+
+}  // namespace mr::engine

@@ -1,0 +1,127 @@
+// The engine against the embedded reference DUT: a correct device passes, and each broken
+// variant (a mutant) fails with a message that names the line and the field.
+#include <gtest/gtest.h>
+
+#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/test_runner.h"
+#include "harness/script/parser.h"
+
+namespace mr::engine {
+namespace {
+
+constexpr const char* kHeader = "# tp: T-1\n# clause: MR-AK-01\n# purpose: p\n# pics: rc.send\n";
+
+Pixit pixit() {
+  auto p = Pixit::load("testcases/pixit/default.pixit.json");
+  EXPECT_TRUE(p) << p.error();
+  return *p;
+}
+
+report::TestResult run(const std::string& body, std::vector<std::string> mutants = {}) {
+  const std::string text = std::string(kHeader) + body;
+  auto parsed = script::parse_script(text, "t.mrt");
+  EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
+  const Pixit px = pixit();
+  dut::EmbeddedReferencePort port(px, {.seed = 5, .mutants = std::move(mutants)});
+  TestOptions options;
+  options.seed = 5;
+  options.pics = {{"rc.send", true}, {"rc.read", false}};
+  return run_test(parsed.script, port, px, options);
+}
+
+std::string failures(const report::TestResult& r) {
+  std::string s = r.reason;
+  for (const auto& f : r.failures) {
+    s += "\n" + f.file + ":" + std::to_string(f.line) + " " + f.field + " expected " + f.expected + " actual " +
+         f.actual + ": " + f.message;
+  }
+  return s;
+}
+
+constexpr const char* kSendOnly = R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=2 len=4096
+0   < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"hello world")
++0  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
+dut expect_completion A status=SUCCESS opcode=RECV len=11
+dut expect_mem A offset=0 data=b"hello world"
+)";
+
+TEST(Engine, SendOnlyPassesOnTheReference) {
+  const auto r = run(kSendOnly);
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  EXPECT_EQ(r.packets.size(), 2U);
+}
+
+TEST(Engine, WrongMsnMutantFailsNamingLineAndField) {
+  const auto r = run(kSendOnly, {"wrong-msn"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].line, 8);
+  EXPECT_EQ(r.failures[0].field, "AETH.msn");
+  EXPECT_EQ(r.failures[0].expected, "0x000001 (1)");
+  EXPECT_EQ(r.failures[0].actual, "0x000002 (2)");
+}
+
+constexpr const char* kSequenceError = R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=4 len=4096
+0      < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=bytes(64))
++0     > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
++0     < BTH(opcode=RC_SEND_ONLY, psn=P+2, ackreq=1)/Raw(load=bytes(64))
++0     > BTH(opcode=RC_ACKNOWLEDGE, psn=P+1)/AETH(syndrome=NAK_PSN_SEQUENCE_ERROR)
++0     < BTH(opcode=RC_SEND_ONLY, psn=P+3, ackreq=1)/Raw(load=bytes(64))
++0~0.1 > none
+probe A psn=P+1
+)";
+
+TEST(Engine, OneNakPerSequenceErrorPassesAndTheMutantFails) {
+  const auto good = run(kSequenceError);
+  EXPECT_EQ(good.verdict, report::Verdict::kPass) << failures(good);
+  const auto bad = run(kSequenceError, {"two-naks-per-sequence-error"});
+  ASSERT_EQ(bad.verdict, report::Verdict::kFail);
+  EXPECT_EQ(bad.failures[0].line, 12);
+  EXPECT_NE(bad.failures[0].message.find("none was expected"), std::string::npos);
+  const auto wrong_psn = run(kSequenceError, {"nak-carries-packet-psn"});
+  ASSERT_EQ(wrong_psn.verdict, report::Verdict::kFail);
+  EXPECT_EQ(wrong_psn.failures[0].field, "BTH.psn");
+}
+
+TEST(Engine, AnExpectedPacketThatNeverComesFails) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC)
+0  < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=bytes(8))
++0 > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK)
+)");
+  // No receive posted: the reference answers with an RNR NAK, not an ACK.
+  ASSERT_EQ(r.verdict, report::Verdict::kFail);
+  EXPECT_EQ(r.failures[0].field, "AETH.syndrome");
+  EXPECT_EQ(r.failures[0].expected, "an ACK syndrome (0x00-0x1f)");
+}
+
+TEST(Engine, APacketEarlierThanItsToleranceFails) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC)
+dut post_recv A
+0     < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=bytes(8))
++0.5  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)
+)");
+  ASSERT_EQ(r.verdict, report::Verdict::kFail);
+  EXPECT_EQ(r.failures[0].field, "time");
+}
+
+TEST(Engine, ScriptMistakesAreHarnessErrorsNotFailures) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC)
+0 < BTH(opcode=RC_SEND_ONLY, psnn=P)
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  EXPECT_NE(r.reason.find("BTH has no field 'psnn'"), std::string::npos) << r.reason;
+}
+
+TEST(Engine, TestsThePicsDoesNotClaimAreNotApplicable) {
+  auto parsed = script::parse_script("# tp: T\n# clause: MR-RD-01\n# purpose: p\n# pics: rc.read\n", "t.mrt");
+  const Pixit px = pixit();
+  dut::EmbeddedReferencePort port(px, {});
+  TestOptions options;
+  options.pics = {{"rc.read", false}};
+  EXPECT_EQ(run_test(parsed.script, port, px, options).verdict, report::Verdict::kNotApplicable);
+}
+
+}  // namespace
+}  // namespace mr::engine

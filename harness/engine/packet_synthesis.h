@@ -1,0 +1,59 @@
+// File: packet_synthesis.h
+//
+// Script packet expressions to wire packets and back: builds the frame a `<` line injects
+// (connection defaults first, then every field the script gives; ICRC and lengths computed
+// unless given), and compares a `>` line with what the DUT sent, field by field.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/engine/symbols.h"
+#include "harness/script/ast.h"
+#include "reference/error/expected.h"
+#include "reference/wire/frame_decoder.h"
+
+namespace mr::engine {
+
+// What the connection fills in when a script leaves it out.
+struct ConnectionDefaults {
+  wire::MacAddress tester_mac;
+  wire::MacAddress dut_mac;
+  wire::Ipv4Address tester_ip;
+  wire::Ipv4Address dut_ip;
+  uint16_t udp_sport = 0xc000;
+  uint32_t dut_qpn = 0;     // DestQP of injected packets
+  uint32_t tester_qpn = 0;  // DestQP the DUT's packets must carry
+  uint16_t pkey = 0xffff;
+};
+
+struct SynthesisError {
+  script::Position pos;
+  std::string message;
+};
+
+Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketExpr& packet,
+                                                          const ConnectionDefaults& connection,
+                                                          const SymbolTable& symbols);
+
+struct FieldMismatch {
+  script::Position pos;
+  std::string field;  // "BTH.psn"
+  std::string expected;
+  std::string actual;
+};
+
+// Compares: each layer the script names must be present, each field it gives must match
+// (`*` matches anything; AETH.syndrome=ACK matches any ACK syndrome, RNR_NAK any RNR NAK),
+// and implicitly the packet must be addressed to the tester and carry a valid ICRC.
+Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketExpr& expected,
+                                                           const wire::DecodedRoce& actual,
+                                                           const ConnectionDefaults& connection,
+                                                           const SymbolTable& symbols);
+
+// "0x000457 (1111)": how values appear in failure messages.
+std::string format_value(uint64_t v, unsigned bits);
+
+}  // namespace mr::engine

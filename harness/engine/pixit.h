@@ -1,0 +1,35 @@
+// File: pixit.h
+//
+// The test-bed parameters the engine uses (docs/spec/pixit.md): addresses, timing
+// tolerance, timeouts. Read from a PIXIT JSON file; errors name the file and the field.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "reference/error/expected.h"
+#include "reference/wire/address.h"
+
+namespace mr::engine {
+
+struct Pixit {
+  std::string name;
+  wire::MacAddress tester_mac;
+  wire::MacAddress dut_mac;
+  wire::Ipv4Address tester_ip;
+  wire::Ipv4Address dut_ip;
+  uint32_t tester_qpn_base = 17;
+  double tolerance_abs_ms = 2;
+  double tolerance_percent = 12.5;
+  uint64_t expect_ms = 100;      // how long a `>` waits when its time is `*`
+  uint64_t no_packet_ms = 50;    // the quiet period that ends a test
+  uint64_t completion_ms = 1000;  // how long expect_completion polls
+  nlohmann::json raw;
+
+  static Expected<Pixit, std::string> load(const std::string& path);
+  static Expected<Pixit, std::string> from_json(const nlohmann::json& j, const std::string& origin);
+};
+
+}  // namespace mr::engine

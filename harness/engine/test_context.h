@@ -1,0 +1,65 @@
+// File: test_context.h
+//
+// The state of one running test case: the DUT port, the symbols bound so far, the QPs the
+// script created and their tester-side peers, the clock of the last event, and what the
+// report will show (failures, packets).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/engine/dut_port.h"
+#include "harness/engine/packet_synthesis.h"
+#include "harness/engine/pixit.h"
+#include "harness/engine/symbols.h"
+#include "harness/report/results.h"
+#include "harness/script/ast.h"
+
+namespace mr::engine {
+
+struct QpBinding {
+  uint32_t dut_qpn = 0;
+  uint32_t pd = 0;
+  uint32_t cq = 0;
+  uint32_t lkey = 0;
+  uint32_t rkey = 0;
+  uint64_t va = 0;
+  uint64_t mr_length = 0;
+  ConnectionDefaults connection;
+};
+
+struct TestContext {
+  const script::Script& script;
+  DutPort& port;
+  const Pixit& pixit;
+  uint64_t seed = 0;
+  SymbolTable symbols;
+  std::map<std::string, QpBinding> qps;  // by script name
+  std::string current_qp;                // packet lines use this QP's connection
+  uint64_t t0_ns = 0;
+  uint64_t last_event_ns = 0;
+  report::TestResult& result;
+  bool aborted = false;  // a harness error: the rest of the script is skipped
+
+  void fail(const script::Position& pos, std::string field, std::string expected, std::string actual,
+            std::string message, nlohmann::ordered_json expected_packet = nullptr,
+            nlohmann::ordered_json actual_packet = nullptr) {
+    result.failures.push_back({script.path, pos.line, std::move(field), std::move(expected), std::move(actual),
+                               std::move(message), std::move(expected_packet), std::move(actual_packet)});
+    result.verdict = report::worse(result.verdict, report::Verdict::kFail);
+  }
+  void error(const script::Position& pos, std::string message) {
+    result.failures.push_back({script.path, pos.line, "", "", "", message, nullptr, nullptr});
+    result.verdict = report::worse(result.verdict, report::Verdict::kError);
+    if (result.reason.empty()) result.reason = script.path + ":" + std::to_string(pos.line) + ": " + message;
+    aborted = true;
+  }
+  const QpBinding* qp() const {
+    auto it = qps.find(current_qp);
+    return it == qps.end() ? nullptr : &it->second;
+  }
+};
+
+}  // namespace mr::engine

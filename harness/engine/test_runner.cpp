@@ -1,0 +1,308 @@
+#include "harness/engine/test_runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "harness/engine/dut_commands.h"
+#include "harness/engine/evaluate.h"
+#include "harness/engine/pics_predicate.h"
+#include "harness/engine/test_context.h"
+#include "reference/io/pcapng_writer.h"
+#include "reference/wire/frame_builder.h"
+#include "reference/wire/frame_decoder.h"
+#include "reference/wire/opcode.h"
+#include "reference/wire/packet_json.h"
+
+namespace mr::engine {
+namespace {
+
+using report::Verdict;
+using script::PacketLine;
+
+uint64_t ms(double v) { return static_cast<uint64_t>(std::llround(v * 1e6)); }
+uint64_t seconds_ns(double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); }
+
+std::string summary(const std::vector<uint8_t>& frame) {
+  auto d = wire::decode_frame(frame);
+  if (!d) return "malformed: " + d.error().to_string();
+  const auto* r = std::get_if<wire::DecodedRoce>(&*d);
+  if (!r) return "not RoCE: " + std::get<wire::NotRoce>(*d).to_string();
+  const auto& p = r->packet;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s psn 0x%06x dqpn 0x%06x%s", wire::opcode_name(p.bth.opcode).c_str(),
+                p.bth.psn.value(), p.bth.dqpn.value(), p.bth.ackreq ? " ackreq" : "");
+  std::string s = buf;
+  if (p.aeth) {
+    std::snprintf(buf, sizeof buf, " syndrome 0x%02x msn %u", p.aeth->syndrome.value(), p.aeth->msn.value());
+    s += buf;
+  }
+  if (!p.payload.empty()) s += " len " + std::to_string(p.payload.size());
+  if (!r->icrc_ok()) s += " BAD-ICRC";
+  return s;
+}
+
+nlohmann::ordered_json decoded(const std::vector<uint8_t>& frame) {
+  auto d = wire::decode_frame(frame);
+  if (!d) return wire::to_json(d.error());
+  if (const auto* r = std::get_if<wire::DecodedRoce>(&*d)) return wire::to_json(*r);
+  return wire::to_json(std::get<wire::NotRoce>(*d));
+}
+
+// The expected packet as the report shows it: each layer with the fields the script gives,
+// evaluated where they are numbers, "*" where they are don't-care.
+nlohmann::ordered_json expected_json(const script::PacketExpr& p, const SymbolTable& symbols) {
+  // ordered_json keeps members in a vector: no reference into it survives an insertion.
+  nlohmann::ordered_json j;
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const auto& l : p.layers) layers.push_back(l.name);
+  j["layers"] = layers;
+  for (const auto& l : p.layers) {
+    nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+    for (const auto& a : l.args) {
+      if (a.value.kind == script::Expr::Kind::kWildcard) {
+        fields[a.name] = "*";
+      } else if (a.value.kind == script::Expr::Kind::kName && syndrome_class(a.value.text) != SyndromeClass::kNone) {
+        fields[a.name] = a.value.text;
+      } else if (auto v = evaluate_number(a.value, symbols)) {
+        fields[a.name] = *v;
+      } else if (auto b = evaluate_bytes(a.value, symbols)) {
+        fields[a.name] = std::to_string(b->size()) + " bytes";
+      }
+    }
+    j[l.name] = fields;
+  }
+  return j;
+}
+
+class Runner {
+ public:
+  Runner(TestContext& ctx, const TestOptions& options) : ctx_(ctx), options_(options) {
+    if (!options.capture_path.empty()) {
+      auto w = io::PcapngWriter::create(options.capture_path, "metaroce harness");
+      if (w) capture_.emplace(std::move(*w));
+    }
+  }
+
+  void record(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester, std::string ref) {
+    report::PacketRecord r;
+    r.t_ns = t_ns - ctx_.t0_ns;
+    r.from_tester = from_tester;
+    r.summary = summary(frame);
+    r.script_ref = ref;
+    r.decoded = decoded(frame);
+    if (capture_) {
+      (void)capture_->write(frame, t_ns, ref.empty() ? (from_tester ? "tester" : "dut: unmatched") : ref);
+    }
+    ctx_.result.packets.push_back(std::move(r));
+  }
+
+  std::string ref(const script::Position& pos, const char* what) const {
+    const auto slash = ctx_.script.path.find_last_of('/');
+    return ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" + std::to_string(pos.line) + " " + what;
+  }
+
+  uint64_t base(const script::TimeSpec& t) const { return t.relative ? ctx_.last_event_ns : ctx_.t0_ns; }
+
+  void inject(const PacketLine& line) {
+    const QpBinding* qp = ctx_.qp();
+    if (qp == nullptr) return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
+    if (!line.time.any) ctx_.port.wait_until(base(line.time) + seconds_ns(line.time.start_s));
+    auto frame = synthesize(line.packet, qp->connection, ctx_.symbols);
+    if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
+    ctx_.port.inject(*frame);
+    ctx_.last_event_ns = ctx_.port.now_ns();
+    record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
+  }
+
+  // [earliest, latest] arrival for an expected packet (PIXIT tolerance around the nominal
+  // time: max(absolute, percent of the gap since the previous event)).
+  std::pair<uint64_t, uint64_t> window(const script::TimeSpec& t) const {
+    const uint64_t from = base(t);
+    if (t.any) return {ctx_.last_event_ns, ctx_.last_event_ns + ms(static_cast<double>(ctx_.pixit.expect_ms))};
+    if (t.end_s) return {from + seconds_ns(t.start_s), from + seconds_ns(*t.end_s)};
+    const uint64_t nominal = from + seconds_ns(t.start_s);
+    const double gap_ns = nominal > ctx_.last_event_ns ? static_cast<double>(nominal - ctx_.last_event_ns) : 0;
+    const uint64_t tol = std::max(ms(ctx_.pixit.tolerance_abs_ms), static_cast<uint64_t>(gap_ns * ctx_.pixit.tolerance_percent / 100));
+    return {nominal > tol ? nominal - tol : 0, nominal + tol};
+  }
+
+  void expect(const PacketLine& line) {
+    const QpBinding* qp = ctx_.qp();
+    if (qp == nullptr) return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
+    const auto [earliest, latest] = window(line.time);
+    if (line.packet.none) {
+      if (auto f = ctx_.port.receive(latest)) {
+        record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)"));
+        ctx_.fail(line.pos, "packet", "none", summary(f->bytes), "the DUT sent a packet where none was expected");
+        ctx_.last_event_ns = f->t_ns;
+        return;
+      }
+      ctx_.last_event_ns = latest;
+      return;
+    }
+    auto f = ctx_.port.receive(latest);
+    if (!f) {
+      ctx_.fail(line.pos, "packet", "a packet by +" + std::to_string((latest - ctx_.t0_ns) / 1000) + " us", "none",
+                "the expected packet did not arrive");
+      ctx_.last_event_ns = latest;
+      return;
+    }
+    record(f->bytes, f->t_ns, false, ref(line.pos, "expect"));
+    ctx_.last_event_ns = f->t_ns;
+    if (f->t_ns < earliest) {
+      ctx_.fail(line.pos, "time", "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
+                "+" + std::to_string((f->t_ns - ctx_.t0_ns) / 1000) + " us", "the packet arrived too early");
+    }
+    auto d = wire::decode_frame(f->bytes);
+    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    if (roce == nullptr) {
+      ctx_.fail(line.pos, "packet", "a RoCEv2 packet", summary(f->bytes), "the DUT sent something that is not RoCEv2");
+      return;
+    }
+    auto mismatches = match(line.packet, *roce, qp->connection, ctx_.symbols);
+    if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
+    for (const auto& m : *mismatches) {
+      ctx_.fail(m.pos, m.field, m.expected, m.actual, "field differs; actual packet: " + summary(f->bytes),
+                expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
+    }
+  }
+
+  // A liveness probe: a zero-length RDMA WRITE at the given PSN with AckReq must draw an ACK
+  // for that PSN. It proves that an earlier silence was a drop, not a dead DUT.
+  void probe(const script::Command& c) {
+    const QpBinding* qp = ctx_.qp();
+    if (qp == nullptr) return ctx_.error(c.pos, "probe before any QP exists");
+    const script::FieldArg* psn_arg = nullptr;
+    for (const auto& a : c.args) {
+      if (a.name == "psn") psn_arg = &a;
+      else return ctx_.error(a.pos, "probe: unknown argument '" + a.name + "' (probe [QP] psn=EXPR)");
+    }
+    if (psn_arg == nullptr) return ctx_.error(c.pos, "probe needs psn=EXPR (the PSN the DUT expects next)");
+    auto psn = evaluate_number(psn_arg->value, ctx_.symbols);
+    if (!psn) return ctx_.error(psn_arg->pos, "probe psn: " + psn.error());
+    wire::RocePacket p;
+    p.eth.src = qp->connection.tester_mac;
+    p.eth.dst = qp->connection.dut_mac;
+    wire::Ipv4 ip;
+    ip.src = qp->connection.tester_ip;
+    ip.dst = qp->connection.dut_ip;
+    ip.flags = 2;
+    p.ip = ip;
+    p.udp.sport = qp->connection.udp_sport;
+    p.bth.opcode = 0x0a;  // RC_RDMA_WRITE_ONLY, zero length: valid whatever the R_Key (MR-MP-06)
+    p.bth.dqpn = qp->dut_qpn;
+    p.bth.psn = *psn;
+    p.bth.ackreq = 1;
+    p.reth = wire::Reth{0, 0, 0};
+    const auto frame = wire::build_frame(p);
+    ctx_.port.inject(frame);
+    const uint64_t sent = ctx_.port.now_ns();
+    record(frame, sent, true, ref(c.pos, "probe"));
+    auto f = ctx_.port.receive(sent + ms(static_cast<double>(ctx_.pixit.expect_ms)));
+    if (!f) {
+      ctx_.fail(c.pos, "probe", "an ACK for PSN " + format_value(*psn & 0xffffff, 24), "none",
+                "liveness probe unanswered: the DUT stopped responding, so the silence before is not a proven drop");
+      return;
+    }
+    record(f->bytes, f->t_ns, false, ref(c.pos, "probe answer"));
+    ctx_.last_event_ns = f->t_ns;
+    auto d = wire::decode_frame(f->bytes);
+    const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    if (!r || r->packet.bth.opcode != wire::kOpRcAcknowledge || !r->packet.aeth || r->packet.aeth->syndrome > 0x1f ||
+        r->packet.bth.psn != (*psn & 0xffffff)) {
+      ctx_.fail(c.pos, "probe", "RC_ACKNOWLEDGE psn " + format_value(*psn & 0xffffff, 24) + " syndrome ACK",
+                summary(f->bytes), "liveness probe drew the wrong answer");
+    }
+  }
+
+  // No DUT packet may remain unexplained at the end (packetdrill's rule).
+  void quiet_period() {
+    const uint64_t until = ctx_.port.now_ns() + ms(static_cast<double>(ctx_.pixit.no_packet_ms));
+    for (int i = 0; i < 16; ++i) {
+      auto f = ctx_.port.receive(until);
+      if (!f) return;
+      record(f->bytes, f->t_ns, false, "");
+      ctx_.fail({0, 0}, "packet", "no further packet",
+                summary(f->bytes), "the DUT sent a packet the script does not expect");
+    }
+  }
+
+ private:
+  TestContext& ctx_;
+  const TestOptions& options_;
+  std::optional<io::PcapngWriter> capture_;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+report::TestResult run_test(const script::Script& script, DutPort& port, const Pixit& pixit,
+                            const TestOptions& options) {
+  report::TestResult result;
+  result.file = script.path;
+  result.tp_id = script.metadata.contains("tp") ? script.metadata.at("tp") : script.path;
+  result.purpose = script.metadata.contains("purpose") ? script.metadata.at("purpose") : "";
+  result.group = script.metadata.contains("group") ? script.metadata.at("group") : "";
+  result.pics = script.metadata.contains("pics") ? script.metadata.at("pics") : "";
+  for (const auto& c : split(script.metadata.contains("clause") ? script.metadata.at("clause") : "")) {
+    if (c.rfind("MR-", 0) == 0) result.clauses.push_back(c);
+  }
+  auto applicable = evaluate_pics(result.pics, options.pics);
+  if (!applicable) {
+    result.verdict = Verdict::kError;
+    result.reason = script.path + ": pics: " + applicable.error();
+    return result;
+  }
+  if (!*applicable) {
+    result.verdict = Verdict::kNotApplicable;
+    result.reason = "the PICS does not claim " + result.pics;
+    return result;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  if (auto ok = port.reset(); !ok) {
+    result.verdict = Verdict::kError;
+    result.reason = "DUT reset failed: " + ok.error();
+    return result;
+  }
+  const uint64_t drops_before = port.capture_drops();
+  TestContext ctx{script, port, pixit, options.seed, {}, {}, {}, port.now_ns(), port.now_ns(), result, false};
+  Runner runner(ctx, options);
+  for (const auto& st : script.statements) {
+    if (ctx.aborted) break;
+    if (const auto* line = std::get_if<PacketLine>(&st)) {
+      if (line->inject) {
+        runner.inject(*line);
+      } else {
+        runner.expect(*line);
+      }
+      continue;
+    }
+    const auto& c = std::get<script::Command>(st);
+    if (c.actor == "dut") {
+      run_dut_command(c, ctx);
+    } else if (c.actor == "probe") {
+      runner.probe(c);
+    } else {
+      ctx.error(c.pos, "'" + c.actor + " " + c.name + "' is not supported yet by this engine");
+    }
+  }
+  if (!ctx.aborted) runner.quiet_period();
+  // A capture that lost packets cannot prove a failure: inconclusive, never fail.
+  if (port.capture_drops() != drops_before && result.verdict != Verdict::kError) {
+    result.verdict = Verdict::kInconc;
+    result.reason = "the capture lost packets: the exchange cannot be judged";
+  }
+  if (result.verdict == Verdict::kNone) result.verdict = Verdict::kPass;
+  result.capture = options.capture_path;
+  result.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace mr::engine
