@@ -26,7 +26,10 @@ void flatten(const Json& j, const std::string& prefix, Fields& out) {
   if (j.is_object()) {
     for (const auto& [key, value] : j.items()) {
       if (prefix.empty() && bookkeeping(key)) continue;
-      flatten(value, prefix.empty() ? key : prefix + "." + key, out);
+      std::string name = prefix;
+      if (!name.empty()) name += ".";
+      name += key;
+      flatten(value, name, out);
     }
     return;
   }

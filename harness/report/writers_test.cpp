@@ -156,15 +156,18 @@ void validate(const Json& schema, const Json& root, const Json& v, const std::st
       if (!v.contains(key.get<std::string>())) errors.push_back(path + ": missing " + key.dump());
     }
     for (const auto& [key, value] : v.items()) {
+      std::string child = path;
+      child += ".";
+      child += key;
       if (schema.contains("properties") && schema["properties"].contains(key)) {
-        validate(schema["properties"][key], root, value, path + "." + key, errors);
+        validate(schema["properties"][key], root, value, child, errors);
       } else if (schema.contains("additionalProperties")) {
         if (schema["additionalProperties"].is_boolean()) {
           if (!schema["additionalProperties"].get<bool>()) {
-            errors.push_back(path + ": unexpected key " + key);
+            errors.push_back(child + ": unexpected key");
           }
         } else {
-          validate(schema["additionalProperties"], root, value, path + "." + key, errors);
+          validate(schema["additionalProperties"], root, value, child, errors);
         }
       }
     }
@@ -399,7 +402,7 @@ TEST(RunDirectory, WritesEveryFileAndTheManifestHashesThem) {
   EXPECT_EQ(manifest["captures"]["RC-PSN-001"], "captures/RC-PSN-001.pcapng");
   ASSERT_EQ(manifest["outputs"].size(), 4u);
   for (const auto& [name, digest] : manifest["outputs"].items()) {
-    auto actual = sha256_file(dir + "/" + name);
+    auto actual = sha256_file((std::filesystem::path(dir) / name).string());
     ASSERT_TRUE(actual.has_value());
     EXPECT_EQ(digest, *actual) << name;
   }
