@@ -7,12 +7,17 @@
 
 #include "harness/cli/command.h"
 #include "harness/cli/decode_command.h"
+#include "harness/cli/mutants_command.h"
+#include "harness/cli/run_command.h"
 
 namespace mr::cli {
 namespace {
 
 constexpr std::array kCommands{
+    Command{"run", "run the conformance suite against a DUT and write reports", setup_run},
     Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
+    Command{"mutants", "run the suite against every mutated reference; print the kill rate",
+            setup_mutants},
 };
 
 int run(int argc, char** argv) {

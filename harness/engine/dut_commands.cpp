@@ -88,7 +88,8 @@ std::string hex(const std::vector<uint8_t>& b) {
 
 std::vector<uint8_t> unhex(const std::string& s) {
   std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < s.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < s.size(); i += 2)
+    out.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -96,17 +97,20 @@ QpBinding* target(const Command& c, TestContext& ctx) {
   const std::string name = c.target.empty() ? ctx.current_qp : c.target;
   auto it = ctx.qps.find(name);
   if (it == ctx.qps.end()) {
-    ctx.error(c.pos, "dut " + c.name + ": no QP named '" + name + "' (create it with dut qp " + name + " = create_qp(...))");
+    ctx.error(c.pos, "dut " + c.name + ": no QP named '" + name + "' (create it with dut qp " +
+                         name + " = create_qp(...))");
     return nullptr;
   }
   return &it->second;
 }
 
 void create_qp(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"type", "mtu", "rq_psn", "sq_psn", "timeout", "retry_cnt", "rnr_retry", "min_rnr_timer",
-                  "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "pkey", "cq_depth"});
+  Args a(c, ctx,
+         {"type", "mtu", "rq_psn", "sq_psn", "timeout", "retry_cnt", "rnr_retry", "min_rnr_timer",
+          "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "pkey", "cq_depth"});
   if (ctx.aborted) return;
-  if (a.name("type", "RC") != "RC") return ctx.error(a.pos("type"), "create_qp: only type=RC is supported");
+  if (a.name("type", "RC") != "RC")
+    return ctx.error(a.pos("type"), "create_qp: only type=RC is supported");
   const std::string& name = c.assign;
   const uint32_t index = static_cast<uint32_t>(ctx.qps.size());
   QpBinding b;
@@ -135,15 +139,23 @@ void create_qp(const Command& c, TestContext& ctx) {
   if (!cq) return;
   b.cq = (*cq)["cq"].get<uint32_t>();
   auto qp = call(ctx, c.pos,
-                 {{"op", "create_qp"}, {"pd", b.pd}, {"send_cq", b.cq}, {"recv_cq", b.cq}, {"type", "RC"},
-                  {"max_send_wr", 1024}, {"max_recv_wr", 1024}});
+                 {{"op", "create_qp"},
+                  {"pd", b.pd},
+                  {"send_cq", b.cq},
+                  {"recv_cq", b.cq},
+                  {"type", "RC"},
+                  {"max_send_wr", 1024},
+                  {"max_recv_wr", 1024}});
   if (!qp) return;
   b.dut_qpn = (*qp)["qpn"].get<uint32_t>();
   const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
   json qp_access = json::array();
-  if (access == "ALL" || access.find("WRITE") != std::string::npos) qp_access.push_back("REMOTE_WRITE");
-  if (access == "ALL" || access.find("READ") != std::string::npos) qp_access.push_back("REMOTE_READ");
-  if (access == "ALL" || access.find("ATOMIC") != std::string::npos) qp_access.push_back("REMOTE_ATOMIC");
+  if (access == "ALL" || access.find("WRITE") != std::string::npos)
+    qp_access.push_back("REMOTE_WRITE");
+  if (access == "ALL" || access.find("READ") != std::string::npos)
+    qp_access.push_back("REMOTE_READ");
+  if (access == "ALL" || access.find("ATOMIC") != std::string::npos)
+    qp_access.push_back("REMOTE_ATOMIC");
   const uint16_t sport = static_cast<uint16_t>(0xc000 | (tester_qpn & 0x3fff));
   const std::vector<json> steps{
       {{"state", "INIT"}, {"pkey", a.number("pkey", 0xffff)}, {"access_flags", qp_access}},
@@ -166,10 +178,18 @@ void create_qp(const Command& c, TestContext& ctx) {
        {"max_rd_atomic", a.number("max_rd_atomic", 16)}},
   };
   for (const auto& attrs : steps) {
-    if (ctx.aborted || !call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}})) return;
+    if (ctx.aborted ||
+        !call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}}))
+      return;
   }
-  b.connection = ConnectionDefaults{ctx.pixit.tester_mac, ctx.pixit.dut_mac, ctx.pixit.tester_ip, ctx.pixit.dut_ip,
-                                    sport, b.dut_qpn, tester_qpn, 0xffff};
+  b.connection = ConnectionDefaults{ctx.pixit.tester_mac,
+                                    ctx.pixit.dut_mac,
+                                    ctx.pixit.tester_ip,
+                                    ctx.pixit.dut_ip,
+                                    sport,
+                                    b.dut_qpn,
+                                    tester_qpn,
+                                    0xffff};
   ctx.symbols.set(name + ".qpn", b.dut_qpn);
   ctx.symbols.set(name + ".rkey", b.rkey);
   ctx.symbols.set(name + ".lkey", b.lkey);
@@ -197,23 +217,31 @@ void post_recv(const Command& c, TestContext& ctx) {
   const uint64_t offset = a.number("offset", 0);
   const uint64_t wr_id = a.number("wr_id", 0);
   if (count > 4096) return ctx.error(a.pos("count"), "post_recv: count above 4096");
-  if (offset + count * len > qp->mr_length) return ctx.error(c.pos, "post_recv: buffers end past the memory region");
+  if (offset + count * len > qp->mr_length)
+    return ctx.error(c.pos, "post_recv: buffers end past the memory region");
   for (uint64_t i = 0; i < count && !ctx.aborted; ++i) {
     call(ctx, c.pos,
          {{"op", "post_recv"},
           {"qpn", qp->dut_qpn},
-          {"wr", {{"wr_id", wr_id + i}, {"sg_list", {{{"addr", qp->va + offset + i * len}, {"length", len}, {"lkey", qp->lkey}}}}}}});
+          {"wr",
+           {{"wr_id", wr_id + i},
+            {"sg_list",
+             {{{"addr", qp->va + offset + i * len}, {"length", len}, {"lkey", qp->lkey}}}}}}});
   }
 }
 
 void post_send(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"opcode", "len", "offset", "remote_addr", "rkey", "imm", "wr_id", "solicited", "signaled",
-                  "compare_add", "swap", "invalidate_rkey"});
+  Args a(c, ctx,
+         {"opcode", "len", "offset", "remote_addr", "rkey", "imm", "wr_id", "solicited", "signaled",
+          "compare_add", "swap", "invalidate_rkey"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   json wr = {{"wr_id", a.number("wr_id", 1)},
              {"opcode", a.name("opcode", "SEND")},
-             {"sg_list", {{{"addr", qp->va + a.number("offset", 0)}, {"length", a.number("len", 0)}, {"lkey", qp->lkey}}}},
+             {"sg_list",
+              {{{"addr", qp->va + a.number("offset", 0)},
+                {"length", a.number("len", 0)},
+                {"lkey", qp->lkey}}}},
              {"signaled", a.number("signaled", 1) != 0},
              {"solicited", a.number("solicited", 0) != 0},
              {"imm_data", a.number("imm", 0)},
@@ -229,13 +257,17 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
-  const uint64_t wait_ms = none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  auto reply = call(ctx, c.pos, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}, {"timeout_ms", wait_ms}});
+  const uint64_t wait_ms =
+      none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
+  auto reply =
+      call(ctx, c.pos, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}, {"timeout_ms", wait_ms}});
   if (!reply) return;
   ctx.last_event_ns = ctx.port.now_ns();
   const auto& list = (*reply)["completions"];
   if (none) {
-    if (!list.empty()) ctx.fail(c.pos, "completion", "none", list[0].dump(), "the DUT completed a work request it should not have");
+    if (!list.empty())
+      ctx.fail(c.pos, "completion", "none", list[0].dump(),
+               "the DUT completed a work request it should not have");
     return;
   }
   if (list.empty()) {
@@ -246,8 +278,8 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   const json& got = list[0];
   auto check = [&](const std::string& arg, const std::string& key, const json& want) {
     if (!got.contains(key) || got[key] != want) {
-      ctx.fail(a.pos(arg), "completion." + key, want.dump(), got.contains(key) ? got[key].dump() : "absent",
-               "completion field differs");
+      ctx.fail(a.pos(arg), "completion." + key, want.dump(),
+               got.contains(key) ? got[key].dump() : "absent", "completion field differs");
     }
   };
   check("status", "status", a.name("status", "SUCCESS"));
@@ -262,7 +294,11 @@ void write_mem(const Command& c, TestContext& ctx) {
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   const auto data = a.bytes("data");
-  call(ctx, c.pos, {{"op", "write_mem"}, {"lkey", qp->lkey}, {"va", qp->va + a.number("offset", 0)}, {"data", hex(data)}});
+  call(ctx, c.pos,
+       {{"op", "write_mem"},
+        {"lkey", qp->lkey},
+        {"va", qp->va + a.number("offset", 0)},
+        {"data", hex(data)}});
 }
 
 void expect_mem(const Command& c, TestContext& ctx) {
@@ -271,7 +307,10 @@ void expect_mem(const Command& c, TestContext& ctx) {
   if (!qp || ctx.aborted) return;
   const auto want = a.bytes("data");
   auto reply = call(ctx, c.pos,
-                    {{"op", "read_mem"}, {"lkey", qp->lkey}, {"va", qp->va + a.number("offset", 0)}, {"length", want.size()}});
+                    {{"op", "read_mem"},
+                     {"lkey", qp->lkey},
+                     {"va", qp->va + a.number("offset", 0)},
+                     {"length", want.size()}});
   if (!reply) return;
   const auto got = unhex((*reply)["data"].get<std::string>());
   if (got != want) {
@@ -297,7 +336,10 @@ void modify_qp(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"state"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
-  call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", {{"state", a.name("state", "ERROR")}}}});
+  call(ctx, c.pos,
+       {{"op", "modify_qp"},
+        {"qpn", qp->dut_qpn},
+        {"attrs", {{"state", a.name("state", "ERROR")}}}});
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ report::TestResult run(const std::string& body, std::vector<std::string> mutants
 std::string failures(const report::TestResult& r) {
   std::string s = r.reason;
   for (const auto& f : r.failures) {
-    s += "\n" + f.file + ":" + std::to_string(f.line) + " " + f.field + " expected " + f.expected + " actual " +
-         f.actual + ": " + f.message;
+    s += "\n" + f.file + ":" + std::to_string(f.line) + " " + f.field + " expected " + f.expected +
+         " actual " + f.actual + ": " + f.message;
   }
   return s;
 }
@@ -115,7 +115,8 @@ TEST(Engine, ScriptMistakesAreHarnessErrorsNotFailures) {
 }
 
 TEST(Engine, TestsThePicsDoesNotClaimAreNotApplicable) {
-  auto parsed = script::parse_script("# tp: T\n# clause: MR-RD-01\n# purpose: p\n# pics: rc.read\n", "t.mrt");
+  auto parsed =
+      script::parse_script("# tp: T\n# clause: MR-RD-01\n# purpose: p\n# pics: rc.read\n", "t.mrt");
   const Pixit px = pixit();
   dut::EmbeddedReferencePort port(px, {});
   TestOptions options;

@@ -41,7 +41,8 @@ Expected<uint64_t, std::string> evaluate_number(const Expr& e, const SymbolTable
   return Unexpected(std::string("bad expression"));
 }
 
-Expected<std::vector<uint8_t>, std::string> evaluate_bytes(const Expr& e, const SymbolTable& symbols) {
+Expected<std::vector<uint8_t>, std::string> evaluate_bytes(const Expr& e,
+                                                           const SymbolTable& symbols) {
   constexpr uint64_t kMaxBytes = 1 << 24;
   switch (e.kind) {
     case Expr::Kind::kBytes:
@@ -49,7 +50,8 @@ Expected<std::vector<uint8_t>, std::string> evaluate_bytes(const Expr& e, const 
     case Expr::Kind::kBytesOfLength: {
       auto n = evaluate_number(*e.lhs, symbols);
       if (!n) return Unexpected(n.error());
-      if (*n > kMaxBytes) return Unexpected("bytes(" + std::to_string(*n) + ") is larger than 16 MiB");
+      if (*n > kMaxBytes)
+        return Unexpected("bytes(" + std::to_string(*n) + ") is larger than 16 MiB");
       return std::vector<uint8_t>(*n, 0);
     }
     case Expr::Kind::kBinary: {
@@ -59,7 +61,8 @@ Expected<std::vector<uint8_t>, std::string> evaluate_bytes(const Expr& e, const 
       if (!b) return b;
       auto n = evaluate_number(*e.rhs, symbols);
       if (!n) return Unexpected(n.error());
-      if (*n * b->size() > kMaxBytes) return Unexpected(std::string("repeated byte string is larger than 16 MiB"));
+      if (*n * b->size() > kMaxBytes)
+        return Unexpected(std::string("repeated byte string is larger than 16 MiB"));
       std::vector<uint8_t> out;
       for (uint64_t i = 0; i < *n; ++i) out.insert(out.end(), b->begin(), b->end());
       return out;

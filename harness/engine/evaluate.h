@@ -15,6 +15,7 @@
 namespace mr::engine {
 
 Expected<uint64_t, std::string> evaluate_number(const script::Expr& e, const SymbolTable& symbols);
-Expected<std::vector<uint8_t>, std::string> evaluate_bytes(const script::Expr& e, const SymbolTable& symbols);
+Expected<std::vector<uint8_t>, std::string> evaluate_bytes(const script::Expr& e,
+                                                           const SymbolTable& symbols);
 
 }  // namespace mr::engine

@@ -14,8 +14,9 @@ using script::FieldArg;
 using script::Layer;
 
 template <class T>
-constexpr bool is_address = std::is_same_v<T, wire::MacAddress> || std::is_same_v<T, wire::Ipv4Address> ||
-                            std::is_same_v<T, wire::Ipv6Address>;
+constexpr bool is_address =
+    std::is_same_v<T, wire::MacAddress> || std::is_same_v<T, wire::Ipv4Address> ||
+    std::is_same_v<T, wire::Ipv6Address>;
 
 // Sets field `arg.name` of header h from the script value.
 template <class H>
@@ -29,12 +30,14 @@ Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const F
     using T = std::remove_cvref_t<decltype(field)>;
     if constexpr (is_address<T>) {
       if (arg.value.kind != Expr::Kind::kBytes) {
-        result = Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": expected an address string"});
+        result = Unexpected(
+            SynthesisError{arg.pos, layer + "." + arg.name + ": expected an address string"});
         return;
       }
       auto a = T::parse(arg.value.bytes);
       if (!a) {
-        result = Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": '" + arg.value.bytes + "' is not an address"});
+        result = Unexpected(SynthesisError{
+            arg.pos, layer + "." + arg.name + ": '" + arg.value.bytes + "' is not an address"});
         return;
       }
       field = *a;
@@ -47,14 +50,16 @@ Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const F
       // PSN-like fields wrap as on the wire; other values must fit (a typo must not wrap).
       const bool wraps = arg.name == "psn" || arg.name == "msn";
       if (!T::fits(*v) && !wraps) {
-        result = Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": " + std::to_string(*v) +
-                                                        " does not fit in " + std::to_string(T::kBits) + " bits"});
+        result = Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": " +
+                                                        std::to_string(*v) + " does not fit in " +
+                                                        std::to_string(T::kBits) + " bits"});
         return;
       }
       field = *v;
     }
   });
-  if (!found) return Unexpected(SynthesisError{arg.pos, layer + " has no field '" + arg.name + "'"});
+  if (!found)
+    return Unexpected(SynthesisError{arg.pos, layer + " has no field '" + arg.name + "'"});
   return result;
 }
 
@@ -62,7 +67,8 @@ template <class H>
 Expected<void, SynthesisError> set_all(H& h, const Layer& l, const SymbolTable& symbols) {
   for (const auto& arg : l.args) {
     if (arg.value.kind == Expr::Kind::kWildcard) {
-      return Unexpected(SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
+      return Unexpected(
+          SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
     }
     if (auto ok = set_field(h, l.name, arg, symbols); !ok) return ok;
   }
@@ -70,7 +76,8 @@ Expected<void, SynthesisError> set_all(H& h, const Layer& l, const SymbolTable& 
 }
 
 template <class H>
-Expected<void, SynthesisError> set_optional(std::optional<H>& slot, const Layer& l, const SymbolTable& symbols) {
+Expected<void, SynthesisError> set_optional(std::optional<H>& slot, const Layer& l,
+                                            const SymbolTable& symbols) {
   return set_all(slot.emplace(), l, symbols);
 }
 
@@ -152,15 +159,17 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
       ok = set_optional(p.cnp_padding, l, symbols);
     } else if (l.name == "Raw") {
       for (const auto& arg : l.args) {
-        if (arg.name != "load") return Unexpected(SynthesisError{arg.pos, "Raw has only the field 'load'"});
+        if (arg.name != "load")
+          return Unexpected(SynthesisError{arg.pos, "Raw has only the field 'load'"});
         auto b = evaluate_bytes(arg.value, symbols);
         if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
         payload.insert(payload.end(), b->begin(), b->end());
       }
     } else {
-      return Unexpected(SynthesisError{l.pos, "unknown layer '" + l.name +
-                                                  "' (known: Ether Dot1Q IP UDP BTH RETH AETH AtomicETH "
-                                                  "AtomicAckETH ImmDt IETH DETH CNPPadding Raw)"});
+      return Unexpected(
+          SynthesisError{l.pos, "unknown layer '" + l.name +
+                                    "' (known: Ether Dot1Q IP UDP BTH RETH AETH AtomicETH "
+                                    "AtomicAckETH ImmDt IETH DETH CNPPadding Raw)"});
     }
     if (!ok) return Unexpected(ok.error());
   }
@@ -181,8 +190,9 @@ namespace {
 
 // Compares one field the script names in header `actual`.
 template <class H>
-Expected<void, SynthesisError> compare_field(const H& actual, const std::string& layer, const FieldArg& arg,
-                                             const SymbolTable& symbols, std::vector<FieldMismatch>& out) {
+Expected<void, SynthesisError> compare_field(const H& actual, const std::string& layer,
+                                             const FieldArg& arg, const SymbolTable& symbols,
+                                             std::vector<FieldMismatch>& out) {
   if (arg.value.kind == Expr::Kind::kWildcard) return {};
   bool found = false;
   Expected<void, SynthesisError> err;
@@ -192,18 +202,21 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
     using T = std::remove_cvref_t<decltype(field)>;
     const std::string where = layer + "." + arg.name;
     if constexpr (is_address<T>) {
-      if (arg.value.bytes != field.to_string()) out.push_back({arg.pos, where, arg.value.bytes, field.to_string()});
+      if (arg.value.bytes != field.to_string())
+        out.push_back({arg.pos, where, arg.value.bytes, field.to_string()});
     } else {
       const uint64_t got = field.value();
       if (where == "AETH.syndrome" && arg.value.kind == Expr::Kind::kName) {
         const auto cls = syndrome_class(arg.value.text);
         if (cls == SyndromeClass::kAck) {
-          if (got > 0x1f) out.push_back({arg.pos, where, "an ACK syndrome (0x00-0x1f)", format_value(got, 8)});
+          if (got > 0x1f)
+            out.push_back({arg.pos, where, "an ACK syndrome (0x00-0x1f)", format_value(got, 8)});
           return;
         }
         if (cls == SyndromeClass::kRnrNak) {
           if ((got & 0xe0) != 0x20) {
-            out.push_back({arg.pos, where, "an RNR NAK syndrome (0x20-0x3f)", format_value(got, 8)});
+            out.push_back(
+                {arg.pos, where, "an RNR NAK syndrome (0x20-0x3f)", format_value(got, 8)});
           }
           return;
         }
@@ -217,15 +230,19 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
       const uint64_t masked = *want & T::kMax;
       const bool wraps = arg.name == "psn" || arg.name == "msn";
       if (!wraps && masked != *want) {
-        err = Unexpected(SynthesisError{arg.pos, where + ": " + std::to_string(*want) + " does not fit in " +
+        err = Unexpected(SynthesisError{arg.pos, where + ": " + std::to_string(*want) +
+                                                     " does not fit in " +
                                                      std::to_string(T::kBits) + " bits"});
         return;
       }
-      if (masked != got) out.push_back({arg.pos, where, format_value(masked, T::kBits), format_value(got, T::kBits)});
+      if (masked != got)
+        out.push_back(
+            {arg.pos, where, format_value(masked, T::kBits), format_value(got, T::kBits)});
     }
   });
   if (!err) return err;
-  if (!found) return Unexpected(SynthesisError{arg.pos, layer + " has no field '" + arg.name + "'"});
+  if (!found)
+    return Unexpected(SynthesisError{arg.pos, layer + " has no field '" + arg.name + "'"});
   return {};
 }
 
@@ -300,10 +317,13 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
         if (arg.name == "len") {  // a harness extension: check the length only
           auto n = evaluate_number(arg.value, symbols);
           if (!n) return Unexpected(SynthesisError{arg.pos, "Raw.len: " + n.error()});
-          if (*n != p.payload.size()) out.push_back({arg.pos, "Raw.len", std::to_string(*n), std::to_string(p.payload.size())});
+          if (*n != p.payload.size())
+            out.push_back(
+                {arg.pos, "Raw.len", std::to_string(*n), std::to_string(p.payload.size())});
           continue;
         }
-        if (arg.name != "load") return Unexpected(SynthesisError{arg.pos, "Raw has only 'load' (and 'len' on expect)"});
+        if (arg.name != "load")
+          return Unexpected(SynthesisError{arg.pos, "Raw has only 'load' (and 'len' on expect)"});
         auto b = evaluate_bytes(arg.value, symbols);
         if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
         if (!std::equal(b->begin(), b->end(), p.payload.begin(), p.payload.end())) {
@@ -316,12 +336,15 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
     if (!ok) return Unexpected(ok.error());
   }
   // Implicit connection checks.
-  const script::Position where = expected.layers.empty() ? script::Position{} : expected.layers.front().pos;
+  const script::Position where =
+      expected.layers.empty() ? script::Position{} : expected.layers.front().pos;
   if (!dqpn_given && p.bth.dqpn != c.tester_qpn) {
-    out.push_back({where, "BTH.dqpn", format_value(c.tester_qpn, 24), format_value(p.bth.dqpn, 24)});
+    out.push_back(
+        {where, "BTH.dqpn", format_value(c.tester_qpn, 24), format_value(p.bth.dqpn, 24)});
   }
   if (!icrc_wildcard && !actual.icrc_ok()) {
-    out.push_back({where, "ICRC", format_value(actual.icrc_computed, 32), format_value(p.icrc, 32)});
+    out.push_back(
+        {where, "ICRC", format_value(actual.icrc_computed, 32), format_value(p.icrc, 32)});
   }
   if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip); v4 && !(v4->dst == c.tester_ip)) {
     out.push_back({where, "IP.dst", c.tester_ip.to_string(), v4->dst.to_string()});

@@ -18,7 +18,9 @@ class PredicateParser {
         tokens_.emplace_back(1, text[i++]);
       } else {
         size_t j = i;
-        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) && text[j] != '(' && text[j] != ')') ++j;
+        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
+               text[j] != '(' && text[j] != ')')
+          ++j;
         tokens_.push_back(text.substr(i, j - i));
         i = j;
       }
@@ -82,7 +84,8 @@ class PredicateParser {
 
 }  // namespace
 
-Expected<bool, std::string> evaluate_pics(const std::string& predicate, const std::map<std::string, bool>& features) {
+Expected<bool, std::string> evaluate_pics(const std::string& predicate,
+                                          const std::map<std::string, bool>& features) {
   if (predicate.empty()) return true;
   return PredicateParser(predicate, features).parse();
 }

@@ -11,6 +11,7 @@
 
 namespace mr::engine {
 
-Expected<bool, std::string> evaluate_pics(const std::string& predicate, const std::map<std::string, bool>& features);
+Expected<bool, std::string> evaluate_pics(const std::string& predicate,
+                                          const std::map<std::string, bool>& features);
 
 }  // namespace mr::engine

@@ -4,9 +4,8 @@
 // tolerance, timeouts. Read from a PIXIT JSON file; errors name the file and the field.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "reference/error/expected.h"
@@ -23,8 +22,8 @@ struct Pixit {
   uint32_t tester_qpn_base = 17;
   double tolerance_abs_ms = 2;
   double tolerance_percent = 12.5;
-  uint64_t expect_ms = 100;      // how long a `>` waits when its time is `*`
-  uint64_t no_packet_ms = 50;    // the quiet period that ends a test
+  uint64_t expect_ms = 100;       // how long a `>` waits when its time is `*`
+  uint64_t no_packet_ms = 50;     // the quiet period that ends a test
   uint64_t completion_ms = 1000;  // how long expect_completion polls
   nlohmann::json raw;
 

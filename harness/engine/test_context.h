@@ -43,17 +43,20 @@ struct TestContext {
   report::TestResult& result;
   bool aborted = false;  // a harness error: the rest of the script is skipped
 
-  void fail(const script::Position& pos, std::string field, std::string expected, std::string actual,
-            std::string message, nlohmann::ordered_json expected_packet = nullptr,
+  void fail(const script::Position& pos, std::string field, std::string expected,
+            std::string actual, std::string message,
+            nlohmann::ordered_json expected_packet = nullptr,
             nlohmann::ordered_json actual_packet = nullptr) {
-    result.failures.push_back({script.path, pos.line, std::move(field), std::move(expected), std::move(actual),
-                               std::move(message), std::move(expected_packet), std::move(actual_packet)});
+    result.failures.push_back({script.path, pos.line, std::move(field), std::move(expected),
+                               std::move(actual), std::move(message), std::move(expected_packet),
+                               std::move(actual_packet)});
     result.verdict = report::worse(result.verdict, report::Verdict::kFail);
   }
   void error(const script::Position& pos, std::string message) {
     result.failures.push_back({script.path, pos.line, "", "", "", message, nullptr, nullptr});
     result.verdict = report::worse(result.verdict, report::Verdict::kError);
-    if (result.reason.empty()) result.reason = script.path + ":" + std::to_string(pos.line) + ": " + message;
+    if (result.reason.empty())
+      result.reason = script.path + ":" + std::to_string(pos.line) + ": " + message;
     aborted = true;
   }
   const QpBinding* qp() const {

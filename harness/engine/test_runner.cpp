@@ -30,11 +30,13 @@ std::string summary(const std::vector<uint8_t>& frame) {
   if (!r) return "not RoCE: " + std::get<wire::NotRoce>(*d).to_string();
   const auto& p = r->packet;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%s psn 0x%06x dqpn 0x%06x%s", wire::opcode_name(p.bth.opcode).c_str(),
-                p.bth.psn.value(), p.bth.dqpn.value(), p.bth.ackreq ? " ackreq" : "");
+  std::snprintf(buf, sizeof buf, "%s psn 0x%06x dqpn 0x%06x%s",
+                wire::opcode_name(p.bth.opcode).c_str(), p.bth.psn.value(), p.bth.dqpn.value(),
+                p.bth.ackreq ? " ackreq" : "");
   std::string s = buf;
   if (p.aeth) {
-    std::snprintf(buf, sizeof buf, " syndrome 0x%02x msn %u", p.aeth->syndrome.value(), p.aeth->msn.value());
+    std::snprintf(buf, sizeof buf, " syndrome 0x%02x msn %u", p.aeth->syndrome.value(),
+                  p.aeth->msn.value());
     s += buf;
   }
   if (!p.payload.empty()) s += " len " + std::to_string(p.payload.size());
@@ -62,7 +64,8 @@ nlohmann::ordered_json expected_json(const script::PacketExpr& p, const SymbolTa
     for (const auto& a : l.args) {
       if (a.value.kind == script::Expr::Kind::kWildcard) {
         fields[a.name] = "*";
-      } else if (a.value.kind == script::Expr::Kind::kName && syndrome_class(a.value.text) != SyndromeClass::kNone) {
+      } else if (a.value.kind == script::Expr::Kind::kName &&
+                 syndrome_class(a.value.text) != SyndromeClass::kNone) {
         fields[a.name] = a.value.text;
       } else if (auto v = evaluate_number(a.value, symbols)) {
         fields[a.name] = *v;
@@ -92,21 +95,26 @@ class Runner {
     r.script_ref = ref;
     r.decoded = decoded(frame);
     if (capture_) {
-      (void)capture_->write(frame, t_ns, ref.empty() ? (from_tester ? "tester" : "dut: unmatched") : ref);
+      (void)capture_->write(frame, t_ns,
+                            ref.empty() ? (from_tester ? "tester" : "dut: unmatched") : ref);
     }
     ctx_.result.packets.push_back(std::move(r));
   }
 
   std::string ref(const script::Position& pos, const char* what) const {
     const auto slash = ctx_.script.path.find_last_of('/');
-    return ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" + std::to_string(pos.line) + " " + what;
+    return ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+           std::to_string(pos.line) + " " + what;
   }
 
-  uint64_t base(const script::TimeSpec& t) const { return t.relative ? ctx_.last_event_ns : ctx_.t0_ns; }
+  uint64_t base(const script::TimeSpec& t) const {
+    return t.relative ? ctx_.last_event_ns : ctx_.t0_ns;
+  }
 
   void inject(const PacketLine& line) {
     const QpBinding* qp = ctx_.qp();
-    if (qp == nullptr) return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
+    if (qp == nullptr)
+      return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
     if (!line.time.any) ctx_.port.wait_until(base(line.time) + seconds_ns(line.time.start_s));
     auto frame = synthesize(line.packet, qp->connection, ctx_.symbols);
     if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
@@ -119,22 +127,29 @@ class Runner {
   // time: max(absolute, percent of the gap since the previous event)).
   std::pair<uint64_t, uint64_t> window(const script::TimeSpec& t) const {
     const uint64_t from = base(t);
-    if (t.any) return {ctx_.last_event_ns, ctx_.last_event_ns + ms(static_cast<double>(ctx_.pixit.expect_ms))};
+    if (t.any)
+      return {ctx_.last_event_ns,
+              ctx_.last_event_ns + ms(static_cast<double>(ctx_.pixit.expect_ms))};
     if (t.end_s) return {from + seconds_ns(t.start_s), from + seconds_ns(*t.end_s)};
     const uint64_t nominal = from + seconds_ns(t.start_s);
-    const double gap_ns = nominal > ctx_.last_event_ns ? static_cast<double>(nominal - ctx_.last_event_ns) : 0;
-    const uint64_t tol = std::max(ms(ctx_.pixit.tolerance_abs_ms), static_cast<uint64_t>(gap_ns * ctx_.pixit.tolerance_percent / 100));
+    const double gap_ns =
+        nominal > ctx_.last_event_ns ? static_cast<double>(nominal - ctx_.last_event_ns) : 0;
+    const uint64_t tol =
+        std::max(ms(ctx_.pixit.tolerance_abs_ms),
+                 static_cast<uint64_t>(gap_ns * ctx_.pixit.tolerance_percent / 100));
     return {nominal > tol ? nominal - tol : 0, nominal + tol};
   }
 
   void expect(const PacketLine& line) {
     const QpBinding* qp = ctx_.qp();
-    if (qp == nullptr) return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
+    if (qp == nullptr)
+      return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
     const auto [earliest, latest] = window(line.time);
     if (line.packet.none) {
       if (auto f = ctx_.port.receive(latest)) {
         record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)"));
-        ctx_.fail(line.pos, "packet", "none", summary(f->bytes), "the DUT sent a packet where none was expected");
+        ctx_.fail(line.pos, "packet", "none", summary(f->bytes),
+                  "the DUT sent a packet where none was expected");
         ctx_.last_event_ns = f->t_ns;
         return;
       }
@@ -143,7 +158,8 @@ class Runner {
     }
     auto f = ctx_.port.receive(latest);
     if (!f) {
-      ctx_.fail(line.pos, "packet", "a packet by +" + std::to_string((latest - ctx_.t0_ns) / 1000) + " us", "none",
+      ctx_.fail(line.pos, "packet",
+                "a packet by +" + std::to_string((latest - ctx_.t0_ns) / 1000) + " us", "none",
                 "the expected packet did not arrive");
       ctx_.last_event_ns = latest;
       return;
@@ -151,19 +167,23 @@ class Runner {
     record(f->bytes, f->t_ns, false, ref(line.pos, "expect"));
     ctx_.last_event_ns = f->t_ns;
     if (f->t_ns < earliest) {
-      ctx_.fail(line.pos, "time", "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
-                "+" + std::to_string((f->t_ns - ctx_.t0_ns) / 1000) + " us", "the packet arrived too early");
+      ctx_.fail(line.pos, "time",
+                "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
+                "+" + std::to_string((f->t_ns - ctx_.t0_ns) / 1000) + " us",
+                "the packet arrived too early");
     }
     auto d = wire::decode_frame(f->bytes);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
-      ctx_.fail(line.pos, "packet", "a RoCEv2 packet", summary(f->bytes), "the DUT sent something that is not RoCEv2");
+      ctx_.fail(line.pos, "packet", "a RoCEv2 packet", summary(f->bytes),
+                "the DUT sent something that is not RoCEv2");
       return;
     }
     auto mismatches = match(line.packet, *roce, qp->connection, ctx_.symbols);
     if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
     for (const auto& m : *mismatches) {
-      ctx_.fail(m.pos, m.field, m.expected, m.actual, "field differs; actual packet: " + summary(f->bytes),
+      ctx_.fail(m.pos, m.field, m.expected, m.actual,
+                "field differs; actual packet: " + summary(f->bytes),
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
     }
   }
@@ -175,10 +195,13 @@ class Runner {
     if (qp == nullptr) return ctx_.error(c.pos, "probe before any QP exists");
     const script::FieldArg* psn_arg = nullptr;
     for (const auto& a : c.args) {
-      if (a.name == "psn") psn_arg = &a;
-      else return ctx_.error(a.pos, "probe: unknown argument '" + a.name + "' (probe [QP] psn=EXPR)");
+      if (a.name == "psn")
+        psn_arg = &a;
+      else
+        return ctx_.error(a.pos, "probe: unknown argument '" + a.name + "' (probe [QP] psn=EXPR)");
     }
-    if (psn_arg == nullptr) return ctx_.error(c.pos, "probe needs psn=EXPR (the PSN the DUT expects next)");
+    if (psn_arg == nullptr)
+      return ctx_.error(c.pos, "probe needs psn=EXPR (the PSN the DUT expects next)");
     auto psn = evaluate_number(psn_arg->value, ctx_.symbols);
     if (!psn) return ctx_.error(psn_arg->pos, "probe psn: " + psn.error());
     wire::RocePacket p;
@@ -202,16 +225,18 @@ class Runner {
     auto f = ctx_.port.receive(sent + ms(static_cast<double>(ctx_.pixit.expect_ms)));
     if (!f) {
       ctx_.fail(c.pos, "probe", "an ACK for PSN " + format_value(*psn & 0xffffff, 24), "none",
-                "liveness probe unanswered: the DUT stopped responding, so the silence before is not a proven drop");
+                "liveness probe unanswered: the DUT stopped responding, so the silence before is "
+                "not a proven drop");
       return;
     }
     record(f->bytes, f->t_ns, false, ref(c.pos, "probe answer"));
     ctx_.last_event_ns = f->t_ns;
     auto d = wire::decode_frame(f->bytes);
     const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-    if (!r || r->packet.bth.opcode != wire::kOpRcAcknowledge || !r->packet.aeth || r->packet.aeth->syndrome > 0x1f ||
-        r->packet.bth.psn != (*psn & 0xffffff)) {
-      ctx_.fail(c.pos, "probe", "RC_ACKNOWLEDGE psn " + format_value(*psn & 0xffffff, 24) + " syndrome ACK",
+    if (!r || r->packet.bth.opcode != wire::kOpRcAcknowledge || !r->packet.aeth ||
+        r->packet.aeth->syndrome > 0x1f || r->packet.bth.psn != (*psn & 0xffffff)) {
+      ctx_.fail(c.pos, "probe",
+                "RC_ACKNOWLEDGE psn " + format_value(*psn & 0xffffff, 24) + " syndrome ACK",
                 summary(f->bytes), "liveness probe drew the wrong answer");
     }
   }
@@ -223,8 +248,8 @@ class Runner {
       auto f = ctx_.port.receive(until);
       if (!f) return;
       record(f->bytes, f->t_ns, false, "");
-      ctx_.fail({0, 0}, "packet", "no further packet",
-                summary(f->bytes), "the DUT sent a packet the script does not expect");
+      ctx_.fail({0, 0}, "packet", "no further packet", summary(f->bytes),
+                "the DUT sent a packet the script does not expect");
     }
   }
 
@@ -251,7 +276,8 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   result.purpose = script.metadata.contains("purpose") ? script.metadata.at("purpose") : "";
   result.group = script.metadata.contains("group") ? script.metadata.at("group") : "";
   result.pics = script.metadata.contains("pics") ? script.metadata.at("pics") : "";
-  for (const auto& c : split(script.metadata.contains("clause") ? script.metadata.at("clause") : "")) {
+  for (const auto& c :
+       split(script.metadata.contains("clause") ? script.metadata.at("clause") : "")) {
     if (c.rfind("MR-", 0) == 0) result.clauses.push_back(c);
   }
   auto applicable = evaluate_pics(result.pics, options.pics);
@@ -272,7 +298,8 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     return result;
   }
   const uint64_t drops_before = port.capture_drops();
-  TestContext ctx{script, port, pixit, options.seed, {}, {}, {}, port.now_ns(), port.now_ns(), result, false};
+  TestContext ctx{script, port,          pixit,         options.seed, {},   {},
+                  {},     port.now_ns(), port.now_ns(), result,       false};
   Runner runner(ctx, options);
   for (const auto& st : script.statements) {
     if (ctx.aborted) break;
@@ -301,7 +328,8 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   }
   if (result.verdict == Verdict::kNone) result.verdict = Verdict::kPass;
   result.capture = options.capture_path;
-  result.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
 }
 

@@ -1,0 +1,160 @@
+#include "harness/cli/mutants_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/suite_runner.h"
+#include "harness/report/escape.h"
+#include "reference/mutants/mutant.h"
+
+namespace mr::cli {
+namespace {
+
+struct MutantsOptions {
+  bool list = false;
+  std::string out = "reports/mutants";
+  std::string filter;
+  std::vector<std::string> only;
+  std::string pixit = "testcases/pixit/default.pixit.json";
+  uint64_t seed = 1;
+};
+
+struct Matrix {
+  std::vector<std::string> tests;                     // every applicable test purpose
+  std::map<std::string, std::set<std::string>> kills;  // mutant -> tests that failed on it
+  std::set<std::string> baseline_not_passing;          // tests that do not pass on the real reference
+  std::map<std::string, std::string> justification;    // tp -> positive-path reason
+};
+
+Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const MutantsOptions& o,
+                                               std::vector<std::string> mutants, const std::string& out) {
+  engine::SuiteOptions s;
+  s.pics_path = "testcases/profiles/reference.pics.json";
+  s.pixit_path = o.pixit;
+  s.filter = o.filter;
+  s.out_dir = out;
+  s.seed = o.seed;
+  s.max_attempts = 1;
+  dut::EmbeddedReferencePort port(pixit, {.seed = o.seed, .mutants = std::move(mutants)});
+  return engine::run_suite(port, pixit, s);
+}
+
+void write_outputs(const Matrix& m, const std::string& dir, double kill_rate) {
+  std::filesystem::create_directories(dir);
+  nlohmann::ordered_json j;
+  j["schema_version"] = 1;
+  j["kill_rate"] = kill_rate;
+  j["tests"] = m.tests;
+  auto& rows = j["mutants"] = nlohmann::ordered_json::array();
+  for (const auto& info : mutants::all_mutants()) {
+    const std::string name(info.name);
+    if (!m.kills.contains(name)) continue;
+    rows.push_back({{"name", name},
+                    {"clauses", std::string(info.clauses)},
+                    {"description", std::string(info.description)},
+                    {"killed_by", std::vector<std::string>(m.kills.at(name).begin(), m.kills.at(name).end())}});
+  }
+  j["baseline_not_passing"] = std::vector<std::string>(m.baseline_not_passing.begin(), m.baseline_not_passing.end());
+  std::ofstream(dir + "/mutants.json") << j.dump(2) << "\n";
+
+  std::ofstream html(dir + "/mutants.html");
+  html << "<!doctype html><meta charset=utf-8><title>metaroce mutants</title>"
+          "<style>body{font:14px sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:3px 6px}"
+          "table{border-collapse:collapse}.dead{background:#dfd}.alive{background:#fdd}</style>"
+       << "<h1>Mutants: kill rate " << static_cast<int>(kill_rate * 1000) / 10.0 << "%</h1><table>"
+       << "<tr><th>mutant</th><th>clauses</th><th>what the broken device does</th><th>killed by</th></tr>";
+  for (const auto& row : j["mutants"]) {
+    const bool dead = !row["killed_by"].empty();
+    std::string killers;
+    for (const auto& t : row["killed_by"]) killers += t.get<std::string>() + " ";
+    html << "<tr class=" << (dead ? "dead" : "alive") << "><td>" << report::text_escape(row["name"].get<std::string>())
+         << "</td><td>" << report::text_escape(row["clauses"].get<std::string>()) << "</td><td>"
+         << report::text_escape(row["description"].get<std::string>()) << "</td><td>"
+         << (dead ? report::text_escape(killers) : "<b>survived</b>") << "</td></tr>";
+  }
+  html << "</table>\n";
+}
+
+int run(const MutantsOptions& o) {
+  if (o.list) {
+    for (const auto& m : mutants::all_mutants()) {
+      std::printf("%-32s %-22s %s\n", std::string(m.name).c_str(), std::string(m.clauses).c_str(),
+                  std::string(m.description).c_str());
+    }
+    return kExitOk;
+  }
+  auto pixit = engine::Pixit::load(o.pixit);
+  if (!pixit) {
+    std::fprintf(stderr, "metaroce mutants: %s\n", pixit.error().c_str());
+    return kExitHarnessError;
+  }
+  Matrix m;
+  auto baseline = suite(*pixit, o, {}, o.out + "/baseline");
+  if (!baseline) {
+    std::fprintf(stderr, "metaroce mutants: %s\n", baseline.error().c_str());
+    return kExitHarnessError;
+  }
+  for (const auto& t : baseline->tests) {
+    if (t.verdict == report::Verdict::kNotApplicable) continue;
+    m.tests.push_back(t.tp_id);
+    if (t.verdict != report::Verdict::kPass) m.baseline_not_passing.insert(t.tp_id);
+  }
+  std::printf("baseline: %zu applicable test purposes, %zu not passing on the reference\n", m.tests.size(),
+              m.baseline_not_passing.size());
+  size_t total = 0;
+  size_t killed = 0;
+  for (const auto& info : mutants::all_mutants()) {
+    const std::string name(info.name);
+    if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), name) == o.only.end()) continue;
+    auto r = suite(*pixit, o, {name}, o.out + "/runs/" + name);
+    if (!r) {
+      std::fprintf(stderr, "metaroce mutants: %s: %s\n", name.c_str(), r.error().c_str());
+      return kExitHarnessError;
+    }
+    auto& set = m.kills[name];
+    for (const auto& t : r->tests) {
+      // A kill is a fail (or an error the DUT caused) on a test that passes on the reference.
+      const bool bad = t.verdict == report::Verdict::kFail || t.verdict == report::Verdict::kError;
+      if (bad && !m.baseline_not_passing.contains(t.tp_id)) set.insert(t.tp_id);
+    }
+    ++total;
+    killed += set.empty() ? 0 : 1;
+    std::printf("%-32s %s\n", name.c_str(), set.empty() ? "SURVIVED" : ("killed by " + std::to_string(set.size()) + " test purposes").c_str());
+    std::fflush(stdout);
+  }
+  const double rate = total == 0 ? 0 : static_cast<double>(killed) / static_cast<double>(total);
+  std::set<std::string> killers;
+  for (const auto& [mutant, tests] : m.kills) killers.insert(tests.begin(), tests.end());
+  std::vector<std::string> idle;
+  for (const auto& t : m.tests) {
+    if (!killers.contains(t)) idle.push_back(t);
+  }
+  write_outputs(m, o.out, rate);
+  std::printf("\nkill rate: %zu of %zu mutants (%.1f%%); %zu test purposes kill no mutant%s\n", killed, total,
+              rate * 100, idle.size(), idle.empty() ? "" : ":");
+  for (const auto& t : idle) std::printf("  %s\n", t.c_str());
+  std::printf("matrix: %s/mutants.json, %s/mutants.html\n", o.out.c_str(), o.out.c_str());
+  return killed == total && m.baseline_not_passing.empty() ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+Runner setup_mutants(CLI::App& app) {
+  auto o = std::make_shared<MutantsOptions>();
+  app.add_flag("--list", o->list, "print every mutant (name, clauses, what it breaks) and stop");
+  app.add_option("--out", o->out, "directory for mutants.json and mutants.html");
+  app.add_option("--filter", o->filter, "only tests whose tp id or path matches this glob");
+  app.add_option("--only", o->only, "only these mutants (repeatable)");
+  app.add_option("--pixit", o->pixit, "PIXIT file");
+  app.add_option("--seed", o->seed, "seed of every random choice; logged");
+  return [o] { return run(*o); };
+}
+
+}  // namespace mr::cli
