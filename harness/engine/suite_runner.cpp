@@ -1,10 +1,11 @@
 #include "harness/engine/suite_runner.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fnmatch.h>
 #include <fstream>
 
 #include "harness/engine/test_runner.h"
@@ -33,14 +34,15 @@ std::string iso8601_now() {
 
 bool selected(const std::string& filter, const std::string& path, const std::string& tp) {
   if (filter.empty()) return true;
-  return fnmatch(filter.c_str(), tp.c_str(), 0) == 0 || fnmatch(filter.c_str(), path.c_str(), 0) == 0 ||
-         path.find(filter) != std::string::npos;
+  return fnmatch(filter.c_str(), tp.c_str(), 0) == 0 ||
+         fnmatch(filter.c_str(), path.c_str(), 0) == 0 || path.find(filter) != std::string::npos;
 }
 
 report::TestResult parse_failure(const script::ParseResult& parsed) {
   report::TestResult r;
   r.file = parsed.script.path;
-  r.tp_id = parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : parsed.script.path;
+  r.tp_id =
+      parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : parsed.script.path;
   r.verdict = report::Verdict::kError;
   r.reason = parsed.diagnostics.front().to_string();
   for (const auto& d : parsed.diagnostics) {
@@ -56,7 +58,8 @@ std::vector<std::string> find_test_cases(const std::string& dir) {
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".mrt") out.push_back(it->path().string());
+    if (it->is_regular_file() && it->path().extension() == ".mrt")
+      out.push_back(it->path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -65,16 +68,19 @@ std::vector<std::string> find_test_cases(const std::string& dir) {
 Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& path) {
   auto j = load_json(path);
   if (!j) return Unexpected(j.error());
-  if (!j->contains("features") || !(*j)["features"].is_object()) return Unexpected(path + ": features: missing");
+  if (!j->contains("features") || !(*j)["features"].is_object())
+    return Unexpected(path + ": features: missing");
   std::map<std::string, bool> out;
   for (auto it = (*j)["features"].begin(); it != (*j)["features"].end(); ++it) {
-    if (!it.value().is_boolean()) return Unexpected(path + ": features." + it.key() + ": expected true or false");
+    if (!it.value().is_boolean())
+      return Unexpected(path + ": features." + it.key() + ": expected true or false");
     out[it.key()] = it.value().get<bool>();
   }
   return out;
 }
 
-Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit, const SuiteOptions& o) {
+Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit,
+                                                   const SuiteOptions& o) {
   report::RunResult run;
   run.harness_version = "metaroce 0.1.0";
   run.started_at = iso8601_now();
@@ -89,7 +95,12 @@ Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& p
   auto catalog = load_json(o.catalog_path);
   if (!catalog) return Unexpected(catalog.error());
   run.clause_catalog = (*catalog)["clauses"];
-  if (auto caps = port.control({{"op", "capabilities"}})) run.dut = *caps;
+  // The DUT's identity for the report: who it is and where, not its whole capability list.
+  if (auto caps = port.control({{"op", "capabilities"}})) {
+    for (const char* key : {"device", "mac", "ips", "gids"}) {
+      if (caps->contains(key)) run.dut[key] = (*caps)[key];
+    }
+  }
 
   const auto files = find_test_cases(o.testcases_dir);
   if (files.empty()) return Unexpected(o.testcases_dir + ": no .mrt test cases found");
@@ -100,7 +111,8 @@ Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& p
   const auto started = std::chrono::steady_clock::now();
   for (const auto& path : files) {
     auto parsed = script::parse_file(path);
-    const std::string tp = parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;
+    const std::string tp =
+        parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;
     if (!selected(o.filter, path, tp)) continue;
     if (auto h = report::sha256_file(path)) run.inputs[path] = *h;
     report::TestResult result;
@@ -122,7 +134,8 @@ Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& p
     if (o.on_result) o.on_result(result);
     run.tests.push_back(std::move(result));
   }
-  run.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  run.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return run;
 }
 
