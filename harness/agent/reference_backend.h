@@ -107,7 +107,7 @@ class ReferenceBackend final : public DutBackend {
   ObjectRegistry objects_;
 };
 
-// The PICS feature keys the reference claims (as testcases/profiles/reference.pics.json).
+// The PICS features the reference claims (those reference.pics.json sets to true).
 std::vector<std::string> reference_pics_features();
 
 }  // namespace mr::agent

@@ -39,7 +39,8 @@ Expected<nlohmann::json, std::string> EmbeddedReferencePort::call(const nlohmann
   if (!reply.value("ok", false)) {
     const auto& e = reply["error"];
     std::string message = e.value("code", "?") + ": " + e.value("message", "");
-    if (e.contains("field") && e["field"].is_string()) message += " (field " + e["field"].get<std::string>() + ")";
+    if (e.contains("field") && e["field"].is_string())
+      message += " (field " + e["field"].get<std::string>() + ")";
     return Unexpected(message);
   }
   return reply;
@@ -50,8 +51,10 @@ void EmbeddedReferencePort::settle() {
   for (int round = 0; round < kMaxSettleRounds; ++round) {
     backend_->service(0);
     const size_t n = link_.a().receive_burst(burst, 0);
-    for (size_t i = 0; i < n; ++i) inbox_.push_back({std::move(burst[i].bytes), burst[i].timestamp_ns});
-    if (n == 0 && !(link_.next_delivery_ns() && *link_.next_delivery_ns() <= clock_.now_ns())) return;
+    for (size_t i = 0; i < n; ++i)
+      inbox_.push_back({std::move(burst[i].bytes), burst[i].timestamp_ns});
+    if (n == 0 && !(link_.next_delivery_ns() && *link_.next_delivery_ns() <= clock_.now_ns()))
+      return;
   }
 }
 

@@ -1,0 +1,269 @@
+#include "harness/agent/request_dispatcher.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "harness/agent/reference_backend.h"
+#include "harness/agent/testing/rc_setup.h"
+#include "reference/io/clock.h"
+#include "reference/io/memory_link.h"
+
+namespace mr::agent {
+namespace {
+
+using testing::Call;
+using testing::RcEnd;
+
+constexpr const char* kMacA = "02:00:00:00:00:01";
+constexpr const char* kMacB = "02:00:00:00:00:02";
+constexpr const char* kIpA = "198.18.0.1";
+constexpr const char* kIpB = "198.18.0.2";
+
+ReferenceBackendOptions options(const char* mac, const char* ip, uint64_t seed) {
+  return {.mac = *wire::MacAddress::parse(mac),
+          .ipv4 = *wire::Ipv4Address::parse(ip),
+          .seed = seed,
+          .mutants = {}};
+}
+
+// Two reference backends back to back over a memory link on a virtual clock, each behind
+// its own dispatcher: the in-process set-up of the harness, twice.
+class TwoBackends : public ::testing::Test {
+ protected:
+  io::VirtualClock clock{1'000'000};
+  io::MemoryLinkPair pair{clock, {.latency_ns = 1'000}};
+  ReferenceBackend a{pair.a(), clock, options(kMacA, kIpA, 11)};
+  ReferenceBackend b{pair.b(), clock, options(kMacB, kIpB, 22)};
+  RequestDispatcher da{a, "reference"};
+  RequestDispatcher db{b, "reference"};
+  Call call_a = testing::dispatcher_call(da);
+  Call call_b = testing::dispatcher_call(db);
+
+  // Moves frames and time until nothing is in flight.
+  void run() {
+    for (int step = 0; step < 100'000; ++step) {
+      a.service(0);
+      b.service(0);
+      const auto next = pair.next_delivery_ns();
+      if (!next) return;
+      if (*next > clock.now_ns()) clock.set(*next);
+    }
+    ADD_FAILURE() << "the exchange did not settle";
+  }
+
+  Json reply(RequestDispatcher& d, const std::string& line) {
+    return Json::parse(d.handle_line(line).reply);
+  }
+};
+
+TEST_F(TwoBackends, SendWriteAndReadMoveTheBytes) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  const RcEnd eb = testing::create_rc_end(call_b, 0x20000);
+  ASSERT_NE(ea.qpn, 0U);
+  ASSERT_NE(eb.qpn, 0U);
+  EXPECT_EQ(ea.va, 0x10000U);
+  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB);
+  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA);
+  EXPECT_EQ(call_a("query_qp", {{"qpn", ea.qpn}})["attrs"]["state"], "RTS");
+
+  // SEND: 16 bytes from a's region into the receive buffer b posted.
+  call_a("write_mem",
+         {{"lkey", ea.lkey}, {"va", ea.va}, {"data", "000102030405060708090a0b0c0d0e0f"}});
+  call_b("post_recv",
+         {{"qpn", eb.qpn},
+          {"wr",
+           {{"wr_id", 7}, {"sg_list", {{{"addr", eb.va}, {"length", 64}, {"lkey", eb.lkey}}}}}}});
+  call_a("post_send", {{"qpn", ea.qpn},
+                       {"wr",
+                        {{"wr_id", "0xfffffffffffffff1"},
+                         {"opcode", "SEND"},
+                         {"sg_list", {{{"addr", ea.va}, {"length", 16}, {"lkey", ea.lkey}}}}}}});
+  run();
+  Json ca = call_a("poll_cq", {{"cq", ea.cq}, {"max", 8}})["completions"];
+  ASSERT_EQ(ca.size(), 1U) << ca;
+  EXPECT_EQ(ca[0]["wr_id"], 0xfffffffffffffff1ULL);
+  EXPECT_EQ(ca[0]["status"], "SUCCESS");
+  EXPECT_EQ(ca[0]["opcode"], "SEND");
+  Json cb = call_b("poll_cq", {{"cq", eb.cq}, {"max", 8}})["completions"];
+  ASSERT_EQ(cb.size(), 1U) << cb;
+  EXPECT_EQ(cb[0]["wr_id"], 7);
+  EXPECT_EQ(cb[0]["opcode"], "RECV");
+  EXPECT_EQ(cb[0]["byte_len"], 16);
+  EXPECT_EQ(cb[0]["qp_num"], eb.qpn);
+  EXPECT_EQ(call_b("read_mem", {{"lkey", eb.lkey}, {"va", eb.va}, {"length", 16}})["data"],
+            "000102030405060708090a0b0c0d0e0f");
+
+  // RDMA WRITE: 3000 bytes (three packets at MTU 1024) to b's region at +4096.
+  std::string pattern;
+  for (int i = 0; i < 3000; ++i) pattern += agent::to_hex({static_cast<uint8_t>(i * 7)});
+  call_a("write_mem", {{"lkey", ea.lkey}, {"va", ea.va + 8192}, {"data", pattern}});
+  call_a("post_send",
+         {{"qpn", ea.qpn},
+          {"wr",
+           {{"wr_id", 2},
+            {"opcode", "RDMA_WRITE"},
+            {"sg_list", {{{"addr", ea.va + 8192}, {"length", 3000}, {"lkey", ea.lkey}}}},
+            {"remote_addr", eb.va + 4096},
+            {"rkey", eb.rkey}}}});
+  run();
+  ca = call_a("poll_cq", {{"cq", ea.cq}})["completions"];
+  ASSERT_EQ(ca.size(), 1U) << ca;
+  EXPECT_EQ(ca[0]["opcode"], "RDMA_WRITE");
+  EXPECT_EQ(ca[0]["status"], "SUCCESS");
+  EXPECT_EQ(call_b("read_mem", {{"lkey", eb.lkey}, {"va", eb.va + 4096}, {"length", 3000}})["data"],
+            pattern);
+  EXPECT_TRUE(call_b("poll_cq", {{"cq", eb.cq}})["completions"].empty());
+
+  // RDMA READ: b's bytes at +4096 come back into a's region at +32768.
+  call_a("post_send",
+         {{"qpn", ea.qpn},
+          {"wr",
+           {{"wr_id", 3},
+            {"opcode", "RDMA_READ"},
+            {"sg_list", {{{"addr", ea.va + 32768}, {"length", 3000}, {"lkey", ea.lkey}}}},
+            {"remote_addr", eb.va + 4096},
+            {"rkey", eb.rkey}}}});
+  run();
+  ca = call_a("poll_cq", {{"cq", ea.cq}})["completions"];
+  ASSERT_EQ(ca.size(), 1U) << ca;
+  EXPECT_EQ(ca[0]["opcode"], "RDMA_READ");
+  EXPECT_EQ(ca[0]["status"], "SUCCESS");
+  EXPECT_EQ(ca[0]["byte_len"], 3000);
+  EXPECT_EQ(
+      call_a("read_mem", {{"lkey", ea.lkey}, {"va", ea.va + 32768}, {"length", 3000}})["data"],
+      pattern);
+
+  const Json counters = call_b("counters", Json::object())["counters"];
+  EXPECT_GT(counters["rcvd_pkts"].get<uint64_t>(), 4U);
+  EXPECT_EQ(counters["icrc_errors"], 0);
+}
+
+TEST_F(TwoBackends, ErrorRepliesNameTheFieldAndChangeNothing) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  const std::string before = da.handle_line(R"({"id":1,"op":"counters"})").reply;
+  struct Case {
+    std::string line;
+    const char* code;
+    const char* field;
+  };
+  const std::vector<Case> cases = {
+      {R"({"id":2,"op":"reg_mr","pd":999,"length":64})", "ENOENT", "pd"},
+      {R"({"id":3,"op":"create_qp","pd":)" + std::to_string(ea.pd) +
+           R"(,"send_cq":99,"recv_cq":99,"type":"RC"})",
+       "ENOENT", "send_cq"},
+      {R"({"id":4,"op":"destroy","kind":"pd","handle":)" + std::to_string(ea.pd) + "}", "EBUSY",
+       "handle"},
+      {R"({"id":5,"op":"destroy","kind":"cq","handle":)" + std::to_string(ea.cq) + "}", "EBUSY",
+       "handle"},
+      {R"({"id":6,"op":"read_mem","lkey":)" + std::to_string(ea.lkey) +
+           R"(,"va":131072,"length":1})",
+       "EINVAL", "va"},
+      {R"({"id":7,"op":"modify_qp","qpn":)" + std::to_string(ea.qpn) +
+           R"(,"attrs":{"state":"RTS"}})",
+       "EINVAL", "attrs"},
+      {R"({"id":8,"op":"post_send","qpn":)" + std::to_string(ea.qpn) +
+           R"(,"wr":{"opcode":"SEND","sg_list":[]}})",
+       "EINVAL", "wr"},
+      {R"({"id":9,"op":"post_recv","qpn":12345,"wr":{"sg_list":[]}})", "ENOENT", "qpn"},
+      {R"({"id":10,"op":"poll_cq","cq":77})", "ENOENT", "cq"},
+      {R"({"id":11,"op":"set_mutants","enable":["no-such-mutant"]})", "EINVAL", "enable[0]"},
+      {R"({"id":12,"op":"hello","token":"t","protocol":2})", "ENOTSUP", "protocol"},
+      {R"({"id":13,"op":"reg_mr","pd":)" + std::to_string(ea.pd) +
+           R"(,"length":64,"access":["REMOTE_WRITE"]})",
+       "EINVAL", "access"},
+  };
+  for (const Case& c : cases) {
+    const Json r = reply(da, c.line);
+    ASSERT_FALSE(r["ok"].get<bool>()) << c.line;
+    EXPECT_EQ(r["error"]["code"], c.code) << c.line << " -> " << r;
+    EXPECT_EQ(r["error"].value("field", ""), c.field) << c.line << " -> " << r;
+  }
+  const std::string after = da.handle_line(R"({"id":1,"op":"counters"})").reply;
+  EXPECT_EQ(before, after);
+  EXPECT_EQ(call_a("query_qp", {{"qpn", ea.qpn}})["attrs"]["state"], "RESET");
+}
+
+TEST_F(TwoBackends, CapabilitiesMatchTheReferencePics) {
+  const Json caps = call_a("capabilities", Json::object());
+  EXPECT_EQ(caps["device"]["kind"], "reference");
+  EXPECT_EQ(caps["mac"], kMacA);
+  EXPECT_EQ(caps["ips"][0], kIpA);
+  ASSERT_GE(caps["gids"].size(), 2U);
+  EXPECT_EQ(caps["gids"][1]["gid"], "::ffff:198.18.0.1");
+  EXPECT_EQ(caps["gids"][1]["type"], "RoCEv2");
+  EXPECT_GE(caps["mutants"].size(), 40U);
+  std::ifstream file("testcases/profiles/reference.pics.json");
+  ASSERT_TRUE(file) << "reference.pics.json not in the runfiles";
+  const nlohmann::json pics = nlohmann::json::parse(file);
+  std::set<std::string> want;
+  for (const auto& [key, value] : pics["features"].items()) {
+    if (value.get<bool>()) want.insert(key);
+  }
+  const std::set<std::string> have(caps["pics"].begin(), caps["pics"].end());
+  EXPECT_EQ(have, want);
+}
+
+TEST_F(TwoBackends, ResetAndMutantsForgetEveryObject) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  call_a("set_mutants", {{"enable", {"two-naks-per-sequence-error"}}});
+  Json r = reply(da, R"({"id":1,"op":"query_qp","qpn":)" + std::to_string(ea.qpn) + "}");
+  EXPECT_EQ(r["error"]["code"], "ENOENT");
+  const RcEnd again = testing::create_rc_end(call_a, 0x10000);
+  call_a("reset", Json::object());
+  r = reply(da, R"({"id":1,"op":"read_mem","lkey":)" + std::to_string(again.lkey) +
+                    R"(,"va":65536,"length":1})");
+  EXPECT_EQ(r["error"]["code"], "ENOENT");
+  EXPECT_EQ(call_a("create_pd", Json::object())["pd"], 1);
+}
+
+TEST_F(TwoBackends, DestroyInDependencyOrder) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  for (const auto& [kind, handle] : {std::pair{"qp", ea.qpn}, std::pair{"cq", ea.cq},
+                                     std::pair{"mr", ea.lkey}, std::pair{"pd", ea.pd}}) {
+    call_a("destroy", {{"kind", kind}, {"handle", handle}});
+    const Json r = reply(da, R"({"id":1,"op":"destroy","kind":")" + std::string(kind) +
+                                 R"(","handle":)" + std::to_string(handle) + "}");
+    EXPECT_EQ(r["error"]["code"], "ENOENT") << kind;
+  }
+}
+
+// Random lines and mutated requests: every one gets a JSON reply, nothing crashes, and the
+// dispatcher keeps serving afterwards.
+TEST_F(TwoBackends, FuzzedLinesAlwaysGetAReply) {
+  std::mt19937_64 rng(20240611);
+  const std::vector<std::string> seeds = {
+      R"({"id":1,"op":"reg_mr","pd":1,"length":4096,"access":["LOCAL_WRITE"]})",
+      R"({"id":2,"op":"post_send","qpn":5,"wr":{"opcode":"SEND","sg_list":[{"addr":1,"length":2,"lkey":3}]}})",
+      R"({"id":3,"op":"modify_qp","qpn":1,"attrs":{"state":"INIT","av":{"dip":"198.18.0.9"}}})",
+      R"({"id":4,"op":"write_mem","lkey":1,"va":"0x10","data":"abcd"})",
+      R"({"id":5,"op":"poll_cq","cq":1,"max":4})",
+  };
+  call_a("create_pd", Json::object());
+  for (int i = 0; i < 20'000; ++i) {
+    std::string line;
+    if (i % 2 == 0) {
+      const size_t n = rng() % 200;
+      for (size_t k = 0; k < n; ++k) line.push_back(static_cast<char>(rng() % 256));
+    } else {
+      line = seeds[rng() % seeds.size()];
+      const size_t flips = 1 + rng() % 4;
+      for (size_t k = 0; k < flips; ++k) {
+        line[rng() % line.size()] = static_cast<char>(rng() % 128);
+      }
+    }
+    const DispatchResult r = da.handle_line(line);
+    const Json parsed = Json::parse(r.reply, nullptr, false);
+    ASSERT_TRUE(parsed.is_object()) << r.reply;
+    ASSERT_TRUE(parsed.contains("ok")) << r.reply;
+    if (!parsed["ok"].get<bool>()) {
+      ASSERT_TRUE(parsed["error"].contains("code")) << r.reply;
+    }
+  }
+  EXPECT_NE(call_a("create_pd", Json::object())["pd"], 0);
+}
+
+}  // namespace
+}  // namespace mr::agent
