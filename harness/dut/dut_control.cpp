@@ -36,8 +36,8 @@ ControlError error_from_reply(const Json& reply) {
   }
   const Json& e = *it;
   ControlError error;
-  error.code = agent::error_code_from_string(e["code"].get<std::string>())
-                   .value_or(ErrorCode::kEproto);
+  error.code =
+      agent::error_code_from_string(e["code"].get<std::string>()).value_or(ErrorCode::kEproto);
   if (e.contains("message") && e["message"].is_string()) error.message = e["message"];
   if (e.contains("field") && e["field"].is_string()) error.field = e["field"];
   return error;

@@ -9,8 +9,8 @@ constexpr uint64_t kSendTimeoutMs = 10'000;
 
 }  // namespace
 
-Result<std::unique_ptr<TcpTransport>> TcpTransport::connect(const std::string& host,
-                                                            uint16_t port, uint64_t timeout_ms) {
+Result<std::unique_ptr<TcpTransport>> TcpTransport::connect(const std::string& host, uint16_t port,
+                                                            uint64_t timeout_ms) {
   auto fd = agent::connect_tcp(host, port, timeout_ms);
   if (!fd) return agent::control_error(ErrorCode::kEtimedout, fd.error());
   return std::unique_ptr<TcpTransport>(
@@ -36,9 +36,8 @@ Result<std::string> TcpTransport::receive_line(uint64_t timeout_ms) {
     case Status::kLine:
       return line;
     case Status::kTimeout:
-      return agent::control_error(ErrorCode::kEtimedout,
-                                  description_ + ": no reply within " +
-                                      std::to_string(timeout_ms) + " ms");
+      return agent::control_error(ErrorCode::kEtimedout, description_ + ": no reply within " +
+                                                             std::to_string(timeout_ms) + " ms");
     case Status::kTooLong:
       closed_ = true;
       return agent::control_error(ErrorCode::kEproto, description_ + ": reply line too long");

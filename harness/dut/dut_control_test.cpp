@@ -1,0 +1,158 @@
+#include "harness/dut/dut_control.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "harness/agent/agent_server.h"
+#include "harness/agent/reference_backend.h"
+#include "harness/dut/in_process_reference_dut.h"
+
+namespace mr::dut {
+namespace {
+
+// The harness drives the embedded reference DUT through DutControl and plays its peer
+// with a second reference device on the tester's end of the link, on the DUT's clock.
+TEST(InProcessReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
+  InProcessDutOptions options;
+  options.seed = 5;
+  InProcessReferenceDut dut(options);
+  DutControl& control = dut.control();
+  ASSERT_TRUE(control.hello("ignored in process"));
+  agent::ReferenceBackend tester(
+      dut.tester_link(), dut.clock(),
+      {.mac = {{2, 0, 0, 0, 0, 1}}, .ipv4 = {{198, 18, 0, 1}}, .seed = 9, .mutants = {}});
+  auto call_dut = [&](std::string_view op, Json args) {
+    auto r = control.call(op, std::move(args));
+    EXPECT_TRUE(r) << op << ": " << (r ? "" : r.error().to_string());
+    return r ? *r : Json::object();
+  };
+  // DUT side, through the protocol.
+  const uint32_t pd = call_dut("create_pd", Json::object())["pd"];
+  const Json mr = call_dut("reg_mr", {{"pd", pd}, {"length", 4096}, {"access", {"LOCAL_WRITE"}}});
+  const uint32_t cq = call_dut("create_cq", {{"depth", 16}})["cq"];
+  const uint32_t qpn =
+      call_dut("create_qp", {{"pd", pd}, {"send_cq", cq}, {"recv_cq", cq}, {"type", "RC"}})["qpn"];
+  // Tester side, directly.
+  const uint32_t tpd = *tester.create_pd();
+  const auto tmr = *tester.reg_mr({tpd, 4096, memory::kLocalWrite, 0x5000});
+  const uint32_t tcq = *tester.create_cq(16);
+  agent::CreateQpArgs init;
+  init.init.pd = tpd;
+  init.init.send_cq = tcq;
+  init.init.recv_cq = tcq;
+  const uint32_t tqpn = *tester.create_qp(init);
+
+  call_dut("modify_qp",
+           {{"qpn", qpn},
+            {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", Json::array()}}}});
+  call_dut("modify_qp", {{"qpn", qpn},
+                         {"attrs",
+                          {{"state", "RTR"},
+                           {"path_mtu", 1024},
+                           {"dest_qpn", tqpn},
+                           {"rq_psn", 0},
+                           {"max_dest_rd_atomic", 1},
+                           {"min_rnr_timer", 1},
+                           {"av", {{"dmac", "02:00:00:00:00:01"}, {"dip", "198.18.0.1"}}}}}});
+  agent::ModifyQpArgs m;
+  m.qpn = tqpn;
+  m.attr.state = transport::QpState::kInit;
+  m.mask = transport::kAttrState | transport::kAttrPkey | transport::kAttrAccessFlags;
+  ASSERT_TRUE(tester.modify_qp(m));
+  m.attr.state = transport::QpState::kRtr;
+  m.attr.dest_qpn = qpn;
+  m.mask = transport::kAttrState | transport::kAttrAddress | transport::kAttrPathMtu |
+           transport::kAttrDestQpn | transport::kAttrRqPsn | transport::kAttrMaxDestRdAtomic |
+           transport::kAttrMinRnrTimer;
+  agent::AvArgs av;
+  av.dmac = wire::MacAddress::parse("02:00:00:00:00:02");
+  av.dip = *wire::Ipv4Address::parse("198.18.0.2");
+  m.av = av;
+  ASSERT_TRUE(tester.modify_qp(m));
+  m.attr.state = transport::QpState::kRts;
+  m.mask = transport::kAttrState | transport::kAttrSqPsn | transport::kAttrTimeout |
+           transport::kAttrRetryCnt | transport::kAttrRnrRetry | transport::kAttrMaxRdAtomic;
+  m.av.reset();
+  ASSERT_TRUE(tester.modify_qp(m));
+
+  call_dut("post_recv",
+           {{"qpn", qpn},
+            {"wr",
+             {{"wr_id", 1},
+              {"sg_list", {{{"addr", mr["va"]}, {"length", 64}, {"lkey", mr["lkey"]}}}}}}});
+  ASSERT_TRUE(
+      tester.write_mem({.lkey = tmr.lkey, .va = 0x5000, .length = 4, .data = {1, 2, 3, 4}}));
+  transport::SendWr wr;
+  wr.wr_id = 42;
+  wr.sg_list = {{0x5000, 4, tmr.lkey}};
+  ASSERT_TRUE(tester.post_send(tqpn, wr));
+  // The harness owns time: move it event by event until the exchange settles.
+  for (int step = 0; step < 1000; ++step) {
+    dut.service();
+    tester.service(0);
+    auto next = dut.link_pair().next_delivery_ns();
+    if (!next) break;
+    if (*next > dut.clock().now_ns()) dut.clock().set(*next);
+  }
+  const Json completions = call_dut("poll_cq", {{"cq", cq}})["completions"];
+  ASSERT_EQ(completions.size(), 1U) << completions;
+  EXPECT_EQ(completions[0]["byte_len"], 4);
+  EXPECT_EQ(call_dut("read_mem", {{"lkey", mr["lkey"]}, {"va", mr["va"]}, {"length", 4}})["data"],
+            "01020304");
+  auto sent = tester.poll_cq({.cq = tcq});
+  ASSERT_TRUE(sent);
+  ASSERT_EQ(sent->size(), 1U);
+  EXPECT_EQ((*sent)[0].status, transport::WcStatus::kSuccess);
+}
+
+TEST(InProcessReferenceDut, ErrorsComeBackAsValues) {
+  InProcessReferenceDut dut;
+  auto r = dut.control().call("create_cq", {{"depth", 0}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kEinval);
+  EXPECT_EQ(r.error().field, "depth");
+  auto unknown = dut.control().call("warp_drive");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::kEnotsup);
+  auto bye = dut.control().call("bye");
+  ASSERT_TRUE(bye);
+  auto after = dut.control().call("create_pd");
+  ASSERT_FALSE(after);
+  EXPECT_EQ(after.error().code, ErrorCode::kEproto);
+}
+
+TEST(TcpDutControl, ConnectsWithTheTokenAndNotWithout) {
+  io::VirtualClock clock;
+  io::MemoryLinkPair pair(clock);
+  agent::ReferenceBackend backend(
+      pair.b(), clock,
+      {.mac = {{2, 0, 0, 0, 0, 2}}, .ipv4 = {{198, 18, 0, 2}}, .seed = 1, .mutants = {}});
+  agent::RequestDispatcher dispatcher(backend, "reference");
+  auto server = agent::AgentServer::listen({.port = 0, .token = "tok", .tick_ms = 20}, dispatcher);
+  ASSERT_TRUE(server) << server.error();
+  std::atomic<bool> stop{false};
+  std::thread serving([&] { server->serve(stop); });
+
+  auto control = DutControl::connect("127.0.0.1", server->port(), "tok");
+  ASSERT_TRUE(control) << control.error().to_string();
+  auto pd = control->call("create_pd");
+  ASSERT_TRUE(pd);
+  EXPECT_EQ((*pd)["pd"], 1);
+  auto caps = control->call("capabilities");
+  ASSERT_TRUE(caps);
+  EXPECT_EQ((*caps)["device"]["kind"], "reference");
+  auto bad = control->call("reg_mr", {{"pd", 1}, {"length", 64}, {"access", {"FLY"}}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().field, "access[0]");
+  ASSERT_TRUE(control->call("bye"));
+
+  auto wrong = DutControl::connect("127.0.0.1", server->port(), "not the token", 2'000);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().code, ErrorCode::kEproto) << wrong.error().to_string();
+  stop = true;
+  serving.join();
+}
+
+}  // namespace
+}  // namespace mr::dut
