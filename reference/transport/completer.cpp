@@ -104,6 +104,10 @@ std::optional<uint32_t> acknowledge_through(QueuePair& qp, uint32_t psn, bool in
         succeed(qp, w, ctx);
         continue;
       }
+      // The READ/ATOMIC's missing responses are not acknowledged by the later PSN: pull the
+      // acknowledged PSN back so that the responses to the retried request are not stale.
+      const uint32_t answered = psn_add(w.first_psn, static_cast<int32_t>(w.read_packets) - 1);
+      if (psn_diff(qp.acked_psn, answered) > 0) qp.acked_psn = answered;
       return psn_add(w.first_psn, w.read_packets);
     }
     succeed(qp, w, ctx);
@@ -132,8 +136,9 @@ void fail(QueuePair& qp, SendWqe& w, WcStatus status, QpContext& ctx) {
 }
 
 void retry_from(QueuePair& qp, uint32_t psn, QpContext& ctx) {
-  const bool unlimited = ctx.mutants.active(Mutant::kRetryCountIgnored) ||
-                         (qp.attr.retry_cnt == 7 && ctx.mutants.active(Mutant::kRetryCountSevenInfinite));
+  const bool unlimited =
+      ctx.mutants.active(Mutant::kRetryCountIgnored) ||
+      (qp.attr.retry_cnt == 7 && ctx.mutants.active(Mutant::kRetryCountSevenInfinite));
   if (qp.retries_left == 0 && !unlimited) {
     ++ctx.counters.retry_exceeded_err;
     if (!qp.sq.empty()) fail(qp, qp.sq.front(), WcStatus::kRetryExceededError, ctx);
@@ -213,8 +218,10 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
       offset -= sge.length;
       continue;
     }
-    const uint32_t n = std::min<uint32_t>(sge.length - offset, static_cast<uint32_t>(remaining.size()));
-    auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
+    const uint32_t n =
+        std::min<uint32_t>(sge.length - offset, static_cast<uint32_t>(remaining.size()));
+    auto dst =
+        ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
     if (!dst) {
       fail(qp, *w, WcStatus::kLocalProtectionError, ctx);
       return CompState::kDone;
@@ -235,7 +242,8 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
 
 CompState atomic_response(QueuePair& qp, Response& r, QpContext& ctx) {
   SendWqe* w = wqe_for(qp, r.psn);
-  if (w == nullptr || (w->wr.opcode != SendOpcode::kCompareSwap && w->wr.opcode != SendOpcode::kFetchAdd) ||
+  if (w == nullptr ||
+      (w->wr.opcode != SendOpcode::kCompareSwap && w->wr.opcode != SendOpcode::kFetchAdd) ||
       !r.p.atomic_ack_eth) {
     return CompState::kDone;
   }
@@ -291,9 +299,8 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
     return CompState::kDone;
   }
   if (qp.rnr_retries_left > 0 && !unlimited) --qp.rnr_retries_left;
-  const uint64_t delay = ctx.mutants.active(Mutant::kRnrTimerIgnored)
-                             ? 0
-                             : rnr_delay_ns(r.p.aeth->syndrome & 0x1f);
+  const uint64_t delay =
+      ctx.mutants.active(Mutant::kRnrTimerIgnored) ? 0 : rnr_delay_ns(r.p.aeth->syndrome & 0x1f);
   qp.rnr_resume_ns = ctx.now_ns + delay;
   rewind_requester(qp, r.psn);
   qp.retransmit_deadline_ns.reset();  // the RNR timer, not the ACK timer, governs now

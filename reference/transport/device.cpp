@@ -108,7 +108,8 @@ Expected<uint32_t, VerbsError> Device::create_srq(uint32_t max_wr) {
 }
 
 Expected<uint32_t, VerbsError> Device::create_qp(const QpInitAttributes& init) {
-  if (!cqs_.contains(init.send_cq) || !cqs_.contains(init.recv_cq)) return verbs_error("unknown cq");
+  if (!cqs_.contains(init.send_cq) || !cqs_.contains(init.recv_cq))
+    return verbs_error("unknown cq");
   if (init.srq && !srqs_.contains(*init.srq)) return verbs_error("unknown srq");
   const uint32_t qpn = allocate_qpn();
   if (qpn == 0) return verbs_error("no free qp number");
@@ -119,17 +120,19 @@ Expected<uint32_t, VerbsError> Device::create_qp(const QpInitAttributes& init) {
   return qpn;
 }
 
-Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& attr, uint32_t mask) {
+Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& attr,
+                                             uint32_t mask) {
   auto it = qps_.find(qpn);
   if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
   QueuePair& qp = *it->second;
   const QpState to = (mask & kAttrState) ? attr.state : qp.attr.state;
   if (mask & kAttrState) {
-    if (auto why = check_transition(qp.attr.state, to, mask); !why.empty()) return verbs_error(std::string(why));
+    if (auto why = check_transition(qp.attr.state, to, mask); !why.empty())
+      return verbs_error(std::string(why));
   }
   if (mask & kAttrPathMtu) {
-    if (attr.path_mtu != 256 && attr.path_mtu != 512 && attr.path_mtu != 1024 && attr.path_mtu != 2048 &&
-        attr.path_mtu != 4096) {
+    if (attr.path_mtu != 256 && attr.path_mtu != 512 && attr.path_mtu != 1024 &&
+        attr.path_mtu != 2048 && attr.path_mtu != 4096) {
       return verbs_error("path_mtu must be 256, 512, 1024, 2048 or 4096");
     }
     qp.attr.path_mtu = attr.path_mtu;
@@ -137,7 +140,8 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if ((mask & kAttrTimeout) && attr.timeout > 31) return verbs_error("timeout must be 0..31");
   if ((mask & kAttrRetryCnt) && attr.retry_cnt > 7) return verbs_error("retry_cnt must be 0..7");
   if ((mask & kAttrRnrRetry) && attr.rnr_retry > 7) return verbs_error("rnr_retry must be 0..7");
-  if ((mask & kAttrMinRnrTimer) && attr.min_rnr_timer > 31) return verbs_error("min_rnr_timer must be 0..31");
+  if ((mask & kAttrMinRnrTimer) && attr.min_rnr_timer > 31)
+    return verbs_error("min_rnr_timer must be 0..31");
   if ((mask & (kAttrRqPsn | kAttrSqPsn | kAttrDestQpn)) &&
       (attr.rq_psn > kPsnMask || attr.sq_psn > kPsnMask || attr.dest_qpn > kPsnMask)) {
     return verbs_error("psn and qpn values are 24-bit");
@@ -180,6 +184,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
     } else {
       qp.attr.state = to;
     }
+    note_activity(qp);
   }
   return {};
 }
@@ -191,6 +196,7 @@ Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
 }
 
 Expected<void, VerbsError> Device::destroy_qp(uint32_t qpn) {
+  active_.erase(qpn);
   if (qps_.erase(qpn) == 0) return verbs_error("unknown qp " + std::to_string(qpn));
   return {};
 }
@@ -199,18 +205,23 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   auto it = qps_.find(qpn);
   if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
   QueuePair& qp = *it->second;
-  if (qp.attr.state == QpState::kReset || qp.attr.state == QpState::kInit || qp.attr.state == QpState::kRtr) {
-    return verbs_error("post_send needs a QP in RTS, SQD or ERROR; it is " + std::string(to_string(qp.attr.state)));
+  if (qp.attr.state == QpState::kReset || qp.attr.state == QpState::kInit ||
+      qp.attr.state == QpState::kRtr) {
+    return verbs_error("post_send needs a QP in RTS, SQD or ERROR; it is " +
+                       std::string(to_string(qp.attr.state)));
   }
   if (qp.sq.size() >= qp.init.max_send_wr) return verbs_error("send queue full");
   const uint64_t total = sge_total(wr.sg_list);
   if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");
   const bool atomic = wr.opcode == SendOpcode::kCompareSwap || wr.opcode == SendOpcode::kFetchAdd;
-  if (atomic && total != 8) return verbs_error("an atomic work request needs exactly one 8-byte SGE");
+  if (atomic && total != 8)
+    return verbs_error("an atomic work request needs exactly one 8-byte SGE");
   for (const Sge& s : wr.sg_list) {
-    const uint32_t access = (wr.opcode == SendOpcode::kRead || atomic) ? uint32_t{memory::kLocalWrite} : 0U;
+    const uint32_t access =
+        (wr.opcode == SendOpcode::kRead || atomic) ? uint32_t{memory::kLocalWrite} : 0U;
     if (auto ok = memory_.resolve_local(s.lkey, qp.init.pd, s.addr, s.length, access); !ok) {
-      return verbs_error("sge lkey 0x" + std::to_string(s.lkey) + ": " + std::string(memory::to_string(ok.error())));
+      return verbs_error("sge lkey 0x" + std::to_string(s.lkey) + ": " +
+                         std::string(memory::to_string(ok.error())));
     }
   }
   SendWqe w;
@@ -218,6 +229,7 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   w.length = static_cast<uint32_t>(total);
   qp.sq.push_back(std::move(w));
   ++counters_.rdma_sends;
+  active_.insert(qp.qpn);
   if (qp.attr.state == QpState::kError) {
     QpContext ctx = context(qp, 0);
     qp.attr.state = QpState::kRts;  // re-enter to flush the new WQE the same way
@@ -264,8 +276,15 @@ Expected<void, VerbsError> Device::req_notify_cq(uint32_t cq, bool solicited_onl
 
 QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
   std::deque<RecvWr>* srq = qp.init.srq ? &srqs_.at(*qp.init.srq) : nullptr;
-  return QpContext{memory_,  config_.mutants,          factory_, counters_, outbox_,
-                   cqs_.at(qp.init.send_cq), cqs_.at(qp.init.recv_cq), srq, now_ns};
+  return QpContext{memory_,
+                   config_.mutants,
+                   factory_,
+                   counters_,
+                   outbox_,
+                   cqs_.at(qp.init.send_cq),
+                   cqs_.at(qp.init.recv_cq),
+                   srq,
+                   now_ns};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {
@@ -302,6 +321,10 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (p.bth.migreq && config_.mutants.active(Mutant::kMigReqDropped)) return;
   if (p.bth.opcode == wire::kOpCnp) {
     receive_cnp(p);
+    // MR-CC-05: a CE-marked CNP never draws a CNP; the broken device answers it.
+    if (ecn_of(p) == 3 && config_.mutants.active(Mutant::kCnpAnswered)) {
+      if (auto it = qps_.find(p.bth.dqpn); it != qps_.end()) notify_congestion(*it->second, now_ns);
+    }
     return;
   }
   auto it = qps_.find(p.bth.dqpn);
@@ -322,9 +345,12 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   const QpState s = qp.attr.state;
   bool state_ok = response ? (s == QpState::kRts || s == QpState::kSqd)
                            : (s == QpState::kRtr || s == QpState::kRts || s == QpState::kSqd);
-  if (response && s == QpState::kRtr && config_.mutants.active(Mutant::kRtrAcceptsResponses)) state_ok = true;
-  if (!response && (s == QpState::kInit) && config_.mutants.active(Mutant::kResetStateAccepts)) state_ok = true;
-  if (s == QpState::kError && config_.mutants.active(Mutant::kErrorStateStillAnswers)) state_ok = true;
+  if (response && s == QpState::kRtr && config_.mutants.active(Mutant::kRtrAcceptsResponses))
+    state_ok = true;
+  if (!response && (s == QpState::kInit) && config_.mutants.active(Mutant::kResetStateAccepts))
+    state_ok = true;
+  if (s == QpState::kError && config_.mutants.active(Mutant::kErrorStateStillAnswers))
+    state_ok = true;
   if (!state_ok) {
     ++counters_.dropped_state;  // MR-QS-01, MR-QS-03, MR-QS-04
     return;
@@ -349,6 +375,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
     if (before == QpState::kError) qp.attr.state = QpState::kError;
   }
   run_requester(qp, ctx);
+  note_activity(qp);
 }
 
 void Device::receive_cnp(const wire::RocePacket& p) {
@@ -359,7 +386,8 @@ void Device::receive_cnp(const wire::RocePacket& p) {
 void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   if (!config_.cnp_notification_point) return;
   const bool limited = !config_.mutants.active(Mutant::kCnpNotRateLimited);
-  if (limited && qp.last_cnp_ns && now_ns - *qp.last_cnp_ns < config_.cnp_min_interval_ns) return;  // MR-CC-03
+  if (limited && qp.last_cnp_ns && now_ns - *qp.last_cnp_ns < config_.cnp_min_interval_ns)
+    return;  // MR-CC-03
   qp.last_cnp_ns = now_ns;
   wire::RocePacket cnp = factory_.start(qp, wire::kOpCnp, 0);
   cnp.bth.becn = config_.mutants.active(Mutant::kCnpWithoutBecn) ? 0 : 1;  // MR-CC-01
@@ -371,19 +399,39 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   ++counters_.sent_pkts;
 }
 
+void Device::note_activity(const QueuePair& qp) {
+  const bool unsent = qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
+  if (unsent || qp.retransmit_deadline_ns || qp.rnr_resume_ns) {
+    active_.insert(qp.qpn);
+  } else {
+    active_.erase(qp.qpn);
+  }
+}
+
 void Device::advance(uint64_t now_ns) {
-  for (auto& [qpn, qp] : qps_) {
-    QpContext ctx = context(*qp, now_ns);
-    if (qp->retransmit_deadline_ns && now_ns >= *qp->retransmit_deadline_ns) on_retransmit_timeout(*qp, ctx);
-    if (qp->rnr_resume_ns && now_ns >= *qp->rnr_resume_ns) qp->rnr_resume_ns.reset();
-    run_requester(*qp, ctx);
+  const std::vector<uint32_t> visit(active_.begin(), active_.end());
+  for (uint32_t qpn : visit) {
+    auto it = qps_.find(qpn);
+    if (it == qps_.end()) {
+      active_.erase(qpn);
+      continue;
+    }
+    QueuePair& qp = *it->second;
+    QpContext ctx = context(qp, now_ns);
+    if (qp.retransmit_deadline_ns && now_ns >= *qp.retransmit_deadline_ns)
+      on_retransmit_timeout(qp, ctx);
+    if (qp.rnr_resume_ns && now_ns >= *qp.rnr_resume_ns) qp.rnr_resume_ns.reset();
+    run_requester(qp, ctx);
+    note_activity(qp);
   }
 }
 
 std::optional<uint64_t> Device::next_deadline() const {
   std::optional<uint64_t> next;
-  for (const auto& [qpn, qp] : qps_) {
-    for (const auto& d : {qp->retransmit_deadline_ns, qp->rnr_resume_ns}) {
+  for (uint32_t qpn : active_) {
+    auto it = qps_.find(qpn);
+    if (it == qps_.end()) continue;
+    for (const auto& d : {it->second->retransmit_deadline_ns, it->second->rnr_resume_ns}) {
       if (d && (!next || *d < *next)) next = d;
     }
   }
@@ -391,9 +439,10 @@ std::optional<uint64_t> Device::next_deadline() const {
 }
 
 bool Device::has_work() const {
-  return std::any_of(qps_.begin(), qps_.end(), [](const auto& kv) {
-    const QueuePair& qp = *kv.second;
-    return qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
+  return std::any_of(active_.begin(), active_.end(), [this](uint32_t qpn) {
+    auto it = qps_.find(qpn);
+    return it != qps_.end() && it->second->attr.state == QpState::kRts &&
+           it->second->send_index < it->second->sq.size();
   });
 }
 

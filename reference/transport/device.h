@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -41,7 +42,7 @@ struct DeviceConfig {
   IpAddress ip = wire::Ipv4Address{};
   uint64_t seed = 1;  // keys and QPNs derive from it; log it to reproduce a run
   mutants::MutantSet mutants;
-  bool cnp_notification_point = true;  // DCQCN NP: answer CE marks with CNPs
+  bool cnp_notification_point = true;     // DCQCN NP: answer CE marks with CNPs
   uint64_t cnp_min_interval_ns = 50'000;  // T_CNP_MIN_INTERVAL
 };
 
@@ -84,13 +85,17 @@ class Device {
   void receive_cnp(const wire::RocePacket& p);
   void notify_congestion(QueuePair& qp, uint64_t now_ns);
   uint32_t allocate_qpn();
+  void note_activity(const QueuePair& qp);
 
   DeviceConfig config_;
   memory::MemoryTable memory_;
   PacketFactory factory_;
   DeviceCounters counters_;
   std::vector<std::vector<uint8_t>> outbox_;
-  std::map<uint32_t, std::unique_ptr<QueuePair>> qps_;  // ordered: deterministic advance()
+  std::map<uint32_t, std::unique_ptr<QueuePair>> qps_;
+  // QPs with unsent work or an armed timer: advance() visits only these, so its cost does
+  // not grow with idle QPs. Ordered, so that runs are deterministic.
+  std::set<uint32_t> active_;
   std::unordered_map<uint32_t, CompletionQueue> cqs_;
   std::unordered_map<uint32_t, std::deque<RecvWr>> srqs_;
   uint32_t next_cq_ = 1;

@@ -16,8 +16,8 @@ namespace {
 
 using testing::LoopbackFabric;
 
-constexpr uint32_t kAllRemote = memory::kLocalWrite | memory::kRemoteWrite | memory::kRemoteRead |
-                                memory::kRemoteAtomic;
+constexpr uint32_t kAllRemote =
+    memory::kLocalWrite | memory::kRemoteWrite | memory::kRemoteRead | memory::kRemoteAtomic;
 
 struct Endpoint {
   Device dev;
@@ -42,7 +42,8 @@ class DevicePair : public ::testing::Test {
 
   void SetUp() override { build(1024, 0, 0); }
 
-  void build(uint32_t mtu, uint32_t psn_a, uint32_t psn_b, uint8_t retry_cnt = 7, uint8_t rnr_retry = 7) {
+  void build(uint32_t mtu, uint32_t psn_a, uint32_t psn_b, uint8_t retry_cnt = 7,
+             uint8_t rnr_retry = 7) {
     a_ = std::make_unique<Endpoint>(config(1));
     b_ = std::make_unique<Endpoint>(config(2));
     for (Endpoint* e : {a_.get(), b_.get()}) {
@@ -52,15 +53,16 @@ class DevicePair : public ::testing::Test {
       init.pd = e->pd;
       init.send_cq = init.recv_cq = e->cq;
       e->qpn = *e->dev.create_qp(init);
-      e->mr = *e->dev.memory().reg_mr(e->pd, kMrSize, kAllRemote, e == a_.get() ? 0x10000000 : 0x20000000);
+      e->mr = *e->dev.memory().reg_mr(e->pd, kMrSize, kAllRemote,
+                                      e == a_.get() ? 0x10000000 : 0x20000000);
     }
     connect(*a_, *b_, mtu, psn_a, psn_b, retry_cnt, rnr_retry);
     connect(*b_, *a_, mtu, psn_b, psn_a, retry_cnt, rnr_retry);
     fabric_ = std::make_unique<LoopbackFabric>(a_->dev, b_->dev, 4242);
   }
 
-  static void connect(Endpoint& self, Endpoint& peer, uint32_t mtu, uint32_t my_psn, uint32_t peer_psn,
-                      uint8_t retry_cnt, uint8_t rnr_retry) {
+  static void connect(Endpoint& self, Endpoint& peer, uint32_t mtu, uint32_t my_psn,
+                      uint32_t peer_psn, uint8_t retry_cnt, uint8_t rnr_retry) {
     QpAttributes attr;
     attr.state = QpState::kInit;
     attr.pkey = 0xffff;
@@ -78,17 +80,17 @@ class DevicePair : public ::testing::Test {
     attr.max_dest_rd_atomic = 16;
     attr.min_rnr_timer = 1;
     ASSERT_TRUE(self.dev.modify_qp(self.qpn, attr,
-                                   kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
-                                       kAttrMaxDestRdAtomic | kAttrMinRnrTimer));
+                                   kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn |
+                                       kAttrRqPsn | kAttrMaxDestRdAtomic | kAttrMinRnrTimer));
     attr.state = QpState::kRts;
     attr.sq_psn = my_psn;
     attr.timeout = 14;
     attr.retry_cnt = retry_cnt;
     attr.rnr_retry = rnr_retry;
     attr.max_rd_atomic = 16;
-    ASSERT_TRUE(self.dev.modify_qp(self.qpn, attr,
-                                   kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry |
-                                       kAttrMaxRdAtomic));
+    ASSERT_TRUE(self.dev.modify_qp(
+        self.qpn, attr,
+        kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic));
   }
 
   std::vector<uint8_t> pattern(size_t n, uint32_t seed) {
@@ -229,8 +231,8 @@ TEST_F(DevicePair, RecoversFromSeededLossReorderDuplicationAndCorruption) {
       fill(*a_, i * 65536, blocks.back());
       const auto op = i % 3 == 0 ? SendOpcode::kSend : SendOpcode::kWrite;
       if (op == SendOpcode::kSend) post_recv(*b_, i * 65536, 65536, i);
-      ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(op, i * 65536, static_cast<uint32_t>(blocks.back().size()),
-                                                i * 65536, i)));
+      ASSERT_TRUE(a_->dev.post_send(
+          a_->qpn, wr(op, i * 65536, static_cast<uint32_t>(blocks.back().size()), i * 65536, i)));
     }
     auto c = wait_for(*a_, 8);
     ASSERT_EQ(c.size(), 8U) << "seed " << seed;
@@ -238,7 +240,8 @@ TEST_F(DevicePair, RecoversFromSeededLossReorderDuplicationAndCorruption) {
       EXPECT_EQ(c[i].status, WcStatus::kSuccess) << "seed " << seed << " wr " << i;
       EXPECT_EQ(c[i].wr_id, i) << "completions in posting order";
     }
-    for (int i = 0; i < 8; ++i) EXPECT_EQ(read(*b_, i * 65536, blocks[i].size()), blocks[i]) << "seed " << seed;
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(read(*b_, i * 65536, blocks[i].size()), blocks[i]) << "seed " << seed;
     // The impairments really happened and were recovered from.
     EXPECT_GT(a_->dev.counters().completer_retry_err, 0U);
     EXPECT_GT(b_->dev.counters().icrc_errors + a_->dev.counters().icrc_errors, 0U);

@@ -35,18 +35,16 @@ std::string_view check_transition(QpState from, QpState to, uint32_t mask) {
     case S::kInit:
       if (to == S::kInit) return "";
       if (to != S::kRtr) return "INIT may only go to INIT, RTR, RESET or ERROR";
-      if ((mask & (kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn |
-                   kAttrMaxDestRdAtomic | kAttrMinRnrTimer)) !=
-          (kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn | kAttrMaxDestRdAtomic |
-           kAttrMinRnrTimer)) {
+      if ((mask & (kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn | kAttrMaxDestRdAtomic |
+                   kAttrMinRnrTimer)) != (kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn |
+                                          kAttrMaxDestRdAtomic | kAttrMinRnrTimer)) {
         return "INIT->RTR requires address, path_mtu, dest_qpn, rq_psn, max_dest_rd_atomic and "
                "min_rnr_timer";
       }
       return "";
     case S::kRtr:
       if (to != S::kRts) return "RTR may only go to RTS, RESET or ERROR";
-      if ((mask & (kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry |
-                   kAttrMaxRdAtomic)) !=
+      if ((mask & (kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic)) !=
           (kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic)) {
         return "RTR->RTS requires sq_psn, timeout, retry_cnt, rnr_retry and max_rd_atomic";
       }

@@ -95,9 +95,9 @@ struct QueuePair {
 
   // requester and completer
   std::deque<SendWqe> sq;
-  size_t send_index = 0;    // first WQE of sq not completely transmitted
-  uint32_t next_psn = 0;    // PSN of the next new request packet
-  uint32_t acked_psn = 0;   // newest request PSN acknowledged (sq_psn - 1 initially)
+  size_t send_index = 0;   // first WQE of sq not completely transmitted
+  uint32_t next_psn = 0;   // PSN of the next new request packet
+  uint32_t acked_psn = 0;  // newest request PSN acknowledged (sq_psn - 1 initially)
   uint32_t unacked_packets_since_ackreq = 0;
   uint8_t retries_left = 7;
   std::optional<uint32_t> nak_retry_psn;  // a sequence NAK retry from this PSN is under way

@@ -26,7 +26,8 @@ uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count) {
     case SendOpcode::kSend:
     case SendOpcode::kSendWithImm:
     case SendOpcode::kSendWithInv: {
-      if (first && last) return op == SendOpcode::kSend ? 0x04 : op == SendOpcode::kSendWithImm ? 0x05 : 0x17;
+      if (first && last)
+        return op == SendOpcode::kSend ? 0x04 : op == SendOpcode::kSendWithImm ? 0x05 : 0x17;
       if (first) return 0x00;
       if (!last) return 0x01;
       return op == SendOpcode::kSend ? 0x02 : op == SendOpcode::kSendWithImm ? 0x03 : 0x16;
@@ -56,7 +57,8 @@ std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offs
       skip -= sge.length;
       continue;
     }
-    const uint32_t take = std::min<uint32_t>(sge.length - skip, n - static_cast<uint32_t>(out.size()));
+    const uint32_t take =
+        std::min<uint32_t>(sge.length - skip, n - static_cast<uint32_t>(out.size()));
     auto span = mem.resolve_local(sge.lkey, qp.init.pd, sge.addr + skip, take, 0);
     if (!span) break;  // validated at post time; a deregistered MR sends what it can
     out.insert(out.end(), span->begin(), span->end());
@@ -135,9 +137,10 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
     case SendOpcode::kFetchAdd: {
       wire::RocePacket p =
           ctx.factory.start(qp, w.wr.opcode == SendOpcode::kCompareSwap ? 0x13 : 0x14, psn);
-      p.atomic_eth = wire::AtomicEth{w.wr.remote_addr, w.wr.rkey,
-                                     w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.swap : w.wr.compare_add,
-                                     w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.compare_add : 0};
+      p.atomic_eth =
+          wire::AtomicEth{w.wr.remote_addr, w.wr.rkey,
+                          w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.swap : w.wr.compare_add,
+                          w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.compare_add : 0};
       p.bth.ackreq = 1;
       qp.unacked_packets_since_ackreq = 0;
       ctx.send(p);

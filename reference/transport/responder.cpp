@@ -92,7 +92,8 @@ RespState check_op_valid(QueuePair& qp, Request& r) {
   const uint32_t access = qp.attr.access_flags;
   if (r.info.is(wire::kWrite) && !(access & kQpRemoteWrite)) return RespState::kErrorInvalidRequest;
   if (r.info.is(wire::kRead) && !(access & kQpRemoteRead)) return RespState::kErrorInvalidRequest;
-  if (r.info.is(wire::kAtomic) && !(access & kQpRemoteAtomic)) return RespState::kErrorInvalidRequest;
+  if (r.info.is(wire::kAtomic) && !(access & kQpRemoteAtomic))
+    return RespState::kErrorInvalidRequest;
   if (r.info.is(wire::kFlush)) return RespState::kErrorInvalidRequest;  // not claimed
   return RespState::kCheckResource;
 }
@@ -118,14 +119,16 @@ RespState check_length(QueuePair& qp, Request& r) {
   const uint32_t mtu = qp.attr.path_mtu;
   const size_t n = r.p.payload.size();
   // C9-92: FIRST/MIDDLE exactly PMTU, LAST 1..PMTU, ONLY 0..PMTU.
-  if ((r.info.is(wire::kFirst) || r.info.is(wire::kMiddle)) && n != mtu) return RespState::kErrorInvalidRequest;
+  if ((r.info.is(wire::kFirst) || r.info.is(wire::kMiddle)) && n != mtu)
+    return RespState::kErrorInvalidRequest;
   if (r.info.is(wire::kLast) && (n == 0 || n > mtu)) return RespState::kErrorInvalidRequest;
   if (r.info.is(wire::kOnly) && n > mtu) return RespState::kErrorInvalidRequest;
   if (r.p.reth && r.p.reth->dlen > kMaxDmaLength) return RespState::kErrorInvalidRequest;
   if (r.info.is(wire::kWrite)) {
     // The packets of a WRITE must add up to its DMA length (MR-MP-07).
     const uint64_t remaining = r.info.is(wire::kStart) ? r.p.reth->dlen.value() : qp.open.remaining;
-    if (r.info.is(wire::kEnd) ? n != remaining : n >= remaining) return RespState::kErrorInvalidRequest;
+    if (r.info.is(wire::kEnd) ? n != remaining : n >= remaining)
+      return RespState::kErrorInvalidRequest;
   }
   return RespState::kCheckRkey;
 }
@@ -142,8 +145,9 @@ Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_
   if (len == 0 && !ctx.mutants.active(Mutant::kZeroLengthReadChecksRkey)) {
     return std::span<uint8_t>();  // MR-MP-06, MR-RD-04: zero length needs no valid key
   }
-  const uint64_t checked_len =
-      ctx.mutants.active(Mutant::kRkeyRangeOffByOne) && len > 0 ? len - 1 : std::max<uint64_t>(len, 1);
+  const uint64_t checked_len = ctx.mutants.active(Mutant::kRkeyRangeOffByOne) && len > 0
+                                   ? len - 1
+                                   : std::max<uint64_t>(len, 1);
   uint32_t pd = qp.init.pd;
   const uint32_t required = ctx.mutants.active(Mutant::kMrAccessNotChecked) ? 0 : access;
   auto span = ctx.memory.resolve_remote(rkey, pd, va, checked_len, required);
@@ -161,7 +165,8 @@ Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_
 
 RespState check_rkey(QueuePair& qp, Request& r, QpContext& ctx) {
   if (r.info.is(wire::kWrite) && r.info.is(wire::kStart)) {
-    auto span = resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.reth->dlen, memory::kRemoteWrite, ctx);
+    auto span =
+        resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.reth->dlen, memory::kRemoteWrite, ctx);
     if (!span) return rkey_error(ctx);
     r.target = *span;
   } else if (r.info.is(wire::kRead)) {
@@ -190,7 +195,8 @@ bool scatter(QueuePair& qp, const RecvWr& rwqe, uint32_t offset, std::span<const
       continue;
     }
     const uint32_t n = std::min<uint32_t>(sge.length - offset, static_cast<uint32_t>(data.size()));
-    auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
+    auto dst =
+        ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
     if (!dst) return false;
     std::memcpy(dst->data(), data.data(), n);
     data = data.subspan(n);
@@ -205,7 +211,8 @@ uint64_t capacity(const RecvWr& w) {
   return n;
 }
 
-void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_len, QpContext& ctx) {
+void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_len,
+                      QpContext& ctx) {
   Completion c;
   c.wr_id = qp.open.rwqe ? qp.open.rwqe->wr_id : 0;
   c.opcode = opcode;
@@ -240,7 +247,8 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
   if (r.info.is(wire::kEnd)) {
     if (r.p.ieth && !ctx.mutants.active(Mutant::kSendWithInvalidateIgnored)) {
       // MR-MP-09: invalidate after the message; a key that cannot be invalidated is an error.
-      if (!ctx.memory.invalidate_rkey(r.p.ieth->rkey, qp.init.pd)) return RespState::kErrorInvalidRequest;
+      if (!ctx.memory.invalidate_rkey(r.p.ieth->rkey, qp.init.pd))
+        return RespState::kErrorInvalidRequest;
     }
     complete_receive(qp, r, WcOpcode::kRecv, qp.open.received, ctx);
     qp.open = OpenMessage{};
@@ -262,8 +270,9 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto data = r.p.payload;
   if (!data.empty()) {
     // Later packets reuse the MR resolved at FIRST (rxe keeps the MR reference).
-    auto dst = r.info.is(wire::kStart) ? Expected<std::span<uint8_t>, memory::AccessError>(r.target)
-                                       : resolve(qp, qp.open.rkey, qp.open.va, data.size(), memory::kRemoteWrite, ctx);
+    auto dst = r.info.is(wire::kStart)
+                   ? Expected<std::span<uint8_t>, memory::AccessError>(r.target)
+                   : resolve(qp, qp.open.rkey, qp.open.va, data.size(), memory::kRemoteWrite, ctx);
     if (!dst) return rkey_error(ctx);
     std::memcpy(dst->data(), data.data(), data.size());
   }
@@ -286,7 +295,8 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
 
 void remember(QueuePair& qp, const ResponderResource& res) {
   // Only max_dest_rd_atomic resources are held; the oldest is recycled (rxe's ring).
-  if (qp.resources.size() >= std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic)) qp.resources.pop_front();
+  if (qp.resources.size() >= std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic))
+    qp.resources.pop_front();
   qp.resources.push_back(res);
 }
 
@@ -322,7 +332,8 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
     if (n > 0) {
       auto src = ctx.memory.resolve_remote(rkey, qp.init.pd, va + offset, n, memory::kRemoteRead);
       if (!src && !ctx.mutants.active(Mutant::kMrAccessNotChecked) &&
-          !ctx.mutants.active(Mutant::kRkeyPdNotChecked) && !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
+          !ctx.mutants.active(Mutant::kRkeyPdNotChecked) &&
+          !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
         wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn_add(psn, i));
         nak.aeth = wire::Aeth{kNakRemoteAccess, msn_of(qp, ctx)};
         ctx.send(nak);
@@ -340,8 +351,8 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
 RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto& reth = *r.p.reth;
   const uint32_t npsn = packets_for(reth.dlen, qp.attr.path_mtu);
-  remember(qp, ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1), reth.va,
-                                 reth.rkey, reth.dlen, 0});
+  remember(qp, ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1),
+                                 reth.va, reth.rkey, reth.dlen, 0});
   qp.msn = (qp.msn + 1) & kPsnMask;  // C9-148: a READ counts when executed
   qp.epsn = psn_add(r.psn, npsn);
   send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
@@ -351,10 +362,22 @@ RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
 RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto& a = *r.p.atomic_eth;
   uint64_t original = 0;
-  if (r.p.bth.opcode == 0x13) {
+  if (a.va % 8 != 0 && ctx.mutants.active(Mutant::kMisalignedAtomicAccepted)) {
+    // The broken device executes the misaligned operation, and not even atomically.
+    uint64_t value = 0;
+    std::memcpy(&value, r.target.data(), 8);
+    original = value;
+    if (r.p.bth.opcode == 0x13) {
+      if (value == a.comp) value = a.swap;
+    } else {
+      value += a.swap;
+    }
+    std::memcpy(r.target.data(), &value, 8);
+  } else if (r.p.bth.opcode == 0x13) {
     const uint64_t swap = a.swap;
     uint64_t compare = a.comp;
-    if (ctx.mutants.active(Mutant::kCompareSwapAlwaysSwaps)) std::memcpy(&compare, r.target.data(), 8);
+    if (ctx.mutants.active(Mutant::kCompareSwapAlwaysSwaps))
+      std::memcpy(&compare, r.target.data(), 8);
     auto res = memory::atomic_compare_swap(r.target, compare, swap);
     if (!res) return RespState::kErrorInvalidRequest;
     original = *res;
@@ -364,7 +387,8 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
     original = *res;
     if (ctx.mutants.active(Mutant::kFetchAddReturnsNewValue)) original += a.swap;
   }
-  remember(qp, ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8, original});
+  remember(qp, ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8,
+                                 original});
   qp.msn = (qp.msn + 1) & kPsnMask;
   qp.epsn = psn_add(r.psn, 1);
   wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
@@ -377,7 +401,8 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
 RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
   qp.epsn = psn_add(r.psn, 1);
   if (r.p.bth.ackreq) {
-    if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == 0x04) return RespState::kDone;
+    if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == 0x04)
+      return RespState::kDone;
     const uint32_t psn = ctx.mutants.active(Mutant::kAckPsnOffByOne) ? psn_add(r.psn, 1) : r.psn;
     send_ack(qp, psn, kSyndromeAck, ctx);
   }
@@ -396,7 +421,8 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
       // current memory, responses from the duplicate's PSN, starting with FIRST/ONLY.
       const auto& reth = *r.p.reth;
       const uint64_t end = res.va + res.length;
-      if (reth.rkey != res.rkey || reth.va < res.va || reth.va + reth.dlen > end) return RespState::kDone;
+      if (reth.rkey != res.rkey || reth.va < res.va || reth.va + reth.dlen > end)
+        return RespState::kDone;
       send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
       return RespState::kDone;
     }
@@ -421,12 +447,16 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
     }
     return RespState::kDone;
   }
-  if (ctx.mutants.active(Mutant::kDuplicateWriteReexecuted) && r.info.is(wire::kWrite) && r.p.reth) {
-    auto dst = resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.payload.size(), memory::kRemoteWrite, ctx);
-    if (dst && !r.p.payload.empty()) std::memcpy(dst->data(), r.p.payload.data(), r.p.payload.size());
+  if (ctx.mutants.active(Mutant::kDuplicateWriteReexecuted) && r.info.is(wire::kWrite) &&
+      r.p.reth) {
+    auto dst =
+        resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.payload.size(), memory::kRemoteWrite, ctx);
+    if (dst && !r.p.payload.empty())
+      std::memcpy(dst->data(), r.p.payload.data(), r.p.payload.size());
   }
   // MR-AK-11: a duplicate SEND/WRITE is not executed again and draws an ACK for ePSN - 1.
-  const uint32_t psn = ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : psn_add(qp.epsn, -1);
+  const uint32_t psn =
+      ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : psn_add(qp.epsn, -1);
   send_ack(qp, psn, kSyndromeAck, ctx);
   return RespState::kDone;
 }

@@ -34,8 +34,9 @@ bool LoopbackFabric::run_until(const std::function<bool()>& done, uint64_t max_n
     if (!next || *next > end) return done();
     now_ns_ = std::max(now_ns_, *next);
     // Deliver everything due now, in (time, sequence) order.
-    std::sort(in_flight_.begin(), in_flight_.end(),
-              [](const InFlight& x, const InFlight& y) { return std::tie(x.at_ns, x.seq) < std::tie(y.at_ns, y.seq); });
+    std::sort(in_flight_.begin(), in_flight_.end(), [](const InFlight& x, const InFlight& y) {
+      return std::tie(x.at_ns, x.seq) < std::tie(y.at_ns, y.seq);
+    });
     size_t n = 0;
     while (n < in_flight_.size() && in_flight_[n].at_ns <= now_ns_) ++n;
     std::vector<InFlight> due(std::make_move_iterator(in_flight_.begin()),
