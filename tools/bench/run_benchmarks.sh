@@ -2,8 +2,11 @@
 # ./metaroce bench [AREA]: the benchmarks, each beside the anchor it is compared to, run in
 # the same session on the same files, and reported as ratios.
 #
-#   codec   decode + ICRC verify (packets/s/core) on 1,000,000-frame captures against tshark
-#           and Scapy decoding the same files; ICRC throughput against memcpy.
+#   codec      decode + ICRC verify (packets/s/core) on 1,000,000-frame captures against
+#              tshark and Scapy decoding the same files; ICRC throughput against memcpy.
+#   transport  64 KiB RDMA WRITE goodput at MTU 4096 against memcpy; 8-byte SEND rate; the
+#              per-message cost and heap per QP at 1, 1,000 and 10,000 QPs.
+#   io         PcapLink on a veth pair against a bare AF_PACKET socket (root; namespaces).
 #
 # Results: a table on stdout and reports/bench/<area>.json.
 set -uo pipefail
@@ -17,7 +20,36 @@ mkdir -p "$cache" "$out_dir"
 
 case "$area" in
   codec) ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec)" >&2; exit 2 ;;
+  transport | io)
+    target=$([[ $area == transport ]] && echo //reference/transport:transport_benchmark || echo //reference/io:link_benchmark)
+    if ! bazel build --noshow_progress --config=bench "$target" >"$cache/build.log" 2>&1; then
+      tail -30 "$cache/build.log" >&2
+      exit 2
+    fi
+    bin=$(bazel info --config=bench bazel-bin 2>/dev/null)
+    exe="$bin/${target#//}"
+    exe="${exe/://}"
+    "$exe" --benchmark_format=json >"$out_dir/$area.json" 2>/dev/null || exit 2
+    /usr/bin/python3 - "$out_dir/$area.json" "$area" <<'PY'
+import json, sys
+b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
+if sys.argv[2] == "transport":
+    w, m = b["BM_WriteGoodput"]["bytes_per_second"], b["BM_Memcpy64K"]["bytes_per_second"]
+    print(f"WRITE 64 KiB, MTU 4096: {w/1e9:.2f} GB/s | memcpy 64 KiB {m/1e9:.2f} GB/s | ratio {w/m:.3f}")
+    print(f"8-byte SEND: {b['BM_SendMessageRate']['items_per_second']/1e3:.0f} k messages/s")
+    one = b["BM_QpScaling/1"]["items_per_second"]
+    for n in ("1", "1000", "10000"):
+        x = b[f"BM_QpScaling/{n}"]
+        print(f"{n:>6} QPs: {x['items_per_second']/1e3:7.0f} k messages/s ({x['items_per_second']/one:.2f} of 1 QP), "
+              f"{x['heap_bytes_per_qp']:.0f} heap bytes per QP")
+else:
+    for name, x in b.items():
+        print(name, {k: v for k, v in x.items() if k.endswith("per_second") or k in ("ratio",)})
+PY
+    echo "results: $out_dir/$area.json"
+    exit 0
+    ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"
