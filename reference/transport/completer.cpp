@@ -208,6 +208,11 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
     fail(qp, *w, WcStatus::kBadResponseError, ctx);
     return CompState::kDone;
   }
+  // MR-RD-11: FIRST, LAST and ONLY must carry an AETH of the ACK type.
+  if (r.p.aeth && (r.p.aeth->syndrome.value() >> 5) != 0) {
+    fail(qp, *w, WcStatus::kBadResponseError, ctx);
+    return CompState::kDone;
+  }
   const uint32_t mtu = qp.attr.path_mtu;
   uint32_t offset = w->read_packets * mtu;
   // Place the payload into the gather list at its offset (MR-RD-14).
