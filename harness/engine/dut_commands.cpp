@@ -345,6 +345,13 @@ void modify_qp(const Command& c, TestContext& ctx) {
 }  // namespace
 
 void run_dut_command(const Command& c, TestContext& ctx) {
+  // A command that observes the DUT sees the packets already sent to it: let what is on
+  // the wire arrive first (within the PIXIT's absolute tolerance), as a person typing the
+  // command after the packet would.
+  if (c.name.rfind("expect_", 0) == 0) {
+    ctx.port.wait_until(ctx.port.now_ns() +
+                        static_cast<uint64_t>(ctx.pixit.tolerance_abs_ms * 1e6));
+  }
   if (c.name == "create_qp" && !c.assign.empty()) return create_qp(c, ctx);
   if (c.name == "post_recv") return post_recv(c, ctx);
   if (c.name == "post_send") return post_send(c, ctx);

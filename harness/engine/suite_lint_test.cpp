@@ -5,10 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/suite_runner.h"
@@ -47,7 +46,8 @@ TEST(Suite, EveryTestCaseIsWellFormedAndCitesRealClauses) {
     if (!meta.contains("tp")) continue;
     const std::string tp = meta.at("tp");
     EXPECT_TRUE(ids.insert(tp).second) << "duplicate tp id " << tp;
-    EXPECT_EQ(std::filesystem::path(path).stem().string(), tp) << "the file is named after its tp id";
+    EXPECT_EQ(std::filesystem::path(path).stem().string(), tp)
+        << "the file is named after its tp id";
     for (const auto& c : words(meta.contains("clause") ? meta.at("clause") : "")) {
       EXPECT_TRUE(clauses.contains(c)) << "clause " << c << " is not in docs/spec/clauses.json";
     }

@@ -36,6 +36,7 @@ std::vector<std::string> find_test_cases(const std::string& dir);
 // Reads a PICS file's feature map; errors name the file and field.
 Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& path);
 
-Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit, const SuiteOptions& options);
+Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit,
+                                                   const SuiteOptions& options);
 
 }  // namespace mr::engine

@@ -192,6 +192,11 @@ class Runner {
   // for that PSN. It proves that an earlier silence was a drop, not a dead DUT.
   void probe(const script::Command& c) {
     const QpBinding* qp = ctx_.qp();
+    if (!c.target.empty()) {
+      auto it = ctx_.qps.find(c.target);
+      if (it == ctx_.qps.end()) return ctx_.error(c.pos, "probe: no QP named '" + c.target + "'");
+      qp = &it->second;
+    }
     if (qp == nullptr) return ctx_.error(c.pos, "probe before any QP exists");
     const script::FieldArg* psn_arg = nullptr;
     for (const auto& a : c.args) {
