@@ -8,6 +8,7 @@
 #include "harness/cli/agent_command.h"
 #include "harness/cli/command.h"
 #include "harness/cli/decode_command.h"
+#include "harness/cli/list_command.h"
 #include "harness/cli/mutants_command.h"
 #include "harness/cli/run_command.h"
 
@@ -16,6 +17,7 @@ namespace {
 
 constexpr std::array kCommands{
     Command{"run", "run the conformance suite against a DUT and write reports", setup_run},
+    Command{"list", "every clause with its test purposes, and the uncovered ones", setup_list},
     Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
     Command{"agent", "serve a device under test over the DUT control protocol", setup_agent},
     Command{"mutants", "run the suite against every mutated reference; print the kill rate",
