@@ -145,7 +145,9 @@ Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_
   if (len == 0 && !ctx.mutants.active(Mutant::kZeroLengthReadChecksRkey)) {
     return std::span<uint8_t>();  // MR-MP-06, MR-RD-04: zero length needs no valid key
   }
-  const uint64_t checked_len = ctx.mutants.active(Mutant::kRkeyRangeOffByOne) && len > 0
+  // The off-by-one mutant checks one byte less, but never zero bytes: a zero-length check
+  // resolves to no memory, and the 1-byte access would then write through a null span.
+  const uint64_t checked_len = ctx.mutants.active(Mutant::kRkeyRangeOffByOne) && len > 1
                                    ? len - 1
                                    : std::max<uint64_t>(len, 1);
   uint32_t pd = qp.init.pd;
