@@ -14,11 +14,14 @@ namespace {
 
 using OpParser = Result<Operation> (*)(ObjectReader& r);
 
-// Unwraps a Result into `var`, or returns its error from the enclosing parser.
+// Unwraps a Result into `var`, or returns its error from the enclosing parser. `var` names
+// a new variable, so it cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define MR_READ(var, expr)                                    \
   auto var##_result = (expr);                                 \
   if (!var##_result) return Unexpected(var##_result.error()); \
   auto var = std::move(*var##_result)
+// NOLINTEND(bugprone-macro-parentheses)
 
 template <class Op>
 Result<Operation> finish(ObjectReader& r, Op op) {
@@ -75,7 +78,7 @@ Result<Operation> parse_modify_qp(ObjectReader& r) {
   MR_READ(qpn, r.u32("qpn", 0xffffff));
   MR_READ(attrs, r.object("attrs"));
   MR_READ(args, parse_modify_qp_attrs(qpn, *attrs, "attrs"));
-  return finish(r, op::ModifyQp{std::move(args)});
+  return finish(r, op::ModifyQp{args});
 }
 
 Result<Operation> parse_post_send(ObjectReader& r) {

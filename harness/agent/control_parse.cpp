@@ -10,8 +10,6 @@
 namespace mr::agent {
 namespace {
 
-using transport::QpAttrMask;
-
 constexpr std::array<std::pair<std::string_view, uint32_t>, 5> kAccessNames{{
     {"LOCAL_WRITE", memory::kLocalWrite},
     {"REMOTE_WRITE", memory::kRemoteWrite},
@@ -270,7 +268,7 @@ Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& j
     if (!av_json) return Unexpected(av_json.error());
     auto av = parse_av(**av_json, field_path(path, "av"));
     if (!av) return Unexpected(av.error());
-    args.av = std::move(*av);
+    args.av = *av;
     mask |= transport::kAttrAddress;
   }
   if (auto done = r.finish(); !done) return Unexpected(done.error());

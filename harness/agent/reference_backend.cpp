@@ -43,7 +43,7 @@ ReferenceBackend::ReferenceBackend(io::Link& link, const io::Clock& clock,
                                    ReferenceBackendOptions options)
     : link_(link),
       clock_(clock),
-      options_(std::move(options)),
+      options_(options),
       burst_(kBurst),
       queued_(link),
       node_(queued_, clock, io::NodeConfig{.mac = options_.mac, .ipv4 = options_.ipv4}) {
