@@ -5,10 +5,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/suite_runner.h"
@@ -78,7 +77,8 @@ int run(const ListOptions& o) {
     const std::string level = c.value("level", "");
     const std::string part = c.value("part", "");
     const auto& tests = by_clause[id];
-    const bool covered = std::any_of(tests.begin(), tests.end(), [](const TestInfo& t) { return t.applicable; });
+    const bool covered =
+        std::any_of(tests.begin(), tests.end(), [](const TestInfo& t) { return t.applicable; });
     if (part == "base" && (level == "MUST" || level == "MUST-IF")) {
       ++must_total;
       if (covered) {
@@ -87,9 +87,11 @@ int run(const ListOptions& o) {
         uncovered_must.push_back(id);
       }
     }
-    nlohmann::ordered_json row = {{"clause", id}, {"level", level}, {"part", part}, {"statement", c.value("statement", "")}};
+    nlohmann::ordered_json row = {
+        {"clause", id}, {"level", level}, {"part", part}, {"statement", c.value("statement", "")}};
     row["tests"] = nlohmann::ordered_json::array();
-    for (const auto& t : tests) row["tests"].push_back({{"tp", t.tp}, {"file", t.file}, {"applicable", t.applicable}});
+    for (const auto& t : tests)
+      row["tests"].push_back({{"tp", t.tp}, {"file", t.file}, {"applicable", t.applicable}});
     out.push_back(row);
   }
   if (o.json) {
@@ -102,9 +104,11 @@ int run(const ListOptions& o) {
   } else {
     for (const auto& row : out) {
       std::string tps;
-      for (const auto& t : row["tests"]) tps += " " + t["tp"].get<std::string>() + (t["applicable"] ? "" : "(n/a)");
-      std::printf("%-10s %-7s %-4s %s\n", row["clause"].get<std::string>().c_str(), row["level"].get<std::string>().c_str(),
-                  row["part"].get<std::string>().c_str(), tps.empty() ? " -- no test purpose" : tps.c_str());
+      for (const auto& t : row["tests"])
+        tps += " " + t["tp"].get<std::string>() + (t["applicable"] ? "" : "(n/a)");
+      std::printf("%-10s %-7s %-4s %s\n", row["clause"].get<std::string>().c_str(),
+                  row["level"].get<std::string>().c_str(), row["part"].get<std::string>().c_str(),
+                  tps.empty() ? " -- no test purpose" : tps.c_str());
     }
     std::printf("\nbase MUST clauses covered: %d of %d\n", must_covered, must_total);
     if (!uncovered_must.empty()) {
@@ -120,7 +124,8 @@ int run(const ListOptions& o) {
 
 Runner setup_list(CLI::App& app) {
   auto o = std::make_shared<ListOptions>();
-  app.add_option("--profile", o->profile, "mark test purposes the profile's PICS does not make applicable");
+  app.add_option("--profile", o->profile,
+                 "mark test purposes the profile's PICS does not make applicable");
   app.add_flag("--json", o->json, "machine-readable output");
   return [o] { return run(*o); };
 }

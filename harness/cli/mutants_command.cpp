@@ -27,14 +27,15 @@ struct MutantsOptions {
 };
 
 struct Matrix {
-  std::vector<std::string> tests;                     // every applicable test purpose
+  std::vector<std::string> tests;                      // every applicable test purpose
   std::map<std::string, std::set<std::string>> kills;  // mutant -> tests that failed on it
-  std::set<std::string> baseline_not_passing;          // tests that do not pass on the real reference
-  std::map<std::string, std::string> justification;    // tp -> positive-path reason
+  std::set<std::string> baseline_not_passing;        // tests that do not pass on the real reference
+  std::map<std::string, std::string> justification;  // tp -> positive-path reason
 };
 
 Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const MutantsOptions& o,
-                                               std::vector<std::string> mutants, const std::string& out) {
+                                               std::vector<std::string> mutants,
+                                               const std::string& out) {
   engine::SuiteOptions s;
   s.pics_path = "testcases/profiles/reference.pics.json";
   s.pixit_path = o.pixit;
@@ -59,9 +60,11 @@ void write_outputs(const Matrix& m, const std::string& dir, double kill_rate) {
     rows.push_back({{"name", name},
                     {"clauses", std::string(info.clauses)},
                     {"description", std::string(info.description)},
-                    {"killed_by", std::vector<std::string>(m.kills.at(name).begin(), m.kills.at(name).end())}});
+                    {"killed_by",
+                     std::vector<std::string>(m.kills.at(name).begin(), m.kills.at(name).end())}});
   }
-  j["baseline_not_passing"] = std::vector<std::string>(m.baseline_not_passing.begin(), m.baseline_not_passing.end());
+  j["baseline_not_passing"] =
+      std::vector<std::string>(m.baseline_not_passing.begin(), m.baseline_not_passing.end());
   std::ofstream(dir + "/mutants.json") << j.dump(2) << "\n";
 
   std::ofstream html(dir + "/mutants.html");
@@ -69,13 +72,15 @@ void write_outputs(const Matrix& m, const std::string& dir, double kill_rate) {
           "<style>body{font:14px sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:3px 6px}"
           "table{border-collapse:collapse}.dead{background:#dfd}.alive{background:#fdd}</style>"
        << "<h1>Mutants: kill rate " << static_cast<int>(kill_rate * 1000) / 10.0 << "%</h1><table>"
-       << "<tr><th>mutant</th><th>clauses</th><th>what the broken device does</th><th>killed by</th></tr>";
+       << "<tr><th>mutant</th><th>clauses</th><th>what the broken device does</th><th>killed "
+          "by</th></tr>";
   for (const auto& row : j["mutants"]) {
     const bool dead = !row["killed_by"].empty();
     std::string killers;
     for (const auto& t : row["killed_by"]) killers += t.get<std::string>() + " ";
-    html << "<tr class=" << (dead ? "dead" : "alive") << "><td>" << report::text_escape(row["name"].get<std::string>())
-         << "</td><td>" << report::text_escape(row["clauses"].get<std::string>()) << "</td><td>"
+    html << "<tr class=" << (dead ? "dead" : "alive") << "><td>"
+         << report::text_escape(row["name"].get<std::string>()) << "</td><td>"
+         << report::text_escape(row["clauses"].get<std::string>()) << "</td><td>"
          << report::text_escape(row["description"].get<std::string>()) << "</td><td>"
          << (dead ? report::text_escape(killers) : "<b>survived</b>") << "</td></tr>";
   }
@@ -106,8 +111,8 @@ int run(const MutantsOptions& o) {
     m.tests.push_back(t.tp_id);
     if (t.verdict != report::Verdict::kPass) m.baseline_not_passing.insert(t.tp_id);
   }
-  std::printf("baseline: %zu applicable test purposes, %zu not passing on the reference\n", m.tests.size(),
-              m.baseline_not_passing.size());
+  std::printf("baseline: %zu applicable test purposes, %zu not passing on the reference\n",
+              m.tests.size(), m.baseline_not_passing.size());
   size_t total = 0;
   size_t killed = 0;
   for (const auto& info : mutants::all_mutants()) {
@@ -126,7 +131,10 @@ int run(const MutantsOptions& o) {
     }
     ++total;
     killed += set.empty() ? 0 : 1;
-    std::printf("%-32s %s\n", name.c_str(), set.empty() ? "SURVIVED" : ("killed by " + std::to_string(set.size()) + " test purposes").c_str());
+    std::printf("%-32s %s\n", name.c_str(),
+                set.empty()
+                    ? "SURVIVED"
+                    : ("killed by " + std::to_string(set.size()) + " test purposes").c_str());
     std::fflush(stdout);
   }
   const double rate = total == 0 ? 0 : static_cast<double>(killed) / static_cast<double>(total);
@@ -137,8 +145,8 @@ int run(const MutantsOptions& o) {
     if (!killers.contains(t)) idle.push_back(t);
   }
   write_outputs(m, o.out, rate);
-  std::printf("\nkill rate: %zu of %zu mutants (%.1f%%); %zu test purposes kill no mutant%s\n", killed, total,
-              rate * 100, idle.size(), idle.empty() ? "" : ":");
+  std::printf("\nkill rate: %zu of %zu mutants (%.1f%%); %zu test purposes kill no mutant%s\n",
+              killed, total, rate * 100, idle.size(), idle.empty() ? "" : ":");
   for (const auto& t : idle) std::printf("  %s\n", t.c_str());
   std::printf("matrix: %s/mutants.json, %s/mutants.html\n", o.out.c_str(), o.out.c_str());
   return killed == total && m.baseline_not_passing.empty() ? kExitOk : kExitFailed;

@@ -52,8 +52,8 @@ void print_result(const report::TestResult& r, bool quiet) {
     if (f.field.empty() || f.field == "script") {
       std::printf("         %s:%d: %s\n", f.file.c_str(), f.line, f.message.c_str());
     } else {
-      std::printf("         %s:%d: %s: expected %s, actual %s (%s)\n", f.file.c_str(), f.line, f.field.c_str(),
-                  f.expected.c_str(), f.actual.c_str(), f.message.c_str());
+      std::printf("         %s:%d: %s: expected %s, actual %s (%s)\n", f.file.c_str(), f.line,
+                  f.field.c_str(), f.expected.c_str(), f.actual.c_str(), f.message.c_str());
     }
   }
   if (r.failures.empty() && !r.reason.empty() && r.verdict != report::Verdict::kNotApplicable) {
@@ -77,14 +77,17 @@ Expected<uint64_t, std::string> parse_seed(const std::string& s) {
 int run(const RunOptions& o) {
   if (o.dut != "reference") {
     std::fprintf(stderr,
-                 "metaroce run: --dut %s: only the embedded reference DUT is available in this build; a remote agent "
+                 "metaroce run: --dut %s: only the embedded reference DUT is available in this "
+                 "build; a remote agent "
                  "(agent://HOST:PORT) and Linux rxe come with the interop work (issues 7 and 9)\n",
                  o.dut.c_str());
     return kExitHarnessError;
   }
   if (o.link != "memory") {
-    std::fprintf(stderr, "metaroce run: --link %s: the embedded reference runs over the in-memory link only\n",
-                 o.link.c_str());
+    std::fprintf(
+        stderr,
+        "metaroce run: --link %s: the embedded reference runs over the in-memory link only\n",
+        o.link.c_str());
     return kExitHarnessError;
   }
   auto seed = parse_seed(o.seed);
@@ -99,7 +102,9 @@ int run(const RunOptions& o) {
   }
   for (const auto& m : o.mutants) {
     if (!mutants::mutant_by_name(m)) {
-      std::fprintf(stderr, "metaroce run: --mutant %s: no such mutant (see ./metaroce mutants --list)\n", m.c_str());
+      std::fprintf(stderr,
+                   "metaroce run: --mutant %s: no such mutant (see ./metaroce mutants --list)\n",
+                   m.c_str());
       return kExitHarnessError;
     }
   }
@@ -111,9 +116,10 @@ int run(const RunOptions& o) {
   s.out_dir = o.out;
   s.seed = *seed;
   s.on_result = [&](const report::TestResult& r) { print_result(r, o.quiet); };
-  std::printf("metaroce run: dut reference (embedded, in-memory link), profile %s, pixit %s, seed %llu%s\n",
-              profile.c_str(), o.pixit.c_str(), static_cast<unsigned long long>(*seed),
-              o.mutants.empty() ? "" : ", with mutants");
+  std::printf(
+      "metaroce run: dut reference (embedded, in-memory link), profile %s, pixit %s, seed %llu%s\n",
+      profile.c_str(), o.pixit.c_str(), static_cast<unsigned long long>(*seed),
+      o.mutants.empty() ? "" : ", with mutants");
   dut::EmbeddedReferencePort port(*pixit, {.seed = *seed, .mutants = o.mutants});
   auto result = engine::run_suite(port, *pixit, s);
   if (!result) {
@@ -126,9 +132,10 @@ int run(const RunOptions& o) {
   }
   const auto counts = result->counts();
   auto count = [&](report::Verdict v) { return counts.contains(v) ? counts.at(v) : 0; };
-  std::printf("\n%d pass, %d fail, %d inconc, %d error, %d not applicable; report in %s/index.html\n",
-              count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
-              count(report::Verdict::kError), count(report::Verdict::kNotApplicable), o.out.c_str());
+  std::printf(
+      "\n%d pass, %d fail, %d inconc, %d error, %d not applicable; report in %s/index.html\n",
+      count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
+      count(report::Verdict::kError), count(report::Verdict::kNotApplicable), o.out.c_str());
   if (count(report::Verdict::kError) > 0) return kExitHarnessError;
   return count(report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
 }
@@ -138,7 +145,8 @@ int run(const RunOptions& o) {
 Runner setup_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   app.add_option("--dut", o->dut, "reference (embedded) | agent://HOST:PORT | rxe");
-  app.add_option("--profile", o->profile, "PICS profile in testcases/profiles/ (default: reference)");
+  app.add_option("--profile", o->profile,
+                 "PICS profile in testcases/profiles/ (default: reference)");
   app.add_option("--pixit", o->pixit, "PIXIT file (test-bed parameters)");
   app.add_option("--filter", o->filter, "only tests whose tp id or path matches this glob");
   app.add_option("--link", o->link, "memory | veth");

@@ -25,10 +25,10 @@ struct Expr {
   enum class Kind : uint8_t { kNumber, kSymbol, kBinary, kBytes, kBytesOfLength, kWildcard, kName };
   Kind kind = Kind::kNumber;
   Position pos;
-  uint64_t number = 0;      // kNumber
-  std::string text;         // kSymbol: "P" or "A.qpn"; kName: an enum name such as RC_SEND_ONLY
-  std::string bytes;        // kBytes: the decoded byte string
-  char op = 0;              // kBinary: '+', '-', '*'
+  uint64_t number = 0;        // kNumber
+  std::string text;           // kSymbol: "P" or "A.qpn"; kName: an enum name such as RC_SEND_ONLY
+  std::string bytes;          // kBytes: the decoded byte string
+  char op = 0;                // kBinary: '+', '-', '*'
   std::unique_ptr<Expr> lhs;  // kBinary; kBytesOfLength: the length
   std::unique_ptr<Expr> rhs;  // kBinary
 };

@@ -6,7 +6,9 @@ namespace mr::script {
 namespace {
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -67,12 +69,19 @@ LexResult lex_line(std::string_view line, int line_no, const std::string& file) 
         }
         if (d == '\\' && i + 1 < line.size()) {
           const char e = line[i + 1];
-          if (e == 'x' && i + 3 < line.size() && hex_digit(line[i + 2]) >= 0 && hex_digit(line[i + 3]) >= 0) {
-            value.push_back(static_cast<char>(hex_digit(line[i + 2]) * 16 + hex_digit(line[i + 3])));
+          if (e == 'x' && i + 3 < line.size() && hex_digit(line[i + 2]) >= 0 &&
+              hex_digit(line[i + 3]) >= 0) {
+            value.push_back(
+                static_cast<char>(hex_digit(line[i + 2]) * 16 + hex_digit(line[i + 3])));
             i += 4;
             continue;
           }
-          const char mapped = e == 'n' ? '\n' : e == 't' ? '\t' : e == '0' ? '\0' : e == '\\' ? '\\' : e == '"' ? '"' : 0;
+          const char mapped = e == 'n'    ? '\n'
+                              : e == 't'  ? '\t'
+                              : e == '0'  ? '\0'
+                              : e == '\\' ? '\\'
+                              : e == '"'  ? '"'
+                                          : 0;
           if (mapped == 0 && e != '0') {
             fail(i, std::string("unknown escape '\\") + e + "' in string");
             break;
@@ -96,7 +105,8 @@ LexResult lex_line(std::string_view line, int line_no, const std::string& file) 
     if (ident_start(c)) {
       const size_t start = i;
       while (i < line.size() && ident_char(line[i])) ++i;
-      out.tokens.push_back({Token::Kind::kIdent, std::string(line.substr(start, i - start)), "", pos});
+      out.tokens.push_back(
+          {Token::Kind::kIdent, std::string(line.substr(start, i - start)), "", pos});
       continue;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
@@ -109,14 +119,17 @@ LexResult lex_line(std::string_view line, int line_no, const std::string& file) 
           break;
         }
       } else {
-        while (i < line.size() && (std::isdigit(static_cast<unsigned char>(line[i])) || line[i] == '.')) ++i;
+        while (i < line.size() &&
+               (std::isdigit(static_cast<unsigned char>(line[i])) || line[i] == '.'))
+          ++i;
       }
       if (i < line.size() && ident_start(line[i])) {
         fail(i, "unexpected '" + std::string(1, line[i]) + "' after number " +
                     std::string(line.substr(start, i - start)));
         break;
       }
-      out.tokens.push_back({Token::Kind::kNumber, std::string(line.substr(start, i - start)), "", pos});
+      out.tokens.push_back(
+          {Token::Kind::kNumber, std::string(line.substr(start, i - start)), "", pos});
       continue;
     }
     static constexpr std::string_view kPunct = "()[],=/+-*<>~:";

@@ -11,7 +11,8 @@ namespace mr::script {
 namespace {
 
 constexpr std::array<std::string_view, 10> kMetadataKeys{
-    "tp", "clause", "clauses", "pics", "group", "purpose", "kills", "positive-path", "timeout", "requires"};
+    "tp",      "clause", "clauses",       "pics",    "group",
+    "purpose", "kills",  "positive-path", "timeout", "requires"};
 
 // Recursive descent over the tokens of one line.
 class LineParser {
@@ -37,7 +38,8 @@ class LineParser {
       next();
       return true;
     }
-    error(peek(), "expected '" + std::string(p) + "' " + std::string(context) + ", got " + describe(peek()));
+    error(peek(), "expected '" + std::string(p) + "' " + std::string(context) + ", got " +
+                      describe(peek()));
     return false;
   }
 
@@ -70,7 +72,8 @@ class LineParser {
     e.pos = t.pos;
     if (t.kind == Token::Kind::kNumber) {
       next();
-      if (!parse_number(t.text, e.number)) error(t, "number " + t.text + " is not an integer (or is too large)");
+      if (!parse_number(t.text, e.number))
+        error(t, "number " + t.text + " is not an integer (or is too large)");
       e.kind = Expr::Kind::kNumber;
       return e;
     }
@@ -154,7 +157,8 @@ class LineParser {
       next();
       p.layers.push_back(layer());
     }
-    if (!failed_ && !at_end()) error(peek(), "expected '/' or end of line after a layer, got " + describe(peek()));
+    if (!failed_ && !at_end())
+      error(peek(), "expected '/' or end of line after a layer, got " + describe(peek()));
     return p;
   }
 
@@ -202,11 +206,14 @@ class LineParser {
  private:
   bool ends_value(size_t k) const {
     const Token& t = peek(k);
-    return t.kind == Token::Kind::kEnd || (t.kind == Token::Kind::kPunct && (t.text == "," || t.text == ")"));
+    return t.kind == Token::Kind::kEnd ||
+           (t.kind == Token::Kind::kPunct && (t.text == "," || t.text == ")"));
   }
   static bool is_enum_name(const std::string& s) {
     bool upper = !s.empty();
-    for (char c : s) upper = upper && (std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+    for (char c : s)
+      upper = upper && (std::isupper(static_cast<unsigned char>(c)) ||
+                        std::isdigit(static_cast<unsigned char>(c)) || c == '_');
     return upper && s.size() > 1;
   }
   static bool parse_number(const std::string& text, uint64_t& out) {
@@ -257,15 +264,17 @@ std::string trim(std::string_view s) {
 
 // "# tp: RC-PSN-004     clause: MR-PS-04 MR-PS-05" -> pairs; a line without "key:" continues
 // the previous key (multi-line purpose).
-void parse_metadata(std::string_view body, int line_no, const std::string& file, std::string& last_key,
-                    Script& s, std::vector<Diagnostic>& diags) {
+void parse_metadata(std::string_view body, int line_no, const std::string& file,
+                    std::string& last_key, Script& s, std::vector<Diagnostic>& diags) {
   // Find "word:" followed by a space at the start or after two spaces.
   std::vector<std::pair<size_t, std::string>> keys;
   for (size_t i = 0; i < body.size(); ++i) {
     const bool boundary = i == 0 || (i >= 2 && body[i - 1] == ' ' && body[i - 2] == ' ');
     if (!boundary || !std::isalpha(static_cast<unsigned char>(body[i]))) continue;
     size_t j = i;
-    while (j < body.size() && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '-' || body[j] == '_')) ++j;
+    while (j < body.size() &&
+           (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '-' || body[j] == '_'))
+      ++j;
     if (j < body.size() && body[j] == ':' && (j + 1 == body.size() || body[j + 1] == ' ')) {
       keys.emplace_back(i, std::string(body.substr(i, j - i)));
     }
@@ -280,9 +289,11 @@ void parse_metadata(std::string_view body, int line_no, const std::string& file,
     const size_t value_start = at + key.size() + 1;
     const size_t value_end = k + 1 < keys.size() ? keys[k + 1].first : body.size();
     if (!is_metadata_key(key)) {
-      diags.push_back({file, {line_no, static_cast<int>(at) + 3},
-                       "unknown metadata key '" + key + "' (known: tp, clause, pics, group, purpose, kills, "
-                       "positive-path, timeout, requires)"});
+      diags.push_back({file,
+                       {line_no, static_cast<int>(at) + 3},
+                       "unknown metadata key '" + key +
+                           "' (known: tp, clause, pics, group, purpose, kills, "
+                           "positive-path, timeout, requires)"});
       continue;
     }
     std::string value = trim(body.substr(value_start, value_end - value_start));
@@ -322,7 +333,10 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       continue;
     }
     if (line[0] == '#') {
-      if (in_header) parse_metadata(std::string_view(line).substr(1).substr(line.size() > 1 && line[1] == ' ' ? 1 : 0), line_no, path, last_key, r.script, r.diagnostics);
+      if (in_header)
+        parse_metadata(
+            std::string_view(line).substr(1).substr(line.size() > 1 && line[1] == ' ' ? 1 : 0),
+            line_no, path, last_key, r.script, r.diagnostics);
       if (end == text.size()) break;
       continue;
     }
@@ -334,8 +348,8 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
     }
     LineParser p(std::move(lexed.tokens), path, r.diagnostics);
     const Token first = p.peek();
-    if (first.kind == Token::Kind::kIdent &&
-        (first.text == "dut" || first.text == "tester" || first.text == "probe" || first.text == "event")) {
+    if (first.kind == Token::Kind::kIdent && (first.text == "dut" || first.text == "tester" ||
+                                              first.text == "probe" || first.text == "event")) {
       p.next();
       Command c;
       c.pos = first.pos;
@@ -355,7 +369,8 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
           p.next();
           const Token& fn = p.peek();
           if (fn.kind != Token::Kind::kIdent) {
-            p.error(fn, "expected a constructor such as create_qp(...) after '=', got " + describe(fn));
+            p.error(fn,
+                    "expected a constructor such as create_qp(...) after '=', got " + describe(fn));
             continue;
           }
           c.name = p.next().text;
@@ -376,18 +391,21 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
     } else if (p.at_punct(">")) {
       pl.inject = false;
     } else {
-      p.error(p.peek(), "expected '<' (inject) or '>' (expect) after the time, got " + describe(p.peek()));
+      p.error(p.peek(),
+              "expected '<' (inject) or '>' (expect) after the time, got " + describe(p.peek()));
       continue;
     }
     p.next();
     pl.packet = p.packet();
-    if (pl.inject && pl.packet.none) p.error(first, "'< none' means nothing: only '> none' can expect silence");
+    if (pl.inject && pl.packet.none)
+      p.error(first, "'< none' means nothing: only '> none' can expect silence");
     if (!p.failed()) r.script.statements.emplace_back(std::move(pl));
     if (end == text.size()) break;
   }
   for (const char* required : {"tp", "clause", "purpose"}) {
     if (!r.script.metadata.contains(required)) {
-      r.diagnostics.push_back({path, {1, 1}, std::string("missing metadata '# ") + required + ": ...'"});
+      r.diagnostics.push_back(
+          {path, {1, 1}, std::string("missing metadata '# ") + required + ": ...'"});
     }
   }
   return r;

@@ -46,7 +46,9 @@ TEST(Parser, ParsesTheDesignExample) {
   EXPECT_EQ(inject.packet.layers[1].args[0].value.kind, Expr::Kind::kBytesOfLength);
   const auto& wrong = std::get<PacketLine>(s.statements[4]);
   EXPECT_EQ(wrong.packet.layers[0].args[1].value.kind, Expr::Kind::kBinary);
-  EXPECT_EQ(wrong.packet.layers[1].args[0].value.bytes, std::string("\x00\x01" "abc", 5));
+  EXPECT_EQ(wrong.packet.layers[1].args[0].value.bytes, std::string("\x00\x01"
+                                                                    "abc",
+                                                                    5));
   const auto& silence = std::get<PacketLine>(s.statements[5]);
   EXPECT_TRUE(silence.packet.none);
   EXPECT_TRUE(silence.time.relative);
@@ -57,14 +59,16 @@ TEST(Parser, ParsesTheDesignExample) {
 }
 
 TEST(Parser, ErrorsNameFileLineColumnAndWhatWasExpected) {
-  auto r = parse_script("# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(opcode=4,, psn=1)\n", "t.mrt");
+  auto r = parse_script("# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(opcode=4,, psn=1)\n",
+                        "t.mrt");
   ASSERT_EQ(r.diagnostics.size(), 1U);
   EXPECT_EQ(r.diagnostics[0].to_string(), "t.mrt:4:18: expected a field name in BTH(...), got ','");
 }
 
 TEST(Parser, KeepsGoingAfterAnErrorToReportLaterOnes) {
   auto r = parse_script(
-      "# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(psn=1\n+0 > AETH(syndrome=)\n+0 ? none\n", "t.mrt");
+      "# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(psn=1\n+0 > AETH(syndrome=)\n+0 ? none\n",
+      "t.mrt");
   ASSERT_EQ(r.diagnostics.size(), 3U);
   EXPECT_EQ(r.diagnostics[0].pos.line, 4);
   EXPECT_NE(r.diagnostics[0].message.find("expected ',' or ')'"), std::string::npos);
@@ -77,9 +81,12 @@ TEST(Parser, MissingAndUnknownMetadataAreDiagnosed) {
   std::vector<std::string> messages;
   for (const auto& d : r.diagnostics) messages.push_back(d.message);
   EXPECT_NE(std::find_if(messages.begin(), messages.end(),
-                         [](const std::string& m) { return m.find("unknown metadata key 'purpos'") != std::string::npos; }),
+                         [](const std::string& m) {
+                           return m.find("unknown metadata key 'purpos'") != std::string::npos;
+                         }),
             messages.end());
-  EXPECT_NE(std::find(messages.begin(), messages.end(), "missing metadata '# clause: ...'"), messages.end());
+  EXPECT_NE(std::find(messages.begin(), messages.end(), "missing metadata '# clause: ...'"),
+            messages.end());
 }
 
 TEST(Parser, RejectsInjectingNothingAndBackwardsWindows) {
@@ -90,8 +97,10 @@ TEST(Parser, RejectsInjectingNothingAndBackwardsWindows) {
 }
 
 TEST(Parser, NumbersMustFitAndStringsMustClose) {
-  auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\n0 < BTH(psn=0x1ffffffffffffffff)\n0 < Raw(load=b\"abc)\n",
-                        "t.mrt");
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\n0 < BTH(psn=0x1ffffffffffffffff)\n0 < "
+      "Raw(load=b\"abc)\n",
+      "t.mrt");
   ASSERT_EQ(r.diagnostics.size(), 2U);
   EXPECT_NE(r.diagnostics[0].message.find("too large"), std::string::npos);
   EXPECT_NE(r.diagnostics[1].message.find("not closed"), std::string::npos);

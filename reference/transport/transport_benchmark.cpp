@@ -7,9 +7,9 @@
 // BM_QpScaling/N: the same 8-byte SEND stream spread round-robin over N connected QPs;
 //   the per-message cost must stay flat from 1 to 10,000 QPs (lookups are hash probes).
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <cstring>
-#include <malloc.h>
 #include <memory>
 #include <vector>
 
@@ -73,9 +73,9 @@ struct Bench {
                               kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
                                   kAttrMaxDestRdAtomic | kAttrMinRnrTimer);
     attr.state = QpState::kRts;
-    (void)self.dev->modify_qp(self.qpns[i], attr,
-                              kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry |
-                                  kAttrMaxRdAtomic);
+    (void)self.dev->modify_qp(
+        self.qpns[i], attr,
+        kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic);
   }
 
   // Moves frames both ways until neither device has anything left to send.
@@ -127,7 +127,8 @@ void send_stream(benchmark::State& state, size_t qps) {
   const size_t heap_before = mallinfo2().uordblks;
   Bench bench(1024, qps, 1 << 20);
   // Heap per connected QP (both ends' QP state, without the fixed memory regions).
-  const double per_qp = static_cast<double>(mallinfo2().uordblks - heap_before - 2 * (1 << 20)) / (2.0 * qps);
+  const double per_qp =
+      static_cast<double>(mallinfo2().uordblks - heap_before - 2 * (1 << 20)) / (2.0 * qps);
   SendWr wr;
   wr.opcode = SendOpcode::kSend;
   wr.sg_list = {Sge{bench.a.mr.va, 8, bench.a.mr.lkey}};
@@ -140,7 +141,8 @@ void send_stream(benchmark::State& state, size_t qps) {
       (void)bench.a.dev->post_send(bench.a.qpns[q], wr);
     }
     bench.pump();
-    if (bench.drain(bench.a) != kBatch || bench.drain(bench.b) != kBatch) state.SkipWithError("sends did not complete");
+    if (bench.drain(bench.a) != kBatch || bench.drain(bench.b) != kBatch)
+      state.SkipWithError("sends did not complete");
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kBatch);
   state.counters["heap_bytes_per_qp"] = per_qp;
@@ -149,7 +151,9 @@ void send_stream(benchmark::State& state, size_t qps) {
 void BM_SendMessageRate(benchmark::State& state) { send_stream(state, 1); }
 BENCHMARK(BM_SendMessageRate);
 
-void BM_QpScaling(benchmark::State& state) { send_stream(state, static_cast<size_t>(state.range(0))); }
+void BM_QpScaling(benchmark::State& state) {
+  send_stream(state, static_cast<size_t>(state.range(0)));
+}
 BENCHMARK(BM_QpScaling)->Arg(1)->Arg(1000)->Arg(10000);
 
 }  // namespace

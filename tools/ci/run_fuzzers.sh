@@ -11,7 +11,7 @@ log_dir=${2:-$(mktemp -d)}
 mkdir -p "$log_dir"
 # A Bazel server of its own: the clang toolchain would otherwise evict the g++ build.
 output_base="${HOME:-/root}/.cache/metaroce-fuzz-bazel"
-targets=(//reference/wire/fuzz:frame_decoder_fuzzer)
+targets=(//reference/wire/fuzz:frame_decoder_fuzzer //reference/transport/fuzz:responder_fuzzer)
 status=0
 if ! bazel --output_base="$output_base" build --noshow_progress --config=fuzz "${targets[@]}" \
     >"$log_dir/fuzz-build.log" 2>&1; then

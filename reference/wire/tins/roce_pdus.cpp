@@ -37,18 +37,21 @@ Expected<std::vector<uint8_t>, std::string> serialize_roce(Tins::PDU& top) {
   auto d = decode_frame(frame);
   if (!d) return Unexpected("serialize_roce: the stack does not decode: " + d.error().to_string());
   const auto* roce = std::get_if<DecodedRoce>(&*d);
-  if (roce == nullptr) return Unexpected(std::string("serialize_roce: not a RoCEv2 frame (UDP port 4791)"));
+  if (roce == nullptr)
+    return Unexpected(std::string("serialize_roce: not a RoCEv2 frame (UDP port 4791)"));
   // The BTH trailer sits right after the transport payload, which libtins ends where the
   // IP length says; the ICRC is the last 4 bytes of the UDP datagram.
   const size_t end = roce->transport_offset + roce->packet.udp.len - 8;
   const uint32_t icrc = roce->icrc_computed;
-  for (int i = 0; i < 4; ++i) frame[end - 4 + static_cast<size_t>(i)] = static_cast<uint8_t>(icrc >> (24 - 8 * i));
+  for (int i = 0; i < 4; ++i)
+    frame[end - 4 + static_cast<size_t>(i)] = static_cast<uint8_t>(icrc >> (24 - 8 * i));
   return frame;
 }
 
 Expected<void, std::string> attach_roce(Tins::PDU& top) {
   auto* udp = top.find_pdu<Tins::UDP>();
-  if (udp == nullptr || udp->dport() != kRoceV2Port) return Unexpected(std::string("attach_roce: no UDP 4791 layer"));
+  if (udp == nullptr || udp->dport() != kRoceV2Port)
+    return Unexpected(std::string("attach_roce: no UDP 4791 layer"));
   const std::vector<uint8_t> frame = top.serialize();
   auto d = decode_frame(frame);
   if (!d) return Unexpected("attach_roce: " + d.error().to_string());
@@ -61,7 +64,8 @@ Expected<void, std::string> attach_roce(Tins::PDU& top) {
     if (chain) outer->inner_pdu(chain.release());
     chain = std::move(outer);
   };
-  if (!p.payload.empty()) push(std::make_unique<Tins::RawPDU>(p.payload.data(), static_cast<uint32_t>(p.payload.size())));
+  if (!p.payload.empty())
+    push(std::make_unique<Tins::RawPDU>(p.payload.data(), static_cast<uint32_t>(p.payload.size())));
   if (p.cnp_padding) push(std::make_unique<CnpPaddingPdu>(*p.cnp_padding));
   if (p.atomic_ack_eth) push(std::make_unique<AtomicAckEthPdu>(*p.atomic_ack_eth));
   if (p.aeth) push(std::make_unique<AethPdu>(*p.aeth));

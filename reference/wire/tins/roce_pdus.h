@@ -59,7 +59,9 @@ class HeaderPdu : public Tins::PDU {
   uint32_t trailer_size() const override { return kTrailer; }
   Tins::PDU::PDUType pdu_type() const override { return pdu_flag; }
   // libtins owns PDUs through raw pointers; clone() must return a new one (its API).
-  HeaderPdu* clone() const override { return new HeaderPdu(*this); }  // NOLINT(cppcoreguidelines-owning-memory)
+  HeaderPdu* clone() const override {
+    return new HeaderPdu(*this);
+  }  // NOLINT(cppcoreguidelines-owning-memory)
 
  private:
   void write_serialization(uint8_t* buffer, uint32_t total_sz) override;

@@ -18,8 +18,8 @@ TEST(RocePdus, AStackBuiltWithLibtinsDecodesWithAValidIcrc) {
   aeth.syndrome = 0x1f;
   aeth.msn = 1;
   Tins::EthernetII eth = Tins::EthernetII("02:00:00:00:00:02", "02:00:00:00:00:01") /
-                         Tins::IP("198.18.0.2", "198.18.0.1") / Tins::UDP(4791, 0xc123) / BthPdu(bth) /
-                         AethPdu(aeth);
+                         Tins::IP("198.18.0.2", "198.18.0.1") / Tins::UDP(4791, 0xc123) /
+                         BthPdu(bth) / AethPdu(aeth);
   auto frame = serialize_roce(eth);
   ASSERT_TRUE(frame) << frame.error();
   auto d = decode_frame(*frame);
@@ -50,8 +50,8 @@ TEST(RocePdus, AParsedFrameGainsTheDecodedChain) {
 }
 
 TEST(RocePdus, NonRoceUdpIsRefused) {
-  Tins::EthernetII eth = Tins::EthernetII() / Tins::IP("198.18.0.2", "198.18.0.1") / Tins::UDP(53, 1000) /
-                         Tins::RawPDU("x");
+  Tins::EthernetII eth = Tins::EthernetII() / Tins::IP("198.18.0.2", "198.18.0.1") /
+                         Tins::UDP(53, 1000) / Tins::RawPDU("x");
   EXPECT_FALSE(attach_roce(eth));
 }
 
