@@ -333,13 +333,24 @@ void expect_state(const Command& c, TestContext& ctx) {
 }
 
 void modify_qp(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"state"});
+  Args a(c, ctx, {"state", "pkey", "access"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
-  call(ctx, c.pos,
-       {{"op", "modify_qp"},
-        {"qpn", qp->dut_qpn},
-        {"attrs", {{"state", a.name("state", "ERROR")}}}});
+  const std::string state = a.name("state", "ERROR");
+  json attrs = {{"state", state}};
+  // RESET -> INIT needs a P_Key and access flags (IBTA 10.3.1); the script may set them.
+  if (state == "INIT") {
+    attrs["pkey"] = a.number("pkey", 0xffff);
+    const std::string access = a.name("access", "ALL");
+    json flags = json::array();
+    if (access == "ALL" || access.find("WRITE") != std::string::npos)
+      flags.push_back("REMOTE_WRITE");
+    if (access == "ALL" || access.find("READ") != std::string::npos) flags.push_back("REMOTE_READ");
+    if (access == "ALL" || access.find("ATOMIC") != std::string::npos)
+      flags.push_back("REMOTE_ATOMIC");
+    attrs["access_flags"] = flags;
+  }
+  if (!ctx.aborted) call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", attrs}});
 }
 
 }  // namespace

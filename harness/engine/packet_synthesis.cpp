@@ -1,5 +1,6 @@
 #include "harness/engine/packet_synthesis.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <type_traits>
 
@@ -345,6 +346,10 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
   if (!icrc_wildcard && !actual.icrc_ok()) {
     out.push_back(
         {where, "ICRC", format_value(actual.icrc_computed, 32), format_value(p.icrc, 32)});
+  }
+  // MR-WF-06: pad bytes are sent as zeros.
+  if (std::any_of(p.pad.begin(), p.pad.end(), [](uint8_t b) { return b != 0; })) {
+    out.push_back({where, "pad", "zero bytes", hex_bytes(p.pad)});
   }
   if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip); v4 && !(v4->dst == c.tester_ip)) {
     out.push_back({where, "IP.dst", c.tester_ip.to_string(), v4->dst.to_string()});

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct QpBinding {
   uint64_t va = 0;
   uint64_t mr_length = 0;
   ConnectionDefaults connection;
+  std::optional<uint16_t> dut_udp_sport;  // the first one the DUT used (MR-WF-08: it never changes)
 };
 
 struct TestContext {

@@ -179,12 +179,30 @@ class Runner {
                 "the DUT sent something that is not RoCEv2");
       return;
     }
+    check_source_port(line.pos, *roce);
     auto mismatches = match(line.packet, *roce, qp->connection, ctx_.symbols);
     if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
     for (const auto& m : *mismatches) {
       ctx_.fail(m.pos, m.field, m.expected, m.actual,
                 "field differs; actual packet: " + summary(f->bytes),
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
+    }
+  }
+
+  // MR-WF-08: every packet of a connection carries the UDP source port of its first; the
+  // connection is the one whose tester QP the packet is addressed to.
+  void check_source_port(const script::Position& pos, const wire::DecodedRoce& roce) {
+    for (auto& [name, binding] : ctx_.qps) {
+      if (binding.connection.tester_qpn != roce.packet.bth.dqpn) continue;
+      const uint16_t sport = roce.packet.udp.sport;
+      if (!binding.dut_udp_sport) {
+        binding.dut_udp_sport = sport;
+      } else if (sport != *binding.dut_udp_sport) {
+        ctx_.fail(pos, "UDP.sport", format_value(*binding.dut_udp_sport, 16),
+                  format_value(sport, 16),
+                  "the DUT changed the UDP source port of the connection of QP " + name);
+      }
+      return;
     }
   }
 

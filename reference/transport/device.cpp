@@ -355,7 +355,10 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
     ++counters_.dropped_state;  // MR-QS-01, MR-QS-03, MR-QS-04
     return;
   }
-  if (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false)) {
+  // The reset-state-accepts mutant does not gate by state at all, so an INIT QP (which has
+  // no address vector yet) is not held to one either.
+  const bool ungated = s == QpState::kInit && config_.mutants.active(Mutant::kResetStateAccepts);
+  if (!ungated && (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false))) {
     ++counters_.dropped_address;  // MR-QS-05
     return;
   }
