@@ -17,7 +17,8 @@ constexpr uint64_t kDutVaBase = 0x10000000;
 // Arguments of a command by name, evaluated lazily; unknown names are errors.
 class Args {
  public:
-  Args(const Command& c, TestContext& ctx, std::set<std::string> allowed) : c_(c), ctx_(ctx) {
+  Args(const Command& c, TestContext& ctx, const std::set<std::string>& allowed)
+      : c_(c), ctx_(ctx) {
     for (const auto& a : c.args) {
       if (!allowed.contains(a.name)) {
         ctx.error(a.pos, "dut " + c.name + ": unknown argument '" + a.name + "'");

@@ -87,7 +87,8 @@ class Runner {
     }
   }
 
-  void record(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester, std::string ref) {
+  void record(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester,
+              const std::string& ref) {
     report::PacketRecord r;
     r.t_ns = t_ns - ctx_.t0_ns;
     r.from_tester = from_tester;

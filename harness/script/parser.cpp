@@ -298,7 +298,8 @@ void parse_metadata(std::string_view body, int line_no, const std::string& file,
     }
     std::string value = trim(body.substr(value_start, value_end - value_start));
     auto& slot = s.metadata[key == "clauses" ? "clause" : key];
-    slot = slot.empty() ? value : slot + " " + value;
+    if (!slot.empty()) slot += ' ';
+    slot += value;
     last_key = key == "clauses" ? "clause" : key;
   }
 }

@@ -10,7 +10,8 @@ constexpr uint64_t kStartNs = 1'000'000'000;  // a non-zero epoch: timestamps st
 constexpr int kMaxSettleRounds = 64;
 }  // namespace
 
-EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit, EmbeddedOptions options)
+EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit,
+                                             const EmbeddedOptions& options)
     : link_(clock_, {.capacity = 1 << 16, .latency_ns = options.link_latency_ns}) {
   clock_.set(kStartNs);
   agent::ReferenceBackendOptions o;

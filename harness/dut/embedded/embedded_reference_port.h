@@ -28,7 +28,7 @@ struct EmbeddedOptions {
 
 class EmbeddedReferencePort final : public engine::DutPort {
  public:
-  EmbeddedReferencePort(const engine::Pixit& pixit, EmbeddedOptions options);
+  EmbeddedReferencePort(const engine::Pixit& pixit, const EmbeddedOptions& options);
 
   Expected<nlohmann::json, std::string> control(nlohmann::json request) override;
   void inject(std::span<const uint8_t> frame) override;
