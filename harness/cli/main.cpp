@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/cli/agent_command.h"
+#include "harness/cli/analyze_command.h"
 #include "harness/cli/command.h"
 #include "harness/cli/decode_command.h"
 #include "harness/cli/list_command.h"
@@ -19,6 +20,7 @@ constexpr std::array kCommands{
     Command{"run", "run the conformance suite against a DUT and write reports", setup_run},
     Command{"list", "every clause with its test purposes, and the uncovered ones", setup_list},
     Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
+    Command{"analyze", "clause violations found passively in a pcap/pcapng capture", setup_analyze},
     Command{"agent", "serve a device under test over the DUT control protocol", setup_agent},
     Command{"mutants", "run the suite against every mutated reference; print the kill rate",
             setup_mutants},

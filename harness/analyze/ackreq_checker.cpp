@@ -1,0 +1,21 @@
+// MR-AK-05: a requester sets AckReq on the last or only packet of every request message.
+#include "harness/analyze/checkers.h"
+
+namespace mr::analyze {
+namespace {
+
+class AckReqChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    if (!c.is_request() || !c.is(wire::kEnd) || c.p.bth.ackreq.value()) return;
+    sink.report(c, "MR-AK-05",
+                wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(c.psn()) +
+                    " ends a message without AckReq");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_ackreq_checker() { return std::make_unique<AckReqChecker>(); }
+
+}  // namespace mr::analyze

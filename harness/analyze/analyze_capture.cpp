@@ -1,0 +1,57 @@
+#include "harness/analyze/analyze_capture.h"
+
+#include "harness/analyze/packet_comment.h"
+#include "harness/analyze/report.h"
+#include "reference/io/mapped_file.h"
+
+namespace mr::analyze {
+
+Expected<void, io::CaptureError> analyze_capture(const std::string& path, Analyzer& analyzer) {
+  auto reader = io::CaptureReader::open(path);
+  if (!reader) return Unexpected(reader.error());
+  // A second read-only mapping of the same file, for the comments the reader skips.
+  std::optional<io::MappedFile> bytes;
+  if (reader->format() == io::CaptureReader::Format::kPcapng) {
+    if (auto m = io::MappedFile::open(path)) bytes.emplace(std::move(*m));
+  }
+  while (true) {
+    auto f = reader->next();
+    if (!f) return Unexpected(f.error());
+    if (!*f) return {};
+    const io::CapturedFrame& frame = **f;
+    const std::string_view comment =
+        bytes ? epb_comment(bytes->bytes(), frame.file_offset) : std::string_view{};
+    analyzer.add(frame, comment);
+  }
+}
+
+void ViolationList::add(const Violation& v) {
+  if (kept_.size() < limit_) {
+    kept_.push_back(v);
+  } else {
+    ++omitted_;
+  }
+}
+
+nlohmann::ordered_json analysis_json(const std::string& file, const Analyzer& a,
+                                     const ViolationList& violations,
+                                     const std::optional<io::CaptureError>& error) {
+  const AnalyzerCounts& n = a.counts();
+  nlohmann::ordered_json j = {{"file", file},
+                              {"frames", n.frames},
+                              {"roce_frames", n.roce},
+                              {"not_roce", n.not_roce},
+                              {"malformed", n.malformed},
+                              {"snapped", n.snapped},
+                              {"violations_total", n.violations},
+                              {"tester_violations", n.tester_violations},
+                              {"violations_omitted", violations.omitted()},
+                              {"flows", flows_json(a)}};
+  auto list = nlohmann::ordered_json::array();
+  for (const Violation& v : violations.kept()) list.push_back(violation_json(v));
+  j["violations"] = std::move(list);
+  if (error) j["error"] = {{"offset", error->offset}, {"reason", error->to_string()}};
+  return j;
+}
+
+}  // namespace mr::analyze

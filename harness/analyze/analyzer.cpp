@@ -1,0 +1,102 @@
+#include "harness/analyze/analyzer.h"
+
+#include <utility>
+
+#include "harness/analyze/checker_table.h"
+#include "harness/analyze/flow_tracker.h"
+#include "harness/analyze/malformed.h"
+#include "harness/analyze/packet_comment.h"
+
+namespace mr::analyze {
+namespace {
+
+IpAddress ip_of(const wire::Ipv4Address& a) {
+  IpAddress r;
+  for (size_t i = 0; i < 4; ++i) r.bytes[i] = a.bytes[i];
+  return r;
+}
+IpAddress ip_of(const wire::Ipv6Address& a) { return IpAddress{a.bytes, true}; }
+
+DirectionKey key_of(const wire::RocePacket& p) {
+  DirectionKey k;
+  std::visit(
+      [&](const auto& ip) {
+        k.src = ip_of(ip.src);
+        k.dst = ip_of(ip.dst);
+      },
+      p.ip);
+  k.dqpn = p.bth.dqpn.value();
+  return k;
+}
+
+}  // namespace
+
+Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violation)) {
+  for (const CheckerEntry& e : checker_table()) checkers_.push_back(e.make());
+}
+
+void Analyzer::add(const io::CapturedFrame& frame, std::string_view comment) {
+  if (frame.link_type != io::kLinkTypeEthernet) {
+    ++counts_.frames;
+    ++counts_.not_roce;
+    return;
+  }
+  if (frame.original_length > frame.data.size()) {
+    ++counts_.frames;
+    ++counts_.snapped;
+    return;
+  }
+  add_bytes(frame.data, frame.timestamp_ns, is_tester_comment(comment));
+}
+
+void Analyzer::add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester) {
+  ++counts_.frames;
+  if (auto ok = wire::decode_frame_into(bytes, decoded_); !ok) {
+    ++counts_.malformed;
+    report_malformed(bytes, time_ns, by_tester, ok.error());
+    return;
+  }
+  const auto* roce = std::get_if<wire::DecodedRoce>(&decoded_);
+  if (!roce) {
+    ++counts_.not_roce;
+    return;
+  }
+  ++counts_.roce;
+  const wire::RocePacket& p = roce->packet;
+  const wire::OpcodeInfo* info = roce->opcode_known ? wire::opcode_info(p.bth.opcode) : nullptr;
+  const bool response = info && info->is(wire::kResponse);
+  Direction& dir = flows_.find(key_of(p), p.bth.psn.value(), response);
+  const PacketContext c{counts_.frames, time_ns, *roce, p, info, dir, by_tester};
+  for (auto& checker : checkers_) checker->check(c, *this);
+  track(c);
+}
+
+void Analyzer::report(const PacketContext& c, std::string_view clause, std::string text) {
+  ++counts_.violations;
+  if (c.by_tester) ++counts_.tester_violations;
+  ++c.dir.violations[clause];
+  Violation v{clause,
+              c.frame,
+              c.time_ns,
+              c.dir.flow_label(!c.is_response()),
+              c.dir.key.src.to_string(),
+              c.by_tester,
+              std::move(text)};
+  on_violation_(v);
+}
+
+void Analyzer::report_malformed(std::span<const uint8_t> bytes, uint64_t time_ns,
+                                bool by_tester, const wire::ParseError& e) {
+  ++counts_.violations;
+  if (by_tester) ++counts_.tester_violations;
+  Violation v;
+  v.clause = clause_for(e, bytes);
+  v.frame = counts_.frames;
+  v.time_ns = time_ns;
+  v.flow = raw_ip_pair(bytes, &v.sender);
+  v.by_tester = by_tester;
+  v.text = "malformed packet: " + e.to_string();
+  on_violation_(v);
+}
+
+}  // namespace mr::analyze

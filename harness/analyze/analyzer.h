@@ -1,0 +1,64 @@
+// File: analyzer.h
+//
+// The passive trace analyzer: feed it the frames of a capture in order; it decodes each
+// (decode_frame_into, reusing one buffer), finds its flow, runs every checker of the table
+// and reports violations through a callback as they are found. Memory: the flow table and
+// the checkers' state, per flow; nothing is kept per packet.
+//
+// Usage:
+//   Analyzer a([&](const Violation& v) { print(v); });
+//   while (auto f = next_frame()) a.add(*f, comment);
+//   for (auto& [key, dir] : a.flows().directions()) summarize(dir);
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "harness/analyze/checker.h"
+#include "harness/analyze/flow.h"
+#include "harness/analyze/violation.h"
+#include "reference/io/capture_reader.h"
+#include "reference/wire/frame_decoder.h"
+
+namespace mr::analyze {
+
+struct AnalyzerCounts {
+  uint64_t frames = 0;
+  uint64_t roce = 0;
+  uint64_t not_roce = 0;
+  uint64_t malformed = 0;
+  uint64_t snapped = 0;  // captured shorter than on the wire: not judged
+  uint64_t violations = 0;
+  uint64_t tester_violations = 0;
+};
+
+class Analyzer final : private ViolationSink {
+ public:
+  using OnViolation = std::function<void(const Violation&)>;
+  explicit Analyzer(OnViolation on_violation);
+
+  // One frame; `comment` is its pcapng comment (tells the tester's packets apart).
+  void add(const io::CapturedFrame& frame, std::string_view comment = {});
+  // The same for a frame's bytes alone (tests).
+  void add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester = false);
+
+  const FlowTable& flows() const { return flows_; }
+  const AnalyzerCounts& counts() const { return counts_; }
+
+ private:
+  void report(const PacketContext& c, std::string_view clause, std::string text) override;
+  void report_malformed(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
+                        const wire::ParseError& e);
+
+  OnViolation on_violation_;
+  std::vector<std::unique_ptr<Checker>> checkers_;
+  FlowTable flows_;
+  AnalyzerCounts counts_;
+  wire::DecodedFrame decoded_;
+};
+
+}  // namespace mr::analyze

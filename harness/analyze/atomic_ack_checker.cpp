@@ -1,0 +1,32 @@
+// MR-AT-06: an ATOMIC_ACKNOWLEDGE carries the ATOMIC request's PSN and an ACK syndrome.
+#include "harness/analyze/checkers.h"
+#include "harness/analyze/flow_tracker.h"
+
+namespace mr::analyze {
+namespace {
+
+constexpr uint8_t kOpAtomicAcknowledge = 0x12;
+
+class AtomicAckChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    if (c.p.bth.opcode.value() != kOpAtomicAcknowledge || !c.p.aeth) return;
+    if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
+      sink.report(c, "MR-AT-06",
+                  "ATOMIC_ACKNOWLEDGE carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
+                      ", not an ACK syndrome");
+    }
+    if (!c.dir.peer || !c.dir.peer->req.started) return;
+    if (find_atomic(c.dir.peer->req, c.psn())) return;
+    sink.report(c, "MR-AT-06",
+                "ATOMIC_ACKNOWLEDGE PSN " + hex(c.psn()) + " is the PSN of no ATOMIC request seen");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_atomic_ack_checker() {
+  return std::make_unique<AtomicAckChecker>();
+}
+
+}  // namespace mr::analyze

@@ -1,0 +1,52 @@
+// File: checker.h
+//
+// A passive clause check: it sees every decoded RoCEv2 packet of a capture in order, with
+// the state of its flow, and reports what breaks its clauses. One checker per file, each
+// registered in checker_table.cpp, as testpmd registers its forwarding engines.
+//
+// The analyzer updates the shared flow state (PSN bookkeeping, PMTU, pending READs) after
+// all checkers have seen the packet, so a checker always sees the state before it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "harness/analyze/flow.h"
+#include "reference/wire/frame_decoder.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::analyze {
+
+struct PacketContext {
+  uint64_t frame = 0;
+  uint64_t time_ns = 0;
+  const wire::DecodedRoce& decoded;
+  const wire::RocePacket& p;
+  const wire::OpcodeInfo* info;  // nullptr for an opcode outside the table
+  Direction& dir;                // the sender's direction
+  bool by_tester = false;
+
+  bool is(uint32_t flag) const { return info && info->is(flag); }
+  bool is_request() const { return is(wire::kRequest); }
+  bool is_response() const { return is(wire::kResponse); }
+  uint32_t psn() const { return p.bth.psn.value(); }
+};
+
+class ViolationSink {
+ public:
+  virtual ~ViolationSink() = default;
+  // `as_request`: the packet is named by the flow of its requests (true) or the flow its
+  // responses answer (false); by default, what the opcode says.
+  virtual void report(const PacketContext& c, std::string_view clause, std::string text) = 0;
+};
+
+class Checker {
+ public:
+  virtual ~Checker() = default;
+  virtual void check(const PacketContext& c, ViolationSink& sink) = 0;
+};
+
+std::string hex(uint32_t v, int digits = 6);  // "0x00012a"
+
+}  // namespace mr::analyze

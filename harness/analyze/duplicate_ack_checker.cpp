@@ -1,0 +1,29 @@
+// MR-AK-11: a duplicate SEND or WRITE (its PSN already acknowledged) is answered with an ACK
+// whose PSN is ePSN - 1, never one that goes back to the duplicate's own PSN.
+#include "harness/analyze/checkers.h"
+#include "harness/analyze/flow_tracker.h"
+#include "harness/analyze/psn.h"
+
+namespace mr::analyze {
+namespace {
+
+class DuplicateAckChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    const ResponderState& s = c.dir.resp;
+    if (!c.is(wire::kAck) || !c.p.aeth || !s.duplicate_pending) return;
+    if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) return;
+    if (psn_diff(c.psn(), s.last_ack_psn) >= 0) return;
+    sink.report(c, "MR-AK-11",
+                "ACK for a duplicate request carries PSN " + hex(c.psn()) +
+                    ", behind ePSN - 1 (at least " + hex(s.last_ack_psn) + ")");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_duplicate_ack_checker() {
+  return std::make_unique<DuplicateAckChecker>();
+}
+
+}  // namespace mr::analyze

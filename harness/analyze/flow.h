@@ -1,0 +1,116 @@
+// File: flow.h
+//
+// Per-connection state, the only memory the analyzer keeps (bounded per flow, never per
+// packet). A Direction is everything one endpoint sends to one remote QP: the key is
+// (source IP, destination IP, destination QPN). An RC connection is two Directions that
+// point at each other (`peer`): A->B to B's QPN and B->A to A's QPN. Requests travel to
+// the responder's QPN, ACKs and READ responses come back to the requester's QPN, so each
+// Direction carries its sender's requester state (requests it sends) and its responder
+// state (responses it sends for the peer's requests).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace mr::analyze {
+
+struct IpAddress {
+  std::array<uint8_t, 16> bytes{};
+  bool v6 = false;
+  std::string to_string() const;
+  friend auto operator<=>(const IpAddress&, const IpAddress&) = default;
+};
+
+struct DirectionKey {
+  IpAddress src;
+  IpAddress dst;
+  uint32_t dqpn = 0;
+  friend auto operator<=>(const DirectionKey&, const DirectionKey&) = default;
+};
+
+// A request the responder still owes an answer to (READ responses, ATOMIC_ACKNOWLEDGE).
+struct PendingRequest {
+  uint32_t psn = 0;
+  uint32_t dlen = 0;  // READ DMA length; 0 for atomics
+  bool valid = false;
+};
+
+inline constexpr size_t kPendingReads = 16;  // bounded ring per direction
+
+struct RequesterState {
+  bool started = false;
+  uint32_t first_psn = 0;
+  uint32_t next_psn = 0;        // PSN the next new request must carry
+  bool next_psn_known = false;  // false after a READ whose PSN count needs the PMTU
+  bool last_new_read = false;   // the newest new request was a READ:
+  uint32_t read_psn = 0;        // that READ
+  uint32_t read_dlen = 0;
+  uint32_t retx_next = 0;  // during a retransmission, the PSN expected next
+  bool in_retx = false;
+  uint32_t pmtu = 0;             // largest FIRST/MIDDLE payload seen: the inferred PMTU
+  uint8_t open_operation = 0;    // kSend/kWrite flag of the open multi-packet message, or 0
+  std::array<PendingRequest, kPendingReads> reads{};
+  std::array<PendingRequest, kPendingReads> atomics{};
+  size_t reads_at = 0;
+  size_t atomics_at = 0;
+};
+
+struct ResponderState {
+  bool msn_seen = false;
+  uint32_t msn = 0;
+  bool acked = false;
+  uint32_t last_ack_psn = 0;  // newest ACK PSN sent
+  bool nak_open = false;      // a NAK 0x60 was sent and no request with its PSN arrived yet
+  uint32_t nak_psn = 0;
+  bool duplicate_pending = false;  // a duplicate SEND/WRITE with AckReq awaits its ACK
+  bool read_open = false;          // a multi-packet READ response is in progress
+  uint32_t read_next_psn = 0;
+  uint32_t read_last_psn = 0;
+  bool read_last_known = false;
+  uint32_t pmtu = 0;  // largest READ_RESPONSE_FIRST/MIDDLE payload seen
+  bool cnp_seen = false;
+  uint64_t last_cnp_ns = 0;
+};
+
+struct Direction {
+  DirectionKey key;
+  Direction* peer = nullptr;
+  bool sport_known = false;
+  uint16_t sport = 0;
+  RequesterState req;
+  ResponderState resp;
+  // Summary counters.
+  uint64_t packets = 0;
+  uint64_t requests = 0;
+  uint64_t responses = 0;
+  uint64_t messages = 0;
+  uint64_t retransmissions = 0;
+  uint64_t naks = 0;
+  uint64_t cnps = 0;
+  std::map<std::string_view, uint64_t> violations;  // by clause (a handful of keys)
+
+  // The PMTU of the connection as far as the capture shows it, or 0.
+  uint32_t pmtu() const;
+  // "198.18.0.2->198.18.0.1 qp 0x000123", naming the requester->responder flow this
+  // direction's requests (as_request) or responses (!as_request) belong to.
+  std::string flow_label(bool as_request) const;
+};
+
+// Direction lookup and pairing. Directions live as long as the table (map nodes are
+// stable), so peers may point at each other.
+class FlowTable {
+ public:
+  Direction& find(const DirectionKey& key, uint32_t psn, bool is_response);
+  const std::map<DirectionKey, Direction>& directions() const { return dirs_; }
+
+ private:
+  void pair(Direction& d, uint32_t psn, bool is_response);
+  std::map<DirectionKey, Direction> dirs_;
+  const DirectionKey* last_key_ = nullptr;  // one-entry cache: traces come in bursts
+  Direction* last_ = nullptr;
+};
+
+}  // namespace mr::analyze

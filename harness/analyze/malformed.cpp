@@ -1,0 +1,48 @@
+#include "harness/analyze/malformed.h"
+
+#include "harness/analyze/flow.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::analyze {
+
+std::string_view clause_for(const wire::ParseError& e, std::span<const uint8_t> frame) {
+  if (e.header == "IP" || e.header == "IPv6" || e.header == "UDP") return "MR-WF-07";
+  const bool ack = e.header == "BTH" && (e.field == "padcount" || e.field == "opcode") &&
+                   e.offset < frame.size() &&
+                   frame[e.offset - (e.field == "padcount" ? 1 : 0)] == wire::kOpRcAcknowledge;
+  if (ack) return "MR-AK-14";
+  if (e.header == "BTH" && e.field == "padcount") return "MR-WF-06";
+  return "MR-WF-10";
+}
+
+std::string raw_ip_pair(std::span<const uint8_t> f, std::string* src) {
+  size_t at = 12;
+  if (f.size() < at + 2) return "?";
+  uint16_t type = static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
+  if (type == 0x8100) {
+    at += 4;
+    if (f.size() < at + 2) return "?";
+    type = static_cast<uint16_t>(f[at] << 8 | f[at + 1]);
+  }
+  const size_t l3 = at + 2;
+  IpAddress s;
+  IpAddress d;
+  if (type == 0x0800 && f.size() >= l3 + 20) {
+    for (size_t i = 0; i < 4; ++i) {
+      s.bytes[i] = f[l3 + 12 + i];
+      d.bytes[i] = f[l3 + 16 + i];
+    }
+  } else if (type == 0x86dd && f.size() >= l3 + 40) {
+    s.v6 = d.v6 = true;
+    for (size_t i = 0; i < 16; ++i) {
+      s.bytes[i] = f[l3 + 8 + i];
+      d.bytes[i] = f[l3 + 24 + i];
+    }
+  } else {
+    return "?";
+  }
+  if (src) *src = s.to_string();
+  return s.to_string() + "->" + d.to_string();
+}
+
+}  // namespace mr::analyze

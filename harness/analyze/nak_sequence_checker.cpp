@@ -1,0 +1,43 @@
+// MR-PS-04: a PSN sequence NAK (0x60) carries the responder's ePSN, a PSN the requester
+// has sent. MR-PS-05: after a NAK 0x60 with PSN e, no second NAK 0x60 until a request with
+// PSN e arrived.
+#include "harness/analyze/checkers.h"
+#include "harness/analyze/flow_tracker.h"
+#include "harness/analyze/psn.h"
+
+namespace mr::analyze {
+namespace {
+
+class NakSequenceChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    if (!c.p.aeth || !c.is_response() || c.p.aeth->syndrome.value() != kNakPsnSequence) return;
+    const uint32_t psn = c.psn();
+    const ResponderState& s = c.dir.resp;
+    if (s.nak_open) {
+      sink.report(c, "MR-PS-05",
+                  "second PSN sequence NAK (PSN " + hex(psn) + ") before a request with PSN " +
+                      hex(s.nak_psn) + " arrived");
+    }
+    if (!c.dir.peer || !c.dir.peer->req.started) return;
+    const RequesterState& r = c.dir.peer->req;
+    if (psn_diff(psn, sent_limit(r)) >= 0) {
+      sink.report(c, "MR-PS-04",
+                  "PSN sequence NAK carries PSN " + hex(psn) +
+                      ", which the requester has not sent yet (next new PSN " +
+                      hex(sent_limit(r)) + "), so it is no ePSN");
+    } else if (s.acked && psn_diff(psn, s.last_ack_psn) <= 0) {
+      sink.report(c, "MR-PS-04",
+                  "PSN sequence NAK carries PSN " + hex(psn) + ", at or before PSN " +
+                      hex(s.last_ack_psn) + " already acknowledged, so it is no ePSN");
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_nak_sequence_checker() {
+  return std::make_unique<NakSequenceChecker>();
+}
+
+}  // namespace mr::analyze

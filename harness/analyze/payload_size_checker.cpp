@@ -1,0 +1,52 @@
+// Segmentation lengths (section 11; MR-RD-01 for READ responses, and the requester side of
+// the rules MR-MP-07 (WRITE) and MR-MP-08 (SEND) make responders enforce): FIRST and
+// MIDDLE carry exactly PMTU bytes, LAST 1 to PMTU bytes, ONLY at most PMTU bytes. The PMTU
+// is inferred: the largest FIRST/MIDDLE payload the connection has shown.
+#include "harness/analyze/checkers.h"
+
+namespace mr::analyze {
+namespace {
+
+constexpr bool valid_pmtu(size_t n) {
+  return n == 256 || n == 512 || n == 1024 || n == 2048 || n == 4096;
+}
+
+class PayloadSizeChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    if (!c.is(wire::kPayload) || !(c.is(wire::kSend) || c.is(wire::kWrite) || c.is(wire::kRead)))
+      return;
+    const std::string_view clause =
+        c.is(wire::kRead) ? "MR-RD-01" : (c.is(wire::kWrite) ? "MR-MP-07" : "MR-MP-08");
+    const size_t len = c.p.payload.size();
+    const uint32_t pmtu = c.dir.pmtu();
+    const std::string what = wire::opcode_name(c.p.bth.opcode.value());
+    if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
+      if (!valid_pmtu(len)) {
+        sink.report(c, clause,
+                    what + " carries " + std::to_string(len) +
+                        " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)");
+      } else if (pmtu && len != pmtu) {
+        sink.report(c, clause,
+                    what + " carries " + std::to_string(len) + " bytes, but earlier FIRST and " +
+                        "MIDDLE packets of the connection carried " + std::to_string(pmtu));
+      }
+      return;
+    }
+    if (pmtu && len > pmtu) {
+      sink.report(c, clause,
+                  what + " carries " + std::to_string(len) + " bytes, more than the PMTU " +
+                      std::to_string(pmtu) + " the connection's FIRST and MIDDLE packets show");
+    } else if (c.is(wire::kLast) && len == 0) {
+      sink.report(c, clause, what + " carries no payload; a LAST packet carries 1 to PMTU bytes");
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_payload_size_checker() {
+  return std::make_unique<PayloadSizeChecker>();
+}
+
+}  // namespace mr::analyze

@@ -1,0 +1,31 @@
+// MR-WF-04: Resv6a, Resv7 and FECN are sent as 0, BECN as 0 except in a CNP.
+#include "harness/analyze/checkers.h"
+
+namespace mr::analyze {
+namespace {
+
+class ReservedBitsChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    const wire::Bth& b = c.p.bth;
+    std::string bad;
+    auto add = [&](std::string_view name, uint32_t v) {
+      if (v == 0) return;
+      bad += (bad.empty() ? "" : ", ") + std::string(name) + " = " + hex(v, 1);
+    };
+    add("Resv6a", b.resv6.value());
+    add("Resv7", b.resv7.value());
+    add("FECN", b.fecn.value());
+    if (!c.is(wire::kCnp)) add("BECN", b.becn.value());
+    if (bad.empty()) return;
+    sink.report(c, "MR-WF-04", "reserved BTH bits are not zero: " + bad);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_reserved_bits_checker() {
+  return std::make_unique<ReservedBitsChecker>();
+}
+
+}  // namespace mr::analyze

@@ -1,0 +1,24 @@
+// MR-WF-08: all packets an RC QP emits carry one UDP source port for the connection's
+// life (CNPs, sent by the notification point on behalf of no QP's stream, are exempt).
+#include "harness/analyze/checkers.h"
+
+namespace mr::analyze {
+namespace {
+
+class UdpPortChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    if (c.is(wire::kCnp) || !c.dir.sport_known) return;
+    const uint16_t sport = c.p.udp.sport.value();
+    if (sport == c.dir.sport) return;
+    sink.report(c, "MR-WF-08",
+                "UDP source port changed from " + std::to_string(c.dir.sport) + " to " +
+                    std::to_string(sport) + " within one connection");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_udp_port_checker() { return std::make_unique<UdpPortChecker>(); }
+
+}  // namespace mr::analyze

@@ -1,0 +1,20 @@
+// MR-WF-02: every packet of a base-mode QP carries BTH TVer 0.
+#include "harness/analyze/checkers.h"
+
+namespace mr::analyze {
+namespace {
+
+class VersionChecker final : public Checker {
+ public:
+  void check(const PacketContext& c, ViolationSink& sink) override {
+    if (c.p.bth.version.value() == 0) return;
+    sink.report(c, "MR-WF-02",
+                "BTH TVer is " + std::to_string(c.p.bth.version.value()) + ", not 0");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Checker> make_version_checker() { return std::make_unique<VersionChecker>(); }
+
+}  // namespace mr::analyze
