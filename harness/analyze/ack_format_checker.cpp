@@ -24,8 +24,6 @@ class AckFormatChecker final : public Checker {
 
 }  // namespace
 
-std::unique_ptr<Checker> make_ack_format_checker() {
-  return std::make_unique<AckFormatChecker>();
-}
+std::unique_ptr<Checker> make_ack_format_checker() { return std::make_unique<AckFormatChecker>(); }
 
 }  // namespace mr::analyze

@@ -85,8 +85,8 @@ void Analyzer::report(const PacketContext& c, std::string_view clause, std::stri
   on_violation_(v);
 }
 
-void Analyzer::report_malformed(std::span<const uint8_t> bytes, uint64_t time_ns,
-                                bool by_tester, const wire::ParseError& e) {
+void Analyzer::report_malformed(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
+                                const wire::ParseError& e) {
   ++counts_.violations;
   if (by_tester) ++counts_.tester_violations;
   Violation v;

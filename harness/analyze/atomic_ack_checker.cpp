@@ -25,8 +25,6 @@ class AtomicAckChecker final : public Checker {
 
 }  // namespace
 
-std::unique_ptr<Checker> make_atomic_ack_checker() {
-  return std::make_unique<AtomicAckChecker>();
-}
+std::unique_ptr<Checker> make_atomic_ack_checker() { return std::make_unique<AtomicAckChecker>(); }
 
 }  // namespace mr::analyze

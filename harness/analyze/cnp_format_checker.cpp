@@ -29,8 +29,6 @@ class CnpFormatChecker final : public Checker {
 
 }  // namespace
 
-std::unique_ptr<Checker> make_cnp_format_checker() {
-  return std::make_unique<CnpFormatChecker>();
-}
+std::unique_ptr<Checker> make_cnp_format_checker() { return std::make_unique<CnpFormatChecker>(); }
 
 }  // namespace mr::analyze

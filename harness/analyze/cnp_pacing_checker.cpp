@@ -22,8 +22,6 @@ class CnpPacingChecker final : public Checker {
 
 }  // namespace
 
-std::unique_ptr<Checker> make_cnp_pacing_checker() {
-  return std::make_unique<CnpPacingChecker>();
-}
+std::unique_ptr<Checker> make_cnp_pacing_checker() { return std::make_unique<CnpPacingChecker>(); }
 
 }  // namespace mr::analyze

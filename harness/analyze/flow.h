@@ -50,8 +50,8 @@ struct RequesterState {
   uint32_t read_dlen = 0;
   uint32_t retx_next = 0;  // during a retransmission, the PSN expected next
   bool in_retx = false;
-  uint32_t pmtu = 0;             // largest FIRST/MIDDLE payload seen: the inferred PMTU
-  uint8_t open_operation = 0;    // kSend/kWrite flag of the open multi-packet message, or 0
+  uint32_t pmtu = 0;           // largest FIRST/MIDDLE payload seen: the inferred PMTU
+  uint8_t open_operation = 0;  // kSend/kWrite flag of the open multi-packet message, or 0
   std::array<PendingRequest, kPendingReads> reads{};
   std::array<PendingRequest, kPendingReads> atomics{};
   size_t reads_at = 0;

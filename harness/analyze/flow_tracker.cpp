@@ -73,7 +73,10 @@ void track_response(const PacketContext& c) {
     s.msn = c.p.aeth->msn.value();
     const uint8_t syn = c.p.aeth->syndrome.value();
     const AckType type = ack_type(syn);
-    if (type == AckType::kAck) {
+    // An ACK for a PSN never sent (MR-AK-02, reported) does not move the bookkeeping.
+    const bool plausible =
+        !d.peer || !d.peer->req.started || psn_diff(psn, sent_limit(d.peer->req)) < 0;
+    if (type == AckType::kAck && plausible) {
       if (!s.acked || psn_diff(psn, s.last_ack_psn) > 0) s.last_ack_psn = psn;
       s.acked = true;
       if (c.is(wire::kAck)) s.duplicate_pending = false;

@@ -24,8 +24,8 @@ class NakSequenceChecker final : public Checker {
     if (psn_diff(psn, sent_limit(r)) >= 0) {
       sink.report(c, "MR-PS-04",
                   "PSN sequence NAK carries PSN " + hex(psn) +
-                      ", which the requester has not sent yet (next new PSN " +
-                      hex(sent_limit(r)) + "), so it is no ePSN");
+                      ", which the requester has not sent yet (next new PSN " + hex(sent_limit(r)) +
+                      "), so it is no ePSN");
     } else if (s.acked && psn_diff(psn, s.last_ack_psn) <= 0) {
       sink.report(c, "MR-PS-04",
                   "PSN sequence NAK carries PSN " + hex(psn) + ", at or before PSN " +

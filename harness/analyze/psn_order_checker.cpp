@@ -41,10 +41,9 @@ class PsnOrderChecker final : public Checker {
         (ahead > 0 || !responses_seen)) {
       sink.report(c, "MR-PS-02",
                   "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
-                      "-byte READ at PSN " + hex(r.read_psn) + " by " +
-                      std::to_string(after_read) + " PSNs, not the " +
-                      std::to_string(psn_diff(r.next_psn, r.read_psn)) + " the PMTU " +
-                      std::to_string(c.dir.pmtu()) + " gives");
+                      "-byte READ at PSN " + hex(r.read_psn) + " by " + std::to_string(after_read) +
+                      " PSNs, not the " + std::to_string(psn_diff(r.next_psn, r.read_psn)) +
+                      " the PMTU " + std::to_string(c.dir.pmtu()) + " gives");
     } else if (ahead > 0) {
       sink.report(c, "MR-PS-01",
                   "new request PSN " + hex(psn) + " skips " + std::to_string(ahead) +

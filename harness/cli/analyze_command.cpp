@@ -42,14 +42,13 @@ int run_analyze(const AnalyzeOptions& o) {
     std::cout.flush();
   } else {
     const auto& n = a.counts();
-    std::printf("%llu frames (%llu RoCEv2, %llu other, %llu malformed, %llu snapped); "
-                "%llu violations, %llu of them in packets the tester injected\n",
-                static_cast<unsigned long long>(n.frames), static_cast<unsigned long long>(n.roce),
-                static_cast<unsigned long long>(n.not_roce),
-                static_cast<unsigned long long>(n.malformed),
-                static_cast<unsigned long long>(n.snapped),
-                static_cast<unsigned long long>(n.violations),
-                static_cast<unsigned long long>(tester_lines));
+    std::printf(
+        "%llu frames (%llu RoCEv2, %llu other, %llu malformed, %llu snapped); "
+        "%llu violations, %llu of them in packets the tester injected\n",
+        static_cast<unsigned long long>(n.frames), static_cast<unsigned long long>(n.roce),
+        static_cast<unsigned long long>(n.not_roce), static_cast<unsigned long long>(n.malformed),
+        static_cast<unsigned long long>(n.snapped), static_cast<unsigned long long>(n.violations),
+        static_cast<unsigned long long>(tester_lines));
     analyze::print_flow_summary(stdout, a);
     std::fflush(stdout);
   }

@@ -1,0 +1,257 @@
+// Each checker on crafted packets: a clean packet sequence reports nothing, one planted
+// fault reports exactly its clause (the analyzer runs the whole checker table).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/analyze/analyzer.h"
+#include "harness/analyze/checker_table.h"
+#include "reference/wire/frame_builder.h"
+
+namespace mr::analyze {
+namespace {
+
+using wire::RocePacket;
+
+RocePacket packet(bool from_requester, uint8_t op, uint32_t psn) {
+  RocePacket p;
+  wire::Ipv4 ip;
+  ip.src = *wire::Ipv4Address::parse(from_requester ? "10.0.0.2" : "10.0.0.1");
+  ip.dst = *wire::Ipv4Address::parse(from_requester ? "10.0.0.1" : "10.0.0.2");
+  p.ip = ip;
+  p.udp.sport = from_requester ? 0xc001 : 0xc002;
+  p.bth.dqpn = from_requester ? 0x123 : 0x11;
+  p.bth.opcode = op;
+  p.bth.psn = psn;
+  return p;
+}
+RocePacket send_only(uint32_t psn) {
+  RocePacket p = packet(true, 0x04, psn);
+  p.bth.ackreq = 1;
+  return p;
+}
+RocePacket ack(uint32_t psn, uint8_t syndrome = 0x1f, uint32_t msn = 1) {
+  RocePacket p = packet(false, 0x11, psn);
+  p.aeth = wire::Aeth{syndrome, msn};
+  return p;
+}
+
+struct Trace {
+  std::vector<Violation> found;
+  Analyzer a{[this](const Violation& v) { found.push_back(v); }};
+  uint64_t t = 1000;
+  void add(const RocePacket& p, std::vector<uint8_t> payload = {}, bool fill_icrc = true,
+           uint64_t gap = 1000) {
+    RocePacket q = p;
+    q.payload = payload;
+    t += gap;
+    a.add_bytes(wire::build_frame(q, {.fill_padding = true, .fill_icrc = fill_icrc}), t);
+  }
+  std::vector<std::string> clauses() const {
+    std::vector<std::string> c;
+    for (const auto& v : found) c.emplace_back(v.clause);
+    return c;
+  }
+};
+
+using Clauses = std::vector<std::string>;
+
+TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 19u); }
+
+TEST(Checkers, CleanSendAndAckReportNothing) {
+  Trace r;
+  r.add(send_only(5), {1, 2, 3});
+  r.add(ack(5));
+  r.add(send_only(6));
+  r.add(ack(6, 0x1f, 2));
+  EXPECT_EQ(r.clauses(), Clauses{});
+}
+
+TEST(Checkers, VersionAndReservedBits) {
+  Trace r;
+  RocePacket p = send_only(5);
+  p.bth.version = 2;
+  p.bth.resv7 = 1;
+  r.add(p);
+  EXPECT_EQ(r.clauses(), (Clauses{"MR-WF-02", "MR-WF-04"}));
+}
+
+TEST(Checkers, BadIcrcIsItsSendersViolation) {
+  Trace r;
+  r.add(send_only(5), {}, false);
+  ASSERT_EQ(r.clauses(), Clauses{"MR-IC-01"});
+  EXPECT_EQ(r.found[0].sender, "10.0.0.2");
+  EXPECT_EQ(r.found[0].flow, "10.0.0.2->10.0.0.1 qp 0x000123");
+}
+
+TEST(Checkers, UdpSourcePortChange) {
+  Trace r;
+  r.add(send_only(5));
+  RocePacket p = send_only(6);
+  p.udp.sport = 0xc00f;
+  r.add(p);
+  EXPECT_EQ(r.clauses(), Clauses{"MR-WF-08"});
+}
+
+TEST(Checkers, PsnGapAndRetransmission) {
+  Trace r;
+  r.add(send_only(5));
+  r.add(send_only(6));
+  r.add(send_only(5));  // a retransmission: allowed
+  r.add(send_only(9));  // skips 7 and 8
+  EXPECT_EQ(r.clauses(), Clauses{"MR-PS-01"});
+}
+
+TEST(Checkers, MissingAckReq) {
+  Trace r;
+  RocePacket p = send_only(5);
+  p.bth.ackreq = 0;
+  r.add(p);
+  EXPECT_EQ(r.clauses(), Clauses{"MR-AK-05"});
+}
+
+TEST(Checkers, SecondSequenceNakBeforeTheExpectedPsn) {
+  Trace r;
+  r.add(send_only(5));
+  r.add(send_only(6));
+  r.add(send_only(7));
+  r.add(ack(6, 0x60));
+  r.add(send_only(8));
+  r.add(ack(6, 0x60));
+  ASSERT_EQ(r.clauses(), Clauses{"MR-PS-05"});
+  EXPECT_EQ(r.found[0].frame, 6u);
+  EXPECT_EQ(r.found[0].flow, "10.0.0.2->10.0.0.1 qp 0x000123");
+  EXPECT_EQ(r.found[0].sender, "10.0.0.1");
+}
+
+TEST(Checkers, NakAfterRetransmissionIsAllowed) {
+  Trace r;
+  r.add(send_only(5));
+  r.add(send_only(6));
+  r.add(send_only(7));
+  r.add(ack(6, 0x60));
+  r.add(send_only(6));
+  r.add(send_only(8));
+  r.add(ack(7, 0x60));
+  EXPECT_EQ(r.clauses(), Clauses{});
+}
+
+TEST(Checkers, AckAheadMsnBackSyndromeFormat) {
+  Trace r;
+  r.add(send_only(5));
+  r.add(ack(9));
+  EXPECT_EQ(r.clauses(), Clauses{"MR-AK-02"});
+  Trace m;
+  m.add(send_only(5));
+  m.add(ack(5, 0x1f, 3));
+  m.add(ack(5, 0x1f, 2));
+  EXPECT_EQ(m.clauses(), Clauses{"MR-AK-03"});
+  Trace s;
+  s.add(send_only(5));
+  s.add(ack(5, 0x45));
+  EXPECT_EQ(s.clauses(), Clauses{"MR-AK-07"});
+  Trace f;
+  f.add(send_only(5));
+  RocePacket a = ack(5);
+  a.bth.ackreq = 1;
+  f.add(a);
+  EXPECT_EQ(f.clauses(), Clauses{"MR-AK-14"});
+}
+
+TEST(Checkers, DuplicateAnsweredWithItsOwnPsn) {
+  Trace r;
+  r.add(send_only(5));
+  r.add(ack(5));
+  r.add(send_only(6));
+  r.add(ack(6, 0x1f, 2));
+  r.add(send_only(5));  // duplicate
+  r.add(ack(5, 0x1f, 2));
+  EXPECT_EQ(r.clauses(), Clauses{"MR-AK-11"});
+}
+
+TEST(Checkers, ReadResponses) {
+  auto read = [](uint32_t psn, uint32_t dlen) {
+    RocePacket p = packet(true, 0x0c, psn);
+    p.bth.ackreq = 1;
+    p.reth = wire::Reth{0x1000, 7, dlen};
+    return p;
+  };
+  auto resp = [](uint8_t op, uint32_t psn, uint8_t syndrome = 0x1f) {
+    RocePacket p = packet(false, op, psn);
+    if (op != 0x0e) p.aeth = wire::Aeth{syndrome, 1};
+    return p;
+  };
+  const std::vector<uint8_t> mtu(1024, 1);
+  Trace ok;
+  ok.add(read(5, 3000));
+  ok.add(resp(0x0d, 5), mtu);
+  ok.add(resp(0x0e, 6), mtu);
+  ok.add(resp(0x0f, 7), std::vector<uint8_t>(952, 1));
+  ok.add(send_only(8));
+  EXPECT_EQ(ok.clauses(), Clauses{});
+  Trace gap;
+  gap.add(read(5, 3000));
+  gap.add(resp(0x0d, 5), mtu);
+  gap.add(resp(0x0f, 7), std::vector<uint8_t>(952, 1));
+  EXPECT_EQ(gap.clauses(), Clauses{"MR-RD-02"});
+  Trace aeth;
+  aeth.add(read(5, 100));
+  aeth.add(resp(0x10, 5, 0x61), std::vector<uint8_t>(100, 1));
+  EXPECT_EQ(aeth.clauses(), Clauses{"MR-RD-03"});
+  Trace psns;
+  psns.add(read(5, 3000));
+  psns.add(resp(0x0d, 5), mtu);
+  psns.add(resp(0x0e, 6), mtu);
+  psns.add(resp(0x0f, 7), std::vector<uint8_t>(952, 1));
+  psns.add(send_only(9));  // a 3000-byte READ at PMTU 1024 consumes 3 PSNs: 5, 6, 7
+  EXPECT_EQ(psns.clauses(), Clauses{"MR-PS-02"});
+}
+
+TEST(Checkers, AtomicAcknowledgePsn) {
+  RocePacket fa = packet(true, 0x14, 5);
+  fa.bth.ackreq = 1;
+  fa.atomic_eth = wire::AtomicEth{0x1000, 7, 1, 0};
+  RocePacket aa = packet(false, 0x12, 4);
+  aa.aeth = wire::Aeth{0x1f, 1};
+  aa.atomic_ack_eth = wire::AtomicAckEth{9};
+  Trace r;
+  r.add(fa);
+  r.add(aa);
+  EXPECT_EQ(r.clauses(), Clauses{"MR-AT-06"});
+}
+
+TEST(Checkers, CnpFormatAndPacing) {
+  RocePacket c = packet(false, wire::kOpCnp, 0);
+  c.bth.becn = 1;
+  c.cnp_padding = wire::CnpPadding{};
+  Trace r;
+  r.add(c);
+  r.add(c, {}, true, 60'000);
+  EXPECT_EQ(r.clauses(), Clauses{});
+  r.add(c, {}, true, 10'000);
+  EXPECT_EQ(r.clauses(), Clauses{"MR-CC-03"});
+  Trace f;
+  c.bth.becn = 0;
+  f.add(c);
+  EXPECT_EQ(f.clauses(), Clauses{"MR-CC-01"});
+}
+
+TEST(Checkers, PaddingAndMalformed) {
+  Trace r;
+  RocePacket p = send_only(5);
+  p.payload = std::vector<uint8_t>(5, 1);
+  const std::vector<uint8_t> five(5, 1);
+  p.payload = five;
+  r.a.add_bytes(wire::build_frame(p, {.fill_padding = false}), 1);  // PadCnt 0 for 5 bytes
+  EXPECT_EQ(r.clauses(), Clauses{"MR-WF-06"});
+  Trace m;
+  auto bytes = wire::build_frame(send_only(5));
+  bytes.resize(bytes.size() - 6);  // lengths now disagree
+  m.a.add_bytes(bytes, 1);
+  ASSERT_EQ(m.found.size(), 1u);
+  EXPECT_EQ(m.a.counts().malformed, 1u);
+}
+
+}  // namespace
+}  // namespace mr::analyze
