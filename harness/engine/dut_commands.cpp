@@ -108,7 +108,8 @@ QpBinding* target(const Command& c, TestContext& ctx) {
 void create_qp(const Command& c, TestContext& ctx) {
   Args a(c, ctx,
          {"type", "mtu", "rq_psn", "sq_psn", "timeout", "retry_cnt", "rnr_retry", "min_rnr_timer",
-          "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "pkey", "cq_depth"});
+          "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "mr_access", "share", "pkey",
+          "cq_depth"});
   if (ctx.aborted) return;
   if (a.name("type", "RC") != "RC")
     return ctx.error(a.pos("type"), "create_qp: only type=RC is supported");
@@ -122,20 +123,43 @@ void create_qp(const Command& c, TestContext& ctx) {
   const uint64_t mr_len = a.number("mr_len", kDefaultMrLength);
   const std::string access = a.name("access", "ALL");
   if (ctx.aborted) return;
-  auto pd = call(ctx, c.pos, {{"op", "create_pd"}});
-  if (!pd) return;
-  b.pd = (*pd)["pd"].get<uint32_t>();
-  auto mr = call(ctx, c.pos,
-                 {{"op", "reg_mr"},
-                  {"pd", b.pd},
-                  {"length", mr_len},
-                  {"va", kDutVaBase + uint64_t{index} * 0x1000000},
-                  {"access", {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC"}}});
-  if (!mr) return;
-  b.lkey = (*mr)["lkey"].get<uint32_t>();
-  b.rkey = (*mr)["rkey"].get<uint32_t>();
-  b.va = (*mr)["va"].get<uint64_t>();
-  b.mr_length = mr_len;
+  // share=X: the new QP uses X's protection domain and memory region (two QPs on the same
+  // memory: MR-AT-07); otherwise it gets a PD and a region of its own.
+  const std::string share = a.name("share", "");
+  if (!share.empty()) {
+    auto it = ctx.qps.find(share);
+    if (it == ctx.qps.end())
+      return ctx.error(a.pos("share"), "create_qp share: no QP named '" + share + "'");
+    b.pd = it->second.pd;
+    b.lkey = it->second.lkey;
+    b.rkey = it->second.rkey;
+    b.va = it->second.va;
+    b.mr_length = it->second.mr_length;
+  } else {
+    auto pd = call(ctx, c.pos, {{"op", "create_pd"}});
+    if (!pd) return;
+    b.pd = (*pd)["pd"].get<uint32_t>();
+    // mr_access=...: the region's remote rights (default all), apart from the QP's (access=).
+    const std::string mr_access = a.name("mr_access", "ALL");
+    json rights = json::array({"LOCAL_WRITE"});
+    if (mr_access == "ALL" || mr_access.find("WRITE") != std::string::npos)
+      rights.push_back("REMOTE_WRITE");
+    if (mr_access == "ALL" || mr_access.find("READ") != std::string::npos)
+      rights.push_back("REMOTE_READ");
+    if (mr_access == "ALL" || mr_access.find("ATOMIC") != std::string::npos)
+      rights.push_back("REMOTE_ATOMIC");
+    auto mr = call(ctx, c.pos,
+                   {{"op", "reg_mr"},
+                    {"pd", b.pd},
+                    {"length", mr_len},
+                    {"va", kDutVaBase + uint64_t{index} * 0x1000000},
+                    {"access", rights}});
+    if (!mr) return;
+    b.lkey = (*mr)["lkey"].get<uint32_t>();
+    b.rkey = (*mr)["rkey"].get<uint32_t>();
+    b.va = (*mr)["va"].get<uint64_t>();
+    b.mr_length = mr_len;
+  }
   auto cq = call(ctx, c.pos, {{"op", "create_cq"}, {"depth", a.number("cq_depth", 4096)}});
   if (!cq) return;
   b.cq = (*cq)["cq"].get<uint32_t>();

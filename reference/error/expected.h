@@ -70,6 +70,11 @@ class [[nodiscard]] Expected {
   constexpr T value_or(U&& d) const& {
     return has_value() ? value() : static_cast<T>(std::forward<U>(d));
   }
+  // As std::expected: equal when both hold equal values or both hold equal errors.
+  friend constexpr bool operator==(const Expected& a, const Expected& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return a.has_value() ? a.value() == b.value() : a.error() == b.error();
+  }
 
  private:
   std::variant<T, E> v_;
@@ -86,6 +91,9 @@ class [[nodiscard]] Expected<void, E> {
   constexpr void value() const {}
   constexpr const E& error() const& { return error_; }
   constexpr E& error() & { return error_; }
+  friend constexpr bool operator==(const Expected& a, const Expected& b) {
+    return a.ok_ == b.ok_ && (a.ok_ || a.error_ == b.error_);
+  }
 
  private:
   E error_{};

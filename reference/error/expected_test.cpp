@@ -33,5 +33,12 @@ TEST(Expected, VoidSpecialisationCarriesError) {
   EXPECT_EQ(bad.error(), "boom");
 }
 
+TEST(Expected, EqualityComparesValuesAndErrors) {
+  EXPECT_EQ(ParsePositive(3), ParsePositive(3));
+  EXPECT_FALSE(ParsePositive(3) == ParsePositive(4));
+  EXPECT_EQ(ParsePositive(-1), ParsePositive(-2));  // the same error
+  EXPECT_FALSE(ParsePositive(3) == ParsePositive(-1));
+}
+
 }  // namespace
 }  // namespace mr

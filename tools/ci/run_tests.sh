@@ -36,27 +36,18 @@ fi
 
 step "clang-tidy"
 # clang-tidy spends seconds per file on the big headers (nlohmann, CLI11, gtest): a file
-# whose content, the project's headers and .clang-tidy are unchanged since it last passed
-# is not checked again (cache keyed by their SHA-256 in ~/.cache/metaroce-tidy).
+# unchanged since it last passed, with the same headers and .clang-tidy, is not checked
+# again (tools/ci/tidy_file.sh; the record is in ~/.cache/metaroce-tidy).
 tidy_log="$LOG_DIR/clang-tidy.log"
 tidy_cache="${HOME:-/root}/.cache/metaroce-tidy"
 mkdir -p "$tidy_cache"
-headers_hash=$(git ls-files '*.h' | grep -v '^third_party/' | xargs cat | sha256sum | cut -c1-64)
-tidy_key() { cat "$1" .clang-tidy | sha256sum | cut -c1-64 | sed "s/\$/-$headers_hash/" | sha256sum | cut -c1-40; }
-tidy_todo=()
-tidy_all=0
-while read -r f; do
-  tidy_all=$((tidy_all + 1))
-  [[ -f "$tidy_cache/$(tidy_key "$f")" ]] || tidy_todo+=("$f")
-done < <(git ls-files '*.cpp' | grep -v '^third_party/')
-if [[ ${#tidy_todo[@]} -eq 0 ]] || printf '%s\n' "${tidy_todo[@]}" |
-    xargs -P "$(nproc)" -n 4 clang-tidy --quiet -p /dev/null \
-      --extra-arg=-std=c++2b --extra-arg=-I. --extra-arg=-I/usr/include/dpdk \
-      --extra-arg=-Wno-unknown-warning-option >"$tidy_log" 2>&1; then
-  for f in "${tidy_todo[@]}"; do touch "$tidy_cache/$(tidy_key "$f")"; done
-  ok "clang-tidy ($tidy_all files, ${#tidy_todo[@]} checked now, the rest unchanged since they passed)"
+headers_hash=$(git ls-files '*.h' | grep -v '^third_party/' | xargs cat | sha256sum | cut -c1-40)
+tidy_files=$(git ls-files '*.cpp' | grep -vc '^third_party/')
+if git ls-files '*.cpp' | grep -v '^third_party/' |
+    xargs -P "$(nproc)" -n 1 tools/ci/tidy_file.sh "$tidy_cache" "$headers_hash" >"$tidy_log" 2>&1; then
+  ok "clang-tidy ($tidy_files files)"
 else
-  grep -E 'error:|warning:' "$tidy_log" | head -40
+  grep -E '^/work|error:|warning:' "$tidy_log" | grep -v 'warnings generated' | head -40
   bad "clang-tidy (log: $tidy_log)"
 fi
 
