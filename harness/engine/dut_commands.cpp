@@ -94,6 +94,17 @@ std::vector<uint8_t> unhex(const std::string& s) {
   return out;
 }
 
+// The remote rights a script names: ALL, NONE, or any of WRITE, READ, ATOMIC joined (e.g.
+// READ_WRITE), as the control protocol's access names.
+json remote_rights(const std::string& names) {
+  json out = json::array();
+  const bool all = names == "ALL";
+  if (all || names.find("WRITE") != std::string::npos) out.push_back("REMOTE_WRITE");
+  if (all || names.find("READ") != std::string::npos) out.push_back("REMOTE_READ");
+  if (all || names.find("ATOMIC") != std::string::npos) out.push_back("REMOTE_ATOMIC");
+  return out;
+}
+
 QpBinding* target(const Command& c, TestContext& ctx) {
   const std::string name = c.target.empty() ? ctx.current_qp : c.target;
   auto it = ctx.qps.find(name);
@@ -141,13 +152,8 @@ void create_qp(const Command& c, TestContext& ctx) {
     b.pd = (*pd)["pd"].get<uint32_t>();
     // mr_access=...: the region's remote rights (default all), apart from the QP's (access=).
     const std::string mr_access = a.name("mr_access", "ALL");
-    json rights = json::array({"LOCAL_WRITE"});
-    if (mr_access == "ALL" || mr_access.find("WRITE") != std::string::npos)
-      rights.push_back("REMOTE_WRITE");
-    if (mr_access == "ALL" || mr_access.find("READ") != std::string::npos)
-      rights.push_back("REMOTE_READ");
-    if (mr_access == "ALL" || mr_access.find("ATOMIC") != std::string::npos)
-      rights.push_back("REMOTE_ATOMIC");
+    json rights = remote_rights(mr_access);
+    rights.push_back("LOCAL_WRITE");
     auto mr = call(ctx, c.pos,
                    {{"op", "reg_mr"},
                     {"pd", b.pd},
@@ -174,13 +180,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   if (!qp) return;
   b.dut_qpn = (*qp)["qpn"].get<uint32_t>();
   const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
-  json qp_access = json::array();
-  if (access == "ALL" || access.find("WRITE") != std::string::npos)
-    qp_access.push_back("REMOTE_WRITE");
-  if (access == "ALL" || access.find("READ") != std::string::npos)
-    qp_access.push_back("REMOTE_READ");
-  if (access == "ALL" || access.find("ATOMIC") != std::string::npos)
-    qp_access.push_back("REMOTE_ATOMIC");
+  const json qp_access = remote_rights(access);
   const uint16_t sport = static_cast<uint16_t>(0xc000 | (tester_qpn & 0x3fff));
   const std::vector<json> steps{
       {{"state", "INIT"}, {"pkey", a.number("pkey", 0xffff)}, {"access_flags", qp_access}},
@@ -366,14 +366,7 @@ void modify_qp(const Command& c, TestContext& ctx) {
   // RESET -> INIT needs a P_Key and access flags (IBTA 10.3.1); the script may set them.
   if (state == "INIT") {
     attrs["pkey"] = a.number("pkey", 0xffff);
-    const std::string access = a.name("access", "ALL");
-    json flags = json::array();
-    if (access == "ALL" || access.find("WRITE") != std::string::npos)
-      flags.push_back("REMOTE_WRITE");
-    if (access == "ALL" || access.find("READ") != std::string::npos) flags.push_back("REMOTE_READ");
-    if (access == "ALL" || access.find("ATOMIC") != std::string::npos)
-      flags.push_back("REMOTE_ATOMIC");
-    attrs["access_flags"] = flags;
+    attrs["access_flags"] = remote_rights(a.name("access", "ALL"));
   }
   if (!ctx.aborted) call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", attrs}});
 }
