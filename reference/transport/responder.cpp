@@ -94,7 +94,10 @@ RespState check_op_valid(QueuePair& qp, Request& r) {
   if (r.info.is(wire::kRead) && !(access & kQpRemoteRead)) return RespState::kErrorInvalidRequest;
   if (r.info.is(wire::kAtomic) && !(access & kQpRemoteAtomic))
     return RespState::kErrorInvalidRequest;
-  if (r.info.is(wire::kFlush)) return RespState::kErrorInvalidRequest;  // not claimed
+  // FLUSH and ATOMIC WRITE (IBTA 1.5) are not claimed: an invalid request.
+  if (r.info.is(wire::kFlush) || (r.info.is(wire::kAtomic) && !r.p.atomic_eth)) {
+    return RespState::kErrorInvalidRequest;
+  }
   return RespState::kCheckResource;
 }
 
@@ -161,8 +164,9 @@ Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_
   }
   if (!span) return span;
   if (len == 0) return std::span<uint8_t>();
-  // The off-by-one mutant reaches one byte past the checked range, as the broken device would.
-  return std::span<uint8_t>(span->data(), len);
+  // A mutant that accepts more than the region holds still never touches memory outside it:
+  // the broken device is seen on the wire (an ACK instead of NAK 0x62), not as a crash.
+  return std::span<uint8_t>(span->data(), std::min<uint64_t>(len, span->size()));
 }
 
 RespState check_rkey(QueuePair& qp, Request& r, QpContext& ctx) {
@@ -276,7 +280,7 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
                    ? Expected<std::span<uint8_t>, memory::AccessError>(r.target)
                    : resolve(qp, qp.open.rkey, qp.open.va, data.size(), memory::kRemoteWrite, ctx);
     if (!dst) return rkey_error(ctx);
-    std::memcpy(dst->data(), data.data(), data.size());
+    std::memcpy(dst->data(), data.data(), std::min(dst->size(), data.size()));
   }
   qp.open.va += data.size();
   qp.open.received += static_cast<uint32_t>(data.size());
@@ -454,7 +458,7 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
     auto dst =
         resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.payload.size(), memory::kRemoteWrite, ctx);
     if (dst && !r.p.payload.empty())
-      std::memcpy(dst->data(), r.p.payload.data(), r.p.payload.size());
+      std::memcpy(dst->data(), r.p.payload.data(), std::min(dst->size(), r.p.payload.size()));
   }
   // MR-AK-11: a duplicate SEND/WRITE is not executed again and draws an ACK for ePSN - 1.
   const uint32_t psn =
