@@ -10,7 +10,8 @@ seconds=${1:-60}
 log_dir=${2:-$(mktemp -d)}
 mkdir -p "$log_dir"
 # A Bazel server of its own: the clang toolchain would otherwise evict the g++ build.
-output_base="${HOME:-/root}/.cache/metaroce-fuzz-bazel"
+# One per checkout (a Bazel output base belongs to one workspace).
+output_base="${HOME:-/root}/.cache/metaroce-fuzz-bazel-$(pwd | sha256sum | cut -c1-12)"
 targets=(//reference/wire/fuzz:frame_decoder_fuzzer //reference/transport/fuzz:responder_fuzzer)
 status=0
 if ! bazel --output_base="$output_base" build --noshow_progress --config=fuzz "${targets[@]}" \
