@@ -14,7 +14,8 @@ mkdir -p "$log_dir"
 output_base="${HOME:-/root}/.cache/metaroce-fuzz-bazel-$(pwd | sha256sum | cut -c1-12)"
 targets=(//reference/wire/fuzz:frame_decoder_fuzzer //reference/transport/fuzz:responder_fuzzer)
 status=0
-if ! bazel --output_base="$output_base" build --noshow_progress --config=fuzz "${targets[@]}" \
+if ! bazel --output_base="$output_base" build --noshow_progress --config=fuzz \
+    --experimental_convenience_symlinks=ignore "${targets[@]}" \
     >"$log_dir/fuzz-build.log" 2>&1; then
   tail -30 "$log_dir/fuzz-build.log"
   exit 1
