@@ -213,6 +213,12 @@ Expected<pid_t, std::string> spawn_in_namespace(const std::string& netns,
   if (pid < 0) return Unexpected(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     setpgid(0, 0);
+    // A blocked or ignored SIGTERM would survive exec and turn every stop into a SIGKILL.
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
     if (setns(ns.fd, CLONE_NEWNET) != 0) _exit(126);

@@ -54,8 +54,9 @@ struct RxeGuestOptions {
 class RxeGuest {
  public:
   // Builds (or finds in the cache) the image, creates the namespace and tap, boots QEMU and
-  // waits, bounded by boot_timeout_ms, for the ready marker on the console and for the
-  // agent's TCP port. On failure nothing is left behind and the error quotes the console.
+  // waits, bounded by boot_timeout_ms from QEMU's start, for the ready marker on the console
+  // and for the agent's TCP port (the image build has a bound of its own, 10 minutes). On
+  // failure nothing is left behind and the error quotes the last 20 console lines.
   static Expected<RxeGuest, std::string> start(const RxeGuestOptions& options);
 
   RxeGuest(RxeGuest&& other) noexcept;
