@@ -39,8 +39,9 @@ class DutPort {
   // error's message. Calls that wait on the DUT (poll_cq with timeout_ms) let time pass.
   virtual Expected<nlohmann::json, std::string> control(nlohmann::json request) = 0;
 
-  // A frame from the tester to the DUT, now.
-  virtual void inject(std::span<const uint8_t> frame) = 0;
+  // A frame from the tester to the DUT, now. Returns the time it was handed to the link,
+  // taken before the send so that no answer can seem to precede its stimulus.
+  virtual uint64_t inject(std::span<const uint8_t> frame) = 0;
   // The next frame the DUT sent that arrives no later than `deadline_ns`; lets time pass
   // up to the deadline when none is there yet. nullopt when none arrived by then.
   virtual std::optional<DutFrame> receive(uint64_t deadline_ns) = 0;

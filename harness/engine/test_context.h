@@ -44,15 +44,23 @@ struct TestContext {
   uint64_t last_event_ns = 0;
   report::TestResult& result;
   bool aborted = false;  // a harness error: the rest of the script is skipped
+  // Set when the tester sent a packet later than the script's time allows (a real-time
+  // test bed under load): what the DUT does afterwards answers a different exchange than
+  // the script describes, so a mismatch from then on is inconclusive, never a fail.
+  std::string tester_late;
+  uint64_t anchor_lateness_ns = 0;  // how late the last event, an injection, went out
 
   void fail(const script::Position& pos, std::string field, std::string expected,
             std::string actual, std::string message,
             nlohmann::ordered_json expected_packet = nullptr,
             nlohmann::ordered_json actual_packet = nullptr) {
+    if (!tester_late.empty()) message += " (inconclusive: " + tester_late + ")";
     result.failures.push_back({script.path, pos.line, std::move(field), std::move(expected),
                                std::move(actual), std::move(message), std::move(expected_packet),
                                std::move(actual_packet)});
-    result.verdict = report::worse(result.verdict, report::Verdict::kFail);
+    result.verdict = report::worse(
+        result.verdict, tester_late.empty() ? report::Verdict::kFail : report::Verdict::kInconc);
+    if (!tester_late.empty() && result.reason.empty()) result.reason = tester_late;
   }
   void error(const script::Position& pos, std::string message) {
     result.failures.push_back({script.path, pos.line, "", "", "", message, nullptr, nullptr});

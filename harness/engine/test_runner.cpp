@@ -21,6 +21,7 @@ using report::Verdict;
 using script::PacketLine;
 
 uint64_t ms(double v) { return static_cast<uint64_t>(std::llround(v * 1e6)); }
+
 uint64_t seconds_ns(double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); }
 
 std::string summary(const std::vector<uint8_t>& frame) {
@@ -116,21 +117,38 @@ class Runner {
     const QpBinding* qp = ctx_.qp();
     if (qp == nullptr)
       return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
-    if (!line.time.any) ctx_.port.wait_until(base(line.time) + seconds_ns(line.time.start_s));
+    const uint64_t nominal = base(line.time) + seconds_ns(line.time.start_s);
+    if (!line.time.any) ctx_.port.wait_until(nominal);
     auto frame = synthesize(line.packet, qp->connection, ctx_.symbols);
     if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
-    ctx_.port.inject(*frame);
-    ctx_.last_event_ns = ctx_.port.now_ns();
+    const uint64_t sent = ctx_.port.inject(*frame);
+    // A real-time bed sends late (scheduling, poll() wake-ups); the embedded DUT's virtual
+    // clock never does. A timer the DUT started earlier then fires "early" relative to this
+    // packet by exactly the lateness, so the next window's lower bound moves by it; beyond
+    // the PIXIT's absolute tolerance the exchange is no longer the script's.
+    ctx_.anchor_lateness_ns = line.time.any || sent <= nominal ? 0 : sent - nominal;
+    if (ctx_.anchor_lateness_ns > ms(ctx_.pixit.tolerance_abs_ms) && ctx_.tester_late.empty()) {
+      ctx_.tester_late = "the tester sent line " + std::to_string(line.pos.line) + " " +
+                         std::to_string((sent - nominal) / 1000) + " us late";
+    }
+    ctx_.last_event_ns = sent;
     record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
   }
 
   // [earliest, latest] arrival for an expected packet (PIXIT tolerance around the nominal
   // time: max(absolute, percent of the gap since the previous event)).
   std::pair<uint64_t, uint64_t> window(const script::TimeSpec& t) const {
+    auto [earliest, latest] = nominal_window(t);
+    if (t.relative)
+      earliest = earliest > ctx_.anchor_lateness_ns ? earliest - ctx_.anchor_lateness_ns : 0;
+    return {earliest, latest};
+  }
+
+  std::pair<uint64_t, uint64_t> nominal_window(const script::TimeSpec& t) const {
     const uint64_t from = base(t);
-    if (t.any)
-      return {ctx_.last_event_ns,
-              ctx_.last_event_ns + ms(static_cast<double>(ctx_.pixit.expect_ms))};
+    // `*`: any time. A remote DUT may already have answered a `dut` command (post_send)
+    // before the control reply came back, i.e. before the script's clock started.
+    if (t.any) return {0, ctx_.last_event_ns + ms(static_cast<double>(ctx_.pixit.expect_ms))};
     if (t.end_s) return {from + seconds_ns(t.start_s), from + seconds_ns(*t.end_s)};
     const uint64_t nominal = from + seconds_ns(t.start_s);
     const double gap_ns =
@@ -155,6 +173,7 @@ class Runner {
         return;
       }
       ctx_.last_event_ns = latest;
+      ctx_.anchor_lateness_ns = 0;
       return;
     }
     auto f = ctx_.port.receive(latest);
@@ -167,6 +186,7 @@ class Runner {
     }
     record(f->bytes, f->t_ns, false, ref(line.pos, "expect"));
     ctx_.last_event_ns = f->t_ns;
+    ctx_.anchor_lateness_ns = 0;
     if (f->t_ns < earliest) {
       ctx_.fail(line.pos, "time",
                 "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
@@ -243,8 +263,7 @@ class Runner {
     p.bth.ackreq = 1;
     p.reth = wire::Reth{0, 0, 0};
     const auto frame = wire::build_frame(p);
-    ctx_.port.inject(frame);
-    const uint64_t sent = ctx_.port.now_ns();
+    const uint64_t sent = ctx_.port.inject(frame);
     record(frame, sent, true, ref(c.pos, "probe"));
     auto f = ctx_.port.receive(sent + ms(static_cast<double>(ctx_.pixit.expect_ms)));
     if (!f) {
@@ -325,9 +344,14 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   TestContext ctx{script, port,          pixit,         options.seed, {},   {},
                   {},     port.now_ns(), port.now_ns(), result,       false};
   Runner runner(ctx, options);
+  bool exchange_started = false;
   for (const auto& st : script.statements) {
     if (ctx.aborted) break;
     if (const auto* line = std::get_if<PacketLine>(&st)) {
+      // The script's clock starts with its first packet line: the `dut` set-up before it
+      // takes real time on a remote DUT, and `0` means "when the exchange begins".
+      if (!exchange_started) ctx.t0_ns = ctx.last_event_ns = port.now_ns();
+      exchange_started = true;
       if (line->inject) {
         runner.inject(*line);
       } else {

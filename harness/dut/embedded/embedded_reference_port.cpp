@@ -86,10 +86,12 @@ Expected<nlohmann::json, std::string> EmbeddedReferencePort::control(nlohmann::j
   return Unexpected(std::string("poll_cq: event budget exhausted"));
 }
 
-void EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {
-  io::Frame f{std::vector<uint8_t>(frame.begin(), frame.end()), clock_.now_ns()};
+uint64_t EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {
+  const uint64_t sent = clock_.now_ns();
+  io::Frame f{std::vector<uint8_t>(frame.begin(), frame.end()), sent};
   link_.a().send_burst(std::span(&f, 1));
   settle();
+  return sent;
 }
 
 std::optional<engine::DutFrame> EmbeddedReferencePort::receive(uint64_t deadline_ns) {

@@ -31,7 +31,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
   EmbeddedReferencePort(const engine::Pixit& pixit, const EmbeddedOptions& options);
 
   Expected<nlohmann::json, std::string> control(nlohmann::json request) override;
-  void inject(std::span<const uint8_t> frame) override;
+  uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;
   uint64_t now_ns() override { return clock_.now_ns(); }

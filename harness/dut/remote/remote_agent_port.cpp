@@ -1,0 +1,90 @@
+#include "harness/dut/remote/remote_agent_port.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace mr::dut {
+
+namespace {
+// The longest single wait on the capture: short enough that a deadline is met closely.
+constexpr uint64_t kMaxPollNs = 20'000'000;
+constexpr size_t kBurst = 64;
+}  // namespace
+
+io::PcapLinkOptions remote_capture_options(const wire::MacAddress& dut_mac) {
+  io::PcapLinkOptions o;
+  const std::string src = "ether src " + dut_mac.to_string();
+  o.filter = "(" + src + " and udp port 4791) or (" + src + " and vlan and udp port 4791)";
+  return o;
+}
+
+RemoteAgentPort::RemoteAgentPort(DutControl control, io::PcapLink link,
+                                 const RemotePortOptions& options)
+    : control_(std::move(control)), link_(std::move(link)), options_(options) {}
+
+Expected<nlohmann::json, std::string> RemoteAgentPort::control(nlohmann::json request) {
+  if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
+    return Unexpected(std::string("control request without an op"));
+  const std::string op = request["op"].get<std::string>();
+  request.erase("op");
+  request.erase("id");
+  auto reply = control_.call(op, std::move(request));
+  if (!reply) return Unexpected(reply.error().to_string());
+  return *reply;
+}
+
+uint64_t RemoteAgentPort::inject(std::span<const uint8_t> frame) {
+  const uint64_t sent = now_ns();
+  io::Frame f{std::vector<uint8_t>(frame.begin(), frame.end()), sent};
+  if (link_.send_burst(std::span(&f, 1)) != 1) ++send_failures_;
+  return sent;
+}
+
+size_t RemoteAgentPort::collect(uint64_t deadline_ns) {
+  std::array<io::Frame, kBurst> burst;
+  size_t total = 0;
+  for (;;) {
+    const uint64_t now = now_ns();
+    const uint64_t wait =
+        total > 0 || now >= deadline_ns ? 0 : std::min<uint64_t>(deadline_ns - now, kMaxPollNs);
+    const size_t n = link_.receive_burst(burst, wait);
+    for (size_t i = 0; i < n; ++i)
+      inbox_.push_back({std::move(burst[i].bytes), burst[i].timestamp_ns});
+    total += n;
+    if (n < burst.size() && (total > 0 || now_ns() >= deadline_ns)) return total;
+  }
+}
+
+std::optional<engine::DutFrame> RemoteAgentPort::receive(uint64_t deadline_ns) {
+  if (inbox_.empty()) collect(deadline_ns);
+  if (inbox_.empty() || inbox_.front().t_ns > deadline_ns) return std::nullopt;
+  engine::DutFrame f = std::move(inbox_.front());
+  inbox_.pop_front();
+  return f;
+}
+
+void RemoteAgentPort::wait_until(uint64_t t_ns) {
+  // Keep draining the capture while waiting so the kernel ring never overflows.
+  while (now_ns() < t_ns) collect(t_ns);
+}
+
+uint64_t RemoteAgentPort::now_ns() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
+uint64_t RemoteAgentPort::capture_drops() {
+  auto s = link_.stats();
+  return send_failures_ + (s ? s->dropped + s->interface_dropped : 0);
+}
+
+Expected<void, std::string> RemoteAgentPort::reset() {
+  auto r = control_.call("reset");
+  if (!r) return Unexpected("reset: " + r.error().to_string());
+  wait_until(now_ns() + options_.reset_drain_ms * 1'000'000);
+  inbox_.clear();
+  return {};
+}
+
+}  // namespace mr::dut

@@ -1,0 +1,184 @@
+// RemoteAgentPort against a real remote DUT: the reference agent serving TCP on loopback,
+// its packets on one end of a veth pair between two network namespaces, the tester on the
+// other end through libpcap, everything on the real clock. The engine runs conformance
+// test cases through it exactly as it does for the embedded DUT or for rxe.
+#include "harness/dut/remote/remote_agent_port.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+#include "harness/agent/agent_server.h"
+#include "harness/agent/data_path_thread.h"
+#include "harness/agent/reference_backend.h"
+#include "harness/engine/suite_runner.h"
+#include "reference/io/clock.h"
+#include "reference/io/command.h"
+#include "reference/io/namespaced_pcap_link.h"
+#include "reference/io/veth_pair.h"
+
+namespace mr::dut {
+namespace {
+
+constexpr const char* kToken = "remote-port-test";
+
+// One reference agent on mrt0 in the veth pair's first namespace.
+class VethAgent {
+ public:
+  VethAgent(io::PcapLink link, const engine::Pixit& pixit, std::vector<std::string> mutant_names)
+      : link_(std::move(link)), backend_(link_, clock_, options(pixit, mutant_names)) {
+    backend_.add_neighbor(pixit.tester_ip, pixit.tester_mac);
+  }
+  ~VethAgent() {
+    stop_ = true;
+    if (serving_.joinable()) serving_.join();
+  }
+  VethAgent(const VethAgent&) = delete;
+  VethAgent& operator=(const VethAgent&) = delete;
+
+  Expected<uint16_t, std::string> serve() {
+    auto server =
+        agent::AgentServer::listen({.port = 0, .token = kToken, .tick_ms = 20}, dispatcher_);
+    if (!server) return Unexpected(server.error());
+    server_.emplace(std::move(*server));
+    serving_ = std::thread([this] { server_->serve(stop_); });
+    return server_->port();
+  }
+
+ private:
+  static agent::ReferenceBackendOptions options(const engine::Pixit& pixit,
+                                                const std::vector<std::string>& names) {
+    agent::ReferenceBackendOptions o;
+    o.mac = pixit.dut_mac;
+    o.ipv4 = pixit.dut_ip;
+    o.seed = 7;
+    for (const auto& n : names) {
+      if (auto m = mutants::mutant_by_name(n)) o.mutants.enable(*m);
+    }
+    return o;
+  }
+
+  io::PcapLink link_;
+  io::SystemClock clock_;
+  agent::ReferenceBackend backend_;
+  agent::DataPathThread pump_{backend_};
+  agent::RequestDispatcher dispatcher_{backend_, "reference"};
+  std::optional<agent::AgentServer> server_;
+  std::atomic<bool> stop_{false};
+  std::thread serving_;
+};
+
+struct Bed {
+  engine::Pixit pixit;
+  std::optional<io::VethPair> veth;
+  std::unique_ptr<VethAgent> agent;
+  std::unique_ptr<RemoteAgentPort> port;
+};
+
+// Builds the bed, or says why it cannot (skip) or failed (error).
+std::string make_bed(Bed& bed, const std::vector<std::string>& mutant_names = {}) {
+  auto pixit = engine::Pixit::load("testcases/pixit/veth.pixit.json");
+  if (!pixit) return "error: " + pixit.error();
+  bed.pixit = *pixit;
+  // The link MTU of the PIXIT, so that 4096-byte IB MTU packets fit.
+  const unsigned mtu = bed.pixit.raw["link"]["mtu"].get<unsigned>();
+  auto veth = io::VethPair::create({.mtu = mtu, .kernel_ipv6 = false});
+  if (!veth) return "error: " + veth.error();
+  bed.veth.emplace(std::move(*veth));
+  auto dut_link = io::open_pcap_link_in(bed.veth->a(), io::VethPair::kInterfaceA);
+  if (!dut_link) return "error: " + dut_link.error();
+  bed.agent = std::make_unique<VethAgent>(std::move(*dut_link), bed.pixit, mutant_names);
+  auto port = bed.agent->serve();
+  if (!port) return "error: " + port.error();
+  auto control = DutControl::connect("127.0.0.1", *port, kToken);
+  if (!control) return "error: " + control.error().to_string();
+  auto tester_link = io::open_pcap_link_in(bed.veth->b(), io::VethPair::kInterfaceB,
+                                           remote_capture_options(bed.pixit.dut_mac));
+  if (!tester_link) return "error: " + tester_link.error();
+  bed.port = std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*tester_link),
+                                               RemotePortOptions{});
+  return "";
+}
+
+bool can_build_topology() {
+  return geteuid() == 0 && io::run_command({"ip", "netns", "list"}).has_value();
+}
+
+Expected<report::RunResult, std::string> run(Bed& bed, const std::string& filter) {
+  engine::SuiteOptions s;
+  s.pics_path = "testcases/profiles/reference.pics.json";
+  s.pixit_path = "testcases/pixit/veth.pixit.json";
+  s.filter = filter;
+  s.out_dir = ::testing::TempDir() + "/remote-port";
+  return engine::run_suite(*bed.port, bed.pixit, s);
+}
+
+// Tests that did not pass, except CNP tests: they judge response deadlines of 100 us
+// (T_CNP_RESPONSE_MAX), which the reference agent's data-path thread cannot promise on a
+// shared 2-core host where a thread wake-up alone can take longer.
+std::string failures(const report::RunResult& r) {
+  std::string out;
+  for (const auto& t : r.tests) {
+    if (t.verdict == report::Verdict::kPass || t.verdict == report::Verdict::kNotApplicable ||
+        t.tp_id.starts_with("RC-CNP-"))
+      continue;
+    out += t.tp_id + " " + std::string(report::to_string(t.verdict)) + ": " + t.reason;
+    for (const auto& f : t.failures) out += "\n    " + f.field + ": " + f.message;
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(RemoteAgentPort, ControlRequestsReachTheAgentAndErrorsComeBackAsValues) {
+  if (!can_build_topology()) GTEST_SKIP() << "needs root and `ip netns`";
+  Bed bed;
+  const std::string why = make_bed(bed);
+  ASSERT_EQ(why, "");
+  auto caps = bed.port->control({{"op", "capabilities"}});
+  ASSERT_TRUE(caps) << caps.error();
+  EXPECT_EQ((*caps)["device"]["kind"], "reference");
+  auto bad = bed.port->control({{"op", "create_cq"}, {"depth", 0}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("EINVAL"), std::string::npos) << bad.error();
+  EXPECT_NE(bad.error().find("depth"), std::string::npos) << bad.error();
+  EXPECT_FALSE(bed.port->control({{"no_op", 1}}));
+}
+
+TEST(RemoteAgentPort, ReceiveWaitsNoLongerThanItsDeadline) {
+  if (!can_build_topology()) GTEST_SKIP() << "needs root and `ip netns`";
+  Bed bed;
+  ASSERT_EQ(make_bed(bed), "");
+  const uint64_t start = bed.port->now_ns();
+  EXPECT_FALSE(bed.port->receive(start + 30'000'000).has_value());
+  const uint64_t waited = bed.port->now_ns() - start;
+  EXPECT_GE(waited, 30'000'000U);
+  EXPECT_LT(waited, 500'000'000U);
+  EXPECT_EQ(bed.port->capture_drops(), 0U);
+}
+
+// Every area of the base suite, over real sockets and a real veth pair.
+TEST(RemoteAgentPort, BaseSuiteTestCasesPassOnTheReferenceAgentOverVeth) {
+  if (!can_build_topology()) GTEST_SKIP() << "needs root and `ip netns`";
+  Bed bed;
+  ASSERT_EQ(make_bed(bed), "");
+  auto result = run(bed, "testcases/base/*");
+  ASSERT_TRUE(result) << result.error();
+  ASSERT_GT(result->tests.size(), 100U);
+  EXPECT_EQ(failures(*result), "");
+}
+
+// The same engine, through the same port, fails a broken device.
+TEST(RemoteAgentPort, AMutatedAgentFailsTheTestThatTargetsIt) {
+  if (!can_build_topology()) GTEST_SKIP() << "needs root and `ip netns`";
+  Bed bed;
+  ASSERT_EQ(make_bed(bed, {"two-naks-per-sequence-error"}), "");
+  auto result = run(bed, "RC-PSN-004");
+  ASSERT_TRUE(result) << result.error();
+  ASSERT_EQ(result->tests.size(), 1U);
+  EXPECT_EQ(result->tests[0].verdict, report::Verdict::kFail) << failures(*result);
+}
+
+}  // namespace
+}  // namespace mr::dut
