@@ -215,6 +215,7 @@ const std::array<OpEntry, std::variant_size_v<Operation>> kOps{{
     {"destroy", parse_destroy},
     {"reset", parse_empty<op::Reset>},
     {"set_mutants", parse_set_mutants},
+    {"doctor", parse_empty<op::Doctor>},
     {"bye", parse_empty<op::Bye>},
 }};
 

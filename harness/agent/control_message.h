@@ -86,6 +86,8 @@ struct Reset {};
 struct SetMutants {
   std::vector<std::string> enable;
 };
+// RDMA readiness of the host the agent runs on (harness/doctor), whatever the backend.
+struct Doctor {};
 struct Bye {};
 }  // namespace op
 
@@ -93,7 +95,7 @@ using Operation =
     std::variant<op::Hello, op::Capabilities, op::CreatePd, op::RegMr, op::DeregMr, op::CreateCq,
                  op::CreateSrq, op::CreateQp, op::ModifyQp, op::QueryQp, op::PostSend, op::PostRecv,
                  op::PostSrqRecv, op::PollCq, op::ReqNotifyCq, op::ReadMem, op::WriteMem,
-                 op::Counters, op::Destroy, op::Reset, op::SetMutants, op::Bye>;
+                 op::Counters, op::Destroy, op::Reset, op::SetMutants, op::Doctor, op::Bye>;
 
 struct Request {
   uint64_t id = 0;

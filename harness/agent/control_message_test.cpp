@@ -31,6 +31,7 @@ TEST(ControlMessage, HelloAndEmptyOps) {
   parse_as<op::Counters>(R"({"id":4,"op":"counters"})");
   parse_as<op::Reset>(R"({"id":5,"op":"reset"})");
   parse_as<op::Bye>(R"({"id":6,"op":"bye"})");
+  parse_as<op::Doctor>(R"({"id":7,"op":"doctor"})");
   auto r = parse_request_line(R"({"id":"0x10","op":"bye"})");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->id, 16U);
@@ -234,6 +235,7 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1,"op":"set_mutants","enable":[1]})", ErrorCode::kEinval, "enable[0]"},
     {R"({"id":1,"op":"set_mutants","enable":"all"})", ErrorCode::kEinval, "enable"},
     {R"({"id":1,"op":"capabilities","verbose":true})", ErrorCode::kEinval, "verbose"},
+    {R"({"id":1,"op":"doctor","root":"/etc"})", ErrorCode::kEinval, "root"},
 };
 
 TEST(ControlMessage, EveryBadMessageIsRefusedNamingTheField) {

@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "harness/doctor/doctor.h"
+
 namespace mr::agent {
 namespace {
 
@@ -99,6 +101,9 @@ Result<Json> RequestDispatcher::run(const Operation& operation) {
           return body(b.reset(), empty);
         } else if constexpr (std::is_same_v<Op, op::SetMutants>) {
           return body(b.set_mutants(o.enable), empty);
+        } else if constexpr (std::is_same_v<Op, op::Doctor>) {
+          // The host, not the device: the same answer from every backend.
+          return doctor::to_json(doctor::run_doctor(doctor_));
         } else if constexpr (std::is_same_v<Op, op::Bye>) {
           return empty();
         } else {

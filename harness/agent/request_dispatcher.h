@@ -20,6 +20,7 @@
 #include "harness/agent/control_message.h"
 #include "harness/agent/control_reply.h"
 #include "harness/agent/dut_backend.h"
+#include "harness/doctor/host_inspector.h"
 
 namespace mr::agent {
 
@@ -36,11 +37,16 @@ class RequestDispatcher {
   DispatchResult handle_line(std::string_view line);
   DispatchResult handle(const Request& request);
 
+  // What `doctor` inspects: by default the host this runs on, with verbs and dcb/ethtool;
+  // tests point it at a fake tree. A client cannot choose it: the op takes no arguments.
+  void set_doctor_options(doctor::InspectOptions options) { doctor_ = std::move(options); }
+
  private:
   Result<Json> run(const Operation& op);
 
   DutBackend& backend_;
   std::string backend_name_;
+  doctor::InspectOptions doctor_ = doctor::inspect_options_for("/");
 };
 
 }  // namespace mr::agent

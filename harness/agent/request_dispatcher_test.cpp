@@ -8,6 +8,8 @@
 
 #include "harness/agent/reference_backend.h"
 #include "harness/agent/testing/rc_setup.h"
+#include "harness/doctor/doctor_report.h"
+#include "harness/doctor/testing/fake_host.h"
 #include "reference/io/clock.h"
 #include "reference/io/memory_link.h"
 
@@ -184,6 +186,23 @@ TEST_F(TwoBackends, ErrorRepliesNameTheFieldAndChangeNothing) {
   const std::string after = da.handle_line(R"({"id":1,"op":"counters"})").reply;
   EXPECT_EQ(before, after);
   EXPECT_EQ(call_a("query_qp", {{"qpn", ea.qpn}})["attrs"]["state"], "RESET");
+}
+
+TEST_F(TwoBackends, DoctorReportsOnTheHostWhateverTheBackend) {
+  doctor::testing::FakeHost host;
+  host.add_rxe("rxe0", "eth0");
+  da.set_doctor_options(doctor::inspect_options_for(host.root()));
+  const Json r = reply(da, R"({"id":7,"op":"doctor"})");
+  EXPECT_EQ(r["id"], 7);
+  EXPECT_EQ(r["ok"], true);
+  EXPECT_EQ(r["facts"]["devices"][0]["name"], "rxe0");
+  auto report = doctor::report_from_json(r);
+  ASSERT_TRUE(report) << report.error();
+  EXPECT_FALSE(report->findings.empty());
+  EXPECT_EQ(report->findings.front().check, "rdma.device.present");
+  // The client names no path: the agent decides what it inspects.
+  const Json bad = reply(da, R"({"id":8,"op":"doctor","root":"/etc"})");
+  EXPECT_EQ(bad["error"]["code"], "EINVAL");
 }
 
 TEST_F(TwoBackends, CapabilitiesMatchTheReferencePics) {
