@@ -4,8 +4,8 @@
 // typed arguments and results and errors as values. The request dispatcher turns JSON into
 // these calls and their results into replies, so a backend never sees JSON.
 //
-// Backends: ReferenceBackend (reference_backend.h: the reference device over a Link) and,
-// next, a verbs backend over libibverbs (any RDMA NIC, Linux rxe included), which maps
+// Backends: ReferenceBackend (reference_backend.h: the reference device over a Link) and
+// VerbsBackend (verbs_backend.h: any RDMA NIC over libibverbs, Linux rxe included), which maps
 //   create_pd -> ibv_alloc_pd, reg_mr -> ibv_reg_mr (access bits are ibv_access_flags),
 //   create_cq -> ibv_create_cq, create_qp -> ibv_create_qp, modify_qp -> ibv_modify_qp
 //   (mask bits as ibv_qp_attr_mask), post_* -> ibv_post_*, poll_cq -> ibv_poll_cq (with a
