@@ -14,6 +14,7 @@
 #include "harness/agent/data_path_thread.h"
 #include "harness/agent/reference_backend.h"
 #include "harness/agent/socket_io.h"
+#include "harness/agent/verbs_backend.h"
 #include "reference/io/clock.h"
 #include "reference/io/memory_link.h"
 #include "reference/io/pcap_link.h"
@@ -35,6 +36,10 @@ struct AgentOptions {
   std::string token_file;
   std::optional<uint64_t> seed;
   std::vector<std::string> mutants;
+  // --backend verbs
+  std::string device;  // empty: the first RDMA device
+  int port = 1;
+  std::optional<uint32_t> gid_index;
 };
 
 void log(const std::string& message) {
@@ -52,9 +57,50 @@ std::optional<std::string> read_token(const AgentOptions& o) {
   return token;
 }
 
+// Serves `backend` on --listen until SIGINT or SIGTERM.
+int serve(agent::DutBackend& backend, const std::string& name, const std::string& host,
+          uint16_t port, const std::string& token, const std::string& banner) {
+  agent::RequestDispatcher dispatcher(backend, name);
+  auto server =
+      agent::AgentServer::listen({.host = host, .port = port, .token = token}, dispatcher, log);
+  if (!server) {
+    log(server.error());
+    return kExitHarnessError;
+  }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  log(banner + "; listening on " + host + ":" + std::to_string(server->port()));
+  server->serve(g_stop);
+  log("stopped by signal");
+  return kExitOk;
+}
+
+// --backend verbs: an RDMA device through libibverbs; the NIC runs the data path.
+int run_verbs_agent(const AgentOptions& o, const std::string& token) {
+  const auto listen = agent::split_host_port(o.listen);
+  if (!listen) {
+    log(listen.error());
+    return kExitHarnessError;
+  }
+  if (o.port < 1 || o.port > 255) {
+    log("bad --port " + std::to_string(o.port) + " (an RDMA port number, 1..255)");
+    return kExitHarnessError;
+  }
+  auto backend = agent::VerbsBackend::open(
+      {.device = o.device, .port = static_cast<uint8_t>(o.port), .gid_index = o.gid_index});
+  if (!backend) {
+    log(backend.error());
+    return kExitHarnessError;
+  }
+  agent::VerbsBackend& b = **backend;
+  return serve(b, "verbs", listen->first, listen->second, token,
+               "backend verbs on " + b.device_name() + " port " + std::to_string(b.port()) +
+                   ", gid index " + std::to_string(b.gid_index()));
+}
+
 int run_agent(const AgentOptions& o) {
-  if (o.backend != "reference") {
-    log("backend " + o.backend + " is not available yet (only: reference)");
+  if (o.backend != "reference" && o.backend != "verbs") {
+    log("unknown backend " + o.backend + " (reference, verbs)");
     return kExitHarnessError;
   }
   const auto token = read_token(o);
@@ -62,6 +108,7 @@ int run_agent(const AgentOptions& o) {
     log("give a non-empty --token or a readable --token-file");
     return kExitHarnessError;
   }
+  if (o.backend == "verbs") return run_verbs_agent(o, *token);
   const auto listen = agent::split_host_port(o.listen);
   const auto mac = wire::MacAddress::parse(o.mac);
   const auto ip = wire::Ipv4Address::parse(o.ip);
@@ -100,30 +147,19 @@ int run_agent(const AgentOptions& o) {
 
   agent::ReferenceBackend backend(*link, clock, options);
   agent::DataPathThread pump(backend);
-  agent::RequestDispatcher dispatcher(backend, "reference");
-  auto server = agent::AgentServer::listen(
-      {.host = listen->first, .port = listen->second, .token = *token}, dispatcher, log);
-  if (!server) {
-    log(server.error());
-    return kExitHarnessError;
-  }
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
   std::ostringstream banner;
   banner << "backend reference on " << link->name() << ", mac " << mac->to_string() << ", ip "
          << ip->to_string() << ", seed " << options.seed << ", " << o.mutants.size()
-         << " mutant(s); listening on " << listen->first << ":" << server->port();
-  log(banner.str());
-  server->serve(g_stop);
-  log("stopped by signal");
-  return kExitOk;
+         << " mutant(s)";
+  return serve(backend, "reference", listen->first, listen->second, *token, banner.str());
 }
 
 }  // namespace
 
 Runner setup_agent(CLI::App& app) {
   auto o = std::make_shared<AgentOptions>();
-  app.add_option("--backend", o->backend, "reference (verbs: later)")->capture_default_str();
+  app.add_option("--backend", o->backend, "reference, or verbs (an RDMA device via libibverbs)")
+      ->capture_default_str();
   app.add_option("--listen", o->listen, "HOST:PORT for the control protocol")
       ->capture_default_str();
   app.add_option("--iface", o->iface, "interface for RoCE frames (libpcap); none: no data path");
@@ -135,6 +171,10 @@ Runner setup_agent(CLI::App& app) {
   token->excludes(file);
   app.add_option("--seed", o->seed, "seed for keys and QPNs (default: random, logged)");
   app.add_option("--mutant", o->mutants, "enable a mutant of the reference (repeatable)");
+  app.add_option("--device", o->device, "verbs: the RDMA device (default: the first one)");
+  app.add_option("--port", o->port, "verbs: the device's port")->capture_default_str();
+  app.add_option("--gid-index", o->gid_index,
+                 "verbs: the source GID (default: the first RoCE v2 GID with an IPv4 address)");
   return [o] { return run_agent(*o); };
 }
 
