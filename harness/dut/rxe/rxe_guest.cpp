@@ -36,6 +36,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kReadyMarker = "metaroce-guest: ready rxe0 ";
 constexpr const char* kErrorMarker = "metaroce-guest: error ";
+constexpr const char* kExecBeginMarker = "metaroce-guest: exec-begin\n";
+constexpr const char* kExecEndMarker = "metaroce-guest: exec-end\n";
+constexpr const char* kExitMarker = "metaroce-guest: exit ";
 constexpr uint64_t kImageBuildTimeoutMs = 600'000;
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr size_t kQuotedLines = 20;
@@ -160,6 +163,29 @@ std::optional<std::string> after_marker(const std::string& console, const std::s
   std::string rest = console.substr(start, end - start);
   while (!rest.empty() && (rest.back() == '\r' || rest.back() == ' ')) rest.pop_back();
   return rest;
+}
+
+// RFC 4648 base64: the kernel command line carries the exec command without its spaces.
+std::string base64(const std::string& in) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = (uint32_t{static_cast<uint8_t>(in[i])} << 16) |
+                       (uint32_t{static_cast<uint8_t>(in[i + 1])} << 8) |
+                       static_cast<uint8_t>(in[i + 2]);
+    for (int shift = 18; shift >= 0; shift -= 6) out.push_back(kAlphabet[(v >> shift) & 63]);
+  }
+  if (i < in.size()) {
+    uint32_t v = uint32_t{static_cast<uint8_t>(in[i])} << 16;
+    if (i + 1 < in.size()) v |= uint32_t{static_cast<uint8_t>(in[i + 1])} << 8;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
 }
 
 // A TCP connect bounded by timeout_ms, from the calling thread's namespace.
@@ -294,6 +320,11 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
         guest.netns_->ip({"link", "set", guest.tap_, "mtu", std::to_string(options.netdev_mtu)});
     if (!mtu) return fail(mtu.error());
   }
+  if (options.on_network_ready) {
+    if (auto ready = options.on_network_ready(*guest.netns_, guest.tap_); !ready) {
+      return fail(ready.error());
+    }
+  }
 
   guest.token_ = random_token();
   const std::string append = "console=ttyS0 panic=-1 quiet mr.ip=" + options.guest_ip.to_string() +
@@ -302,7 +333,8 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
                              " mr.port=" + std::to_string(options.agent_port) +
                              " mr.token=" + guest.token_ + " mr.backend=" + options.backend +
                              " mr.mtu=" + std::to_string(options.netdev_mtu) +
-                             " mr.seed=" + std::to_string(options.seed);
+                             " mr.seed=" + std::to_string(options.seed) +
+                             (options.exec.empty() ? "" : " mr.exec=" + base64(options.exec));
   // romfile= skips the iPXE option ROM: nothing boots from the network, and it saves time.
   const std::vector<std::string> argv = {
       *qemu,
@@ -345,6 +377,10 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
     int status = 0;
     if (waitpid(guest.qemu_pid_, &status, WNOHANG) == guest.qemu_pid_) {
       guest.qemu_pid_ = -1;
+      // A quick exec-mode command may run and power off between two looks: wait_exec reads it.
+      if (!options.exec.empty() && after_marker(read_file(guest.console_log_), kReadyMarker)) {
+        return guest;
+      }
       const std::string how = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                                 : "signal " + std::to_string(WTERMSIG(status));
       return fail(with_console("QEMU ended (" + how + ") before the agent was up"));
@@ -356,6 +392,7 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
     if (guest.kernel_version_.empty()) {
       if (auto version = after_marker(console, kReadyMarker)) guest.kernel_version_ = *version;
     }
+    if (!guest.kernel_version_.empty() && !options.exec.empty()) break;  // no agent to wait for
     if (!guest.kernel_version_.empty()) {
       auto inside = guest.netns_->run_inside(
           [&] { agent_up = tcp_connects(options.guest_ip, options.agent_port, 500); });
@@ -377,6 +414,51 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
                options.agent_port, static_cast<long long>(boot_ms),
                static_cast<long long>(build_ms));
   return guest;
+}
+
+Expected<GuestExecResult, std::string> RxeGuest::wait_exec(uint64_t timeout_ms) {
+  const auto started = Clock::now();
+  const auto deadline = started + std::chrono::milliseconds(timeout_ms);
+  const auto fail = [&](const std::string& what) -> Unexpected<std::string> {
+    return Unexpected("rxe guest: " + what + "; last console lines of " + console_log_ + ":\n" +
+                      last_lines(console_log_, kQuotedLines));
+  };
+  if (options_.exec.empty()) return fail("wait_exec() on a guest that runs the agent");
+  for (;;) {
+    const std::string console = printable(read_file(console_log_));
+    if (auto status = after_marker(console, kExitMarker)) {
+      GuestExecResult result;
+      result.status = std::atoi(status->c_str());
+      const size_t begin = console.find(kExecBeginMarker);
+      const size_t end = console.find(kExecEndMarker);
+      if (begin != std::string::npos && end != std::string::npos && end > begin) {
+        const size_t from = begin + std::strlen(kExecBeginMarker);
+        result.output = console.substr(from, end - from);
+      }
+      // The guest powers off right after the marker: let QEMU go on its own, bounded.
+      const auto off_deadline = Clock::now() + kStopGrace;
+      int wstatus = 0;
+      while (qemu_pid_ > 0 && Clock::now() < off_deadline) {
+        if (waitpid(qemu_pid_, &wstatus, WNOHANG) == qemu_pid_) {
+          qemu_pid_ = -1;
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      return result;
+    }
+    if (auto error = after_marker(console, kErrorMarker))
+      return fail("the guest failed: " + *error);
+    int wstatus = 0;
+    if (qemu_pid_ > 0 && waitpid(qemu_pid_, &wstatus, WNOHANG) == qemu_pid_) {
+      qemu_pid_ = -1;
+      return fail("QEMU ended before the command's exit marker");
+    }
+    if (Clock::now() >= deadline) {
+      return fail("no exit marker within " + std::to_string(timeout_ms) + " ms");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 RxeGuest::RxeGuest(RxeGuest&& other) noexcept

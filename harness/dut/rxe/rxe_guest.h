@@ -19,6 +19,14 @@
 // start() (PR_SET_PDEATHSIG), so a killed harness leaves no guest running: call start()
 // from a thread that lives as long as the guest, usually the main thread.
 //
+// Exec mode (issue #9): with options.exec set, the guest runs that shell command line (an
+// unmodified rdma-core or perftest tool) once rxe0 is ACTIVE instead of the agent; start()
+// returns at the ready marker and wait_exec() collects the command's output and status.
+//
+//   RxeGuestOptions o{.metaroce_binary = "/usr/bin/true", .exec = "ibv_devinfo -d rxe0"};
+//   auto guest = RxeGuest::start(o);
+//   auto done = guest->wait_exec(60'000);   // {status 0, output "hca_id: rxe0 ..."}
+//
 // Environment: METAROCE_DUT_VM_DIR overrides where build-image.sh is found;
 // METAROCE_DUT_VM_KERNEL overrides the kernel image (default: the newest /boot/vmlinuz-*).
 #pragma once
@@ -26,6 +34,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -49,6 +58,20 @@ struct RxeGuestOptions {
   uint16_t agent_port = 7471;
   uint64_t boot_timeout_ms = 180'000;
   uint64_t seed = 1;  // the agent's --seed; the token is random (and logged)
+  // Exec mode: a shell command line run instead of the agent ("" = the agent). In exec mode
+  // metaroce_binary is not run, so any executable (/usr/bin/true) keeps the image cached.
+  std::string exec;
+  // Called once the namespace and its tap exist, before QEMU starts: where a caller opens
+  // the sockets and captures that must be in place before the guest's first packet.
+  std::function<Expected<void, std::string>(const io::NetworkNamespace& netns,
+                                            const std::string& tap)>
+      on_network_ready;
+};
+
+// What an exec-mode command did: its exit status and its console output.
+struct GuestExecResult {
+  int status = -1;
+  std::string output;  // the lines between the exec-begin and exec-end markers
 };
 
 class RxeGuest {
@@ -74,6 +97,10 @@ class RxeGuest {
   const RxeGuestOptions& options() const { return options_; }
   const std::string& kernel_version() const { return kernel_version_; }  // from the marker
   const std::string& console_log() const { return console_log_; }
+
+  // Exec mode: waits at most timeout_ms for the command's exit marker (then, bounded, for
+  // QEMU to power off). The error quotes the last console lines.
+  Expected<GuestExecResult, std::string> wait_exec(uint64_t timeout_ms);
 
  private:
   RxeGuest() = default;

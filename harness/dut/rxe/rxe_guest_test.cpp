@@ -124,6 +124,37 @@ TEST(RxeGuest, BootsRxeAndAnswersCapabilitiesThenLeavesNothing) {
   expect_nothing_left(netns_name);
 }
 
+// Exec mode (issue #9): the command runs once rxe0 is ACTIVE, its output comes back between
+// the markers, its exit status is reported, and the network hook ran before the boot.
+TEST(RxeGuest, ExecModeRunsACommandAndReportsItsOutputAndStatus) {
+  if (auto reason = skip_reason()) GTEST_SKIP() << *reason;
+  RxeGuestOptions o;
+  o.metaroce_binary = "/usr/bin/true";  // not run in exec mode
+  o.boot_timeout_ms = 240'000;
+  o.netdev_mtu = 9000;
+  o.exec = "ibv_devinfo -d rxe0; echo 'quoted \"words\" survive'; exit 3";
+  bool hook_ran = false;
+  o.on_network_ready = [&](const io::NetworkNamespace& ns,
+                           const std::string& tap) -> Expected<void, std::string> {
+    hook_ran = ns.ip({"link", "show", tap}).has_value();
+    return {};
+  };
+  auto guest = RxeGuest::start(o);
+  ASSERT_TRUE(guest) << guest.error();
+  EXPECT_TRUE(hook_ran);
+  const std::string netns_name = guest->netns().name();
+  auto done = guest->wait_exec(120'000);
+  ASSERT_TRUE(done) << done.error();
+  EXPECT_EQ(done->status, 3) << done->output;
+  EXPECT_NE(done->output.find("hca_id:\trxe0"), std::string::npos) << done->output;
+  EXPECT_NE(done->output.find("PORT_ACTIVE"), std::string::npos) << done->output;
+  EXPECT_NE(done->output.find("active_mtu:\t\t4096"), std::string::npos) << done->output;
+  EXPECT_NE(done->output.find("quoted \"words\" survive"), std::string::npos) << done->output;
+  EXPECT_EQ(done->output.find("metaroce-guest:"), std::string::npos) << done->output;
+  guest = Unexpected(std::string("gone"));
+  expect_nothing_left(netns_name);
+}
+
 TEST(RxeGuest, BootTimeoutFailsWithTheConsoleAndLeavesNothing) {
   if (auto reason = skip_reason()) GTEST_SKIP() << *reason;
   RxeGuestOptions o = reference_guest();
