@@ -443,7 +443,19 @@ Result<void> VerbsBackend::write_mem(const MemArgs& args) {
 
 Result<std::vector<Counter>> VerbsBackend::counters() {
   std::lock_guard lock(mutex_);
-  return sysfs_.counters();
+  std::vector<Counter> out = sysfs_.counters();
+  // rxe has no counters/ directory in sysfs (no MAD support), but ibv_query_port reports
+  // the port's P_Key and Q_Key violation counters: add them under the sysfs names.
+  ibv_port_attr port{};
+  if (ibv_query_port(context_.get(), port_, &port) == 0) {
+    for (const auto& extra : {Counter{"bad_pkey_cntr", port.bad_pkey_cntr},
+                              Counter{"qkey_viol_cntr", port.qkey_viol_cntr}}) {
+      if (std::ranges::none_of(out, [&](const Counter& c) { return c.name == extra.name; })) {
+        out.push_back(extra);
+      }
+    }
+  }
+  return out;
 }
 
 Result<void> VerbsBackend::destroy(ObjectKind kind, uint32_t handle) {
