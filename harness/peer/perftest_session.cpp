@@ -1,0 +1,388 @@
+#include "harness/peer/perftest_session.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <thread>
+
+#include "harness/peer/perftest_exchange.h"
+
+namespace mr::peer {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr uint64_t kExchangeMs = 30'000;
+constexpr uint32_t kPageSize = 4096;  // perftest's cycle buffer default
+constexpr uint32_t kCacheLine = 64;
+constexpr uint16_t kOutReads = 16;    // what we accept as READ/ATOMIC responder
+constexpr uint32_t kMaxIters = 4000;  // receives and CQ entries are posted up front
+
+struct ToolFacts {
+  PerftestTool tool;
+  std::string_view name;
+  std::string_view operation;
+  bool bandwidth;
+};
+
+constexpr std::array kTools{
+    ToolFacts{PerftestTool::kSendBw, "ib_send_bw", "SEND", true},
+    ToolFacts{PerftestTool::kWriteBw, "ib_write_bw", "WRITE", true},
+    ToolFacts{PerftestTool::kReadBw, "ib_read_bw", "READ", true},
+    ToolFacts{PerftestTool::kAtomicBw, "ib_atomic_bw", "ATOMIC", true},
+    ToolFacts{PerftestTool::kSendLat, "ib_send_lat", "SEND", false},
+    ToolFacts{PerftestTool::kWriteLat, "ib_write_lat", "WRITE", false},
+    ToolFacts{PerftestTool::kReadLat, "ib_read_lat", "READ", false},
+};
+
+const ToolFacts& facts(PerftestTool tool) {
+  for (const auto& f : kTools) {
+    if (f.tool == tool) return f;
+  }
+  return kTools[0];
+}
+
+// One symmetric exchange: the client writes first, the server reads first.
+Expected<std::string, std::string> exchange(ControlSocket& control, Role role,
+                                            const std::string& mine, std::string_view what) {
+  if (role == Role::kClient) {
+    if (auto ok = control.write_all(mine, kExchangeMs, what); !ok) return Unexpected(ok.error());
+    return control.read_exact(mine.size(), kExchangeMs, what);
+  }
+  auto theirs = control.read_exact(mine.size(), kExchangeMs, what);
+  if (!theirs) return theirs;
+  if (auto ok = control.write_all(mine, kExchangeMs, what); !ok) return Unexpected(ok.error());
+  return theirs;
+}
+
+// Everything after the first keys message is a handshake carrying the same keys again.
+Expected<void, std::string> handshake(ControlSocket& control, Role role, const std::string& keys,
+                                      const std::string& what) {
+  auto theirs = exchange(control, role, keys, what);
+  if (!theirs) return Unexpected(theirs.error());
+  if (auto parsed = parse_perftest_keys(*theirs); !parsed) {
+    return Unexpected(what + ": " + parsed.error());
+  }
+  return {};
+}
+
+struct Run {
+  PeerQp& qp;
+  const PerftestConfig& config;
+  const PerftestKeys& tool;
+  uint64_t half;  // local half [0, half), remote half [half, 2 * half)
+  Clock::time_point deadline;
+  TrafficReport report;
+};
+
+Expected<void, std::string> past_deadline(const Run& r, const std::string& what) {
+  if (Clock::now() < r.deadline) return {};
+  return Unexpected(std::string(tool_name(r.config.tool)) + " traffic: " + what + " within " +
+                    std::to_string(r.config.timeout_ms) + " ms");
+}
+
+transport::SendWr request(const Run& r, uint64_t wr_id) {
+  transport::SendWr wr;
+  wr.wr_id = wr_id;
+  const uint32_t length = r.config.tool == PerftestTool::kAtomicBw ? 8 : r.config.size;
+  wr.sg_list.push_back({.addr = r.qp.va(), .length = length, .lkey = r.qp.lkey()});
+  wr.remote_addr = r.tool.vaddr;
+  wr.rkey = r.tool.rkey;
+  switch (r.config.tool) {
+    case PerftestTool::kSendBw:
+    case PerftestTool::kSendLat:
+      wr.opcode = transport::SendOpcode::kSend;
+      break;
+    case PerftestTool::kWriteBw:
+    case PerftestTool::kWriteLat:
+      wr.opcode = transport::SendOpcode::kWrite;
+      break;
+    case PerftestTool::kReadBw:
+    case PerftestTool::kReadLat:
+      wr.opcode = transport::SendOpcode::kRead;
+      break;
+    case PerftestTool::kAtomicBw:
+      wr.opcode = transport::SendOpcode::kFetchAdd;
+      wr.compare_add = 1;
+      break;
+  }
+  return wr;
+}
+
+uint32_t message_bytes(const PerftestConfig& c) {
+  return c.tool == PerftestTool::kAtomicBw ? 8 : c.size;
+}
+
+// Bandwidth client (and ib_read_lat's client with a window of 1): `iters` requests with
+// at most `window` outstanding.
+Expected<void, std::string> drive_requests(Run& r, uint32_t window) {
+  uint32_t posted = 0;
+  uint32_t completed = 0;
+  while (completed < r.config.iters) {
+    while (posted < r.config.iters && posted - completed < window) {
+      if (auto ok = r.qp.post_send(request(r, posted)); !ok) return ok;
+      ++posted;
+    }
+    auto done = r.qp.poll(64, 500);
+    if (!done) return Unexpected(done.error());
+    completed += static_cast<uint32_t>(done->size());
+    if (auto late = past_deadline(
+            r, std::to_string(completed) + " of " + std::to_string(r.config.iters) + " completed");
+        !late) {
+      return late;
+    }
+  }
+  r.report.messages_sent = completed;
+  r.report.bytes = uint64_t{completed} * message_bytes(r.config);
+  return {};
+}
+
+// ib_send_lat: each side sends once the peer's previous message arrived; the client starts.
+Expected<void, std::string> send_ping_pong(Run& r) {
+  const uint32_t n = r.config.iters;
+  uint32_t sent = 0;
+  uint32_t received = 0;
+  uint32_t completed = 0;
+  if (r.config.role == Role::kClient) {
+    if (auto ok = r.qp.post_send(request(r, 0)); !ok) return ok;
+    ++sent;
+  }
+  while (received < n || completed < n) {
+    auto done = r.qp.poll(16, 500);
+    if (!done) return Unexpected(done.error());
+    for (const auto& c : *done) {
+      if (c.opcode != transport::WcOpcode::kRecv) {
+        ++completed;
+        continue;
+      }
+      ++received;
+      if (sent < n) {
+        if (auto ok = r.qp.post_send(request(r, sent)); !ok) return ok;
+        ++sent;
+      }
+    }
+    if (auto late = past_deadline(
+            r, std::to_string(received) + " of " + std::to_string(n) + " messages received");
+        !late) {
+      return late;
+    }
+  }
+  r.report.messages_sent = completed;
+  r.report.messages_received = received;
+  r.report.bytes = uint64_t{r.config.size} * (completed + received);
+  return {};
+}
+
+// Waits until the last byte of the tool's WRITE into our remote half carries `count`.
+Expected<void, std::string> wait_for_write(Run& r, uint8_t count, uint32_t index) {
+  const uint64_t offset = r.half + r.config.size - 1;
+  for (;;) {
+    auto byte = r.qp.read(offset, 1);
+    if (!byte) return Unexpected(byte.error());
+    if ((*byte)[0] == count) return {};
+    if (auto late = past_deadline(r, "WRITE " + std::to_string(index + 1) + " of " +
+                                         std::to_string(r.config.iters) + " did not arrive");
+        !late) {
+      return late;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+}
+
+// ib_write_lat: WRITE ping-pong through memory; the server writes first.
+Expected<void, std::string> write_ping_pong(Run& r) {
+  const uint32_t n = r.config.iters;
+  const bool first = r.config.role == Role::kServer;
+  uint32_t sent = 0;
+  uint32_t received = 0;
+  while (sent < n || received < n) {
+    if (received < n && !(sent == 0 && first)) {
+      if (auto ok = wait_for_write(r, static_cast<uint8_t>(received + 1), received); !ok) {
+        return ok;
+      }
+      ++received;
+    }
+    if (sent < n) {
+      // The tool polls the last byte of what we write for our count.
+      if (auto ok = r.qp.write(r.config.size - 1, {static_cast<uint8_t>(sent + 1)}); !ok) {
+        return ok;
+      }
+      if (auto ok = r.qp.post_send(request(r, sent)); !ok) return ok;
+      ++sent;
+      for (bool reaped = false; !reaped;) {
+        auto done = r.qp.poll(1, 500);
+        if (!done) return Unexpected(done.error());
+        reaped = !done->empty();
+        if (auto late = past_deadline(r, "WRITE " + std::to_string(sent) + " not completed");
+            !late) {
+          return late;
+        }
+      }
+    }
+  }
+  r.report.messages_sent = sent;
+  r.report.messages_received = received;
+  r.report.bytes = uint64_t{r.config.size} * (sent + received);
+  return {};
+}
+
+// A passive SEND server: every receive posted up front must have completed by now.
+Expected<void, std::string> count_receives(Run& r) {
+  uint32_t received = 0;
+  while (received < r.config.iters) {
+    auto done = r.qp.poll(64, 500);
+    if (!done) return Unexpected(done.error());
+    received += static_cast<uint32_t>(done->size());
+    if (done->empty()) {
+      return Unexpected(std::string(tool_name(r.config.tool)) +
+                        " traffic: " + std::to_string(received) + " of " +
+                        std::to_string(r.config.iters) + " SENDs received when the tool finished");
+    }
+  }
+  r.report.messages_received = received;
+  r.report.bytes = uint64_t{received} * r.config.size;
+  return {};
+}
+
+bool uses_receives(const PerftestConfig& c) {
+  return c.tool == PerftestTool::kSendLat ||
+         (c.tool == PerftestTool::kSendBw && c.role == Role::kServer);
+}
+
+// The traffic itself, between the last handshake before it and the closing one.
+Expected<void, std::string> traffic(Run& r) {
+  const bool client = r.config.role == Role::kClient;
+  switch (r.config.tool) {
+    case PerftestTool::kSendBw:
+    case PerftestTool::kWriteBw:
+    case PerftestTool::kReadBw:
+    case PerftestTool::kAtomicBw: {
+      if (!client) return {};  // passive: the client's closing handshake says it is done
+      const bool reads =
+          r.config.tool == PerftestTool::kReadBw || r.config.tool == PerftestTool::kAtomicBw;
+      const uint32_t window =
+          reads ? std::min<uint32_t>(r.config.tx_depth, std::max<uint16_t>(r.tool.out_reads, 1))
+                : r.config.tx_depth;
+      return drive_requests(r, window);
+    }
+    case PerftestTool::kSendLat:
+      return send_ping_pong(r);
+    case PerftestTool::kWriteLat:
+      return write_ping_pong(r);
+    case PerftestTool::kReadLat:
+      return client ? drive_requests(r, 1) : Expected<void, std::string>{};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view tool_name(PerftestTool tool) { return facts(tool).name; }
+std::string_view operation_name(PerftestTool tool) { return facts(tool).operation; }
+bool is_bandwidth_tool(PerftestTool tool) { return facts(tool).bandwidth; }
+
+std::optional<PerftestTool> perftest_tool_by_name(std::string_view name) {
+  for (const auto& f : kTools) {
+    if (f.name == name) return f.tool;
+  }
+  return std::nullopt;
+}
+
+}  // namespace mr::peer
+
+namespace mr::peer {
+
+Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, ControlSocket& control,
+                                                          const PerftestConfig& config,
+                                                          const PeerQpOptions& identity) {
+  const std::string name(tool_name(config.tool));
+  if (config.size == 0 || config.iters == 0 || config.iters > kMaxIters) {
+    return Unexpected(name + ": size must be > 0 and iters 1.." + std::to_string(kMaxIters));
+  }
+  const auto fail = [&](const std::string& what) { return Unexpected(name + ": " + what); };
+  const Role role = config.role;
+
+  // Version, system data and MTU, in perftest's order.
+  auto version = exchange(control, role, format_perftest_version(kPerftestVersion), "version");
+  if (!version) return fail(version.error());
+  if (auto v = parse_perftest_version(*version); !v) return fail(v.error());
+  auto cycle = exchange(control, role, format_perftest_int(kPageSize), "cycle buffer size");
+  if (!cycle) return fail(cycle.error());
+  auto cycle_value = parse_perftest_int(*cycle, "cycle buffer size");
+  if (!cycle_value) return fail(cycle_value.error());
+  auto line = exchange(control, role, format_perftest_int(kCacheLine), "cache line size");
+  if (!line) return fail(line.error());
+  if (auto v = parse_perftest_int(*line, "cache line size"); !v) return fail(v.error());
+  auto mtu_bytes = exchange(control, role, format_perftest_mtu(config.mtu), "MTU");
+  if (!mtu_bytes) return fail(mtu_bytes.error());
+  auto tool_mtu = parse_perftest_mtu(*mtu_bytes);
+  if (!tool_mtu) return fail(tool_mtu.error());
+  const uint32_t mtu = std::min(config.mtu, *tool_mtu);  // as the tool settles it
+
+  // Our buffer: a local half we send from, a remote half the tool may touch. The tool
+  // cycles its remote addresses within the larger of the two cycle buffers.
+  const uint64_t half = std::max<uint64_t>(
+      {uint64_t{config.size}, uint64_t{kPageSize}, static_cast<uint64_t>(*cycle_value)});
+  auto created = PeerQp::create(link, identity, 2 * half);
+  if (!created) return fail(created.error());
+  PeerQp& qp = **created;
+  PerftestKeys mine{.lid = 0,
+                    .out_reads = kOutReads,
+                    .qpn = qp.qpn(),
+                    .psn = qp.psn(),
+                    .rkey = qp.rkey(),
+                    .vaddr = qp.va() + half,
+                    .gid = qp.gid(),
+                    .srqn = 0};
+  const std::string keys = format_perftest_keys(mine);
+  auto theirs = exchange(control, role, keys, "keys");
+  if (!theirs) return fail(theirs.error());
+  auto tool = parse_perftest_keys(*theirs);
+  if (!tool) return fail(tool.error());
+  const uint8_t reads = static_cast<uint8_t>(std::clamp<uint16_t>(tool->out_reads, 1, 16));
+  if (auto ok = qp.connect({.qpn = tool->qpn,
+                            .psn = tool->psn,
+                            .gid = tool->gid,
+                            .mtu = mtu,
+                            .max_rd_atomic = reads,
+                            .max_dest_rd_atomic = static_cast<uint8_t>(kOutReads)});
+      !ok) {
+    return fail(ok.error());
+  }
+  if (uses_receives(config)) {
+    for (uint32_t i = 0; i < config.iters; ++i) {
+      if (auto ok = qp.post_recv(1'000'000 + i, half, config.size); !ok) return fail(ok.error());
+    }
+  }
+  // The tools synchronise with the keys message: after connecting, after printing the
+  // remote side, and (bandwidth tools) once more with their receives posted.
+  const int syncs = is_bandwidth_tool(config.tool) ? 3 : 2;
+  for (int i = 0; i < syncs; ++i) {
+    if (auto ok = handshake(control, role, keys, "handshake " + std::to_string(i + 2)); !ok) {
+      return fail(ok.error());
+    }
+  }
+
+  Run run{qp, config, *tool, half, Clock::now() + std::chrono::milliseconds(config.timeout_ms), {}};
+  const auto start = Clock::now();
+  if (auto ok = traffic(run); !ok) return fail(ok.error());
+  run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  // The closing handshake; a passive server waits here for the client's traffic to end.
+  if (role == Role::kServer) {
+    auto closing = control.read_exact(kPerftestKeysSize, config.timeout_ms, "closing handshake");
+    if (!closing) return fail(closing.error());
+    if (auto parsed = parse_perftest_keys(*closing); !parsed) return fail(parsed.error());
+    if (auto ok = control.write_all(keys, kExchangeMs, "closing handshake"); !ok) {
+      return fail(ok.error());
+    }
+  } else if (auto ok = handshake(control, role, keys, "closing handshake"); !ok) {
+    return fail(ok.error());
+  }
+  if (config.tool == PerftestTool::kSendBw && role == Role::kServer) {
+    if (auto ok = count_receives(run); !ok) return fail(ok.error());
+  }
+  run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return run.report;
+}
+
+}  // namespace mr::peer

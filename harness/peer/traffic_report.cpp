@@ -1,0 +1,17 @@
+#include "harness/peer/traffic_report.h"
+
+#include <cstdio>
+
+namespace mr::peer {
+
+std::string TrafficReport::describe() const {
+  char text[160];
+  const double mbit = seconds > 0 ? static_cast<double>(bytes) * 8 / seconds / 1e6 : 0;
+  std::snprintf(text, sizeof text, "%llu sent, %llu received, %llu bytes in %.3f s (%.2f Mbit/s)",
+                static_cast<unsigned long long>(messages_sent),
+                static_cast<unsigned long long>(messages_received),
+                static_cast<unsigned long long>(bytes), seconds, mbit);
+  return text;
+}
+
+}  // namespace mr::peer
