@@ -11,6 +11,7 @@
 #include "harness/cli/decode_command.h"
 #include "harness/cli/list_command.h"
 #include "harness/cli/mutants_command.h"
+#include "harness/cli/peer_command.h"
 #include "harness/cli/run_command.h"
 
 namespace mr::cli {
@@ -24,6 +25,8 @@ constexpr std::array kCommands{
     Command{"agent", "serve a device under test over the DUT control protocol", setup_agent},
     Command{"mutants", "run the suite against every mutated reference; print the kill rate",
             setup_mutants},
+    Command{"peer", "the reference as the peer of unmodified ibv_rc_pingpong and perftest tools",
+            setup_peer},
 };
 
 int run(int argc, char** argv) {
