@@ -151,6 +151,20 @@ TEST(Doctor, NoDeviceIsAnErrorWithTheModprobeRemedy) {
   EXPECT_EQ(render_text(r).substr(0, 24), "[error] no RDMA device (");
 }
 
+TEST(Doctor, NoDeviceRemedyFitsWhatTheKernelCanLoad) {
+  FakeHost no_modules;
+  no_modules.remove("lib/modules");
+  const DoctorReport a = run_doctor(options(no_modules));
+  EXPECT_EQ(a.findings.front().message,
+            "no RDMA device, and kernel 6.1.0-fake has no /lib/modules directory: modprobe can "
+            "load no RDMA driver here");
+  EXPECT_TRUE(a.findings.front().remedy.starts_with("boot a kernel with CONFIG_RDMA_RXE"));
+  FakeHost loaded;
+  loaded.write("sys/module/rdma_rxe/refcnt", "0");
+  EXPECT_EQ(run_doctor(options(loaded)).findings.front().remedy,
+            "rdma_rxe is loaded: add a device, 'rdma link add rxe0 type rxe netdev eth0'");
+}
+
 TEST(Doctor, RoceEcnOffWhereTunableIsAWarning) {
   FakeHost host;
   host.add_rxe("rxe0", "eth0");

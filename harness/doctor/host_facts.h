@@ -72,6 +72,15 @@ struct NetdevFacts {
   QosFacts qos;
 };
 
+// Whether this kernel can give a Soft-RoCE device: what the "no RDMA device" remedy says.
+enum class RxeModule {
+  kUnknown,    // the kernel release is unknown
+  kLoaded,     // /sys/module/rdma_rxe
+  kAvailable,  // under /lib/modules/<release>, as a module or built in
+  kMissing,    // /lib/modules/<release> exists without it
+  kNoModules,  // /lib/modules/<release> does not exist: modprobe can load nothing
+};
+
 struct HostFacts {
   std::string root;  // "/" for the live host
   std::string hostname;
@@ -79,6 +88,7 @@ struct HostFacts {
   std::vector<RdmaDeviceFacts> devices;
   std::vector<NetdevFacts> netdevs;  // the netdevs under RDMA devices, once each
   std::optional<int> tcp_ecn;        // /proc/sys/net/ipv4/tcp_ecn
+  RxeModule rxe_module = RxeModule::kUnknown;
   // A netdev that is up, not loopback: what the "add an rxe device" remedy names.
   std::string candidate_netdev;
 };

@@ -6,6 +6,22 @@ namespace {
 // Enough for any dcb or ethtool -k output; a runaway tool cannot bloat the manifest.
 constexpr size_t kMaxToolText = 8192;
 
+const char* rxe_module_name(RxeModule m) {
+  switch (m) {
+    case RxeModule::kLoaded:
+      return "loaded";
+    case RxeModule::kAvailable:
+      return "available";
+    case RxeModule::kMissing:
+      return "missing";
+    case RxeModule::kNoModules:
+      return "no_modules";
+    case RxeModule::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
 const char* status_name(ToolStatus s) {
   switch (s) {
     case ToolStatus::kNotRun:
@@ -83,6 +99,7 @@ Json to_json(const HostFacts& h) {
           {"hostname", h.hostname},
           {"kernel", h.kernel},
           {"tcp_ecn", h.tcp_ecn ? Json(*h.tcp_ecn) : Json(nullptr)},
+          {"rdma_rxe", rxe_module_name(h.rxe_module)},
           {"devices", std::move(devices)},
           {"netdevs", std::move(netdevs)}};
 }

@@ -73,6 +73,7 @@ HostFacts HostInspector::inspect() const {
     if (!seen) h.netdevs.push_back(netdev(d.netdev));
   }
   h.candidate_netdev = candidate_netdev();
+  h.rxe_module = rxe_module(h.kernel);
   return h;
 }
 
@@ -161,6 +162,19 @@ QosFacts HostInspector::qos(const std::string& netdev) const {
   if (q.app.status == ToolStatus::kOk) q.dscp_prio = parse_dscp_prio(q.app.text);
   if (q.offload.status == ToolStatus::kOk) q.features = parse_ethtool_features(q.offload.text);
   return q;
+}
+
+RxeModule HostInspector::rxe_module(const std::string& kernel) const {
+  if (tree_.exists("sys/module/rdma_rxe")) return RxeModule::kLoaded;
+  if (kernel.empty()) return RxeModule::kUnknown;
+  const std::string modules = join({"lib/modules/", kernel, "/"});
+  if (!tree_.exists(modules)) return RxeModule::kNoModules;
+  const std::string dir = modules + "kernel/drivers/infiniband/sw/rxe";
+  for (const auto& name : tree_.list(dir)) {
+    if (name.starts_with("rdma_rxe.ko")) return RxeModule::kAvailable;  // .ko, .ko.xz, .ko.zst
+  }
+  // Built in (rare): /sys/module/rdma_rxe would have shown it when it has parameters.
+  return RxeModule::kMissing;
 }
 
 std::string HostInspector::candidate_netdev() const {

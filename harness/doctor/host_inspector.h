@@ -42,6 +42,7 @@ class HostInspector {
   NetdevFacts netdev(const std::string& name) const;
   QosFacts qos(const std::string& netdev) const;
   std::string candidate_netdev() const;
+  RxeModule rxe_module(const std::string& kernel) const;
 
   InspectOptions options_;
   SysfsTree tree_;

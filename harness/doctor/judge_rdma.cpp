@@ -31,15 +31,41 @@ const NetdevFacts* find_netdev(const HostFacts& h, const std::string& name) {
   return nullptr;
 }
 
+// The "no device" finding, its remedy fitted to what the kernel can load.
+Finding no_device(const HostFacts& h) {
+  const std::string netdev = h.candidate_netdev.empty() ? "eth0" : h.candidate_netdev;
+  const std::string add = "rdma link add rxe0 type rxe netdev " + netdev;
+  const std::string where = (std::filesystem::path(h.root) / "sys/class/infiniband").string();
+  Finding f{Severity::kError, "rdma.device.present", "",
+            "no RDMA device (" + where + " is empty or absent)",
+            "load a driver, e.g. 'modprobe rdma_rxe && " + add + "'"};
+  switch (h.rxe_module) {
+    case RxeModule::kLoaded:
+      f.remedy = "rdma_rxe is loaded: add a device, '" + add + "'";
+      break;
+    case RxeModule::kNoModules:
+      f.message = "no RDMA device, and kernel " + h.kernel +
+                  " has no /lib/modules directory: modprobe can load no RDMA driver here";
+      f.remedy =
+          "boot a kernel with CONFIG_RDMA_RXE (Debian's has it), then 'modprobe rdma_rxe && " +
+          add + "'";
+      break;
+    case RxeModule::kMissing:
+      f.message = "no RDMA device, and kernel " + h.kernel + " has no rdma_rxe module";
+      f.remedy =
+          "boot a kernel with CONFIG_RDMA_RXE (Debian's has it), then 'modprobe rdma_rxe && " +
+          add + "'";
+      break;
+    case RxeModule::kAvailable:
+    case RxeModule::kUnknown:
+      break;
+  }
+  return f;
+}
+
 void device_present(const HostFacts& h, std::vector<Finding>& out) {
   if (h.devices.empty()) {
-    const std::string netdev = h.candidate_netdev.empty() ? "eth0" : h.candidate_netdev;
-    out.push_back({Severity::kError, "rdma.device.present", "",
-                   "no RDMA device (" +
-                       (std::filesystem::path(h.root) / "sys/class/infiniband").string() +
-                       " is empty or absent)",
-                   "load a driver, e.g. 'modprobe rdma_rxe && rdma link add rxe0 type rxe netdev " +
-                       netdev + "'"});
+    out.push_back(no_device(h));
     return;
   }
   for (const auto& d : h.devices) {

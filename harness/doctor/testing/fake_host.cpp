@@ -19,6 +19,7 @@ FakeHost::FakeHost() {
   write("proc/sys/kernel/osrelease", "6.1.0-fake");
   write("proc/sys/net/ipv4/tcp_ecn", "2");
   add_netdev("lo", 65536);
+  write("lib/modules/6.1.0-fake/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz", "");
 }
 
 FakeHost::~FakeHost() {

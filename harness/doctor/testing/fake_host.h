@@ -17,6 +17,7 @@ namespace mr::doctor::testing {
 
 class FakeHost {
  public:
+  // Kernel 6.1.0-fake, which has an rdma_rxe module, tcp_ecn 2, and lo.
   FakeHost();
   ~FakeHost();
   FakeHost(const FakeHost&) = delete;
