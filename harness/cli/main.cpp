@@ -9,6 +9,7 @@
 #include "harness/cli/analyze_command.h"
 #include "harness/cli/command.h"
 #include "harness/cli/decode_command.h"
+#include "harness/cli/doctor_command.h"
 #include "harness/cli/list_command.h"
 #include "harness/cli/mutants_command.h"
 #include "harness/cli/peer_command.h"
@@ -23,6 +24,8 @@ constexpr std::array kCommands{
     Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
     Command{"analyze", "clause violations found passively in a pcap/pcapng capture", setup_analyze},
     Command{"agent", "serve a device under test over the DUT control protocol", setup_agent},
+    Command{"doctor", "RDMA readiness of the DUT host: devices, ports, GIDs, MTU, ECN, PFC",
+            setup_doctor},
     Command{"mutants", "run the suite against every mutated reference; print the kill rate",
             setup_mutants},
     Command{"peer", "the reference as the peer of unmodified ibv_rc_pingpong and perftest tools",

@@ -1,0 +1,23 @@
+#include "harness/cli/doctor_manifest.h"
+
+#include <string>
+
+#include "harness/doctor/doctor_report.h"
+
+namespace mr::cli {
+
+nlohmann::ordered_json doctor_for_manifest(std::string_view dut, engine::DutPort& port) {
+  if (dut == "reference" || dut == "embedded") {
+    return {{"skipped", "embedded reference DUT: it runs inside the harness and has no host"}};
+  }
+  auto reply = port.control({{"op", "doctor"}});
+  if (!reply) return {{"error", reply.error()}};
+  auto report = doctor::report_from_json(nlohmann::ordered_json::parse(
+      reply->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  if (!report) return {{"error", "the agent's doctor reply: " + report.error()}};
+  nlohmann::ordered_json j = {{"worst", doctor::severity_name(report->worst())}};
+  j.update(doctor::to_json(*report));
+  return j;
+}
+
+}  // namespace mr::cli
