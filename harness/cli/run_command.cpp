@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/doctor_manifest.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/run_directory.h"
@@ -126,6 +127,7 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "metaroce run: %s\n", result.error().c_str());
     return kExitHarnessError;
   }
+  result->doctor = doctor_for_manifest(o.dut, port);
   if (auto ok = report::write_run_directory(*result, o.out); !ok) {
     std::fprintf(stderr, "metaroce run: writing the report: %s\n", ok.error().c_str());
     return kExitHarnessError;

@@ -2,7 +2,8 @@
 //
 // manifest.json: what a certification run needs to be reproduced and audited. The harness
 // version and commit, the DUT identity, the PICS and PIXIT used, the seed, the SHA-256 of
-// every input file, and the SHA-256 of every report file written before this one.
+// every input file, the SHA-256 of every report file written before this one, and the
+// doctor report of the DUT's host (harness/doctor) when the run has one.
 
 #include "harness/report/format.h"
 #include "harness/report/writer.h"
@@ -15,7 +16,7 @@ std::string render_manifest_json(const RenderContext& ctx) {
   for (const TestResult& t : run.tests) {
     if (!t.capture.empty()) captures[t.tp_id] = t.capture;
   }
-  const nlohmann::ordered_json manifest = {
+  nlohmann::ordered_json manifest = {
       {"schema_version", run.schema_version},
       {"harness_version", run.harness_version},
       {"harness_commit", run.harness_commit},
@@ -29,6 +30,8 @@ std::string render_manifest_json(const RenderContext& ctx) {
       {"outputs", ctx.output_sha256},
       {"captures", captures},
   };
+  // Absent, not null, when the run has no doctor report (a model built by a test).
+  if (!run.doctor.is_null()) manifest["doctor"] = run.doctor;
   return safe_dump(manifest, 2) + "\n";
 }
 

@@ -76,6 +76,8 @@ struct RunResult {
   std::string started_at;      // ISO 8601 UTC
   double duration_s = 0;
   nlohmann::ordered_json dut;    // identity from hello/capabilities
+  // The DUT host's doctor report (harness/doctor), or why there is none; manifest only.
+  nlohmann::ordered_json doctor;
   std::string profile;           // PICS profile name
   nlohmann::ordered_json pics;   // the PICS file used
   nlohmann::ordered_json pixit;  // the PIXIT file used

@@ -413,6 +413,13 @@ TEST(RunDirectory, WritesEveryFileAndTheManifestHashesThem) {
   EXPECT_EQ(Json::parse(read(dir + "/manifest.json"))["seed"], 7);
 }
 
+TEST(RunDirectory, ManifestCarriesTheDoctorReportOfTheDutHost) {
+  RunResult run = sample_run();
+  EXPECT_FALSE(Json::parse(render("manifest.json", run)).contains("doctor"));
+  run.doctor = nlohmann::ordered_json::parse(R"({"worst":"error","findings":[],"facts":{}})");
+  EXPECT_EQ(Json::parse(render("manifest.json", run))["doctor"]["worst"], "error");
+}
+
 TEST(RunDirectory, ErrorsAreValues) {
   const std::string file = tmp_dir() + "/not_a_dir";
   std::ofstream(file) << "x";
