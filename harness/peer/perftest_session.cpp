@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "harness/peer/perftest_exchange.h"
@@ -72,6 +74,7 @@ struct Run {
   uint64_t half;  // local half [0, half), remote half [half, 2 * half)
   Clock::time_point deadline;
   TrafficReport report;
+  std::optional<PerftestReport> tool_report;
 };
 
 Expected<void, std::string> past_deadline(const Run& r, const std::string& what) {
@@ -248,6 +251,84 @@ bool uses_receives(const PerftestConfig& c) {
          (c.tool == PerftestTool::kSendBw && c.role == Role::kServer);
 }
 
+bool one_sided_bandwidth(PerftestTool t) {
+  return t == PerftestTool::kWriteBw || t == PerftestTool::kReadBw || t == PerftestTool::kAtomicBw;
+}
+
+// A server's handshake whose first read may wait for the client's whole traffic.
+Expected<void, std::string> passive_handshake(ControlSocket& control, const std::string& keys,
+                                              uint64_t timeout_ms, const std::string& what) {
+  auto theirs = control.read_exact(kPerftestKeysSize, timeout_ms, what);
+  if (!theirs) return Unexpected(theirs.error());
+  if (auto parsed = parse_perftest_keys(*theirs); !parsed) {
+    return Unexpected(what + ": " + parsed.error());
+  }
+  return control.write_all(keys, kExchangeMs, what);
+}
+
+// The closing handshake. Some tools close their socket without one (the latency tools of
+// some perftest versions): the peer's end of file there is a normal end.
+Expected<void, std::string> closing_handshake(ControlSocket& control, Role role,
+                                              const std::string& keys, uint64_t timeout_ms) {
+  if (role == Role::kClient) {
+    if (auto ok = control.write_all(keys, kExchangeMs, "closing handshake"); !ok) return {};
+    auto theirs = control.read_some(kPerftestKeysSize, kExchangeMs, "closing handshake");
+    if (!theirs) return Unexpected(theirs.error());
+    return {};  // its keys, or "" when the tool closed first
+  }
+  auto theirs = control.read_some(kPerftestKeysSize, timeout_ms, "closing handshake");
+  if (!theirs) return Unexpected(theirs.error());
+  if (theirs->empty()) return {};
+  std::string all = *theirs;
+  if (all.size() < kPerftestKeysSize) {
+    auto rest =
+        control.read_exact(kPerftestKeysSize - all.size(), kExchangeMs, "closing handshake");
+    if (!rest) return Unexpected(rest.error());
+    all += *rest;
+  }
+  if (auto parsed = parse_perftest_keys(all); !parsed) {
+    return Unexpected("closing handshake: " + parsed.error());
+  }
+  return control.write_all(keys, kExchangeMs, "closing handshake");
+}
+
+// The client's results, field by field as perftest's bw report exchange sends them: size
+// and iterations as 64-bit integers, then peak and average bandwidth (MB/s) and message
+// rate (Mpps) as doubles, all in network byte order. Returns the tool's.
+Expected<PerftestReport, std::string> exchange_reports(ControlSocket& control, Role role,
+                                                       const Run& r) {
+  PerftestReport mine;
+  mine.size = message_bytes(r.config);
+  mine.iters = r.config.iters;
+  const double seconds = r.report.seconds > 0 ? r.report.seconds : 1;
+  mine.bw_average_mb = static_cast<double>(r.report.bytes) / seconds / (1 << 20);
+  mine.bw_peak_mb = mine.bw_average_mb;
+  mine.msg_rate_mpps = static_cast<double>(r.report.messages_sent) / seconds / 1e6;
+  const auto be64 = [](uint64_t v) {
+    std::string out(8, '\0');
+    for (int i = 7; i >= 0; --i, v >>= 8) out[static_cast<size_t>(i)] = static_cast<char>(v & 0xff);
+    return out;
+  };
+  const auto from_be64 = [](const std::string& b) {
+    uint64_t v = 0;
+    for (const char c : b) v = (v << 8) | static_cast<uint8_t>(c);
+    return v;
+  };
+  const auto bits = [](double d) { return std::bit_cast<uint64_t>(d); };
+  const uint64_t fields[] = {mine.size, mine.iters, bits(mine.bw_peak_mb), bits(mine.bw_average_mb),
+                             bits(mine.msg_rate_mpps)};
+  const char* names[] = {"report size", "report iterations", "report BW peak", "report BW average",
+                         "report message rate"};
+  uint64_t theirs[5] = {};
+  for (size_t i = 0; i < 5; ++i) {
+    auto got = exchange(control, role, be64(fields[i]), names[i]);
+    if (!got) return Unexpected(got.error());
+    theirs[i] = from_be64(*got);
+  }
+  return PerftestReport{theirs[0], theirs[1], std::bit_cast<double>(theirs[2]),
+                        std::bit_cast<double>(theirs[3]), std::bit_cast<double>(theirs[4])};
+}
+
 // The traffic itself, between the last handshake before it and the closing one.
 Expected<void, std::string> traffic(Run& r) {
   const bool client = r.config.role == Role::kClient;
@@ -353,36 +434,54 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
       if (auto ok = qp.post_recv(1'000'000 + i, half, config.size); !ok) return fail(ok.error());
     }
   }
-  // The tools synchronise with the keys message: after connecting, after printing the
-  // remote side, and (bandwidth tools) once more with their receives posted.
-  const int syncs = is_bandwidth_tool(config.tool) ? 3 : 2;
+  // The tools synchronise with the keys message: after printing the remote side, after
+  // connecting, and (ib_send_bw) once more with the server's receives posted.
+  const int syncs = config.tool == PerftestTool::kSendBw ? 3 : 2;
   for (int i = 0; i < syncs; ++i) {
     if (auto ok = handshake(control, role, keys, "handshake " + std::to_string(i + 2)); !ok) {
       return fail(ok.error());
     }
   }
 
-  Run run{qp, config, *tool, half, Clock::now() + std::chrono::milliseconds(config.timeout_ms), {}};
+  Run run{qp, config, *tool, half, Clock::now() + std::chrono::milliseconds(config.timeout_ms),
+          {}, {}};
   const auto start = Clock::now();
   if (auto ok = traffic(run); !ok) return fail(ok.error());
   run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-  // The closing handshake; a passive server waits here for the client's traffic to end.
-  if (role == Role::kServer) {
-    auto closing = control.read_exact(kPerftestKeysSize, config.timeout_ms, "closing handshake");
-    if (!closing) return fail(closing.error());
-    if (auto parsed = parse_perftest_keys(*closing); !parsed) return fail(parsed.error());
-    if (auto ok = control.write_all(keys, kExchangeMs, "closing handshake"); !ok) {
-      return fail(ok.error());
-    }
-  } else if (auto ok = handshake(control, role, keys, "closing handshake"); !ok) {
+  // After the traffic: the one-sided bandwidth tools hand-shake once more and send the
+  // client's results to the server; a passive server waits here for the client to finish.
+  if (one_sided_bandwidth(config.tool)) {
+    auto ok = role == Role::kServer
+                  ? passive_handshake(control, keys, config.timeout_ms, "handshake after traffic")
+                  : handshake(control, role, keys, "handshake after traffic");
+    if (!ok) return fail(ok.error());
+    auto theirs_report = exchange_reports(control, role, run);
+    if (!theirs_report) return fail(theirs_report.error());
+    run.tool_report = *theirs_report;
+  }
+  if (auto ok = closing_handshake(control, role, keys, config.timeout_ms); !ok) {
     return fail(ok.error());
   }
   if (config.tool == PerftestTool::kSendBw && role == Role::kServer) {
     if (auto ok = count_receives(run); !ok) return fail(ok.error());
   }
-  run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (run.tool_report && role == Role::kServer) {
+    run.report.tool_says = run.tool_report->describe();
+  }
   return run.report;
+}
+
+}  // namespace mr::peer
+
+namespace mr::peer {
+
+std::string PerftestReport::describe() const {
+  char text[128];
+  std::snprintf(text, sizeof text, "%llu x %llu bytes, BW average %.2f MB/sec, %.6f Mpps",
+                static_cast<unsigned long long>(iters), static_cast<unsigned long long>(size),
+                bw_average_mb, msg_rate_mpps);
+  return text;
 }
 
 }  // namespace mr::peer

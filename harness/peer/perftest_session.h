@@ -43,6 +43,16 @@ std::optional<PerftestTool> perftest_tool_by_name(std::string_view name);
 bool is_bandwidth_tool(PerftestTool tool);
 std::string_view operation_name(PerftestTool tool);  // "SEND", "WRITE", "READ", "ATOMIC"
 
+// The results a one-sided bandwidth client reports to the server after its traffic.
+struct PerftestReport {
+  uint64_t size = 0;
+  uint64_t iters = 0;
+  double bw_peak_mb = 0;     // MB/s (2^20 bytes)
+  double bw_average_mb = 0;  // MB/s
+  double msg_rate_mpps = 0;
+  std::string describe() const;
+};
+
 struct PerftestConfig {
   PerftestTool tool = PerftestTool::kSendBw;
   Role role = Role::kServer;  // ours; the tool plays the other

@@ -11,7 +11,7 @@ std::string TrafficReport::describe() const {
                 static_cast<unsigned long long>(messages_sent),
                 static_cast<unsigned long long>(messages_received),
                 static_cast<unsigned long long>(bytes), seconds, mbit);
-  return text;
+  return tool_says.empty() ? std::string(text) : std::string(text) + "; tool reported " + tool_says;
 }
 
 }  // namespace mr::peer

@@ -20,6 +20,7 @@ struct TrafficReport {
   uint64_t messages_received = 0;  // receives, or the tool's WRITEs seen in memory
   uint64_t bytes = 0;              // payload moved by both directions
   double seconds = 0;
+  std::string tool_says;         // what the tool reported to us over TCP, if anything
   std::string describe() const;  // "1000 sent, 1000 received, 8192000 bytes in 1.23 s"
 };
 
