@@ -56,6 +56,7 @@ TEST(Doctor, HealthyRxeIsOkOnEveryCheck) {
     EXPECT_EQ(severity_of(r, check), Severity::kOk) << check;
   }
   EXPECT_EQ(render_line(*find(r, "port.state")), "[ok] rxe0 port 1: ACTIVE, LinkUp");
+  EXPECT_EQ(find(r, "rdma.device.present")->message, "node type CA, firmware 0.0.0, 1 port(s)");
   EXPECT_EQ(find(r, "gid.rocev2")->message, "RoCE v2 GID at index 1: ::ffff:198.18.0.2");
   EXPECT_EQ(find(r, "mtu.match")->message,
             "active MTU 1024 + 64 header bytes = 1088 <= netdev eth0 MTU 1500");
@@ -191,6 +192,8 @@ TEST(Doctor, NoDcbSupportMakesPfcAndDscpWarningsNotErrors) {
   EXPECT_EQ(severity_of(r, "pfc"), Severity::kWarning);
   EXPECT_EQ(severity_of(r, "dscp.trust"), Severity::kWarning);
   EXPECT_EQ(severity_of(r, "offload"), Severity::kWarning);
+  EXPECT_EQ(find(r, "offload")->message,
+            "offloads not checked: ethtool is not installed (wanted 'ethtool -k eth0')");
   EXPECT_EQ(find(r, "offload")->remedy, "apt-get install ethtool");
   EXPECT_FALSE(r.has_error());
 }

@@ -31,7 +31,8 @@ std::optional<Finding> unavailable(const ToolProbe& p, const std::string& check,
                      what + " not checked: the inspected tree is not the live host", ""};
     case ToolStatus::kAbsent:
       return Finding{Severity::kWarning, check, subject,
-                     what + " not checked: '" + p.command + "' is not installed",
+                     what + " not checked: " + p.command.substr(0, p.command.find(' ')) +
+                         " is not installed (wanted '" + p.command + "')",
                      "apt-get install " + package};
     case ToolStatus::kFailed:
       return Finding{Severity::kWarning, check, subject, what + " not visible: " + p.text,

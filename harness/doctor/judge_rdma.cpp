@@ -69,9 +69,10 @@ void device_present(const HostFacts& h, std::vector<Finding>& out) {
     return;
   }
   for (const auto& d : h.devices) {
-    std::string msg = "node type " + (d.node_type.empty() ? "?" : d.node_type) + ", firmware " +
-                      (d.fw_ver.empty() ? "?" : d.fw_ver) + ", " + std::to_string(d.ports.size()) +
-                      " port(s)";
+    // rxe has no firmware: say nothing rather than "firmware ?".
+    const std::string msg = "node type " + (d.node_type.empty() ? "?" : d.node_type) +
+                            (d.fw_ver.empty() ? "" : ", firmware " + d.fw_ver) + ", " +
+                            std::to_string(d.ports.size()) + " port(s)";
     out.push_back({Severity::kOk, "rdma.device.present", d.name, msg, ""});
   }
 }
