@@ -1,6 +1,9 @@
 #include "harness/cli/run_command.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -8,9 +11,10 @@
 #include <vector>
 
 #include "harness/cli/doctor_manifest.h"
-#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/dut/dut_session.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/run_directory.h"
+#include "reference/mutants/mutant.h"
 
 namespace mr::cli {
 namespace {
@@ -18,14 +22,28 @@ namespace {
 struct RunOptions {
   std::string dut = "reference";
   std::string profile;
-  std::string pixit = "testcases/pixit/default.pixit.json";
+  std::string pixit;
   std::string filter;
   std::string link = "memory";
   std::string out = "reports/latest";
   std::string seed = "1";
   std::vector<std::string> mutants;
+  std::string iface;
+  std::string token;
+  std::string token_file;
+  std::string rxe_backend = "verbs";
   bool quiet = false;
 };
+
+std::atomic<bool> g_interrupted{false};
+
+// First Ctrl-C: finish the running test, write the reports, tear the DUT down (a guest,
+// its namespace). A second one ends the process at once.
+extern "C" void on_interrupt(int /*signal*/) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
 
 const char* badge(report::Verdict v) {
   switch (v) {
@@ -76,14 +94,6 @@ Expected<uint64_t, std::string> parse_seed(const std::string& s) {
 }
 
 int run(const RunOptions& o) {
-  if (o.dut != "reference") {
-    std::fprintf(stderr,
-                 "metaroce run: --dut %s: only the embedded reference DUT is available in this "
-                 "build; a remote agent "
-                 "(agent://HOST:PORT) and Linux rxe come with the interop work (issues 7 and 9)\n",
-                 o.dut.c_str());
-    return kExitHarnessError;
-  }
   if (o.link != "memory") {
     std::fprintf(
         stderr,
@@ -96,7 +106,11 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "metaroce run: %s\n", seed.error().c_str());
     return kExitHarnessError;
   }
-  auto pixit = engine::Pixit::load(o.pixit);
+  const bool rxe = o.dut == "rxe";
+  const std::string pixit_path = !o.pixit.empty() ? o.pixit
+                                                  : (rxe ? "testcases/pixit/rxe.pixit.json"
+                                                         : "testcases/pixit/default.pixit.json");
+  auto pixit = engine::Pixit::load(pixit_path);
   if (!pixit) {
     std::fprintf(stderr, "metaroce run: %s\n", pixit.error().c_str());
     return kExitHarnessError;
@@ -109,25 +123,44 @@ int run(const RunOptions& o) {
       return kExitHarnessError;
     }
   }
-  const std::string profile = o.profile.empty() ? "reference" : o.profile;
+  const std::string profile = !o.profile.empty() ? o.profile : (rxe ? "rxe" : "reference");
   engine::SuiteOptions s;
   s.pics_path = "testcases/profiles/" + profile + ".pics.json";
-  s.pixit_path = o.pixit;
+  s.pixit_path = pixit_path;
   s.filter = o.filter;
   s.out_dir = o.out;
   s.seed = *seed;
   s.on_result = [&](const report::TestResult& r) { print_result(r, o.quiet); };
-  std::printf(
-      "metaroce run: dut reference (embedded, in-memory link), profile %s, pixit %s, seed %llu%s\n",
-      profile.c_str(), o.pixit.c_str(), static_cast<unsigned long long>(*seed),
-      o.mutants.empty() ? "" : ", with mutants");
-  dut::EmbeddedReferencePort port(*pixit, {.seed = *seed, .mutants = o.mutants});
-  auto result = engine::run_suite(port, *pixit, s);
+  s.cancelled = [] { return g_interrupted.load(); };
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+
+  dut::DutSpec spec{.dut = o.dut,
+                    .seed = *seed,
+                    .mutants = o.mutants,
+                    .iface = o.iface,
+                    .token = o.token,
+                    .token_file = o.token_file,
+                    .rxe_backend = o.rxe_backend,
+                    .console_log = rxe ? o.out + "/guest-console.log" : ""};
+  if (rxe) std::filesystem::create_directories(o.out);
+  if (rxe) std::printf("metaroce run: booting the rxe guest (QEMU TCG, about 15 s)\n");
+  std::fflush(stdout);
+  auto session = dut::DutSession::open(spec, *pixit);
+  if (!session) {
+    std::fprintf(stderr, "metaroce run: %s\n", session.error().c_str());
+    return kExitHarnessError;
+  }
+  std::printf("metaroce run: dut %s, profile %s, pixit %s, seed %llu%s\n",
+              (*session)->description().c_str(), profile.c_str(), pixit_path.c_str(),
+              static_cast<unsigned long long>(*seed), o.mutants.empty() ? "" : ", with mutants");
+  std::fflush(stdout);
+  auto result = engine::run_suite((*session)->port(), *pixit, s);
   if (!result) {
     std::fprintf(stderr, "metaroce run: %s\n", result.error().c_str());
     return kExitHarnessError;
   }
-  result->doctor = doctor_for_manifest(o.dut, port);
+  result->doctor = doctor_for_manifest(o.dut, (*session)->port());
   if (auto ok = report::write_run_directory(*result, o.out); !ok) {
     std::fprintf(stderr, "metaroce run: writing the report: %s\n", ok.error().c_str());
     return kExitHarnessError;
@@ -138,6 +171,10 @@ int run(const RunOptions& o) {
       "\n%d pass, %d fail, %d inconc, %d error, %d not applicable; report in %s/index.html\n",
       count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
       count(report::Verdict::kError), count(report::Verdict::kNotApplicable), o.out.c_str());
+  if (result->cancelled) {
+    std::printf("interrupted: the run stopped early; the reports cover the tests that ran\n");
+    return kExitHarnessError;
+  }
   if (count(report::Verdict::kError) > 0) return kExitHarnessError;
   return count(report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
 }
@@ -148,13 +185,21 @@ Runner setup_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   app.add_option("--dut", o->dut, "reference (embedded) | agent://HOST:PORT | rxe");
   app.add_option("--profile", o->profile,
-                 "PICS profile in testcases/profiles/ (default: reference)");
-  app.add_option("--pixit", o->pixit, "PIXIT file (test-bed parameters)");
+                 "PICS profile in testcases/profiles/ (default: reference; rxe for --dut rxe)");
+  app.add_option("--pixit", o->pixit,
+                 "PIXIT file (test-bed parameters; default testcases/pixit/default.pixit.json, "
+                 "rxe.pixit.json for --dut rxe)");
   app.add_option("--filter", o->filter, "only tests whose tp id or path matches this glob");
   app.add_option("--link", o->link, "memory | veth");
   app.add_option("--out", o->out, "run directory for the reports");
   app.add_option("--seed", o->seed, "seed of every random choice (a number, or 'random'); logged");
   app.add_option("--mutant", o->mutants, "switch on a reference mutant (repeatable)");
+  app.add_option("--iface", o->iface, "agent://: the interface facing the DUT (libpcap)");
+  app.add_option("--token", o->token, "agent://: the agent's shared secret");
+  app.add_option("--token-file", o->token_file, "agent://: a file whose first line is the token");
+  app.add_option("--rxe-backend", o->rxe_backend,
+                 "rxe: the agent backend in the guest: verbs (rdma_rxe) | reference (self-test "
+                 "of the tap path)");
   app.add_flag("--quiet", o->quiet, "print only tests that did not pass");
   return [o] { return run(*o); };
 }

@@ -1,6 +1,8 @@
 #include "harness/engine/dut_commands.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "harness/engine/evaluate.h"
@@ -284,8 +286,17 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  auto reply =
-      call(ctx, c.pos, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}, {"timeout_ms", wait_ms}});
+  // The protocol bounds one poll_cq wait (10 s, docs/dut-control-protocol.md); a longer
+  // PIXIT wait is a series of polls ending at the first completion.
+  constexpr uint64_t kMaxPollMs = 10'000;
+  std::optional<json> reply;
+  for (uint64_t waited = 0;;) {
+    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxPollMs);
+    reply =
+        call(ctx, c.pos, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}, {"timeout_ms", chunk}});
+    waited += chunk;
+    if (!reply || !(*reply)["completions"].empty() || waited >= wait_ms) break;
+  }
   if (!reply) return;
   ctx.last_event_ns = ctx.port.now_ns();
   const auto& list = (*reply)["completions"];

@@ -110,6 +110,10 @@ Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& p
   std::filesystem::create_directories(o.out_dir + "/captures");
   const auto started = std::chrono::steady_clock::now();
   for (const auto& path : files) {
+    if (o.cancelled && o.cancelled()) {
+      run.cancelled = true;
+      break;
+    }
     auto parsed = script::parse_file(path);
     const std::string tp =
         parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;

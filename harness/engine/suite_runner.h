@@ -28,6 +28,8 @@ struct SuiteOptions {
   uint64_t seed = 1;
   int max_attempts = 3;  // reruns of an inconclusive (capture loss) test
   std::function<void(const report::TestResult&)> on_result;  // progress, one call per test
+  // Checked between tests: true stops the run (Ctrl-C), which then returns what it has.
+  std::function<bool()> cancelled;
 };
 
 // Paths of every .mrt file under `dir`, sorted.

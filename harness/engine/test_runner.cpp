@@ -137,19 +137,32 @@ class Runner {
 
   // [earliest, latest] arrival for an expected packet (PIXIT tolerance around the nominal
   // time: max(absolute, percent of the gap since the previous event)).
-  std::pair<uint64_t, uint64_t> window(const script::TimeSpec& t) const {
-    auto [earliest, latest] = nominal_window(t);
+  std::pair<uint64_t, uint64_t> window(const script::TimeSpec& t, bool silence) const {
+    auto [earliest, latest] = nominal_window(t, silence);
     if (t.relative)
       earliest = earliest > ctx_.anchor_lateness_ns ? earliest - ctx_.anchor_lateness_ns : 0;
     return {earliest, latest};
   }
 
-  std::pair<uint64_t, uint64_t> nominal_window(const script::TimeSpec& t) const {
+  std::pair<uint64_t, uint64_t> nominal_window(const script::TimeSpec& t, bool silence) const {
     const uint64_t from = base(t);
     // `*`: any time. A remote DUT may already have answered a `dut` command (post_send)
     // before the control reply came back, i.e. before the script's clock started.
     if (t.any) return {0, ctx_.last_event_ns + ms(static_cast<double>(ctx_.pixit.expect_ms))};
-    if (t.end_s) return {from + seconds_ns(t.start_s), from + seconds_ns(*t.end_s)};
+    if (t.end_s) {
+      // docs/spec/pixit.md: "within X" is checked as no later than X plus the tolerance, and
+      // "no earlier than X" as no earlier than X minus it.
+      const uint64_t lo = from + seconds_ns(t.start_s);
+      const uint64_t hi = from + seconds_ns(*t.end_s);
+      const uint64_t tol =
+          std::max(ms(ctx_.pixit.tolerance_abs_ms),
+                   static_cast<uint64_t>(static_cast<double>(seconds_ns(*t.end_s)) *
+                                         ctx_.pixit.tolerance_percent / 100));
+      // Silence (`> none`) is proven only where the DUT certainly must not send: the
+      // tolerance shrinks its window instead.
+      if (silence) return {lo, std::max(lo, hi > tol ? hi - tol : 0)};
+      return {lo > from + tol ? lo - tol : from, hi + tol};
+    }
     const uint64_t nominal = from + seconds_ns(t.start_s);
     const double gap_ns =
         nominal > ctx_.last_event_ns ? static_cast<double>(nominal - ctx_.last_event_ns) : 0;
@@ -163,7 +176,7 @@ class Runner {
     const QpBinding* qp = ctx_.qp();
     if (qp == nullptr)
       return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
-    const auto [earliest, latest] = window(line.time);
+    const auto [earliest, latest] = window(line.time, line.packet.none);
     if (line.packet.none) {
       if (auto f = ctx_.port.receive(latest)) {
         record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)"));
@@ -362,6 +375,12 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     const auto& c = std::get<script::Command>(st);
     if (c.actor == "dut") {
       run_dut_command(c, ctx);
+      // The next relative time counts from the end of the command: it took time (a real
+      // control round trip, or the settling wait of an expect_* command).
+      if (exchange_started && port.now_ns() > ctx.last_event_ns) {
+        ctx.last_event_ns = port.now_ns();
+        ctx.anchor_lateness_ns = 0;
+      }
     } else if (c.actor == "probe") {
       runner.probe(c);
     } else {

@@ -85,6 +85,7 @@ nlohmann::ordered_json to_report_json(const RunResult& run) {
               {"harness_commit", run.harness_commit},
               {"started_at", run.started_at},
               {"duration_s", finite(run.duration_s)},
+              {"cancelled", run.cancelled},
               {"overall", to_string(run.overall())},
               {"counts", std::move(counts)},
               {"dut", run.dut},

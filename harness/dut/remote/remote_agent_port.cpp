@@ -28,7 +28,7 @@ Expected<nlohmann::json, std::string> RemoteAgentPort::control(nlohmann::json re
   const std::string op = request["op"].get<std::string>();
   request.erase("op");
   request.erase("id");
-  auto reply = control_.call(op, std::move(request));
+  auto reply = control_.call(op, request);
   if (!reply) return Unexpected(reply.error().to_string());
   return *reply;
 }

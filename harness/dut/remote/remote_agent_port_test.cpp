@@ -27,7 +27,8 @@ constexpr const char* kToken = "remote-port-test";
 // One reference agent on mrt0 in the veth pair's first namespace.
 class VethAgent {
  public:
-  VethAgent(io::PcapLink link, const engine::Pixit& pixit, std::vector<std::string> mutant_names)
+  VethAgent(io::PcapLink link, const engine::Pixit& pixit,
+            const std::vector<std::string>& mutant_names)
       : link_(std::move(link)), backend_(link_, clock_, options(pixit, mutant_names)) {
     backend_.add_neighbor(pixit.tester_ip, pixit.tester_mac);
   }
@@ -71,7 +72,8 @@ class VethAgent {
 };
 
 struct Bed {
-  engine::Pixit pixit;
+  std::optional<engine::Pixit> loaded;  // optional: a Bed is built before the file is read
+  engine::Pixit& pixit() { return *loaded; }
   std::optional<io::VethPair> veth;
   std::unique_ptr<VethAgent> agent;
   std::unique_ptr<RemoteAgentPort> port;
@@ -81,21 +83,21 @@ struct Bed {
 std::string make_bed(Bed& bed, const std::vector<std::string>& mutant_names = {}) {
   auto pixit = engine::Pixit::load("testcases/pixit/veth.pixit.json");
   if (!pixit) return "error: " + pixit.error();
-  bed.pixit = *pixit;
+  bed.loaded = std::move(*pixit);
   // The link MTU of the PIXIT, so that 4096-byte IB MTU packets fit.
-  const unsigned mtu = bed.pixit.raw["link"]["mtu"].get<unsigned>();
+  const unsigned mtu = bed.pixit().raw["link"]["mtu"].get<unsigned>();
   auto veth = io::VethPair::create({.mtu = mtu, .kernel_ipv6 = false});
   if (!veth) return "error: " + veth.error();
   bed.veth.emplace(std::move(*veth));
   auto dut_link = io::open_pcap_link_in(bed.veth->a(), io::VethPair::kInterfaceA);
   if (!dut_link) return "error: " + dut_link.error();
-  bed.agent = std::make_unique<VethAgent>(std::move(*dut_link), bed.pixit, mutant_names);
+  bed.agent = std::make_unique<VethAgent>(std::move(*dut_link), bed.pixit(), mutant_names);
   auto port = bed.agent->serve();
   if (!port) return "error: " + port.error();
   auto control = DutControl::connect("127.0.0.1", *port, kToken);
   if (!control) return "error: " + control.error().to_string();
   auto tester_link = io::open_pcap_link_in(bed.veth->b(), io::VethPair::kInterfaceB,
-                                           remote_capture_options(bed.pixit.dut_mac));
+                                           remote_capture_options(bed.pixit().dut_mac));
   if (!tester_link) return "error: " + tester_link.error();
   bed.port = std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*tester_link),
                                                RemotePortOptions{});
@@ -112,7 +114,7 @@ Expected<report::RunResult, std::string> run(Bed& bed, const std::string& filter
   s.pixit_path = "testcases/pixit/veth.pixit.json";
   s.filter = filter;
   s.out_dir = ::testing::TempDir() + "/remote-port";
-  return engine::run_suite(*bed.port, bed.pixit, s);
+  return engine::run_suite(*bed.port, bed.pixit(), s);
 }
 
 // Tests that did not pass, except CNP tests: they judge response deadlines of 100 us

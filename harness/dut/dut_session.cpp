@@ -1,0 +1,106 @@
+#include "harness/dut/dut_session.h"
+
+#include <fstream>
+
+#include "harness/agent/socket_io.h"
+#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/dut/remote/remote_agent_port.h"
+#include "reference/io/namespaced_pcap_link.h"
+
+namespace mr::dut {
+
+namespace {
+
+Expected<std::string, std::string> read_token(const DutSpec& spec) {
+  if (!spec.token.empty()) return spec.token;
+  if (spec.token_file.empty())
+    return Unexpected(std::string("--dut agent:// needs --token or --token-file"));
+  std::ifstream in(spec.token_file);
+  std::string token;
+  if (!in || !std::getline(in, token))
+    return Unexpected("--token-file " + spec.token_file + ": cannot read a token from it");
+  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+  if (token.empty()) return Unexpected("--token-file " + spec.token_file + ": the token is empty");
+  return token;
+}
+
+uint32_t link_mtu(const engine::Pixit& pixit) {
+  const auto& link = pixit.raw.value("link", nlohmann::json::object());
+  return link.value("mtu", 1500U);
+}
+
+}  // namespace
+
+Expected<std::pair<std::string, uint16_t>, std::string> parse_agent_url(const std::string& url) {
+  constexpr std::string_view kScheme = "agent://";
+  if (!url.starts_with(kScheme))
+    return Unexpected("--dut " + url + ": not reference, rxe or agent://HOST:PORT");
+  auto hp = agent::split_host_port(std::string_view(url).substr(kScheme.size()));
+  if (!hp) return Unexpected("--dut " + url + ": " + hp.error());
+  return *hp;
+}
+
+Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpec& spec,
+                                                                    const engine::Pixit& pixit) {
+  auto s = std::make_unique<DutSession>();
+  if (spec.dut == "reference") {
+    s->port_ = std::make_unique<EmbeddedReferencePort>(
+        pixit, EmbeddedOptions{.seed = spec.seed, .mutants = spec.mutants});
+    s->description_ = "reference (embedded, in-memory link, virtual clock)";
+    return s;
+  }
+  if (!spec.mutants.empty())
+    return Unexpected(
+        std::string("--mutant works on the embedded reference only (a remote reference agent takes "
+                    "--mutant itself: ./metaroce agent --backend reference --mutant NAME)"));
+
+  if (spec.dut == "rxe") {
+    RxeGuestOptions o;
+    o.backend = spec.rxe_backend;
+    o.console_log = spec.console_log;
+    o.guest_ip = pixit.dut_ip;
+    o.guest_mac = pixit.dut_mac;
+    o.tester_ip = pixit.tester_ip;
+    o.tester_mac = pixit.tester_mac;
+    o.netdev_mtu = link_mtu(pixit);
+    o.seed = spec.seed;
+    auto guest = RxeGuest::start(o);
+    if (!guest) return Unexpected("rxe guest: " + guest.error());
+    s->guest_.emplace(std::move(*guest));
+    const RxeGuest& g = *s->guest_;
+    std::optional<Expected<DutControl, agent::ControlError>> control;
+    auto joined = g.netns().run_inside([&] {
+      control.emplace(DutControl::connect(o.guest_ip.to_string(), g.agent_port(), g.token()));
+    });
+    if (!joined) return Unexpected("rxe guest: " + joined.error());
+    if (!*control)
+      return Unexpected("rxe guest: the agent did not answer: " + (*control).error().to_string() +
+                        " (console: " + g.console_log() + ")");
+    auto link = io::open_pcap_link_in(g.netns(), g.tap(), remote_capture_options(pixit.dut_mac));
+    if (!link) return Unexpected("rxe guest: " + g.tap() + ": " + link.error());
+    s->port_ = std::make_unique<RemoteAgentPort>(std::move(**control), std::move(*link),
+                                                 RemotePortOptions{});
+    s->description_ = "rxe (Linux " + g.kernel_version() + " in QEMU TCG, agent backend " +
+                      spec.rxe_backend + ", console " + g.console_log() + ")";
+    return s;
+  }
+
+  auto url = parse_agent_url(spec.dut);
+  if (!url) return Unexpected(url.error());
+  if (spec.iface.empty())
+    return Unexpected("--dut " + spec.dut +
+                      ": give --iface, the interface facing the DUT (to run inside a network "
+                      "namespace: ip netns exec NS ./metaroce run ...)");
+  auto token = read_token(spec);
+  if (!token) return Unexpected(token.error());
+  auto control = DutControl::connect(url->first, url->second, *token);
+  if (!control) return Unexpected("--dut " + spec.dut + ": " + control.error().to_string());
+  auto link = io::PcapLink::open(spec.iface, remote_capture_options(pixit.dut_mac));
+  if (!link) return Unexpected("--iface " + spec.iface + ": " + link.error());
+  s->port_ =
+      std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*link), RemotePortOptions{});
+  s->description_ = spec.dut + " (remote agent, packets on " + spec.iface + ", real clock)";
+  return s;
+}
+
+}  // namespace mr::dut

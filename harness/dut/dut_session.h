@@ -1,0 +1,56 @@
+// File: dut_session.h
+//
+// The device under test a run talks to, chosen by `--dut`, with everything it needs kept
+// alive for the run and torn down after it:
+//   reference          the embedded reference: in process, in-memory link, virtual clock
+//   agent://HOST:PORT  a remote agent over TCP, packets on `iface` (libpcap), real clock
+//   rxe                Linux Soft-RoCE in a QEMU guest (RxeGuest): namespace, tap, agent
+// The port is destroyed before the guest, so the control connection closes first.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/dut/rxe/rxe_guest.h"
+#include "harness/engine/dut_port.h"
+#include "harness/engine/pixit.h"
+#include "reference/error/expected.h"
+
+namespace mr::dut {
+
+struct DutSpec {
+  std::string dut = "reference";
+  uint64_t seed = 1;
+  std::vector<std::string> mutants;  // reference only
+  // agent://
+  std::string iface;  // the interface facing the DUT
+  std::string token;
+  std::string token_file;
+  // rxe
+  std::string rxe_backend = "verbs";  // the agent backend in the guest ("reference": self-test)
+  std::string console_log;            // the guest's serial console ("" = a temp file)
+};
+
+class DutSession {
+ public:
+  static Expected<std::unique_ptr<DutSession>, std::string> open(const DutSpec& spec,
+                                                                 const engine::Pixit& pixit);
+
+  engine::DutPort& port() { return *port_; }
+  // One line for the run's header: what the DUT is and where.
+  const std::string& description() const { return description_; }
+  // The rxe guest, when the DUT is one.
+  const RxeGuest* guest() const { return guest_ ? &*guest_ : nullptr; }
+
+ private:
+  std::optional<RxeGuest> guest_;  // outlives the port
+  std::unique_ptr<engine::DutPort> port_;
+  std::string description_;
+};
+
+// "agent://HOST:PORT" -> {HOST, PORT}; errors name what is wrong.
+Expected<std::pair<std::string, uint16_t>, std::string> parse_agent_url(const std::string& url);
+
+}  // namespace mr::dut
