@@ -108,7 +108,10 @@ int run_doctor(const DoctorOptions& o) {
     report = std::move(*asked);
     where = "by the agent at " + o.dut.substr(std::string("agent://").size());
   } else {
-    return harness_error("--dut " + o.dut + ": expected embedded or agent://HOST:PORT");
+    // The rxe guest lives only as long as a run: its report is in that run's manifest.
+    return harness_error("--dut " + o.dut +
+                         ": expected embedded or agent://HOST:PORT (a `run --dut rxe` records "
+                         "the guest's doctor report in its manifest.json)");
   }
   print(report, where, o.json);
   std::fflush(stdout);
