@@ -189,7 +189,8 @@ Runner setup_run(CLI::App& app) {
   app.add_option("--pixit", o->pixit,
                  "PIXIT file (test-bed parameters; default testcases/pixit/default.pixit.json, "
                  "rxe.pixit.json for --dut rxe)");
-  app.add_option("--filter", o->filter, "only tests whose tp id or path matches this glob");
+  app.add_option("--filter", o->filter,
+                 "only tests whose tp id or path matches one of these globs (comma-separated)");
   app.add_option("--link", o->link, "memory | veth");
   app.add_option("--out", o->out, "run directory for the reports");
   app.add_option("--seed", o->seed, "seed of every random choice (a number, or 'random'); logged");

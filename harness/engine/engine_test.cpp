@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/suite_runner.h"
 #include "harness/engine/test_runner.h"
 #include "harness/script/parser.h"
 
@@ -122,6 +123,17 @@ TEST(Engine, TestsThePicsDoesNotClaimAreNotApplicable) {
   TestOptions options;
   options.pics = {{"rc.read", false}};
   EXPECT_EQ(run_test(parsed.script, port, px, options).verdict, report::Verdict::kNotApplicable);
+}
+
+TEST(SuiteFilter, CommaSeparatedGlobsSelectByTpIdOrPath) {
+  const std::string path = "testcases/base/psn/RC-PSN-004.mrt";
+  EXPECT_TRUE(filter_selects("", path, "RC-PSN-004"));
+  EXPECT_TRUE(filter_selects("RC-PSN-00*", path, "RC-PSN-004"));
+  EXPECT_TRUE(filter_selects("RC-WF-001,RC-PSN-004", path, "RC-PSN-004"));
+  EXPECT_TRUE(filter_selects("RC-WF-*,testcases/base/psn/*", path, "RC-PSN-004"));
+  EXPECT_TRUE(filter_selects("base/psn", path, "RC-PSN-004"));  // a substring of the path
+  EXPECT_FALSE(filter_selects("RC-WF-*,RC-RD-*", path, "RC-PSN-004"));
+  EXPECT_FALSE(filter_selects(",", path, "RC-PSN-004"));
 }
 
 }  // namespace

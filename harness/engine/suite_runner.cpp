@@ -32,12 +32,6 @@ std::string iso8601_now() {
   return buf;
 }
 
-bool selected(const std::string& filter, const std::string& path, const std::string& tp) {
-  if (filter.empty()) return true;
-  return fnmatch(filter.c_str(), tp.c_str(), 0) == 0 ||
-         fnmatch(filter.c_str(), path.c_str(), 0) == 0 || path.find(filter) != std::string::npos;
-}
-
 report::TestResult parse_failure(const script::ParseResult& parsed) {
   report::TestResult r;
   r.file = parsed.script.path;
@@ -52,6 +46,21 @@ report::TestResult parse_failure(const script::ParseResult& parsed) {
 }
 
 }  // namespace
+
+bool filter_selects(const std::string& filter, const std::string& path, const std::string& tp) {
+  if (filter.empty()) return true;
+  size_t start = 0;
+  while (start <= filter.size()) {
+    const size_t comma = std::min(filter.find(',', start), filter.size());
+    const std::string glob = filter.substr(start, comma - start);
+    if (!glob.empty() &&
+        (fnmatch(glob.c_str(), tp.c_str(), 0) == 0 || fnmatch(glob.c_str(), path.c_str(), 0) == 0 ||
+         path.find(glob) != std::string::npos))
+      return true;
+    start = comma + 1;
+  }
+  return false;
+}
 
 std::vector<std::string> find_test_cases(const std::string& dir) {
   std::vector<std::string> out;
@@ -117,7 +126,7 @@ Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& p
     auto parsed = script::parse_file(path);
     const std::string tp =
         parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;
-    if (!selected(o.filter, path, tp)) continue;
+    if (!filter_selects(o.filter, path, tp)) continue;
     if (auto h = report::sha256_file(path)) run.inputs[path] = *h;
     report::TestResult result;
     if (!parsed.ok()) {

@@ -23,7 +23,7 @@ struct SuiteOptions {
   std::string catalog_path = "docs/spec/clauses.json";
   std::string pics_path;   // testcases/profiles/<profile>.pics.json
   std::string pixit_path;  // testcases/pixit/<name>.pixit.json
-  std::string filter;      // glob on the tp id or the path; "" runs everything
+  std::string filter;      // globs on the tp id or the path, comma-separated; "" runs all
   std::string out_dir;     // captures go to <out_dir>/captures/
   uint64_t seed = 1;
   int max_attempts = 3;  // reruns of an inconclusive (capture loss) test
@@ -31,6 +31,10 @@ struct SuiteOptions {
   // Checked between tests: true stops the run (Ctrl-C), which then returns what it has.
   std::function<bool()> cancelled;
 };
+
+// A filter is a comma-separated list of globs (or substrings of the path); a test is
+// selected when any of them matches its tp id or its path. "" selects everything.
+bool filter_selects(const std::string& filter, const std::string& path, const std::string& tp);
 
 // Paths of every .mrt file under `dir`, sorted.
 std::vector<std::string> find_test_cases(const std::string& dir);
