@@ -97,6 +97,7 @@ Expected<std::string, std::string> ControlSocket::read_some(size_t max, uint64_t
       buffer.resize(static_cast<size_t>(got));
       return buffer;
     }
+    if (errno == ECONNRESET) return std::string();  // closed with our last message unread
     if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       return Unexpected("reading the " + std::string(what) + ": " + std::strerror(errno));
     }

@@ -30,7 +30,8 @@ class ControlSocket {
   // Exactly n bytes; an error on timeout or when the peer closes first (saying how many came).
   Expected<std::string, std::string> read_exact(size_t n, uint64_t timeout_ms,
                                                 std::string_view what);
-  // Up to max bytes, whatever arrives first; "" when the peer closed the connection.
+  // Up to max bytes, whatever arrives first; "" when the peer closed the connection (also
+  // by a reset: a tool that exits without reading our last message).
   Expected<std::string, std::string> read_some(size_t max, uint64_t timeout_ms,
                                                std::string_view what);
   Expected<void, std::string> write_all(std::string_view data, uint64_t timeout_ms,

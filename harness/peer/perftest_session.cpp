@@ -434,9 +434,10 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
       if (auto ok = qp.post_recv(1'000'000 + i, half, config.size); !ok) return fail(ok.error());
     }
   }
-  // The tools synchronise with the keys message: after printing the remote side, after
-  // connecting, and (ib_send_bw) once more with the server's receives posted.
-  const int syncs = config.tool == PerftestTool::kSendBw ? 3 : 2;
+  // The tools synchronise with the keys message: after connecting, after printing the
+  // remote side, and (ib_send_bw with the server's receives posted, the latency tools with
+  // their work requests prepared) once more just before the traffic.
+  const int syncs = one_sided_bandwidth(config.tool) ? 2 : 3;
   for (int i = 0; i < syncs; ++i) {
     if (auto ok = handshake(control, role, keys, "handshake " + std::to_string(i + 2)); !ok) {
       return fail(ok.error());

@@ -53,6 +53,7 @@ TEST_P(RxeInterop, ToolSucceedsAndTheCaptureHasNoViolation) {
   const InteropCase& c = GetParam();
   InteropOptions options;
   options.capture_path = output_dir() + "/" + c.name() + ".pcapng";
+  options.timeout_ms = 120'000;  // a run of the matrix takes seconds; a hang fails sooner
   auto r = run_interop_case(c, options);
   ASSERT_TRUE(r) << r.error();
   std::printf("interop %-40s %s | tool: %s | reference: %s | %llu frames, %llu RoCE\n",
