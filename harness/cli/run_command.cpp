@@ -154,13 +154,25 @@ int run(const RunOptions& o) {
   std::printf("metaroce run: dut %s, profile %s, pixit %s, seed %llu%s\n",
               (*session)->description().c_str(), profile.c_str(), pixit_path.c_str(),
               static_cast<unsigned long long>(*seed), o.mutants.empty() ? "" : ", with mutants");
+  // The first step of every run: is the DUT's host fit for RoCE at all? Its findings go
+  // into the manifest; errors are shown here, since they explain failures that follow.
+  auto doctor = doctor_for_manifest(o.dut, (*session)->port());
+  if (doctor.contains("findings")) {
+    std::printf("metaroce run: doctor on the DUT's host: worst finding %s\n",
+                doctor.value("worst", "?").c_str());
+    for (const auto& f : doctor["findings"]) {
+      if (f.value("severity", "") != "error") continue;
+      std::printf("  [error] %s: %s; fix: %s\n", f.value("subject", "").c_str(),
+                  f.value("message", "").c_str(), f.value("remedy", "").c_str());
+    }
+  }
   std::fflush(stdout);
   auto result = engine::run_suite((*session)->port(), *pixit, s);
   if (!result) {
     std::fprintf(stderr, "metaroce run: %s\n", result.error().c_str());
     return kExitHarnessError;
   }
-  result->doctor = doctor_for_manifest(o.dut, (*session)->port());
+  result->doctor = std::move(doctor);
   if (auto ok = report::write_run_directory(*result, o.out); !ok) {
     std::fprintf(stderr, "metaroce run: writing the report: %s\n", ok.error().c_str());
     return kExitHarnessError;

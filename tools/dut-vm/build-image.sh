@@ -41,8 +41,10 @@ module_dir=/lib/modules/$kernel_version
 # The order toolchain.md verified: crc32_generic before rdma_rxe, or `rdma link add` fails.
 modules=(virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci failover
   net_failover virtio_net crc32_generic ib_core ib_uverbs udp_tunnel ip6_udp_tunnel rdma_rxe)
-# Programs copied with their libraries; the test tools are for later interop work.
-programs=(/usr/bin/ip /usr/bin/rdma /usr/bin/ibv_rc_pingpong /usr/bin/ibv_devinfo
+# Programs copied with their libraries: the rdma-core and perftest tools are the unmodified
+# peers of the reference (issue 9); dcb and ethtool let `doctor` check PFC, DSCP trust and
+# offloads on the guest.
+programs=(/usr/bin/ip /usr/bin/rdma /usr/sbin/dcb /usr/sbin/ethtool /usr/bin/ibv_rc_pingpong /usr/bin/ibv_devinfo
   /usr/bin/ib_send_bw /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_atomic_bw
   /usr/bin/ib_send_lat /usr/bin/ib_write_lat /usr/bin/ib_read_lat)
 provider=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
@@ -147,7 +149,7 @@ cp -- "$here/init" "$root/init"
 find "$root" -type d -exec chmod 0755 {} +
 find "$root" -type f -exec chmod 0644 {} +
 chmod 0755 "$root/init" "$root/usr/bin/busybox" "$root/usr/bin/metaroce"
-for p in "${programs[@]}"; do chmod 0755 "$root/usr/bin/${p##*/}"; done
+for p in "${programs[@]}"; do chmod 0755 "$root$p"; done
 find "$root/usr/lib" "$root/usr/lib64" -type f -name '*.so*' -exec chmod 0755 {} +
 find "$root" -exec touch -h -d "@$epoch" {} +
 (cd "$root" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort |
