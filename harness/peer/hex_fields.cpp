@@ -38,9 +38,9 @@ Expected<uint64_t, std::string> parse_hex_field(std::string_view message, std::s
     if (c >= '0' && c <= '9') {
       digit = static_cast<uint64_t>(c - '0');
     } else if (c >= 'a' && c <= 'f') {
-      digit = static_cast<uint64_t>(c - 'a' + 10);
+      digit = static_cast<uint64_t>(c - 'a') + 10;
     } else if (c >= 'A' && c <= 'F') {
-      digit = static_cast<uint64_t>(c - 'A' + 10);
+      digit = static_cast<uint64_t>(c - 'A') + 10;
     } else {
       return fail("is not hexadecimal");
     }

@@ -409,10 +409,17 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
   }
   const auto boot_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - boot_at).count();
-  std::fprintf(stderr, "rxe guest: kernel %s, agent up on %s:%u after %lld ms (image: %lld ms)\n",
-               guest.kernel_version_.c_str(), options.guest_ip.to_string().c_str(),
-               options.agent_port, static_cast<long long>(boot_ms),
-               static_cast<long long>(build_ms));
+  if (options.exec.empty()) {
+    std::fprintf(stderr, "rxe guest: kernel %s, agent up on %s:%u after %lld ms (image: %lld ms)\n",
+                 guest.kernel_version_.c_str(), options.guest_ip.to_string().c_str(),
+                 options.agent_port, static_cast<long long>(boot_ms),
+                 static_cast<long long>(build_ms));
+  } else {
+    std::fprintf(
+        stderr, "rxe guest: kernel %s, rxe0 ready for the command after %lld ms (image: %lld ms)\n",
+        guest.kernel_version_.c_str(), static_cast<long long>(boot_ms),
+        static_cast<long long>(build_ms));
+  }
   return guest;
 }
 
