@@ -464,6 +464,10 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
   if (auto ok = closing_handshake(control, role, keys, config.timeout_ms); !ok) {
     return fail(ok.error());
   }
+  if (role == Role::kServer && is_bandwidth_tool(config.tool)) {
+    // Passive: the traffic lasted until the client's handshake after it.
+    run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
   if (config.tool == PerftestTool::kSendBw && role == Role::kServer) {
     if (auto ok = count_receives(run); !ok) return fail(ok.error());
   }
