@@ -42,6 +42,8 @@ Expected<ControlSocket, std::string> ControlSocket::connect(const std::string& h
                     std::to_string(timeout_ms) + " ms: " + last);
 }
 
+ControlSocket ControlSocket::adopt(agent::UniqueFd fd) { return ControlSocket(std::move(fd)); }
+
 Expected<ControlSocket, std::string> ControlSocket::accept(int listen_fd, uint64_t timeout_ms) {
   const uint64_t deadline = agent::monotonic_ms() + timeout_ms;
   for (;;) {

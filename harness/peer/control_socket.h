@@ -24,6 +24,8 @@ class ControlSocket {
   // Connects to host:port, retrying refused connections until timeout_ms has passed.
   static Expected<ControlSocket, std::string> connect(const std::string& host, uint16_t port,
                                                       uint64_t timeout_ms);
+  // A connected stream socket of the caller's (tests use one end of a socketpair).
+  static ControlSocket adopt(agent::UniqueFd fd);
   // Accepts one connection on a listening socket, waiting at most timeout_ms.
   static Expected<ControlSocket, std::string> accept(int listen_fd, uint64_t timeout_ms);
 
