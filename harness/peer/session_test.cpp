@@ -38,7 +38,9 @@ class SessionTest : public ::testing::Test {
 };
 
 TEST_F(SessionTest, PingpongServerRejectsAMalformedPsnAndNamesIt) {
-  auto [reference, tool] = socket_pair();
+  Pair pair = socket_pair();
+  ControlSocket& reference = pair.reference;
+  ControlSocket& tool = pair.tool;
   std::string bad = std::string("0000:000011:zzzzzz:00000000000000000000ffffc6120002") + '\0';
   ASSERT_TRUE(tool.write_all(bad, 1000, "test message"));
   auto r =
@@ -49,7 +51,9 @@ TEST_F(SessionTest, PingpongServerRejectsAMalformedPsnAndNamesIt) {
 }
 
 TEST_F(SessionTest, PingpongClientWritesItsMessageThenDone) {
-  auto [reference, tool] = socket_pair();
+  Pair pair = socket_pair();
+  ControlSocket& reference = pair.reference;
+  ControlSocket& tool = pair.tool;
   std::thread session([&] {
     // Nobody answers RoCE on the in-memory link: the traffic times out, the exchange is what
     // this test checks.
@@ -72,7 +76,9 @@ TEST_F(SessionTest, PingpongClientWritesItsMessageThenDone) {
 
 TEST_F(SessionTest, PerftestServerRefusesAnOldVersionAndAMalformedKey) {
   {
-    auto [reference, tool] = socket_pair();
+    Pair pair = socket_pair();
+    ControlSocket& reference = pair.reference;
+    ControlSocket& tool = pair.tool;
     ASSERT_TRUE(tool.write_all(format_perftest_version("5.60"), 1000, "version"));
     auto r = run_perftest_session(link_.b(), reference,
                                   {.tool = PerftestTool::kWriteBw,
@@ -84,7 +90,9 @@ TEST_F(SessionTest, PerftestServerRefusesAnOldVersionAndAMalformedKey) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().find("older than 5.70"), std::string::npos) << r.error();
   }
-  auto [reference, tool] = socket_pair();
+  Pair pair = socket_pair();
+  ControlSocket& reference = pair.reference;
+  ControlSocket& tool = pair.tool;
   std::thread fake_tool([&] {
     // The client's side of perftest's exchange, as ib_write_bw writes it, with a bad rkey.
     const std::string steps[] = {format_perftest_version("6.06"), format_perftest_int(4096),
