@@ -145,6 +145,15 @@ int run_live(const PeerOptions& o) {
   return kExitOk;
 }
 
+// A table cell: the first line, without pipes, at most 160 characters.
+std::string cell(const std::string& text) {
+  std::string out = text.substr(0, text.find('\n'));
+  for (char& c : out) {
+    if (c == '|') c = '/';
+  }
+  return out.size() > 160 ? out.substr(0, 157) + "..." : out;
+}
+
 // rxe: every requested run in a fresh guest, one table row each.
 int run_rxe(const PeerOptions& o) {
   std::vector<peer::InteropCase> cases;
@@ -181,12 +190,13 @@ int run_rxe(const PeerOptions& o) {
       ++failed;
       std::printf("| %s | %s | %s | %u | %u | error: %s | | |\n", c.tool.c_str(),
                   std::string(peer::to_string(c.tool_role)).c_str(), op.c_str(), c.mtu, c.size,
-                  r.error().c_str());
+                  cell(r.error()).c_str());
     } else {
       if (!r->passed()) ++failed;
       std::printf("| %s | %s | %s | %u | %u | %s | %s | %s |\n", c.tool.c_str(),
                   std::string(peer::to_string(c.tool_role)).c_str(), op.c_str(), c.mtu, c.size,
-                  r->verdict().c_str(), r->tool_summary.c_str(), r->peer.describe().c_str());
+                  cell(r->verdict()).c_str(), cell(r->tool_summary).c_str(),
+                  cell(r->peer.describe()).c_str());
       if (!r->passed()) log(c.name() + ": guest ran `" + r->command_line + "`:\n" + r->tool_output);
     }
     std::fflush(stdout);
