@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/fault_port.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/engine/test_runner.h"
 #include "harness/script/parser.h"
@@ -51,6 +52,19 @@ TEST(Engine, SendOnlyPassesOnTheReference) {
   const auto r = run(kSendOnly);
   EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
   EXPECT_EQ(r.packets.size(), 2U);
+}
+
+// Scapy's UDP(chksum=None) on an injected packet: the builder computes the checksum (0xbeef
+// would be a wrong one that a Linux receiver drops before RoCE sees it).
+TEST(Engine, UdpChksumNoneSendsTheComputedChecksum) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=1 len=64
+0   < UDP(chksum=None)/BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"checksummed")
++0  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  ASSERT_FALSE(r.packets.empty());
+  EXPECT_NE(r.packets[0].decoded["UDP"]["chksum"].get<int>(), 0);
 }
 
 TEST(Engine, WrongMsnMutantFailsNamingLineAndField) {
@@ -134,6 +148,76 @@ TEST(SuiteFilter, CommaSeparatedGlobsSelectByTpIdOrPath) {
   EXPECT_TRUE(filter_selects("base/psn", path, "RC-PSN-004"));  // a substring of the path
   EXPECT_FALSE(filter_selects("RC-WF-*,RC-RD-*", path, "RC-PSN-004"));
   EXPECT_FALSE(filter_selects(",", path, "RC-PSN-004"));
+}
+
+TEST(FaultEvents, ADroppedSendIsNeverSeenByTheDutAndTheEventIsRecorded) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=2 len=4096
+event drop A dir=tester psn=P
+0        < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"lost")
++0~0.01  > none
+dut expect_no_completion A window=5
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  bool recorded = false;
+  for (const auto& p : r.packets) recorded |= p.script_ref.find("event drop") != std::string::npos;
+  EXPECT_TRUE(recorded);
+}
+
+TEST(FaultEvents, WithoutTheDropTheSameScriptFails) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=2 len=4096
+0        < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"lost")
++0~0.01  > none
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kFail);
+}
+
+TEST(FaultEvents, AnEventWhoseFrameNeverPassesFailsNamingItsLine) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=2 len=4096
+event drop A dir=tester psn=P+5
+0   < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"x")
++0  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
+)");
+  ASSERT_EQ(r.verdict, report::Verdict::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures.back().field, "event");
+  EXPECT_EQ(r.failures.back().line, 7);  // kHeader is 4 lines
+}
+
+TEST(FaultEvents, BadArgumentsAreHarnessErrorsNamingTheArgument) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+event delay A dir=sideways psn=P us=5
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  EXPECT_NE(r.reason.find("dir"), std::string::npos) << r.reason;
+  EXPECT_FALSE(fault_action_from_name("explode").has_value());
+}
+
+TEST(FaultEvents, EcnMarkingSetsCeAndKeepsTheIpv4ChecksumValid) {
+  // 14-byte Ethernet + a 20-byte IPv4 header with TOS 0x02 (ECT(0)) and a valid checksum.
+  std::vector<uint8_t> f(14 + 20 + 8, 0);
+  f[12] = 0x08;
+  const std::vector<uint8_t> ip = {0x45, 0x02, 0x00, 0x1c, 0x12, 0x34, 0x40, 0x00, 0x40, 0x11,
+                                   0x00, 0x00, 198,  18,   0,    1,    198,  18,   0,    2};
+  std::copy(ip.begin(), ip.end(), f.begin() + 14);
+  ASSERT_TRUE(mark_ecn_ce(f));
+  EXPECT_EQ(f[15] & 0x03, 0x03);
+  uint32_t sum = 0;
+  for (size_t i = 14; i < 34; i += 2) sum += static_cast<uint32_t>(f[i] << 8 | f[i + 1]);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  EXPECT_EQ(sum, 0xffffU);  // a valid header sums to all ones
+  std::vector<uint8_t> v6(14 + 40, 0);
+  v6[12] = 0x86;
+  v6[13] = 0xdd;
+  v6[14] = 0x60;
+  ASSERT_TRUE(mark_ecn_ce(v6));
+  EXPECT_EQ(v6[15] & 0x30, 0x30);
+  std::vector<uint8_t> arp(42, 0);
+  arp[12] = 0x08;
+  arp[13] = 0x06;
+  EXPECT_FALSE(mark_ecn_ce(arp));
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "harness/engine/test_runner.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <sstream>
 
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/evaluate.h"
+#include "harness/engine/fault_port.h"
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/test_context.h"
 #include "reference/io/pcapng_writer.h"
@@ -242,6 +244,65 @@ class Runner {
 
   // A liveness probe: a zero-length RDMA WRITE at the given PSN with AckReq must draw an ACK
   // for that PSN. It proves that an earlier silence was a drop, not a dead DUT.
+  // `event ACTION [QP] dir=tester|dut psn=EXPR [tx=N] [us=N] [byte=N]`: arms a fault.
+  void event(const script::Command& c, FaultPort& faults) {
+    auto action = fault_action_from_name(c.name);
+    if (!action) return ctx_.error(c.pos, "event: " + action.error());
+    const QpBinding* qp = ctx_.qp();
+    if (!c.target.empty()) {
+      auto it = ctx_.qps.find(c.target);
+      if (it == ctx_.qps.end()) return ctx_.error(c.pos, "event: no QP named '" + c.target + "'");
+      qp = &it->second;
+    }
+    if (qp == nullptr) return ctx_.error(c.pos, "event before any QP exists");
+    FaultEvent e;
+    e.action = *action;
+    e.line = c.pos.line;
+    bool have_dir = false;
+    bool have_psn = false;
+    for (const auto& a : c.args) {
+      if (a.name == "dir") {
+        const bool word = a.value.kind == script::Expr::Kind::kName ||
+                          a.value.kind == script::Expr::Kind::kSymbol;
+        if (!word || (a.value.text != "tester" && a.value.text != "dut"))
+          return ctx_.error(a.pos,
+                            "event dir: expected tester (tester -> DUT) or dut (DUT -> tester)");
+        e.direction = a.value.text == "tester" ? FaultDirection::kTester : FaultDirection::kDut;
+        have_dir = true;
+        continue;
+      }
+      auto v = evaluate_number(a.value, ctx_.symbols);
+      if (!v) return ctx_.error(a.pos, "event " + a.name + ": " + v.error());
+      if (a.name == "psn") {
+        e.psn = static_cast<uint32_t>(*v & 0xffffff);
+        have_psn = true;
+      } else if (a.name == "tx" && *v >= 1) {
+        e.tx = static_cast<uint32_t>(*v);
+      } else if (a.name == "us" && e.action == FaultAction::kDelay) {
+        e.delay_ns = *v * 1000;
+      } else if (a.name == "byte" && e.action == FaultAction::kCorrupt) {
+        e.byte_offset = static_cast<size_t>(*v);
+      } else {
+        return ctx_.error(a.pos, "event " + c.name + ": unexpected argument '" + a.name +
+                                     "' (dir=, psn=, tx=N>=1, us= for delay, byte= for corrupt)");
+      }
+    }
+    if (!have_dir || !have_psn)
+      return ctx_.error(c.pos, "event " + c.name + " needs dir=tester|dut and psn=EXPR");
+    e.dqpn = e.direction == FaultDirection::kTester ? qp->dut_qpn : qp->connection.tester_qpn;
+    faults.arm(e);
+  }
+
+  // The packet ladder and the pcapng show what the harness did to the exchange.
+  void record_fault(const FaultEvent& e, const std::vector<uint8_t>& frame, uint64_t t_ns) {
+    static constexpr std::array kNames{"drop", "duplicate", "delay", "reorder", "corrupt", "ecn"};
+    const auto slash = ctx_.script.path.find_last_of('/');
+    record(frame, t_ns, e.direction == FaultDirection::kTester,
+           ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+               std::to_string(e.line) + " event " + kNames.at(static_cast<size_t>(e.action)) +
+               " (tx " + std::to_string(e.tx) + ")");
+  }
+
   void probe(const script::Command& c) {
     const QpBinding* qp = ctx_.qp();
     if (!c.target.empty()) {
@@ -354,9 +415,15 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     return result;
   }
   const uint64_t drops_before = port.capture_drops();
-  TestContext ctx{script, port,          pixit,         options.seed, {},   {},
+  // Fault events act between the engine and the DUT; they see every frame of the test.
+  Runner* recorder = nullptr;
+  FaultPort faults(port, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
+    if (recorder != nullptr) recorder->record_fault(e, f, t);
+  });
+  TestContext ctx{script, faults,        pixit,         options.seed, {},   {},
                   {},     port.now_ns(), port.now_ns(), result,       false};
   Runner runner(ctx, options);
+  recorder = &runner;
   bool exchange_started = false;
   for (const auto& st : script.statements) {
     if (ctx.aborted) break;
@@ -383,11 +450,18 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       }
     } else if (c.actor == "probe") {
       runner.probe(c);
+    } else if (c.actor == "event") {
+      runner.event(c, faults);
     } else {
       ctx.error(c.pos, "'" + c.actor + " " + c.name + "' is not supported yet by this engine");
     }
   }
   if (!ctx.aborted) runner.quiet_period();
+  for (const auto& e : faults.unfired()) {
+    ctx.fail({e.line, 1}, "event",
+             "a frame with PSN " + std::to_string(e.psn) + " (tx " + std::to_string(e.tx) + ")",
+             "none", "the frame this event acts on never passed");
+  }
   // A capture that lost packets cannot prove a failure: inconclusive, never fail.
   if (port.capture_drops() != drops_before && result.verdict != Verdict::kError) {
     result.verdict = Verdict::kInconc;
