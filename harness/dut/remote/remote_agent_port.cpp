@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 
 namespace mr::dut {
 
@@ -9,6 +10,8 @@ namespace {
 // The longest single wait on the capture: short enough that a deadline is met closely.
 constexpr uint64_t kMaxPollNs = 20'000'000;
 constexpr size_t kBurst = 64;
+// How often the capture is drained while a control request is outstanding.
+constexpr std::chrono::milliseconds kControlDrainPeriod{1};
 }  // namespace
 
 io::PcapLinkOptions remote_capture_options(const wire::MacAddress& dut_mac) {
@@ -28,7 +31,12 @@ Expected<nlohmann::json, std::string> RemoteAgentPort::control(nlohmann::json re
   const std::string op = request["op"].get<std::string>();
   request.erase("op");
   request.erase("id");
-  auto reply = control_.call(op, request);
+  // A control request can block for seconds (expect_completion waits in the agent) while the
+  // DUT keeps sending, a retransmitting requester for one: drain the capture meanwhile, or
+  // the kernel ring overflows and the verdict can only be inconclusive.
+  auto pending = std::async(std::launch::async, [&] { return control_.call(op, request); });
+  while (pending.wait_for(kControlDrainPeriod) != std::future_status::ready) collect(0);
+  auto reply = pending.get();
   if (!reply) return Unexpected(reply.error().to_string());
   return *reply;
 }
