@@ -120,6 +120,8 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
   std::vector<uint8_t> payload;
   std::optional<uint32_t> icrc;
   bool padcount_given = false;
+  bool udp_checksum = false;
+  bool ip_checksum_given = false;
   for (const Layer& l : packet.layers) {
     Expected<void, SynthesisError> ok;
     if (l.name == "Ether") {
@@ -129,8 +131,23 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
       p.eth.type = wire::kEtherTypeDot1Q;
     } else if (l.name == "IP") {
       ok = set_all(std::get<wire::Ipv4>(p.ip), l, symbols);
+      // A header checksum the script writes is sent as written, even a wrong one.
+      ip_checksum_given =
+          std::ranges::any_of(l.args, [](const FieldArg& a) { return a.name == "chksum"; });
     } else if (l.name == "UDP") {
-      ok = set_all(p.udp, l, symbols);
+      // Scapy's UDP(chksum=None): the checksum a sender computes (RoCEv2 senders write 0).
+      for (const auto& arg : l.args) {
+        if (arg.name == "chksum" && arg.value.kind == Expr::Kind::kSymbol &&
+            arg.value.text == "None") {
+          udp_checksum = true;
+          continue;
+        }
+        if (arg.value.kind == Expr::Kind::kWildcard) {
+          return Unexpected(
+              SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
+        }
+        if (auto r = set_field(p.udp, "UDP", arg, symbols); !r) return Unexpected(r.error());
+      }
     } else if (l.name == "BTH") {
       for (const auto& arg : l.args) {
         if (arg.name == "icrc") {
@@ -179,6 +196,8 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
   static const std::vector<uint8_t> kZeros(3, 0);
   wire::BuildOptions options;
   options.fill_padding = !padcount_given;
+  options.fill_udp_checksum = udp_checksum;
+  options.fill_ip_checksum = !ip_checksum_given;
   if (padcount_given) p.pad = std::span(kZeros).first(p.bth.padcount);
   if (icrc) {
     options.fill_icrc = false;

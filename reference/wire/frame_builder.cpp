@@ -1,12 +1,45 @@
 #include "reference/wire/frame_builder.h"
 
 #include <array>
+#include <cstdint>
+#include <span>
+#include <variant>
 
 #include "reference/wire/byte_writer.h"
 #include "reference/wire/header_sizes.h"
 #include "reference/wire/icrc.h"
 
 namespace mr::wire {
+namespace {
+
+// Ones' complement sum of big-endian 16-bit words; an odd last byte is padded with zero.
+uint32_t add_words(uint32_t sum, std::span<const uint8_t> bytes) {
+  for (size_t i = 0; i < bytes.size(); i += 2) {
+    const uint32_t lo = i + 1 < bytes.size() ? bytes[i + 1] : 0;
+    sum += (static_cast<uint32_t>(bytes[i]) << 8) | lo;
+  }
+  return sum;
+}
+
+// The UDP checksum of `datagram` (its checksum field zero) under the pseudo-header of `ip`.
+uint16_t udp_checksum(const std::variant<Ipv4, Ipv6>& ip, std::span<const uint8_t> datagram) {
+  const auto len = static_cast<uint32_t>(datagram.size());
+  uint32_t sum = 0;
+  if (const auto* v4 = std::get_if<Ipv4>(&ip)) {
+    sum = add_words(add_words(sum, v4->src.bytes), v4->dst.bytes);
+  } else {
+    const auto& v6 = std::get<Ipv6>(ip);
+    sum = add_words(add_words(sum, v6.src.bytes), v6.dst.bytes);
+    sum += len >> 16;
+  }
+  sum += 17 + (len & 0xffff);  // protocol UDP and the UDP length
+  sum = add_words(sum, datagram);
+  while ((sum >> 16) != 0) sum = (sum & 0xffff) + (sum >> 16);
+  const auto c = static_cast<uint16_t>(~sum);
+  return c == 0 ? 0xffff : c;  // 0 means "no checksum": RFC 768 sends all ones instead
+}
+
+}  // namespace
 
 std::vector<uint8_t> build_frame(const RocePacket& in, const BuildOptions& o) {
   RocePacket p = in;
@@ -33,6 +66,7 @@ std::vector<uint8_t> build_frame(const RocePacket& in, const BuildOptions& o) {
   if (p.vlan) p.vlan->write(w);
   const size_t l3 = w.size();
   std::visit([&](const auto& ip) { ip.write(w); }, p.ip);
+  const size_t udp = w.size();
   p.udp.write(w);
   p.bth.write(w);
   p.for_each_extension([&](const auto& h) { h.write(w); });
@@ -41,6 +75,13 @@ std::vector<uint8_t> build_frame(const RocePacket& in, const BuildOptions& o) {
   const uint32_t icrc =
       o.fill_icrc ? IcrcCalculator::icrc(std::span(out).subspan(l3)) : p.icrc.value();
   w.u32(icrc);
+  if (o.fill_udp_checksum) {
+    const std::span datagram = std::span(out).subspan(udp);
+    datagram[6] = datagram[7] = 0;
+    const uint16_t c = udp_checksum(p.ip, datagram);
+    datagram[6] = static_cast<uint8_t>(c >> 8);
+    datagram[7] = static_cast<uint8_t>(c);
+  }
   return out;
 }
 

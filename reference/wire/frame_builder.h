@@ -21,6 +21,10 @@ struct BuildOptions {
   bool fill_ip_checksum = true;  // IPv4 header checksum
   bool fill_padding = false;     // padcount = (-payload) & 3 and zero pad bytes, ignoring p.pad
   bool fill_icrc = true;         // otherwise p.icrc is written as given
+  // RFC 768 checksum over the pseudo-header and the datagram, ICRC included (the ICRC masks
+  // this field, so the two do not depend on each other). RoCEv2 senders write 0 instead,
+  // which is why this is off and p.udp.chksum is written as given by default.
+  bool fill_udp_checksum = false;
 };
 
 std::vector<uint8_t> build_frame(const RocePacket& p, const BuildOptions& options = {});

@@ -59,5 +59,35 @@ TEST(FrameBuilder, KeepsAGivenWrongIcrcWhenAskedTo) {
   EXPECT_EQ(std::get<DecodedRoce>(*d).packet.icrc, 0xdeadbeefU);
 }
 
+// The expected values come from an independent RFC 768 computation (Python) over the same
+// frames; the ICRC masks the UDP checksum, so it stays the one of the original frame.
+TEST(FrameBuilder, FillsTheUdpChecksumOverThePseudoHeaderWhenAskedTo) {
+  struct Case {
+    std::vector<uint8_t> frame;
+    size_t udp_offset;
+    uint16_t checksum;
+  };
+  for (const auto& c :
+       {Case{testing::rc_ack_ipv4(), 34, 0xc6da}, Case{testing::rc_send_only_ipv6(), 54, 0x7f3b}}) {
+    const RocePacket p = decoded(c.frame);
+    const auto frame = build_frame(p, {.fill_udp_checksum = true});
+    ASSERT_EQ(frame.size(), c.frame.size());
+    EXPECT_EQ(frame[c.udp_offset + 6], c.checksum >> 8);
+    EXPECT_EQ(frame[c.udp_offset + 7], c.checksum & 0xff);
+    const auto d = decode_frame(frame);
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(std::get<DecodedRoce>(*d).icrc_ok());
+    auto unchanged = frame;
+    unchanged[c.udp_offset + 6] = unchanged[c.udp_offset + 7] = 0;
+    EXPECT_EQ(unchanged, c.frame);
+  }
+}
+
+TEST(FrameBuilder, WritesTheGivenUdpChecksumByDefault) {
+  RocePacket p = decoded(testing::rc_ack_ipv4());
+  p.udp.chksum = 0xbeef;
+  EXPECT_EQ(decoded(build_frame(p)).udp.chksum, 0xbeef);
+}
+
 }  // namespace
 }  // namespace mr::wire
