@@ -10,6 +10,7 @@
 #include "harness/cli/command.h"
 #include "harness/cli/decode_command.h"
 #include "harness/cli/doctor_command.h"
+#include "harness/cli/interop_command.h"
 #include "harness/cli/list_command.h"
 #include "harness/cli/mutants_command.h"
 #include "harness/cli/peer_command.h"
@@ -30,6 +31,8 @@ constexpr std::array kCommands{
             setup_mutants},
     Command{"peer", "the reference as the peer of unmodified ibv_rc_pingpong and perftest tools",
             setup_peer},
+    Command{"interop", "the interop matrix: the reference and Linux rxe as peers, impaired",
+            setup_interop},
 };
 
 int run(int argc, char** argv) {
