@@ -147,7 +147,9 @@ std::string matrix_markdown(const MatrixResult& r) {
         " is. Impairment: 2% loss or 2% reordering, seeded, applied by the harness on the "
         "reference's side of the tap to the frames it sends and those it receives. Duration: "
         "post_send to the last expected completion. Retransmissions and violations: the "
-        "passive analyzer (`metaroce analyze`) on the cell's capture, taken on the tap. "
+        "passive analyzer (`metaroce analyze`) on the cell's capture, which holds what each side "
+        "sent (it sits between "
+        "the harness's two impairments). "
         "Harness: frames the harness dropped or reordered.\n\n";
   std::map<std::string, uint64_t> clauses;
   for (const auto& c : r.cells) {
