@@ -23,6 +23,11 @@ Expected<std::unique_ptr<CapturingLink>, std::string> CapturingLink::create(
 
 void CapturingLink::record(const io::Frame& frame, uint64_t timestamp_ns, const char* comment) {
   std::lock_guard lock(mutex_);
+  record_locked(frame, timestamp_ns, comment);
+}
+
+void CapturingLink::record_locked(const io::Frame& frame, uint64_t timestamp_ns,
+                                  const char* comment) {
   if (!writer_) return;
   ++frames_;
   if (auto done = writer_->write(frame.bytes, timestamp_ns, comment); !done && error_.empty()) {
@@ -31,9 +36,12 @@ void CapturingLink::record(const io::Frame& frame, uint64_t timestamp_ns, const 
 }
 
 size_t CapturingLink::send_burst(std::span<const io::Frame> frames) {
-  const size_t sent = inner_.send_burst(frames);
+  // Sent and recorded under the lock, stamped before sending: the receive path records a
+  // reply only after its request (a READ response must not precede its READ in the file).
+  std::lock_guard lock(mutex_);
   const uint64_t now = realtime_ns();
-  for (size_t i = 0; i < sent; ++i) record(frames[i], now, "reference peer");
+  const size_t sent = inner_.send_burst(frames);
+  for (size_t i = 0; i < sent; ++i) record_locked(frames[i], now, "reference peer");
   return sent;
 }
 

@@ -41,6 +41,7 @@ class CapturingLink final : public io::Link {
   CapturingLink(io::Link& inner, io::PcapngWriter writer)
       : inner_(inner), writer_(std::move(writer)) {}
   void record(const io::Frame& frame, uint64_t timestamp_ns, const char* comment);
+  void record_locked(const io::Frame& frame, uint64_t timestamp_ns, const char* comment);
 
   io::Link& inner_;
   mutable std::mutex mutex_;
