@@ -14,6 +14,7 @@
 #include "harness/cli/list_command.h"
 #include "harness/cli/mutants_command.h"
 #include "harness/cli/peer_command.h"
+#include "harness/cli/replay_command.h"
 #include "harness/cli/run_command.h"
 
 namespace mr::cli {
@@ -23,6 +24,8 @@ constexpr std::array kCommands{
     Command{"run", "run the conformance suite against a DUT and write reports", setup_run},
     Command{"list", "every clause with its test purposes, and the uncovered ones", setup_list},
     Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
+    Command{"replay", "one connection of a capture as a test case, or replayed against a DUT",
+            setup_replay},
     Command{"analyze", "clause violations found passively in a pcap/pcapng capture", setup_analyze},
     Command{"agent", "serve a device under test over the DUT control protocol", setup_agent},
     Command{"doctor", "RDMA readiness of the DUT host: devices, ports, GIDs, MTU, ECN, PFC",

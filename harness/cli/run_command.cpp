@@ -19,22 +19,6 @@
 namespace mr::cli {
 namespace {
 
-struct RunOptions {
-  std::string dut = "reference";
-  std::string profile;
-  std::string pixit;
-  std::string filter;
-  std::string link = "memory";
-  std::string out = "reports/latest";
-  std::string seed = "1";
-  std::vector<std::string> mutants;
-  std::string iface;
-  std::string token;
-  std::string token_file;
-  std::string rxe_backend = "verbs";
-  bool quiet = false;
-};
-
 std::atomic<bool> g_interrupted{false};
 
 // First Ctrl-C: finish the running test, write the reports, tear the DUT down (a guest,
@@ -93,7 +77,7 @@ Expected<uint64_t, std::string> parse_seed(const std::string& s) {
   }
 }
 
-int run(const RunOptions& o) {
+int run_impl(const RunOptions& o) {
   if (o.link != "memory") {
     std::fprintf(
         stderr,
@@ -127,6 +111,7 @@ int run(const RunOptions& o) {
   engine::SuiteOptions s;
   s.pics_path = "testcases/profiles/" + profile + ".pics.json";
   s.pixit_path = pixit_path;
+  s.testcases_dir = o.testcases;
   s.filter = o.filter;
   s.out_dir = o.out;
   s.seed = *seed;
@@ -193,6 +178,8 @@ int run(const RunOptions& o) {
 
 }  // namespace
 
+int run_with(const RunOptions& options) { return run_impl(options); }
+
 Runner setup_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   app.add_option("--dut", o->dut, "reference (embedded) | agent://HOST:PORT | rxe");
@@ -205,6 +192,7 @@ Runner setup_run(CLI::App& app) {
                  "only tests whose tp id or path matches one of these globs (comma-separated)");
   app.add_option("--link", o->link, "memory | veth");
   app.add_option("--out", o->out, "run directory for the reports");
+  app.add_option("--testcases", o->testcases, "directory of the test cases (default: testcases)");
   app.add_option("--seed", o->seed, "seed of every random choice (a number, or 'random'); logged");
   app.add_option("--mutant", o->mutants, "switch on a reference mutant (repeatable)");
   app.add_option("--iface", o->iface, "agent://: the interface facing the DUT (libpcap)");
@@ -214,7 +202,7 @@ Runner setup_run(CLI::App& app) {
                  "rxe: the agent backend in the guest: verbs (rdma_rxe) | reference (self-test "
                  "of the tap path)");
   app.add_flag("--quiet", o->quiet, "print only tests that did not pass");
-  return [o] { return run(*o); };
+  return [o] { return run_with(*o); };
 }
 
 }  // namespace mr::cli

@@ -5,10 +5,34 @@
 // 1 when one did, 2 for a harness error.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "harness/cli/command.h"
 
 namespace mr::cli {
 
+struct RunOptions {
+  std::string dut = "reference";
+  std::string profile;
+  std::string pixit;
+  std::string testcases = "testcases";  // where the .mrt files are
+  std::string filter;
+  std::string link = "memory";
+  std::string out = "reports/latest";
+  std::string seed = "1";
+  std::vector<std::string> mutants;
+  std::string iface;
+  std::string token;
+  std::string token_file;
+  std::string rxe_backend = "verbs";
+  bool quiet = false;
+};
+
 Runner setup_run(CLI::App& app);
+
+// A run as `metaroce run` does it with these options (replay runs its generated test
+// case through it). Returns the exit code.
+int run_with(const RunOptions& options);
 
 }  // namespace mr::cli

@@ -1,0 +1,100 @@
+#include "harness/cli/replay_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "harness/cli/run_command.h"
+#include "harness/replay/script_from_capture.h"
+
+namespace mr::cli {
+namespace {
+
+struct ReplayOptions {
+  std::string file;
+  size_t connection = 0;
+  std::string to_script;
+  bool fast = false;
+  RunOptions run;  // --dut and the rest, as `run` takes them
+  bool dut_given = false;
+};
+
+// --fast: every request goes out as soon as the previous line is done.
+std::string without_pacing(const std::string& script) {
+  static const std::regex kPaced(R"(^\+[0-9.]+( +<))", std::regex::multiline);
+  return std::regex_replace(script, kPaced, "+0$1");
+}
+
+int replay(ReplayOptions& o) {
+  auto connection = replay::extract_connection(o.file, o.connection);
+  if (!connection) {
+    std::fprintf(stderr, "metaroce replay: %s\n", connection.error().c_str());
+    return kExitHarnessError;
+  }
+  const std::string name = std::filesystem::path(o.file).filename().string();
+  auto script = replay::script_from_connection(
+      *connection, {.capture_name = name, .connection_index = o.connection, .tp_id = "REPLAY-001"});
+  if (!script) {
+    std::fprintf(stderr, "metaroce replay: %s\n", script.error().c_str());
+    return kExitHarnessError;
+  }
+  const std::string text = o.fast ? without_pacing(*script) : *script;
+  std::fprintf(stderr,
+               "metaroce replay: connection %zu of %zu: %s QPN 0x%x -> %s QPN 0x%x, %zu packets\n",
+               o.connection, connection->connections_in_capture, connection->requester_ip.c_str(),
+               connection->requester_qpn, connection->responder_ip.c_str(),
+               connection->responder_qpn, connection->packets.size());
+  if (!o.to_script.empty()) {
+    std::ofstream out(o.to_script);
+    out << text;
+    if (!out) {
+      std::fprintf(stderr, "metaroce replay: cannot write %s\n", o.to_script.c_str());
+      return kExitHarnessError;
+    }
+    std::fprintf(stderr, "metaroce replay: wrote %s\n", o.to_script.c_str());
+    if (!o.dut_given) return kExitOk;
+  }
+  // The test case goes into the run directory, and `run` plays it against the DUT.
+  const std::string dir = o.run.out + "/replay-testcases";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir + "/REPLAY-001.mrt");
+    out << text;
+    if (!out) {
+      std::fprintf(stderr, "metaroce replay: cannot write %s/REPLAY-001.mrt\n", dir.c_str());
+      return kExitHarnessError;
+    }
+  }
+  o.run.testcases = dir;
+  o.run.filter.clear();
+  return run_with(o.run);
+}
+
+}  // namespace
+
+Runner setup_replay(CLI::App& app) {
+  auto o = std::make_shared<ReplayOptions>();
+  o->run.out = "reports/replay";
+  app.add_option("file", o->file, "the capture (pcap or pcapng)")->required();
+  app.add_option("--connection", o->connection,
+                 "which connection, in order of first request (default 0)");
+  app.add_option("--to-script", o->to_script, "write the connection as a test case to this file");
+  app.add_flag("--fast", o->fast, "inject as fast as possible instead of as recorded");
+  app.add_option("--dut", o->run.dut, "reference (embedded) | agent://HOST:PORT | rxe")
+      ->each([o](const std::string&) { o->dut_given = true; });
+  app.add_option("--pixit", o->run.pixit, "PIXIT file");
+  app.add_option("--profile", o->run.profile, "PICS profile in testcases/profiles/");
+  app.add_option("--iface", o->run.iface, "agent://: the interface facing the DUT");
+  app.add_option("--token", o->run.token, "agent://: the agent's shared secret");
+  app.add_option("--token-file", o->run.token_file, "agent://: a file holding the token");
+  app.add_option("--out", o->run.out, "run directory (default reports/replay)");
+  app.add_option("--seed", o->run.seed, "seed of every random choice; logged");
+  app.add_option("--mutant", o->run.mutants,
+                 "embedded reference: switch on a mutant (repeatable), e.g. to see a replay fail");
+  return [o] { return replay(*o); };
+}
+
+}  // namespace mr::cli
