@@ -75,8 +75,8 @@ struct RunResult {
   std::string harness_commit;  // git commit the harness was built from, "" if unknown
   std::string started_at;      // ISO 8601 UTC
   double duration_s = 0;
-  bool cancelled = false;  // stopped early (Ctrl-C): the tests not run are absent
-  nlohmann::ordered_json dut;    // identity from hello/capabilities
+  bool cancelled = false;      // stopped early (Ctrl-C): the tests not run are absent
+  nlohmann::ordered_json dut;  // identity from hello/capabilities
   // The DUT host's doctor report (harness/doctor), or why there is none; manifest only.
   nlohmann::ordered_json doctor;
   std::string profile;           // PICS profile name
