@@ -2,7 +2,6 @@
 
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
@@ -15,6 +14,7 @@
 #include "harness/agent/reference_backend.h"
 #include "harness/agent/socket_io.h"
 #include "harness/agent/verbs_backend.h"
+#include "harness/dut/dut_control.h"
 #include "reference/io/clock.h"
 #include "reference/io/memory_link.h"
 #include "reference/io/pcap_link.h"
@@ -49,12 +49,9 @@ void log(const std::string& message) {
 
 std::optional<std::string> read_token(const AgentOptions& o) {
   if (!o.token.empty()) return o.token;
-  std::ifstream in(o.token_file);
-  if (!in) return std::nullopt;
-  std::string token;
-  std::getline(in, token);
-  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
-  return token;
+  auto token = dut::read_token_file(o.token_file);
+  if (!token) return std::nullopt;
+  return *token;
 }
 
 // Serves `backend` on --listen until SIGINT or SIGTERM.

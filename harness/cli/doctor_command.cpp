@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -49,11 +48,7 @@ Expected<std::string, std::string> read_token(const DoctorOptions& o) {
   if (!o.token.empty()) return o.token;
   if (o.token_file.empty())
     return Unexpected(std::string("agent://: give --token or --token-file"));
-  std::ifstream in(o.token_file);
-  std::string token;
-  if (!in || !std::getline(in, token)) return Unexpected(o.token_file + ": cannot read the token");
-  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
-  return token;
+  return dut::read_token_file(o.token_file);
 }
 
 // The agent's answer to "doctor", as a report.

@@ -1,5 +1,7 @@
 #include "harness/dut/dut_control.h"
 
+#include <fstream>
+
 #include "harness/agent/socket_io.h"
 #include "harness/dut/tcp_transport.h"
 
@@ -79,6 +81,14 @@ Result<Json> DutControl::call(std::string_view op, Json args, std::optional<uint
     reply.erase("ok");
     return reply;
   }
+}
+
+Expected<std::string, std::string> read_token_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string token;
+  if (!in || !std::getline(in, token)) return Unexpected(path + ": cannot read a token from it");
+  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+  return token;
 }
 
 }  // namespace mr::dut

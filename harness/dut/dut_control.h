@@ -55,6 +55,10 @@ class DutControl {
   uint64_t next_id_ = 1;
 };
 
+// The token in the first line of `path` (a trailing CR or spaces dropped); an error naming
+// the file when it cannot be read. Whether an empty token is acceptable is the caller's call.
+Expected<std::string, std::string> read_token_file(const std::string& path);
+
 // The ControlError an error reply carries ({"code", "message", "field"}); EPROTO when the
 // reply is not a well-formed protocol reply.
 ControlError error_from_reply(const Json& reply);

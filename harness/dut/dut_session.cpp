@@ -1,7 +1,5 @@
 #include "harness/dut/dut_session.h"
 
-#include <fstream>
-
 #include "harness/agent/socket_io.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/dut/remote/remote_agent_port.h"
@@ -15,12 +13,9 @@ Expected<std::string, std::string> read_token(const DutSpec& spec) {
   if (!spec.token.empty()) return spec.token;
   if (spec.token_file.empty())
     return Unexpected(std::string("--dut agent:// needs --token or --token-file"));
-  std::ifstream in(spec.token_file);
-  std::string token;
-  if (!in || !std::getline(in, token))
-    return Unexpected("--token-file " + spec.token_file + ": cannot read a token from it");
-  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
-  if (token.empty()) return Unexpected("--token-file " + spec.token_file + ": the token is empty");
+  auto token = read_token_file(spec.token_file);
+  if (!token) return Unexpected("--token-file " + token.error());
+  if (token->empty()) return Unexpected("--token-file " + spec.token_file + ": the token is empty");
   return token;
 }
 

@@ -244,17 +244,27 @@ class Runner {
 
   // A liveness probe: a zero-length RDMA WRITE at the given PSN with AckReq must draw an ACK
   // for that PSN. It proves that an earlier silence was a drop, not a dead DUT.
+  // The QP a `probe` or `event` line names, or the current one; nullptr after reporting
+  // the harness error.
+  const QpBinding* command_qp(const script::Command& c, const std::string& what) {
+    if (c.target.empty()) {
+      if (ctx_.qp() == nullptr) ctx_.error(c.pos, what + " before any QP exists");
+      return ctx_.qp();
+    }
+    auto it = ctx_.qps.find(c.target);
+    if (it == ctx_.qps.end()) {
+      ctx_.error(c.pos, what + ": no QP named '" + c.target + "'");
+      return nullptr;
+    }
+    return &it->second;
+  }
+
   // `event ACTION [QP] dir=tester|dut psn=EXPR [tx=N] [us=N] [byte=N]`: arms a fault.
   void event(const script::Command& c, FaultPort& faults) {
     auto action = fault_action_from_name(c.name);
     if (!action) return ctx_.error(c.pos, "event: " + action.error());
-    const QpBinding* qp = ctx_.qp();
-    if (!c.target.empty()) {
-      auto it = ctx_.qps.find(c.target);
-      if (it == ctx_.qps.end()) return ctx_.error(c.pos, "event: no QP named '" + c.target + "'");
-      qp = &it->second;
-    }
-    if (qp == nullptr) return ctx_.error(c.pos, "event before any QP exists");
+    const QpBinding* qp = command_qp(c, "event");
+    if (qp == nullptr) return;
     FaultEvent e;
     e.action = *action;
     e.line = c.pos.line;
@@ -304,13 +314,8 @@ class Runner {
   }
 
   void probe(const script::Command& c) {
-    const QpBinding* qp = ctx_.qp();
-    if (!c.target.empty()) {
-      auto it = ctx_.qps.find(c.target);
-      if (it == ctx_.qps.end()) return ctx_.error(c.pos, "probe: no QP named '" + c.target + "'");
-      qp = &it->second;
-    }
-    if (qp == nullptr) return ctx_.error(c.pos, "probe before any QP exists");
+    const QpBinding* qp = command_qp(c, "probe");
+    if (qp == nullptr) return;
     const script::FieldArg* psn_arg = nullptr;
     for (const auto& a : c.args) {
       if (a.name == "psn")
