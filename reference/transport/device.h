@@ -33,6 +33,7 @@
 #include "reference/transport/device_counters.h"
 #include "reference/transport/packet_factory.h"
 #include "reference/transport/qp_context.h"
+#include "reference/transport/qp_table.h"
 #include "reference/transport/queue_pair.h"
 
 namespace mr::transport {
@@ -92,7 +93,7 @@ class Device {
   PacketFactory factory_;
   DeviceCounters counters_;
   std::vector<std::vector<uint8_t>> outbox_;
-  std::map<uint32_t, std::unique_ptr<QueuePair>> qps_;
+  QpTable qps_;  // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
   // QPs with unsent work or an armed timer: advance() visits only these, so its cost does
   // not grow with idle QPs. Ordered, so that runs are deterministic.
   std::set<uint32_t> active_;
