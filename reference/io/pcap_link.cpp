@@ -11,8 +11,6 @@
 namespace mr::io {
 namespace {
 
-constexpr int kSnapLength = 65535;
-
 struct DispatchTarget {
   std::span<Frame> out;
   size_t count = 0;
@@ -41,7 +39,7 @@ Expected<PcapLink, std::string> PcapLink::open(const std::string& interface,
   if (!raw) return Unexpected(interface + ": pcap_create: " + errbuf);
   PcapLink link(interface, raw);
   pcap_t* p = link.handle_.get();
-  pcap_set_snaplen(p, kSnapLength);
+  pcap_set_snaplen(p, options.snap_length);
   pcap_set_promisc(p, options.promiscuous ? 1 : 0);
   pcap_set_immediate_mode(p, 1);
   pcap_set_buffer_size(p, options.buffer_bytes);

@@ -4,7 +4,7 @@
 // rings underneath): the backend for veth and tap interfaces inside the test's network
 // namespaces, and for a real NIC facing a device under test.
 //
-// Set-up: snaplen 65535, immediate mode (no batching delay), nanosecond timestamps,
+// Set-up: snaplen 65535 (an option), immediate mode (no batching delay), nanosecond timestamps,
 // non-blocking, a BPF filter so that only traffic a Node handles crosses into user space,
 // and direction "in" so that frames we inject do not come back to us. Receive waits with
 // poll() on pcap's selectable descriptor, bounded by the timeout. Received frames are
@@ -35,6 +35,10 @@ struct PcapLinkOptions {
   std::string filter = "udp port 4791 or arp or icmp or icmp6 or (vlan and udp port 4791)";
   bool promiscuous = true;  // a Node may use a MAC other than the interface's
   int buffer_bytes = 8 << 20;
+  // Bytes kept of each frame. In immediate mode libpcap uses TPACKET_V2, whose ring slots
+  // are sized for the snap length: 65535 leaves 8 MiB room for 64 frames; the interface's
+  // MTU + 18 (Ethernet header and a VLAN tag) keeps every frame whole and fits far more.
+  int snap_length = 65535;
 };
 
 struct PcapLinkStats {
