@@ -5,7 +5,11 @@
 //   of payload delivered, beside BM_Memcpy64K, the machine's memcpy of the same size.
 // BM_SendMessageRate: 8-byte SENDs, messages/s.
 // BM_QpScaling/N: the same 8-byte SEND stream spread round-robin over N connected QPs;
-//   the per-message cost must stay flat from 1 to 10,000 QPs (lookups are hash probes).
+//   the per-message cost must stay flat from 1 to 10,000 QPs.
+// BM_QpLookup/N: only the QPN lookup the data path makes per packet, round-robin over the
+//   same N QPs (the QP itself is not touched), so the lookup's own cost is seen apart from
+//   BM_QpLookupAndTouch/N, which also reads the QP's send state as the data path does: the
+//   difference is the cache misses of touching N QPs' state, not the lookup.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -155,6 +159,32 @@ void BM_QpScaling(benchmark::State& state) {
   send_stream(state, static_cast<size_t>(state.range(0)));
 }
 BENCHMARK(BM_QpScaling)->Arg(1)->Arg(1000)->Arg(10000);
+
+// Round-robin lookups of B's QPNs, as its receive path makes them for A's packets.
+template <bool kTouch>
+void qp_lookups(benchmark::State& state) {
+  const auto qps = static_cast<size_t>(state.range(0));
+  Bench bench(1024, qps, 4096);
+  const Device& dev = *bench.b.dev;
+  const std::vector<uint32_t>& qpns = bench.b.qpns;
+  size_t next = 0;
+  for (auto _ : state) {
+    const QueuePair* qp = dev.qp(qpns[next]);
+    if constexpr (kTouch) {
+      benchmark::DoNotOptimize(qp->next_psn + qp->epsn + qp->attr.dest_qpn);
+    } else {
+      benchmark::DoNotOptimize(qp);
+    }
+    if (++next == qps) next = 0;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
+void BM_QpLookup(benchmark::State& state) { qp_lookups<false>(state); }
+BENCHMARK(BM_QpLookup)->Arg(1)->Arg(1000)->Arg(10000);
+
+void BM_QpLookupAndTouch(benchmark::State& state) { qp_lookups<true>(state); }
+BENCHMARK(BM_QpLookupAndTouch)->Arg(1)->Arg(1000)->Arg(10000);
 
 }  // namespace
 }  // namespace mr::transport
