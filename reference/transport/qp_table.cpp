@@ -4,18 +4,6 @@
 
 namespace mr::transport {
 
-size_t QpTable::index_of(uint32_t qpn) const {
-  const size_t n = capacity();
-  if (qpn == 0 || n == 0) return n;
-  const size_t mask = n - 1;
-  // The table is at most half full, so a probe meets an empty entry within n steps.
-  for (size_t i = home(qpn), step = 0; step < n; i = (i + 1) & mask, ++step) {
-    if (entries_[i].first == qpn) return i;
-    if (entries_[i].first == 0) return n;
-  }
-  return n;
-}
-
 std::pair<QpTable::iterator, bool> QpTable::emplace(uint32_t qpn, std::unique_ptr<QueuePair> qp) {
   if (qpn == 0) return {end(), false};
   if (const size_t at = index_of(qpn); at != capacity()) return {entries_.data() + at, false};
