@@ -91,6 +91,20 @@ enum class Mutant : uint8_t {
   kCnpNotRateLimited,
   kCnpWithoutBecn,
   kCnpAnswered,
+  // unreliable connection (MR-UC)
+  kUcAnswersWithAcks,
+  kUcKeepsMessageAfterGap,
+  kUcErrorOnStrayMiddle,
+  kUcRkeyErrorNaks,
+  kUcSendsRcOpcodes,
+  // unreliable datagram (MR-UD)
+  kUdAckReqSet,
+  kUdLargerThanPmtuSent,
+  kQkeyNotChecked,
+  kGrhAreaNotFilled,
+  kUdSourceQpNotReported,
+  kUdLongMessageTruncated,
+  kControlledQkeyIgnored,
   kCount,
 };
 

@@ -6,6 +6,7 @@
 #include "reference/transport/completer.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/responder.h"
+#include "reference/transport/ud_responder.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
 
@@ -37,6 +38,31 @@ bool same_ip(const IpAddress& a, const std::variant<wire::Ipv4, wire::Ipv6>& ip,
   const auto& v6 = std::get<wire::Ipv6>(ip);
   const auto* want = std::get_if<wire::Ipv6Address>(&a);
   return want && *want == (source ? v6.src : v6.dst);
+}
+
+wire::Transport transport_of(QpType t) {
+  if (t == QpType::kUd) return wire::Transport::kUd;
+  return t == QpType::kUc ? wire::Transport::kUc : wire::Transport::kRc;
+}
+
+// What a QP of `type` may post (IBTA 9.8, ibv_post_send): "" when allowed, else the reason.
+std::string check_wr_for_type(QpType type, const SendWr& wr) {
+  const SendOpcode op = wr.opcode;
+  const bool send = op == SendOpcode::kSend || op == SendOpcode::kSendWithImm;
+  const bool write = op == SendOpcode::kWrite || op == SendOpcode::kWriteWithImm;
+  if (type == QpType::kUd) {
+    if (!send)
+      return "a UD QP posts only SEND and SEND_WITH_IMM, not " + std::string(to_string(op));
+    if (!wr.ud)
+      return "a UD send work request needs its destination (ud: ah, remote_qpn, remote_qkey)";
+    if (wr.ud->remote_qpn > kPsnMask) return "ud.remote_qpn is 24-bit";
+    return "";
+  }
+  if (wr.ud) return "only a UD QP takes a ud destination in its work requests";
+  if (type == QpType::kUc && !send && !write)
+    return "a UC QP posts only SEND, SEND_WITH_IMM, RDMA_WRITE and RDMA_WRITE_WITH_IMM, not " +
+           std::string(to_string(op));
+  return "";
 }
 
 uint8_t ecn_of(const wire::RocePacket& p) {
@@ -127,7 +153,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   QueuePair& qp = *it->second;
   const QpState to = (mask & kAttrState) ? attr.state : qp.attr.state;
   if (mask & kAttrState) {
-    if (auto why = check_transition(qp.attr.state, to, mask); !why.empty())
+    if (auto why = check_transition(qp.attr.state, to, mask, qp.init.type); !why.empty())
       return verbs_error(std::string(why));
   }
   if (mask & kAttrPathMtu) {
@@ -171,6 +197,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrMinRnrTimer) qp.attr.min_rnr_timer = attr.min_rnr_timer;
   if (mask & kAttrMaxRdAtomic) qp.attr.max_rd_atomic = attr.max_rd_atomic;
   if (mask & kAttrMaxDestRdAtomic) qp.attr.max_dest_rd_atomic = attr.max_dest_rd_atomic;
+  if (mask & kAttrQkey) qp.attr.qkey = attr.qkey;
   if (mask & kAttrState) {
     if (to == QpState::kError) {
       QpContext ctx = context(qp, 0);
@@ -211,6 +238,7 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
                        std::string(to_string(qp.attr.state)));
   }
   if (qp.sq.size() >= qp.init.max_send_wr) return verbs_error("send queue full");
+  if (auto why = check_wr_for_type(qp.init.type, wr); !why.empty()) return verbs_error(why);
   const uint64_t total = sge_total(wr.sg_list);
   if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");
   const bool atomic = wr.opcode == SendOpcode::kCompareSwap || wr.opcode == SendOpcode::kFetchAdd;
@@ -334,10 +362,11 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   }
   QueuePair& qp = *it->second;
   const auto* info = wire::opcode_info(p.bth.opcode);
-  const bool rc = info && info->transport == wire::Transport::kRc;
-  const bool uc_as_rc = info && info->transport == wire::Transport::kUc &&
+  const QpType type = qp.init.type;
+  const bool own = info && info->transport == transport_of(type);  // MR-WF-12
+  const bool uc_as_rc = type == QpType::kRc && info && info->transport == wire::Transport::kUc &&
                         config_.mutants.active(Mutant::kAcceptUnknownTransport);
-  if (!rc && !uc_as_rc) {
+  if (!own && !uc_as_rc) {
     ++counters_.dropped_transport;  // MR-WF-12
     return;
   }
@@ -358,7 +387,9 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   // The reset-state-accepts mutant does not gate by state at all, so an INIT QP (which has
   // no address vector yet) is not held to one either.
   const bool ungated = s == QpState::kInit && config_.mutants.active(Mutant::kResetStateAccepts);
-  if (!ungated && (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false))) {
+  // A UD QP has no peer: any source may send it datagrams.
+  if (!ungated && type != QpType::kUd &&
+      (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false))) {
     ++counters_.dropped_address;  // MR-QS-05
     return;
   }
@@ -369,6 +400,10 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   ++counters_.rcvd_pkts;
   if (ecn_of(p) == 3) notify_congestion(qp, now_ns);
   QpContext ctx = context(qp, now_ns);
+  if (type == QpType::kUd) {
+    receive_datagram(qp, p, ctx);
+    return;
+  }
   if (response) {
     complete_response(qp, p, ctx);
   } else {

@@ -34,6 +34,8 @@ struct DeviceCounters {
   uint64_t cnp_received = 0;
   uint64_t ce_marked_received = 0;
   uint64_t cq_overflow = 0;
+  uint64_t qkey_viol_cntr = 0;   // UD packets dropped for a wrong Q_Key (MR-UD-02)
+  uint64_t dropped_no_rwqe = 0;  // UD/UC packets dropped: no receive WQE, or it was too small
 
   template <class F>
   void for_each(F&& f) const {
@@ -62,6 +64,8 @@ struct DeviceCounters {
     f("cnp_received", cnp_received);
     f("ce_marked_received", ce_marked_received);
     f("cq_overflow", cq_overflow);
+    f("qkey_viol_cntr", qkey_viol_cntr);
+    f("dropped_no_rwqe", dropped_no_rwqe);
   }
 };
 

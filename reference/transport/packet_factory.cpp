@@ -11,7 +11,11 @@ namespace mr::transport {
 using mutants::Mutant;
 
 wire::RocePacket PacketFactory::start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const {
-  const AddressVector& av = qp.attr.av;
+  return start(qp.attr.av, qp.attr.pkey, qp.attr.dest_qpn, opcode, psn);
+}
+
+wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, uint32_t dest_qpn,
+                                      uint8_t opcode, uint32_t psn) const {
   wire::RocePacket p;
   p.eth.src = av.smac;
   p.eth.dst = av.dmac;
@@ -46,8 +50,8 @@ wire::RocePacket PacketFactory::start(const QueuePair& qp, uint8_t opcode, uint3
   }
   p.udp.sport = av.udp_sport;
   p.bth.opcode = opcode;
-  p.bth.pkey = qp.attr.pkey;
-  p.bth.dqpn = qp.attr.dest_qpn;
+  p.bth.pkey = pkey;
+  p.bth.dqpn = dest_qpn;
   p.bth.psn = psn;
   if (mutants_.active(Mutant::kTverNonzero)) p.bth.version = 1;
   return p;

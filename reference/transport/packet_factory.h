@@ -21,6 +21,9 @@ class PacketFactory {
 
   // A packet to the QP's peer with L2..UDP and the BTH's P_Key and DestQP filled in.
   wire::RocePacket start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const;
+  // The same for an explicit destination: a UD work request's address handle and QPN.
+  wire::RocePacket start(const AddressVector& av, uint16_t pkey, uint32_t dest_qpn, uint8_t opcode,
+                         uint32_t psn) const;
   // Serializes with lengths, pad and ICRC computed.
   std::vector<uint8_t> finish(const wire::RocePacket& p);
 

@@ -6,6 +6,38 @@ namespace mr::transport {
 namespace {
 
 constexpr std::array<std::string_view, 6> kNames{"RESET", "INIT", "RTR", "RTS", "SQD", "ERROR"};
+constexpr std::array<std::string_view, 3> kTypeNames{"RC", "UC", "UD"};
+
+bool has_all(uint32_t mask, uint32_t required) { return (mask & required) == required; }
+
+// UC and UD need fewer attributes than RC: no READ/ATOMIC resources, no retry or RNR
+// timers; UD has no connection at all, but needs its Q_Key from INIT on.
+std::string_view check_unreliable(QpState from, QpState to, uint32_t mask, QpType type) {
+  using S = QpState;
+  const bool ud = type == QpType::kUd;
+  if (from == S::kReset && to == S::kInit) {
+    if (ud && !has_all(mask, kAttrPkey | kAttrQkey))
+      return "RESET->INIT of a UD QP requires pkey and qkey";
+    if (!ud && !has_all(mask, kAttrPkey | kAttrAccessFlags))
+      return "RESET->INIT requires pkey and access_flags";
+    return "";
+  }
+  if (from == S::kInit && to == S::kRtr) {
+    if (!ud && !has_all(mask, kAttrAddress | kAttrPathMtu | kAttrDestQpn | kAttrRqPsn))
+      return "INIT->RTR of a UC QP requires address, path_mtu, dest_qpn and rq_psn";
+    return "";
+  }
+  if (from == S::kRtr && to == S::kRts) {
+    if (!has_all(mask, kAttrSqPsn)) return "RTR->RTS of a UC or UD QP requires sq_psn";
+    return "";
+  }
+  return check_transition(from, to,
+                          kAttrPkey | kAttrAccessFlags | kAttrAddress | kAttrPathMtu |
+                              kAttrDestQpn | kAttrRqPsn | kAttrMaxDestRdAtomic | kAttrMinRnrTimer |
+                              kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry |
+                              kAttrMaxRdAtomic,
+                          QpType::kRc);
+}
 
 }  // namespace
 
@@ -21,8 +53,22 @@ bool qp_state_from_string(std::string_view name, QpState& out) {
   return false;
 }
 
-std::string_view check_transition(QpState from, QpState to, uint32_t mask) {
+std::string_view to_string(QpType t) { return kTypeNames[static_cast<size_t>(t)]; }
+
+bool qp_type_from_string(std::string_view name, QpType& out) {
+  for (size_t i = 0; i < kTypeNames.size(); ++i) {
+    if (kTypeNames[i] == name) {
+      out = static_cast<QpType>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view check_transition(QpState from, QpState to, uint32_t mask, QpType type) {
   using S = QpState;
+  if (type != QpType::kRc && to != S::kReset && to != S::kError)
+    return check_unreliable(from, to, mask, type);
   // Any state may go to RESET or ERROR (IBTA 10.3.1).
   if (to == S::kReset || to == S::kError) return "";
   switch (from) {

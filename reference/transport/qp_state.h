@@ -11,6 +11,13 @@ namespace mr::transport {
 
 enum class QpState : uint8_t { kReset, kInit, kRtr, kRts, kSqd, kError };
 
+// The transport service of a QP (ibv_qp_type): reliable connected, unreliable connected,
+// unreliable datagram.
+enum class QpType : uint8_t { kRc, kUc, kUd };
+
+std::string_view to_string(QpType t);
+bool qp_type_from_string(std::string_view name, QpType& out);
+
 std::string_view to_string(QpState s);
 bool qp_state_from_string(std::string_view name, QpState& out);
 
@@ -30,10 +37,13 @@ enum QpAttrMask : uint32_t {
   kAttrMinRnrTimer = 1 << 11,
   kAttrMaxRdAtomic = 1 << 12,
   kAttrMaxDestRdAtomic = 1 << 13,
+  kAttrQkey = 1 << 14,  // UD: the Q_Key a received DETH must carry
 };
 
 // Checks a transition: `from` -> `to` must exist, and `mask` must hold every attribute
-// that transition requires for an RC QP. Returns "" when allowed, else the reason.
-std::string_view check_transition(QpState from, QpState to, uint32_t mask);
+// that transition requires for a QP of `type` (IBTA 10.3.1, the required attributes of
+// ibv_modify_qp per QP type). Returns "" when allowed, else the reason.
+std::string_view check_transition(QpState from, QpState to, uint32_t mask,
+                                  QpType type = QpType::kRc);
 
 }  // namespace mr::transport

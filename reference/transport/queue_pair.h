@@ -1,6 +1,6 @@
 // File: queue_pair.h
 //
-// One reliable-connected queue pair: its attributes, its send queue as the requester and
+// One queue pair (RC, UC or UD): its attributes, its send queue as the requester and
 // completer see it, and its receive side as the responder sees it. The engines
 // (requester.cpp, responder.cpp, completer.cpp) hold the behaviour; this is the state.
 #pragma once
@@ -38,9 +38,11 @@ struct QpAttributes {
   uint8_t min_rnr_timer = 12;
   uint8_t max_rd_atomic = 16;
   uint8_t max_dest_rd_atomic = 16;
+  uint32_t qkey = 0;  // UD only
 };
 
 struct QpInitAttributes {
+  QpType type = QpType::kRc;
   uint32_t pd = 0;
   uint32_t send_cq = 0;
   uint32_t recv_cq = 0;
@@ -111,6 +113,7 @@ struct QueuePair {
   uint32_t msn = 0;
   bool sent_psn_nak = false;
   bool rnr_nak_outstanding = false;
+  bool uc_drop_message = false;  // UC: a packet was lost, drop until a FIRST or ONLY
   OpenMessage open;
   std::deque<ResponderResource> resources;
 

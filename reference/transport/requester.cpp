@@ -4,6 +4,7 @@
 #include <array>
 
 #include "reference/transport/timers.h"
+#include "reference/transport/ud_requester.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
@@ -89,7 +90,8 @@ ReqState get_wqe(QueuePair& qp, Request& r) {
 
 ReqState check_limits(QueuePair& qp, Request& r, QpContext& ctx) {
   if (qp.rnr_resume_ns && ctx.now_ns < *qp.rnr_resume_ns) return ReqState::kDone;
-  if (unacked_psns(qp) >= kMaxUnackedPsns) return ReqState::kDone;
+  // UC has no ACKs, so no window of unacknowledged PSNs.
+  if (qp.init.type != QpType::kUc && unacked_psns(qp) >= kMaxUnackedPsns) return ReqState::kDone;
   // MR-RD-12: never more READ/ATOMICs outstanding than max_rd_atomic.
   if (r.wqe->is_read_or_atomic() && r.wqe->next_packet == 0 &&
       outstanding_read_atomic(qp) >= std::max<uint32_t>(1, qp.attr.max_rd_atomic)) {
@@ -152,7 +154,9 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       const uint32_t index = w.next_packet;
       const uint32_t offset = index * mtu;
       const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
-      const uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
+      const bool uc = qp.init.type == QpType::kUc;
+      uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
+      if (uc && !ctx.mutants.active(Mutant::kUcSendsRcOpcodes)) opcode |= 0x20;  // MR-UC-05
       const auto info = wire::opcode_info(opcode);
       wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
       if (info->has(wire::kReth)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
@@ -163,7 +167,11 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
           (info->is(wire::kSend) || info->is(wire::kImmediate))) {
         p.bth.solicited = 1;
       }
-      add_ackreq_policy(qp, p, last, ctx);
+      if (uc) {
+        p.bth.ackreq = 0;  // MR-UC-01: nothing will answer
+      } else {
+        add_ackreq_policy(qp, p, last, ctx);
+      }
       const auto payload = gather(qp, w, offset, n, ctx.memory);
       p.payload = payload;
       ctx.send(p);
@@ -173,6 +181,23 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
     }
   }
   if (w.next_packet >= w.npsn) ++qp.send_index;
+  if (qp.init.type == QpType::kUc) {
+    // UC: complete once the last packet is on the wire; no ACK timer, no retransmission.
+    if (w.next_packet >= w.npsn) {
+      w.completed = true;
+      if (w.wr.signaled) {
+        Completion c;
+        c.wr_id = w.wr.wr_id;
+        c.opcode = (w.wr.opcode == SendOpcode::kWrite || w.wr.opcode == SendOpcode::kWriteWithImm)
+                       ? WcOpcode::kRdmaWrite
+                       : WcOpcode::kSend;
+        c.byte_len = w.length;
+        c.qp_num = qp.qpn;
+        ctx.complete_send(qp, c);
+      }
+    }
+    return ReqState::kGetWqe;
+  }
   // Arm the local ACK timer when the first unacknowledged packet goes out (IBTA 9.7.6.1.3).
   if (!qp.retransmit_deadline_ns) {
     const uint64_t t = ack_timeout_ns(qp.attr.timeout);
@@ -193,6 +218,7 @@ uint32_t packets_for(uint32_t length, uint32_t mtu) {
 }
 
 void run_requester(QueuePair& qp, QpContext& ctx) {
+  if (qp.init.type == QpType::kUd) return run_ud_requester(qp, ctx);
   if (qp.attr.state != QpState::kRts) return;  // MR-QS-08: requests only in RTS
   Request r;
   // Bounded: every step either transmits one packet or stops.
@@ -210,6 +236,11 @@ void run_requester(QueuePair& qp, QpContext& ctx) {
       case ReqState::kDone:
         break;
     }
+  }
+  // UC WQEs are finished when sent: drop them from the queue the completer would use.
+  while (qp.init.type == QpType::kUc && !qp.sq.empty() && qp.sq.front().completed) {
+    qp.sq.pop_front();
+    if (qp.send_index > 0) --qp.send_index;
   }
 }
 

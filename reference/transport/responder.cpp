@@ -31,6 +31,7 @@ enum class RespState : uint8_t {
   kErrorInvalidRequest,    // Class C: NAK 0x61, QP to Error
   kErrorRemoteAccess,      // Class C: NAK 0x62, QP to Error
   kErrorRemoteOperation,   // Class A: NAK 0x63, QP to Error
+  kUcDropMessage,          // UC Class D1/E: silently drop the message, stay operational
   kDone,
 };
 
@@ -63,7 +64,32 @@ void send_ack(QueuePair& qp, uint32_t psn, uint8_t syndrome, QpContext& ctx) {
   ctx.send(ack);
 }
 
+// UC (rxe check_psn for IB_QPT_UC): a PSN other than the expected one means packets were
+// lost; the open message is dropped and the receiver waits for the next FIRST or ONLY.
+// A receive WQE the abandoned message had taken goes back to the head of its queue, so
+// no completion is made for a message that did not arrive whole.
+void abandon_open_message(QueuePair& qp, QpContext& ctx) {
+  if (qp.open.kind == OpenMessage::Kind::kSend && qp.open.rwqe) {
+    ctx.receive_queue(qp).push_front(*qp.open.rwqe);
+  }
+  qp.open = OpenMessage{};
+}
+
+RespState check_psn_uc(QueuePair& qp, Request& r, QpContext& ctx) {
+  const bool gap =
+      psn_diff(r.psn, qp.epsn) != 0 && !ctx.mutants.active(Mutant::kUcKeepsMessageAfterGap);
+  qp.epsn = psn_add(r.psn, 1);
+  if (!gap && !qp.uc_drop_message) return RespState::kCheckOpSequence;
+  abandon_open_message(qp, ctx);
+  if (r.info.is(wire::kStart)) {
+    qp.uc_drop_message = false;
+    return RespState::kCheckOpSequence;
+  }
+  return RespState::kUcDropMessage;  // MR-UC-02
+}
+
 RespState check_psn(QueuePair& qp, Request& r, QpContext& ctx) {
+  if (qp.init.type == QpType::kUc) return check_psn_uc(qp, r, ctx);
   const int32_t d = psn_diff(r.psn, qp.epsn);
   if (d == 0) return RespState::kCheckOpSequence;
   if (d < 0) return RespState::kDuplicate;
@@ -81,6 +107,8 @@ RespState check_op_sequence(QueuePair& qp, Request& r) {
   if (open == OpenMessage::Kind::kNone) {
     return start ? RespState::kCheckOpValid : RespState::kErrorInvalidRequest;  // missing FIRST
   }
+  // UC: a FIRST or ONLY abandons an open message (its tail was lost).
+  if (start && qp.init.type == QpType::kUc) return RespState::kUcDropMessage;
   // A message is open: only its MIDDLE or LAST may follow (missing LAST otherwise).
   const bool same = (open == OpenMessage::Kind::kSend && r.info.is(wire::kSend)) ||
                     (open == OpenMessage::Kind::kWrite && r.info.is(wire::kWrite));
@@ -406,6 +434,9 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
 
 RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
   qp.epsn = psn_add(r.psn, 1);
+  // MR-UC-01: a UC responder never acknowledges, whatever AckReq says.
+  if (qp.init.type == QpType::kUc && !ctx.mutants.active(Mutant::kUcAnswersWithAcks))
+    return RespState::kDone;
   if (r.p.bth.ackreq) {
     if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == 0x04)
       return RespState::kDone;
@@ -487,6 +518,15 @@ RespState error_rnr(QueuePair& qp, Request& r, QpContext& ctx) {
   return RespState::kDone;
 }
 
+// UC Class D1/E (rxe do_class_d1e_error): drop the open message without a trace and
+// ignore the packets up to the next FIRST or ONLY (MR-UC-02..04).
+RespState uc_drop_message(QueuePair& qp, QpContext& ctx) {
+  abandon_open_message(qp, ctx);
+  qp.uc_drop_message = true;
+  ++ctx.counters.dropped_transport;
+  return RespState::kDone;
+}
+
 RespState fatal(QueuePair& qp, Request& r, uint8_t syndrome, QpContext& ctx) {
   // MR-AK-15: the NAK carries the offending packet's PSN; then the QP is in Error (MR-MP-10).
   send_ack(qp, r.psn, syndrome, ctx);
@@ -500,6 +540,19 @@ void respond(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   const auto* info = wire::opcode_info(p.bth.opcode);
   if (info == nullptr) return;
   Request r{p, *info, p.bth.psn.value()};
+  const bool uc = qp.init.type == QpType::kUc;
+  // RC: a fatal error NAKs and ends the QP; UC drops the message and stays operational.
+  auto uc_error = [&](Request& req, uint8_t syndrome) {
+    if (!uc) return fatal(qp, req, syndrome, ctx);
+    if (syndrome == kNakInvalidRequest && ctx.mutants.active(Mutant::kUcErrorOnStrayMiddle) &&
+        !req.info.is(wire::kStart)) {
+      enter_error(qp, ctx);
+      return RespState::kDone;
+    }
+    if (syndrome == kNakRemoteAccess && ctx.mutants.active(Mutant::kUcRkeyErrorNaks))
+      send_ack(qp, req.psn, syndrome, ctx);
+    return uc_drop_message(qp, ctx);
+  };
   for (int steps = 0; steps < 32 && r.state != RespState::kDone; ++steps) {
     switch (r.state) {
       case RespState::kCheckPsn:
@@ -539,16 +592,19 @@ void respond(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         r.state = error_psn_out_of_sequence(qp, r, ctx);
         break;
       case RespState::kErrorRnr:
-        r.state = error_rnr(qp, r, ctx);
+        r.state = uc ? uc_drop_message(qp, ctx) : error_rnr(qp, r, ctx);
         break;
       case RespState::kErrorInvalidRequest:
-        r.state = fatal(qp, r, kNakInvalidRequest, ctx);
+        r.state = uc_error(r, kNakInvalidRequest);
         break;
       case RespState::kErrorRemoteAccess:
-        r.state = fatal(qp, r, kNakRemoteAccess, ctx);
+        r.state = uc_error(r, kNakRemoteAccess);
         break;
       case RespState::kErrorRemoteOperation:
-        r.state = fatal(qp, r, kNakRemoteOperation, ctx);
+        r.state = uc_error(r, kNakRemoteOperation);
+        break;
+      case RespState::kUcDropMessage:
+        r.state = uc_drop_message(qp, ctx);
         break;
       case RespState::kDone:
         break;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/transport/address_vector.h"
+
 namespace mr::transport {
 
 struct Sge {
@@ -31,6 +33,16 @@ enum class SendOpcode : uint8_t {
 std::string_view to_string(SendOpcode op);
 bool send_opcode_from_string(std::string_view name, SendOpcode& out);
 
+// The destination of a UD send (ibv_send_wr's wr.ud: the address handle, remote QPN and
+// remote Q_Key). A Q_Key with bit 31 set is controlled: the QP's own Q_Key is sent.
+struct UdDestination {
+  AddressVector ah;
+  uint32_t remote_qpn = 0;
+  uint32_t remote_qkey = 0;
+};
+
+inline constexpr uint32_t kControlledQkeyBit = 0x80000000U;
+
 struct SendWr {
   uint64_t wr_id = 0;
   SendOpcode opcode = SendOpcode::kSend;
@@ -43,6 +55,7 @@ struct SendWr {
   uint32_t rkey = 0;
   uint64_t compare_add = 0;  // COMPARE_SWAP compare value, FETCH_ADD add value
   uint64_t swap = 0;
+  std::optional<UdDestination> ud;  // UD QPs only
 };
 
 struct RecvWr {
@@ -88,7 +101,9 @@ struct Completion {
   uint32_t qp_num = 0;
   std::optional<uint32_t> imm_data;
   std::optional<uint32_t> invalidated_rkey;
-  bool solicited = false;  // the message ended with SE = 1 (receive side)
+  bool solicited = false;          // the message ended with SE = 1 (receive side)
+  std::optional<uint32_t> src_qp;  // UD receive: the sender's QPN from the DETH
+  bool grh = false;                // UD receive: the buffer starts with the 40-byte GRH area
 };
 
 }  // namespace mr::transport

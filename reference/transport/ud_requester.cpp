@@ -1,0 +1,87 @@
+#include "reference/transport/ud_requester.h"
+
+#include <algorithm>
+
+#include "reference/wire/opcode.h"
+
+namespace mr::transport {
+namespace {
+
+using mutants::Mutant;
+
+constexpr uint8_t kOpUdSendOnly = 0x64;
+constexpr uint8_t kOpUdSendOnlyWithImm = 0x65;
+
+// The message bytes of a UD work request (validated at post time; a region deregistered
+// since then sends zeros in its place, as the RC requester does).
+std::vector<uint8_t> gather_all(const QueuePair& qp, const SendWqe& w,
+                                const memory::MemoryTable& mem) {
+  std::vector<uint8_t> out;
+  out.reserve(w.length);
+  for (const Sge& sge : w.wr.sg_list) {
+    auto span = mem.resolve_local(sge.lkey, qp.init.pd, sge.addr, sge.length, 0);
+    if (!span) break;
+    out.insert(out.end(), span->begin(), span->end());
+  }
+  out.resize(w.length, 0);
+  return out;
+}
+
+void complete(QueuePair& qp, const SendWqe& w, WcStatus status, QpContext& ctx) {
+  if (!w.wr.signaled && status == WcStatus::kSuccess) return;
+  Completion c;
+  c.wr_id = w.wr.wr_id;
+  c.status = status;
+  c.opcode = WcOpcode::kSend;
+  c.byte_len = status == WcStatus::kSuccess ? w.length : 0;
+  c.qp_num = qp.qpn;
+  ctx.complete_send(qp, c);
+}
+
+// The Q_Key the DETH carries: a controlled Q_Key (bit 31 set) in the work request means
+// "the QP's own Q_Key" (IBTA 10.2.5, MR-UD-05).
+uint32_t deth_qkey(const QueuePair& qp, const UdDestination& d, QpContext& ctx) {
+  const bool controlled = (d.remote_qkey & kControlledQkeyBit) != 0;
+  if (controlled && !ctx.mutants.active(Mutant::kControlledQkeyIgnored)) return qp.attr.qkey;
+  return d.remote_qkey;
+}
+
+void transmit(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
+  const UdDestination& d = *w.wr.ud;
+  const bool imm = w.wr.opcode == SendOpcode::kSendWithImm;
+  const uint32_t psn = qp.next_psn;
+  wire::RocePacket p = ctx.factory.start(d.ah, qp.attr.pkey, d.remote_qpn,
+                                         imm ? kOpUdSendOnlyWithImm : kOpUdSendOnly, psn);
+  p.deth = wire::Deth{deth_qkey(qp, d, ctx), 0, qp.qpn};
+  if (imm) p.imm_dt = wire::ImmDt{w.wr.imm_data};
+  p.bth.solicited = w.wr.solicited ? 1 : 0;
+  // MR-UD-01: nobody acknowledges a datagram.
+  p.bth.ackreq = ctx.mutants.active(Mutant::kUdAckReqSet) ? 1 : 0;
+  const auto payload = gather_all(qp, w, ctx.memory);
+  p.payload = payload;
+  ctx.send(p);
+  qp.next_psn = psn_add(psn, 1);
+}
+
+}  // namespace
+
+void run_ud_requester(QueuePair& qp, QpContext& ctx) {
+  if (qp.attr.state != QpState::kRts) return;  // MR-QS-08
+  // Bounded by the send queue's depth: every WQE leaves the queue in this loop.
+  const size_t n = std::min<size_t>(qp.sq.size(), qp.init.max_send_wr);
+  for (size_t i = 0; i < n; ++i) {
+    const SendWqe w = std::move(qp.sq.front());
+    qp.sq.pop_front();
+    // A datagram is never segmented: a message larger than the PMTU is a local length
+    // error completion (rxe: IB_WC_LOC_LEN_ERR), not a packet.
+    if (w.length > qp.attr.path_mtu && !ctx.mutants.active(Mutant::kUdLargerThanPmtuSent)) {
+      complete(qp, w, WcStatus::kLocalLengthError, ctx);
+      continue;
+    }
+    transmit(qp, w, ctx);
+    complete(qp, w, WcStatus::kSuccess, ctx);
+  }
+  qp.send_index = 0;
+}
+
+}  // namespace mr::transport

@@ -1,0 +1,109 @@
+#include "reference/transport/ud_responder.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <variant>
+
+#include "reference/wire/byte_writer.h"
+
+namespace mr::transport {
+namespace {
+
+using mutants::Mutant;
+
+uint64_t capacity(const RecvWr& w) {
+  uint64_t n = 0;
+  for (const Sge& s : w.sg_list) n += s.length;
+  return n;
+}
+
+// The GRH area as rxe fills it (rxe_resp.c send_data_in with union rdma_network_hdr):
+// IPv4: 20 zero bytes, then the received IPv4 header without options; IPv6: its header.
+std::array<uint8_t, kGrhAreaBytes> grh_area(const wire::RocePacket& p) {
+  std::array<uint8_t, kGrhAreaBytes> out{};
+  std::vector<uint8_t> header;
+  wire::ByteWriter w(header);
+  if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) {
+    v4->write(w);
+    const size_t n = std::min<size_t>(header.size(), 20);
+    std::copy_n(header.begin(), n, out.begin() + 20);
+  } else {
+    std::get<wire::Ipv6>(p.ip).write(w);
+    std::copy_n(header.begin(), std::min<size_t>(header.size(), out.size()), out.begin());
+  }
+  return out;
+}
+
+// Writes `data` at `offset` of the receive WQE's scatter list; false when a buffer does
+// not resolve (its region was deregistered after the post).
+bool scatter(const QueuePair& qp, const RecvWr& rwqe, uint64_t offset,
+             std::span<const uint8_t> data, QpContext& ctx) {
+  for (const Sge& sge : rwqe.sg_list) {
+    if (data.empty()) return true;
+    if (offset >= sge.length) {
+      offset -= sge.length;
+      continue;
+    }
+    const auto n = static_cast<uint32_t>(std::min<uint64_t>(sge.length - offset, data.size()));
+    auto dst =
+        ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
+    if (!dst) return false;
+    std::memcpy(dst->data(), data.data(), n);
+    data = data.subspan(n);
+    offset = 0;
+  }
+  return data.empty();
+}
+
+}  // namespace
+
+void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!p.deth) return;  // the decoder gives every UD opcode its DETH; be safe anyway
+  // MR-UD-02 (IBTA C10-15): a Q_Key that is not the QP's drops the packet and counts.
+  if (p.deth->qkey != qp.attr.qkey && !ctx.mutants.active(Mutant::kQkeyNotChecked)) {
+    ++ctx.counters.qkey_viol_cntr;
+    return;
+  }
+  auto& rq = ctx.receive_queue(qp);
+  if (rq.empty()) {  // MR-UD-04: no RNR NAK for a datagram, just a drop
+    ++ctx.counters.dropped_no_rwqe;
+    return;
+  }
+  const bool grh = !ctx.mutants.active(Mutant::kGrhAreaNotFilled);
+  const uint64_t room = capacity(rq.front());
+  const uint64_t header = grh ? kGrhAreaBytes : 0;
+  auto payload = p.payload;
+  if (header + payload.size() > room) {
+    if (!ctx.mutants.active(Mutant::kUdLongMessageTruncated) || room < header) {
+      ++ctx.counters.dropped_no_rwqe;  // MR-UD-04: the WQE stays for the next datagram
+      return;
+    }
+    payload = payload.first(room - header);
+  }
+  const RecvWr rwqe = std::move(rq.front());
+  rq.pop_front();
+  bool placed = true;
+  if (grh) {
+    const auto area = grh_area(p);
+    placed = scatter(qp, rwqe, 0, area, ctx);
+  }
+  placed = placed && scatter(qp, rwqe, header, payload, ctx);
+  Completion c;
+  c.wr_id = rwqe.wr_id;
+  c.status = placed ? WcStatus::kSuccess : WcStatus::kLocalProtectionError;
+  c.opcode = WcOpcode::kRecv;
+  c.byte_len = static_cast<uint32_t>(header + payload.size());
+  c.qp_num = qp.qpn;
+  c.solicited = p.bth.solicited != 0;
+  c.src_qp = ctx.mutants.active(Mutant::kUdSourceQpNotReported) ? qp.qpn : p.deth->sqpn.value();
+  c.grh = grh;
+  if (p.imm_dt) {
+    const uint32_t imm = p.imm_dt->imm.value();
+    c.imm_data = ctx.mutants.active(Mutant::kImmediateByteSwapped) ? __builtin_bswap32(imm) : imm;
+  }
+  ctx.complete_recv(c);
+  ++ctx.counters.rdma_recvs;
+}
+
+}  // namespace mr::transport
