@@ -66,6 +66,14 @@ constexpr uint64_t kReadDestination = kMaxMessage;
 constexpr uint64_t kAtomicResult = 2 * kMaxMessage;
 constexpr uint64_t kAtomicTarget = kMaxMessage;
 constexpr size_t kBurst = 64;  // frames a side puts on the wire per turn
+// The wire's buffer, like a switch port's: frames a side sends beyond it are tail-dropped
+// (counted). Without a bound, a READ response (the responder sends all of it at once) and
+// then the rest of it again for every reissued READ queue up behind each other, and a
+// reissue's answer waits longer than the ACK timer, which reissues again: no progress.
+constexpr size_t kWireQueue = 2048;
+// The local ACK timeout, 4.096 us x 2^16 = 268 ms: above the time a full wire queue takes
+// to drain into an unoptimised or sanitizer build on a shared 2-core machine.
+constexpr uint8_t kAckTimeout = 16;
 
 enum class Fault : uint8_t { kNone, kDrop, kReorder, kDuplicate, kCorrupt, kMixed };
 
@@ -135,16 +143,6 @@ std::optional<ImpairmentAction> forced_action(Fault f) {
   return std::nullopt;
 }
 
-// The local ACK timeout (4.096 us x 2^t) must exceed the time the whole message takes to
-// cross the wire and be taken in, or a READ is asked for again while its response is still
-// arriving and the responses queue up behind each other: at least 67 ms, and ~60 us a
-// packet (an unoptimised or sanitizer build on a shared 2-core machine).
-uint8_t ack_timeout_for_packets(uint32_t packets) {
-  uint8_t t = 14;
-  while (t < 22 && (uint64_t{4096} << t) < uint64_t{packets} * 60'000) ++t;
-  return t;
-}
-
 bool is_atomic(SendOpcode op) {
   return op == SendOpcode::kCompareSwap || op == SendOpcode::kFetchAdd;
 }
@@ -162,8 +160,6 @@ struct Cell {
   }
   uint32_t packets() const { return length == 0 || is_atomic(op) ? 1 : (length + mtu - 1) / mtu; }
 };
-
-uint8_t ack_timeout_for(const Cell& cell) { return ack_timeout_for_packets(cell.packets()); }
 
 const std::vector<uint32_t> kSizes = {0, 1, 4095, 4096, 4097, 65536, 1 << 20, 16 << 20};
 const std::vector<uint32_t> kMtus = {256, 512, 1024, 2048, 4096};
@@ -240,6 +236,7 @@ struct Side {
   uint32_t cq = 0;
   memory::MrInfo mr;
   std::deque<std::vector<uint8_t>> pending;  // sent by the device, not yet on the wire
+  uint64_t queue_drops = 0;                  // frames beyond kWireQueue
 };
 
 // What one cell set up: its QPs, and each side's faulty receive path and Node.
@@ -330,7 +327,7 @@ class VethBulkMatrix : public ::testing::Test {
                                         transport::kAttrMinRnrTimer));
       attr.state = QpState::kRts;
       attr.sq_psn = is_a ? start_psn : peer_start;
-      attr.timeout = ack_timeout_for(cell);
+      attr.timeout = kAckTimeout;
       attr.retry_cnt = 7;
       attr.rnr_retry = 7;
       attr.max_rd_atomic = 16;
@@ -370,7 +367,13 @@ class VethBulkMatrix : public ::testing::Test {
       size_t moved = 0;
       for (auto [side, node] : {std::pair{&a_, w.node_a.get()}, std::pair{&b_, w.node_b.get()}}) {
         side->dev->advance(clock_.now_ns());
-        for (auto& f : side->dev->take_outbox()) side->pending.push_back(std::move(f));
+        for (auto& f : side->dev->take_outbox()) {
+          if (side->pending.size() < kWireQueue) {
+            side->pending.push_back(std::move(f));
+          } else {
+            ++side->queue_drops;
+          }
+        }
         // The wire's pace: a burst per turn, then the peer takes its frames in (a READ's
         // responder hands over a whole 16 MiB response at once, more than a ring holds).
         for (size_t i = 0; i < kBurst && !side->pending.empty(); ++i, ++moved) {
@@ -431,6 +434,7 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
   drain_wire();
   a_.pending.clear();
   b_.pending.clear();
+  a_.queue_drops = b_.queue_drops = 0;
   CellWire w;
   // Half the message's PSNs before 2^24, half after (one-packet messages take 0xffffff).
   const uint32_t start_psn = transport::psn_add(0, -int64_t{(cell.packets() + 1) / 2});
@@ -589,7 +593,8 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
             << got_b.count(ImpairmentAction::kReorder) << "/"
             << got_a.count(ImpairmentAction::kReorder) << " corrupt "
             << got_b.count(ImpairmentAction::kCorrupt) << "/"
-            << got_a.count(ImpairmentAction::kCorrupt) << "\n";
+            << got_a.count(ImpairmentAction::kCorrupt) << ", wire queue drops B->A "
+            << b_.queue_drops << " A->B " << a_.queue_drops << "\n";
 
   // Frames still on their way belong to this cell's QPs: once gone, they are dropped.
   w.node_a.reset();
