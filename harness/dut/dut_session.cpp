@@ -41,6 +41,11 @@ Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpe
   if (spec.dut == "reference") {
     s->port_ = std::make_unique<EmbeddedReferencePort>(
         pixit, EmbeddedOptions{.seed = spec.seed, .mutants = spec.mutants});
+    s->fresh_port_ = [pixit, mutants = spec.mutants](
+                         uint64_t seed) -> Expected<std::unique_ptr<engine::DutPort>, std::string> {
+      return std::make_unique<EmbeddedReferencePort>(
+          pixit, EmbeddedOptions{.seed = seed, .mutants = mutants});
+    };
     s->description_ = "reference (embedded, in-memory link, virtual clock)";
     return s;
   }

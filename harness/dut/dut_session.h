@@ -8,6 +8,7 @@
 // The port is destroyed before the guest, so the control connection closes first.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,7 +39,14 @@ class DutSession {
   static Expected<std::unique_ptr<DutSession>, std::string> open(const DutSpec& spec,
                                                                  const engine::Pixit& pixit);
 
+  using PortFactory =
+      std::function<Expected<std::unique_ptr<engine::DutPort>, std::string>(uint64_t seed)>;
+
   engine::DutPort& port() { return *port_; }
+  // A DUT of its own for each run of a test, when this DUT can be multiplied: the embedded
+  // reference (same PIXIT and mutants, the run's seed). Empty for a remote DUT, which is
+  // one device whose tests run one at a time.
+  const PortFactory& fresh_port() const { return fresh_port_; }
   // One line for the run's header: what the DUT is and where.
   const std::string& description() const { return description_; }
   // The rxe guest, when the DUT is one.
@@ -47,6 +55,7 @@ class DutSession {
  private:
   std::optional<RxeGuest> guest_;  // outlives the port
   std::unique_ptr<engine::DutPort> port_;
+  PortFactory fresh_port_;
   std::string description_;
 };
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/engine/ordered_runs.h"
 #include "harness/engine/test_runner.h"
 #include "harness/report/sha256.h"
 #include "harness/script/parser.h"
@@ -88,12 +89,35 @@ Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& 
   return out;
 }
 
-Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit,
-                                                   const SuiteOptions& o) {
-  report::RunResult run;
+uint64_t repetition_seed(uint64_t seed, int index) {
+  if (index == 0) return seed;
+  // splitmix64 of (seed, index): neighbouring seeds give unrelated repetition seeds.
+  uint64_t z = seed + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+namespace {
+
+struct SelectedTest {
+  std::string tp;
+  script::ParseResult parsed;
+};
+
+// What every run of a suite reads and none changes: safe to share between jobs.
+struct Suite {
+  std::map<std::string, bool> features;
+  std::vector<SelectedTest> tests;
+};
+
+// Fills `run` (everything but its tests) and `suite`.
+Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPort& identity,
+                                    const Pixit& pixit, const SuiteOptions& o) {
   run.harness_version = "metaroce 0.1.0";
   run.started_at = iso8601_now();
   run.seed = o.seed;
+  run.repeat = std::max(1, o.repeat);
   run.profile = std::filesystem::path(o.pics_path).stem().stem().string();
   run.pixit = pixit.raw;
   auto pics_json = load_json(o.pics_path);
@@ -101,54 +125,162 @@ Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& p
   run.pics = *pics_json;
   auto features = load_pics(o.pics_path);
   if (!features) return Unexpected(features.error());
+  suite.features = std::move(*features);
   auto catalog = load_json(o.catalog_path);
   if (!catalog) return Unexpected(catalog.error());
   run.clause_catalog = (*catalog)["clauses"];
   // The DUT's identity for the report: who it is and where, not its whole capability list.
-  if (auto caps = port.control({{"op", "capabilities"}})) {
+  if (auto caps = identity.control({{"op", "capabilities"}})) {
     for (const char* key : {"device", "mac", "ips", "gids"}) {
       if (caps->contains(key)) run.dut[key] = (*caps)[key];
     }
   }
-
   const auto files = find_test_cases(o.testcases_dir);
   if (files.empty()) return Unexpected(o.testcases_dir + ": no .mrt test cases found");
   for (const auto& input : {o.pics_path, o.pixit_path, o.catalog_path}) {
     if (auto h = report::sha256_file(input)) run.inputs[input] = *h;
   }
-  std::filesystem::create_directories(o.out_dir + "/captures");
-  const auto started = std::chrono::steady_clock::now();
   for (const auto& path : files) {
-    if (o.cancelled && o.cancelled()) {
-      run.cancelled = true;
-      break;
-    }
     auto parsed = script::parse_file(path);
-    const std::string tp =
-        parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;
+    std::string tp = parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;
     if (!filter_selects(o.filter, path, tp)) continue;
     if (auto h = report::sha256_file(path)) run.inputs[path] = *h;
-    report::TestResult result;
-    if (!parsed.ok()) {
-      result = parse_failure(parsed);
-    } else {
-      TestOptions t;
-      t.seed = o.seed;
-      t.pics = *features;
-      t.capture_path = o.out_dir + "/captures/" + tp + ".pcapng";
-      for (int attempt = 1; attempt <= std::max(1, o.max_attempts); ++attempt) {
-        result = run_test(parsed.script, port, pixit, t);
-        result.attempts = attempt;
-        if (result.verdict != report::Verdict::kInconc) break;  // only capture loss is rerun
-      }
-      result.capture = "captures/" + tp + ".pcapng";
-      if (result.verdict == report::Verdict::kNotApplicable) result.capture.clear();
-    }
-    if (o.on_result) o.on_result(result);
-    run.tests.push_back(std::move(result));
+    suite.tests.push_back({std::move(tp), std::move(parsed)});
   }
+  std::filesystem::create_directories(o.out_dir + "/captures");
+  return {};
+}
+
+// The capture of repetition `rep` (0-based) of a test, relative to the run directory: the
+// first keeps the name a run without --repeat gives it.
+std::string capture_name(const std::string& tp, int rep) {
+  return "captures/" + tp + (rep == 0 ? "" : ".rep" + std::to_string(rep + 1)) + ".pcapng";
+}
+
+report::TestResult run_once(const Suite& suite, const SelectedTest& test, int rep, DutPort& port,
+                            const Pixit& pixit, const SuiteOptions& o) {
+  if (!test.parsed.ok()) return parse_failure(test.parsed);
+  TestOptions t;
+  t.seed = repetition_seed(o.seed, rep);
+  t.pics = suite.features;
+  const std::string capture = capture_name(test.tp, rep);
+  t.capture_path = o.out_dir + "/" + capture;
+  report::TestResult result;
+  for (int attempt = 1; attempt <= std::max(1, o.max_attempts); ++attempt) {
+    result = run_test(test.parsed.script, port, pixit, t);
+    result.attempts = attempt;
+    if (result.verdict != report::Verdict::kInconc) break;  // only capture loss is rerun
+  }
+  result.capture = result.verdict == report::Verdict::kNotApplicable ? "" : capture;
+  return result;
+}
+
+// One test's result from its runs: the fields of the first run with the worst verdict,
+// and every run's verdict and seed.
+report::TestResult merge_repetitions(std::vector<report::TestResult> runs,
+                                     const std::vector<uint64_t>& seeds) {
+  size_t shown = 0;
+  for (size_t i = 1; i < runs.size(); ++i) {
+    if (report::worse(runs[shown].verdict, runs[i].verdict) != runs[shown].verdict) shown = i;
+  }
+  std::vector<report::Repetition> repetitions;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    repetitions.push_back({.seed = seeds[i],
+                           .verdict = runs[i].verdict,
+                           .reason = runs[i].reason,
+                           .capture = runs[i].capture,
+                           .duration_s = runs[i].duration_s,
+                           .attempts = runs[i].attempts});
+  }
+  report::TestResult merged = std::move(runs[shown]);
+  merged.repetitions = std::move(repetitions);
+  return merged;
+}
+
+using RunOnce = std::function<report::TestResult(const SelectedTest&, int rep)>;
+
+// Runs every repetition of every selected test through `run_once`, up to `jobs` at once,
+// and gathers them in the suite's order.
+void run_all(report::RunResult& run, const Suite& suite, const SuiteOptions& o, int jobs,
+             const RunOnce& run_one) {
+  const size_t reps = static_cast<size_t>(run.repeat);
+  const size_t total = suite.tests.size() * reps;
+  SuiteProgress progress{.done = 0, .total = total, .counts = {}, .current = ""};
+  for (report::Verdict v : report::kAllVerdicts) progress.counts[v] = 0;
+  auto current = [&](size_t index) { return index < total ? suite.tests[index / reps].tp : ""; };
+  progress.current = current(0);
+  if (o.on_progress) o.on_progress(progress);
+
+  std::vector<report::TestResult> runs;  // of the test being gathered
+  std::vector<uint64_t> seeds;
+  size_t gathering = 0;  // the test `runs` belongs to
+  auto flush = [&] {
+    if (runs.empty()) return;
+    auto merged = merge_repetitions(std::move(runs), seeds);
+    runs.clear();
+    seeds.clear();
+    if (o.on_result) o.on_result(merged);
+    run.tests.push_back(std::move(merged));
+  };
+  const auto started = std::chrono::steady_clock::now();
+  const bool complete = run_in_order(
+      total, jobs,
+      [&](size_t index) {
+        return run_one(suite.tests[index / reps], static_cast<int>(index % reps));
+      },
+      [&](size_t index, report::TestResult result) {
+        if (index / reps != gathering) flush();
+        gathering = index / reps;
+        ++progress.done;
+        ++progress.counts[result.verdict];
+        progress.current = current(index + 1);
+        seeds.push_back(repetition_seed(o.seed, static_cast<int>(index % reps)));
+        runs.push_back(std::move(result));
+        if (index % reps == reps - 1) flush();  // the test's last run: report it now
+        if (o.on_progress) o.on_progress(progress);
+      },
+      o.cancelled);
+  flush();
+  run.cancelled = !complete;
   run.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+}  // namespace
+
+Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit,
+                                                   const SuiteOptions& o) {
+  if (o.jobs != 1)
+    return Unexpected("--jobs " + std::to_string(o.jobs) +
+                      ": this DUT is one device on one port; its tests run one at a time");
+  report::RunResult run;
+  Suite suite;
+  if (auto ok = prepare(run, suite, port, pixit, o); !ok) return Unexpected(ok.error());
+  run_all(run, suite, o, 1, [&](const SelectedTest& test, int rep) {
+    return run_once(suite, test, rep, port, pixit, o);
+  });
+  return run;
+}
+
+Expected<report::RunResult, std::string> run_suite(const PortFactory& fresh_port,
+                                                   const Pixit& pixit, const SuiteOptions& o) {
+  auto identity = fresh_port(o.seed);
+  if (!identity) return Unexpected("the DUT: " + identity.error());
+  report::RunResult run;
+  Suite suite;
+  if (auto ok = prepare(run, suite, **identity, pixit, o); !ok) return Unexpected(ok.error());
+  run_all(run, suite, o, std::max(1, o.jobs), [&](const SelectedTest& test, int rep) {
+    auto port = fresh_port(repetition_seed(o.seed, rep));
+    if (!port) {
+      report::TestResult r;
+      r.tp_id = test.tp;
+      r.file = test.parsed.script.path;
+      r.verdict = report::Verdict::kError;
+      r.reason = "creating a DUT for this test: " + port.error();
+      return r;
+    }
+    return run_once(suite, test, rep, **port, pixit, o);
+  });
   return run;
 }
 

@@ -4,10 +4,16 @@
 // verdict naming file:line:column), runs each against the DUT with the profile's PICS,
 // reruns a test whose capture lost packets (bounded), and gathers the RunResult that the
 // report writers render.
+//
+// With a PortFactory (the embedded reference) every run of a test gets a DUT of its own,
+// so up to `jobs` tests run at once and the results do not depend on how many: they are
+// collected in the suite's order, and each DUT starts from the same state and clock.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +24,14 @@
 
 namespace mr::engine {
 
+// Where a run stands, for a progress line.
+struct SuiteProgress {
+  size_t done = 0;                        // runs finished (a test repeated N times counts N)
+  size_t total = 0;                       // runs selected
+  std::map<report::Verdict, int> counts;  // verdicts of the finished runs
+  std::string current;                    // tp id of the next run in order, "" at the end
+};
+
 struct SuiteOptions {
   std::string testcases_dir = "testcases";
   std::string catalog_path = "docs/spec/clauses.json";
@@ -27,10 +41,25 @@ struct SuiteOptions {
   std::string out_dir;     // captures go to <out_dir>/captures/
   uint64_t seed = 1;
   int max_attempts = 3;  // reruns of an inconclusive (capture loss) test
-  std::function<void(const report::TestResult&)> on_result;  // progress, one call per test
-  // Checked between tests: true stops the run (Ctrl-C), which then returns what it has.
+  int jobs = 1;          // tests at once (PortFactory only); at least 1
+  int repeat = 1;        // runs of each selected test, each on a fresh DUT state
+  // One call per test, in the suite's order, on the calling thread, once all of its
+  // repetitions ran.
+  std::function<void(const report::TestResult&)> on_result;
+  // One call before the first run and one after each run, in order, on the calling thread.
+  std::function<void(const SuiteProgress&)> on_progress;
+  // Checked before each run starts, from any thread: true stops the run (Ctrl-C); runs
+  // already going finish, and the run returns what it has.
   std::function<bool()> cancelled;
 };
+
+// A DUT of its own for one run of one test, seeded with the run's seed.
+using PortFactory = std::function<Expected<std::unique_ptr<DutPort>, std::string>(uint64_t seed)>;
+
+// The seed of repetition `index` (0-based): `seed` itself for the first, so a run without
+// --repeat is unchanged; a splitmix64 mix of (seed, index) after it. `--seed` with that
+// value and `--filter` on the test replays the repetition alone.
+uint64_t repetition_seed(uint64_t seed, int index);
 
 // A filter is a comma-separated list of globs (or substrings of the path); a test is
 // selected when any of them matches its tp id or its path. "" selects everything.
@@ -42,7 +71,13 @@ std::vector<std::string> find_test_cases(const std::string& dir);
 // Reads a PICS file's feature map; errors name the file and field.
 Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& path);
 
+// Every test on one port, one after the other (a remote DUT); `options.jobs` must be 1.
 Expected<report::RunResult, std::string> run_suite(DutPort& port, const Pixit& pixit,
                                                    const SuiteOptions& options);
+
+// Every run of every test on a port of its own from `fresh_port`, up to `options.jobs` at
+// once; the result does not depend on `jobs`.
+Expected<report::RunResult, std::string> run_suite(const PortFactory& fresh_port,
+                                                   const Pixit& pixit, const SuiteOptions& options);
 
 }  // namespace mr::engine

@@ -26,6 +26,7 @@ std::string render_manifest_json(const RenderContext& ctx) {
       {"pics", run.pics},
       {"pixit", run.pixit},
       {"seed", run.seed},
+      {"repeat", run.repeat},
       {"inputs", run.inputs},
       {"outputs", ctx.output_sha256},
       {"captures", captures},

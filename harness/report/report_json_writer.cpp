@@ -37,11 +37,19 @@ Json packet_json(const PacketRecord& p) {
               {"decoded", p.decoded}};
 }
 
+Json repetition_json(const Repetition& r) {
+  return Json{
+      {"seed", r.seed},       {"verdict", to_string(r.verdict)},    {"reason", r.reason},
+      {"capture", r.capture}, {"duration_s", finite(r.duration_s)}, {"attempts", r.attempts}};
+}
+
 Json test_json(const TestResult& t) {
   Json failures = Json::array();
   for (const Failure& f : t.failures) failures.push_back(failure_json(f));
   Json packets = Json::array();
   for (const PacketRecord& p : t.packets) packets.push_back(packet_json(p));
+  Json repetitions = Json::array();
+  for (const Repetition& r : t.repetitions) repetitions.push_back(repetition_json(r));
   return Json{{"tp_id", t.tp_id},
               {"file", t.file},
               {"area", area_of(t.file)},
@@ -55,7 +63,9 @@ Json test_json(const TestResult& t) {
               {"packets", std::move(packets)},
               {"capture", t.capture},
               {"duration_s", finite(t.duration_s)},
-              {"attempts", t.attempts}};
+              {"attempts", t.attempts},
+              {"repetitions", std::move(repetitions)},
+              {"flaky", t.flaky()}};
 }
 
 Json coverage_json(const RunResult& run) {
@@ -93,6 +103,7 @@ nlohmann::ordered_json to_report_json(const RunResult& run) {
               {"pics", run.pics},
               {"pixit", run.pixit},
               {"seed", run.seed},
+              {"repeat", run.repeat},
               {"inputs", run.inputs},
               {"tests", std::move(tests)},
               {"coverage", coverage_json(run)},

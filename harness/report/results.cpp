@@ -62,6 +62,13 @@ Verdict worse(Verdict a, Verdict b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
+bool TestResult::flaky() const {
+  for (const Repetition& r : repetitions) {
+    if (r.verdict != repetitions.front().verdict) return true;
+  }
+  return false;
+}
+
 std::map<Verdict, int> RunResult::counts() const {
   std::map<Verdict, int> out;
   for (Verdict v : kAllVerdicts) out[v] = 0;

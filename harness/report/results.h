@@ -53,6 +53,16 @@ struct PacketRecord {
   nlohmann::ordered_json decoded;  // decode --json shape
 };
 
+// One run of a test purpose when `--repeat` runs it more than once.
+struct Repetition {
+  uint64_t seed = 0;  // `--seed` for the first, derived from it and the index after that
+  Verdict verdict = Verdict::kNone;
+  std::string reason;
+  std::string capture;  // its pcapng, relative to the run directory, "" if none
+  double duration_s = 0;
+  int attempts = 1;
+};
+
 struct TestResult {
   std::string tp_id;  // "RC-PSN-004"
   std::string file;   // testcases/base/psn/RC-PSN-004.mrt
@@ -67,6 +77,12 @@ struct TestResult {
   std::string capture;  // per-test pcapng, relative to the run directory
   double duration_s = 0;
   int attempts = 1;  // >1 when capture loss forced a rerun
+  // Every run of the test, in order (one without --repeat). The fields above are those of
+  // the first run with the worst verdict, so a report shows the failure a repeat found.
+  std::vector<Repetition> repetitions;
+
+  // The verdict differs between repetitions.
+  bool flaky() const;
 };
 
 struct RunResult {
@@ -83,6 +99,7 @@ struct RunResult {
   nlohmann::ordered_json pics;   // the PICS file used
   nlohmann::ordered_json pixit;  // the PIXIT file used
   uint64_t seed = 0;
+  int repeat = 1;                             // runs of each test purpose (--repeat)
   std::map<std::string, std::string> inputs;  // path -> SHA-256 of every input file
   std::vector<TestResult> tests;
   // Every clause of the catalog with its level, so reports can show uncovered ones.

@@ -47,6 +47,27 @@ void append_test_line(std::string& out, const TestResult& t) {
   if (!t.capture.empty()) out += "  - capture: " + md_escape(t.capture) + "\n";
 }
 
+// Tests whose verdict changed between repetitions, each with every repetition's verdict
+// and seed (`--seed S --filter TP` replays one alone).
+std::string flaky_section(const RunResult& run) {
+  std::string body;
+  int n = 0;
+  for (const TestResult& t : run.tests) {
+    if (!t.flaky()) continue;
+    ++n;
+    body += "- **" + md_escape(t.tp_id) + "** (" + md_escape(area_of(t.file)) + "):";
+    for (size_t i = 0; i < t.repetitions.size(); ++i) {
+      const Repetition& r = t.repetitions[i];
+      body += (i == 0 ? " " : ", ") + std::string(to_string(r.verdict)) + " (seed " +
+              std::to_string(r.seed) + ")";
+    }
+    body += "\n";
+  }
+  if (n == 0) return "";
+  return "\n## Flaky: the verdict changed between repetitions (" + std::to_string(n) + ")\n\n" +
+         body;
+}
+
 }  // namespace
 
 std::string render_summary_md(const RenderContext& ctx) {
@@ -54,6 +75,7 @@ std::string render_summary_md(const RenderContext& ctx) {
   std::string out = "# MetaRoCE conformance run: " + upper(to_string(run.overall())) + "\n\n";
   out += "DUT " + md_escape(dut_name(run.dut)) + " · profile " + md_escape(run.profile) +
          " · seed " + std::to_string(run.seed) + " · harness " + md_escape(run.harness_version);
+  if (run.repeat > 1) out += " · each test run " + std::to_string(run.repeat) + " times";
   if (!run.harness_commit.empty()) out += " (" + md_escape(run.harness_commit) + ")";
   out +=
       " · started " + md_escape(run.started_at) + " · " + format_seconds(run.duration_s) + " s\n\n";
@@ -82,6 +104,8 @@ std::string render_summary_md(const RenderContext& ctx) {
     if (n > 0)
       out += "\n## " + std::string(section.title) + " (" + std::to_string(n) + ")\n\n" + body;
   }
+
+  out += flaky_section(run);
 
   std::string uncovered;
   int n_uncovered = 0;
