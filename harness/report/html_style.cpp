@@ -18,7 +18,7 @@ th{background:#f6f8fa}
 .badge{display:inline-block;border-radius:1em;padding:0 .7em;color:#fff;font-weight:600;font-size:12px;text-transform:uppercase;white-space:nowrap}
 .badge.v-pass{background:var(--pass)}.badge.v-fail{background:var(--fail)}.badge.v-error{background:var(--error)}
 .badge.v-inconc{background:var(--inconc)}.badge.v-none{background:var(--none)}.badge.v-not-applicable{background:var(--na)}
-.meta th{width:10em}.counts span{margin-right:1em}
+.meta th{width:10em}.counts>span{margin-right:1.2em;white-space:nowrap}
 .filters{margin:1em 0;padding:.5em;background:#f6f8fa;border-radius:6px}
 .filters label{margin-right:1.2em;cursor:pointer}
 input.filter{position:absolute;opacity:0;pointer-events:none}
@@ -33,7 +33,7 @@ input.filter{position:absolute;opacity:0;pointer-events:none}
 #f-error:checked~.filters label[for=f-error],#f-inconc:checked~.filters label[for=f-inconc],
 #f-pass:checked~.filters label[for=f-pass],#f-na:checked~.filters label[for=f-na],
 #f-none:checked~.filters label[for=f-none],#f-uncovered:checked~.filters label[for=f-uncovered]{font-weight:700;text-decoration:underline}
-.matrix td.statement{max-width:46em}
+.matrix td.statement{max-width:46em}.matrix td.mono{white-space:nowrap}
 .matrix tr.uncovered td{background:#fff8c5}.matrix tr.uncovered.mandatory td{background:#ffebe9}
 .matrix tr.unknown td{background:#fbefff}
 .matrix .tp{display:inline-block;margin:0 .5em .2em 0;white-space:nowrap}
