@@ -32,7 +32,7 @@ DirectionKey key_of(const wire::RocePacket& p) {
 }  // namespace
 
 Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violation)) {
-  for (const CheckerEntry& e : checker_table()) checkers_.push_back(e.make());
+  for (const CheckerEntry& e : checker_table()) checkers_.push_back({e.make(), e.packets});
 }
 
 void Analyzer::add(const io::CapturedFrame& frame, std::string_view comment) {
@@ -67,7 +67,10 @@ void Analyzer::add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool 
   const bool response = info && info->is(wire::kResponse);
   Direction& dir = flows_.find(key_of(p), p.bth.psn.value(), response);
   const PacketContext c{counts_.frames, time_ns, *roce, p, info, dir, by_tester};
-  for (auto& checker : checkers_) checker->check(c, *this);
+  const uint32_t flags = info ? info->flags : 0;
+  for (const TableChecker& t : checkers_) {
+    if (t.packets == 0 || (flags & t.packets) != 0) t.checker->check(c, *this);
+  }
   track(c);
 }
 

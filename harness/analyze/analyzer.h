@@ -55,7 +55,11 @@ class Analyzer final : private ViolationSink {
                         const wire::ParseError& e);
 
   OnViolation on_violation_;
-  std::vector<std::unique_ptr<Checker>> checkers_;
+  struct TableChecker {
+    std::unique_ptr<Checker> checker;
+    uint32_t packets;  // CheckerEntry::packets
+  };
+  std::vector<TableChecker> checkers_;
   FlowTable flows_;
   AnalyzerCounts counts_;
   wire::DecodedFrame decoded_;

@@ -16,6 +16,9 @@ struct CheckerEntry {
   std::string_view name;
   std::string_view clauses;
   std::unique_ptr<Checker> (*make)();
+  // The packets it can report on: opcodes with one of these OpcodeFlags, or every packet
+  // (0, including opcodes outside the table). The analyzer calls it for no others.
+  uint32_t packets = 0;
 };
 
 std::span<const CheckerEntry> checker_table();

@@ -25,7 +25,7 @@ std::unique_ptr<Checker> make_ackreq_checker();         // MR-AK-05
 std::unique_ptr<Checker> make_syndrome_checker();       // MR-AK-07
 std::unique_ptr<Checker> make_duplicate_ack_checker();  // MR-AK-11
 std::unique_ptr<Checker> make_ack_format_checker();     // MR-AK-14
-std::unique_ptr<Checker> make_read_response_checker();  // MR-RD-01/02/03
+std::unique_ptr<Checker> make_read_response_checker();  // MR-RD-01/02/03/09
 std::unique_ptr<Checker> make_atomic_ack_checker();     // MR-AT-06
 std::unique_ptr<Checker> make_cnp_format_checker();     // MR-CC-01
 std::unique_ptr<Checker> make_cnp_pacing_checker();     // MR-CC-03

@@ -208,6 +208,91 @@ TEST(Checkers, ReadResponses) {
   EXPECT_EQ(psns.clauses(), Clauses{"MR-PS-02"});
 }
 
+// A READ whose responses were partly lost is reissued from the first missing PSN with the
+// VA advanced and the length reduced (MR-RT-05): a retransmission, not a PSN miscount. The
+// answer starting with MIDDLE is MR-RD-09 (rxe does this), reported once, and the checker
+// follows the rest of that answer.
+TEST(Checkers, ReadReissuedMidRangeIsOneRd09AndNoPs02) {
+  auto read = [](uint32_t psn, uint64_t va, uint32_t dlen) {
+    RocePacket p = packet(true, 0x0c, psn);
+    p.bth.ackreq = 1;
+    p.reth = wire::Reth{va, 7, dlen};
+    return p;
+  };
+  auto resp = [](uint8_t op, uint32_t psn) {
+    RocePacket p = packet(false, op, psn);
+    if (op != 0x0e) p.aeth = wire::Aeth{0x1f, 1};
+    return p;
+  };
+  const std::vector<uint8_t> mtu(1024, 1);
+  Trace r;
+  r.add(read(5, 0x10000, 6144));  // PSNs 5..10 at PMTU 1024, which the capture shows later
+  r.add(resp(0x0d, 5), mtu);
+  r.add(resp(0x0e, 6), mtu);
+  r.add(resp(0x0e, 7), mtu);      // lost on the way to the requester
+  r.add(read(7, 0x10800, 4096));  // the tail: 2 PMTUs in, 4096 bytes left
+  r.add(resp(0x0e, 7), mtu);      // answered from the middle
+  r.add(resp(0x0e, 8), mtu);
+  r.add(resp(0x0e, 9), mtu);
+  r.add(resp(0x0f, 10), mtu);
+  r.add(send_only(11));
+  ASSERT_EQ(r.clauses(), Clauses{"MR-RD-09"});
+  EXPECT_EQ(r.found[0].frame, 6u);
+
+  Trace first;  // the same reissue answered FIRST..LAST, as MR-RD-09 asks: clean
+  first.add(read(5, 0x10000, 6144));
+  first.add(resp(0x0d, 5), mtu);
+  first.add(resp(0x0e, 6), mtu);
+  first.add(read(7, 0x10800, 4096));
+  for (auto [op, psn] : {std::pair{0x0d, 7}, {0x0e, 8}, {0x0e, 9}, {0x0f, 10}}) {
+    first.add(resp(static_cast<uint8_t>(op), static_cast<uint32_t>(psn)), mtu);
+  }
+  first.add(send_only(11));
+  EXPECT_EQ(first.clauses(), Clauses{});
+
+  Trace bad;  // a READ inside the range that names no tail of it is still a miscount
+  bad.add(read(5, 0x10000, 6144));
+  bad.add(resp(0x0d, 5), mtu);
+  bad.add(resp(0x0e, 6), mtu);
+  bad.add(read(7, 0x90000, 512));
+  EXPECT_EQ(bad.clauses(), Clauses{"MR-PS-02"});
+}
+
+// Responses that lost their FIRST are one MR-RD-01, not one per packet that follows.
+TEST(Checkers, ReadResponseWithoutFirstIsReportedOnce) {
+  RocePacket rq = packet(true, 0x0c, 5);
+  rq.bth.ackreq = 1;
+  rq.reth = wire::Reth{0x1000, 7, 4096};
+  auto resp = [](uint8_t op, uint32_t psn) {
+    RocePacket p = packet(false, op, psn);
+    if (op != 0x0e) p.aeth = wire::Aeth{0x1f, 1};
+    return p;
+  };
+  const std::vector<uint8_t> mtu(1024, 1);
+  Trace r;
+  r.add(rq);
+  r.add(resp(0x0e, 6), mtu);
+  r.add(resp(0x0e, 7), mtu);
+  r.add(resp(0x0f, 8), mtu);
+  EXPECT_EQ(r.clauses(), Clauses{"MR-RD-01"});
+}
+
+// A second sequence NAK with a later PSN means the responder's ePSN moved, so a request
+// with the first NAK's PSN reached it (reordered behind the capture point): no MR-PS-05.
+// A second NAK with the same PSN is one.
+TEST(Checkers, SecondNakWithLaterPsnIsNoPs05) {
+  Trace r;
+  for (uint32_t psn = 5; psn <= 8; ++psn) r.add(send_only(psn));
+  r.add(ack(6, 0x60));
+  r.add(ack(7, 0x60));
+  EXPECT_EQ(r.clauses(), Clauses{});
+  Trace same;
+  for (uint32_t psn = 5; psn <= 8; ++psn) same.add(send_only(psn));
+  same.add(ack(6, 0x60));
+  same.add(ack(6, 0x60));
+  EXPECT_EQ(same.clauses(), Clauses{"MR-PS-05"});
+}
+
 TEST(Checkers, AtomicAcknowledgePsn) {
   RocePacket fa = packet(true, 0x14, 5);
   fa.bth.ackreq = 1;

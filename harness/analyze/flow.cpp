@@ -1,6 +1,5 @@
 #include "harness/analyze/flow.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "harness/analyze/psn.h"
@@ -13,10 +12,16 @@ std::string IpAddress::to_string() const {
   return wire::Ipv4Address{{bytes[0], bytes[1], bytes[2], bytes[3]}}.to_string();
 }
 
-uint32_t Direction::pmtu() const {
-  uint32_t m = std::max(req.pmtu, resp.pmtu);
-  if (peer) m = std::max({m, peer->req.pmtu, peer->resp.pmtu});
-  return m;
+uint64_t hash_of(const DirectionKey& k) {
+  // FNV-1a over the addresses' bytes and the QPN: cheap, and spreads the low bytes that
+  // differ between hosts of one subnet.
+  uint64_t h = 0xcbf29ce484222325ULL;
+  auto mix = [&h](uint8_t b) { h = (h ^ b) * 0x100000001b3ULL; };
+  const size_t n = k.src.v6 ? 16 : 4;
+  for (size_t i = 0; i < n; ++i) mix(k.src.bytes[i]);
+  for (size_t i = 0; i < n; ++i) mix(k.dst.bytes[i]);
+  for (int s = 0; s < 24; s += 8) mix(static_cast<uint8_t>(k.dqpn >> s));
+  return h ^ (h >> 29);
 }
 
 std::string Direction::flow_label(bool as_request) const {
@@ -35,18 +40,40 @@ std::string Direction::flow_label(bool as_request) const {
 }
 
 Direction& FlowTable::find(const DirectionKey& key, uint32_t psn, bool is_response) {
+  const uint64_t h = hash_of(key);
+  const size_t mask = index_.size() - 1;
   Direction* d = nullptr;
-  if (last_ && *last_key_ == key) {
-    d = last_;
-  } else {
-    auto [it, inserted] = dirs_.try_emplace(key);
-    if (inserted) it->second.key = key;
-    d = &it->second;
-    last_key_ = &it->first;
-    last_ = d;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {  // ends: the index is at most half full
+    const Slot& s = index_[i];
+    if (!s.dir) break;
+    if (s.hash == h && s.dir->key == key) {
+      d = s.dir;
+      break;
+    }
   }
+  if (!d) d = insert(key, h);
   if (!d->peer) pair(*d, psn, is_response);
   return *d;
+}
+
+Direction* FlowTable::insert(const DirectionKey& key, uint64_t hash) {
+  auto [it, inserted] = dirs_.try_emplace(key);
+  it->second.key = key;
+  if (2 * (dirs_.size() + 1) > index_.size()) {
+    std::vector<Slot> old(index_.size() * 2);
+    old.swap(index_);
+    for (const Slot& s : old) {
+      if (!s.dir) continue;
+      size_t i = s.hash & (index_.size() - 1);
+      while (index_[i].dir) i = (i + 1) & (index_.size() - 1);
+      index_[i] = s;
+    }
+  }
+  const size_t mask = index_.size() - 1;
+  size_t i = hash & mask;
+  while (index_[i].dir) i = (i + 1) & mask;
+  index_[i] = Slot{hash, &it->second};
+  return &it->second;
 }
 
 // Pairs d with an unpaired direction of the reverse IP pair: the only candidate, or the one

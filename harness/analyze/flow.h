@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mr::analyze {
 
@@ -29,13 +30,18 @@ struct DirectionKey {
   IpAddress dst;
   uint32_t dqpn = 0;
   friend auto operator<=>(const DirectionKey&, const DirectionKey&) = default;
+  friend bool operator==(const DirectionKey&, const DirectionKey&) = default;
 };
+
+uint64_t hash_of(const DirectionKey& k);
 
 // A request the responder still owes an answer to (READ responses, ATOMIC_ACKNOWLEDGE).
 struct PendingRequest {
   uint32_t psn = 0;
   uint32_t dlen = 0;  // READ DMA length; 0 for atomics
   bool valid = false;
+  uint64_t va = 0;       // READ: RETH VA (a reissue names a tail of the same range)
+  bool reissue = false;  // READ reissued from a PSN inside an earlier READ (MR-RT-05)
 };
 
 inline constexpr size_t kPendingReads = 16;  // bounded ring per direction
@@ -93,14 +99,21 @@ struct Direction {
   std::map<std::string_view, uint64_t> violations;  // by clause (a handful of keys)
 
   // The PMTU of the connection as far as the capture shows it, or 0.
-  uint32_t pmtu() const;
+  uint32_t pmtu() const {
+    const uint32_t own = req.pmtu > resp.pmtu ? req.pmtu : resp.pmtu;
+    if (!peer) return own;
+    const uint32_t other = peer->req.pmtu > peer->resp.pmtu ? peer->req.pmtu : peer->resp.pmtu;
+    return own > other ? own : other;
+  }
   // "198.18.0.2->198.18.0.1 qp 0x000123", naming the requester->responder flow this
   // direction's requests (as_request) or responses (!as_request) belong to.
   std::string flow_label(bool as_request) const;
 };
 
 // Direction lookup and pairing. Directions live as long as the table (map nodes are
-// stable), so peers may point at each other.
+// stable), so peers may point at each other. The ordered map gives the summaries their
+// order; the packet path finds a direction through a flat open-addressing index (one
+// cache line per probe, no division), since a capture's flows interleave packet by packet.
 class FlowTable {
  public:
   Direction& find(const DirectionKey& key, uint32_t psn, bool is_response);
@@ -108,9 +121,14 @@ class FlowTable {
 
  private:
   void pair(Direction& d, uint32_t psn, bool is_response);
+  struct Slot {
+    uint64_t hash = 0;
+    Direction* dir = nullptr;
+  };
+  Direction* insert(const DirectionKey& key, uint64_t hash);
+
   std::map<DirectionKey, Direction> dirs_;
-  const DirectionKey* last_key_ = nullptr;  // one-entry cache: traces come in bursts
-  Direction* last_ = nullptr;
+  std::vector<Slot> index_ = std::vector<Slot>(1024);  // a power of two, at most half full
 };
 
 }  // namespace mr::analyze

@@ -17,11 +17,30 @@ uint32_t consumed(const PacketContext& c, uint32_t pmtu) {
   return dlen <= kSmallestPmtu ? 1 : 0;
 }
 
-void push(std::array<PendingRequest, kPendingReads>& ring, size_t& at, uint32_t psn,
-          uint32_t dlen) {
-  ring[at] = PendingRequest{psn, dlen, true};
+void push(std::array<PendingRequest, kPendingReads>& ring, size_t& at, PendingRequest q) {
+  q.valid = true;
+  ring[at] = q;
   at = (at + 1) % ring.size();
 }
+
+// The PMTU a READ reissue at `psn` implies for the READ `q`: the one (known, or any of the
+// five) for which the reissue names exactly the tail of q's range (MR-RT-05), or 0.
+uint32_t reissue_pmtu(const PendingRequest& q, uint32_t psn, uint32_t dlen, uint64_t va,
+                      uint32_t known_pmtu) {
+  const int32_t k = psn_diff(psn, q.psn);
+  if (k <= 0) return 0;
+  for (uint32_t pmtu = 256; pmtu <= 4096; pmtu *= 2) {
+    if (known_pmtu && pmtu != known_pmtu) continue;
+    const uint64_t skipped = static_cast<uint64_t>(k) * pmtu;
+    if (static_cast<uint32_t>(k) < read_psns(q.dlen, pmtu) && skipped + dlen == q.dlen &&
+        q.va + skipped == va) {
+      return pmtu;
+    }
+  }
+  return 0;
+}
+
+void track_responder_side(const PacketContext& c);
 
 void track_request(const PacketContext& c) {
   Direction& d = c.dir;
@@ -30,6 +49,30 @@ void track_request(const PacketContext& c) {
   ++d.requests;
   if ((c.is(wire::kFirst) || c.is(wire::kMiddle)) && !c.is(wire::kRead)) {
     r.pmtu = std::max<uint32_t>(r.pmtu, c.p.payload.size());
+  }
+  // A READ whose PSN count waited for the PMTU: once the connection shows it, the next
+  // PSN is known.
+  if (r.started && !r.next_psn_known) {
+    if (auto next = expected_next_psn(d)) {
+      r.next_psn = *next;
+      r.next_psn_known = true;
+    }
+  }
+  uint32_t reissue_at_pmtu = 0;
+  if (const PendingRequest* q = reissued_read(c, &reissue_at_pmtu)) {
+    // MR-RT-05: the tail of an earlier READ asked again; a retransmission, never new.
+    const uint32_t original_end = psn_add(q->psn, read_psns(q->dlen, reissue_at_pmtu));
+    if (!r.next_psn_known && q->psn == r.read_psn) {
+      r.next_psn = original_end;
+      r.next_psn_known = true;
+    }
+    ++d.retransmissions;
+    r.retx_next = psn_add(psn, read_psns(c.p.reth->dlen.value(), reissue_at_pmtu));
+    r.in_retx = psn_diff(r.retx_next, r.next_psn) < 0;
+    push(r.reads, r.reads_at,
+         PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), true});
+    track_responder_side(c);
+    return;
   }
   const uint32_t n = consumed(c, d.pmtu());
   const bool fresh = !r.started || psn_diff(psn, r.next_psn) >= 0;
@@ -45,15 +88,24 @@ void track_request(const PacketContext& c) {
       r.read_dlen = c.p.reth->dlen.value();
     }
     if (c.is(wire::kEnd)) ++d.messages;
-    if (c.is(wire::kRead) && c.p.reth) push(r.reads, r.reads_at, psn, c.p.reth->dlen.value());
-    if (c.is(wire::kAtomic)) push(r.atomics, r.atomics_at, psn, 0);
+    if (c.is(wire::kRead) && c.p.reth) {
+      push(r.reads, r.reads_at,
+           PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
+    }
+    if (c.is(wire::kAtomic)) push(r.atomics, r.atomics_at, PendingRequest{psn, 0, true});
   } else {
     ++d.retransmissions;
     r.in_retx = n != 0;
     r.retx_next = psn_add(psn, n);
     if (psn_diff(r.retx_next, r.next_psn) >= 0) r.in_retx = false;
   }
-  // The responder's side of the same exchange.
+  track_responder_side(c);
+}
+
+// The responder's side of a request: an open NAK closed, a duplicate awaiting its ACK.
+void track_responder_side(const PacketContext& c) {
+  Direction& d = c.dir;
+  const uint32_t psn = c.psn();
   if (!d.peer) return;
   ResponderState& s = d.peer->resp;
   if (s.nak_open && psn == s.nak_psn) s.nak_open = false;
@@ -92,7 +144,9 @@ void track_response(const PacketContext& c) {
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
       s.pmtu = std::max<uint32_t>(s.pmtu, c.p.payload.size());
     }
-    if (c.is(wire::kFirst)) {
+    // A MIDDLE with no response open (after a loss, or answering a READ reissued
+    // mid-range) opens one, so the checker reports the root event once and resynchronises.
+    if (c.is(wire::kFirst) || (c.is(wire::kMiddle) && !s.read_open)) {
       s.read_open = true;
       s.read_last_known = false;
       if (d.peer) {
@@ -120,6 +174,39 @@ const PendingRequest* find_read(const RequesterState& r, uint32_t psn, uint32_t 
     const uint32_t count = read_psns(q.dlen, pmtu ? pmtu : kSmallestPmtu);
     const int32_t off = psn_diff(psn, q.psn);
     if (off >= 0 && static_cast<uint32_t>(off) < count) return &q;
+  }
+  return nullptr;
+}
+
+const PendingRequest* reissued_read(const PacketContext& c, uint32_t* pmtu) {
+  if (!c.is_request() || !c.is(wire::kRead) || !c.p.reth || !c.dir.req.started) return nullptr;
+  const RequesterState& r = c.dir.req;
+  const uint32_t psn = c.psn();
+  if (auto next = expected_next_psn(c.dir); next && psn_diff(psn, *next) >= 0) return nullptr;
+  for (const PendingRequest& q : r.reads) {
+    const int32_t k = psn_diff(psn, q.psn);
+    if (!q.valid || k <= 0 || static_cast<uint32_t>(k) >= read_psns(q.dlen, kSmallestPmtu)) {
+      continue;
+    }
+    const uint32_t m =
+        reissue_pmtu(q, psn, c.p.reth->dlen.value(), c.p.reth->va.value(), c.dir.pmtu());
+    if (m == 0) continue;
+    if (pmtu) *pmtu = m;
+    return &q;
+  }
+  return nullptr;
+}
+
+std::optional<uint32_t> expected_next_psn(const Direction& d) {
+  const RequesterState& r = d.req;
+  if (r.next_psn_known) return r.next_psn;
+  if (r.last_new_read && d.pmtu()) return psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
+  return std::nullopt;
+}
+
+const PendingRequest* find_read_reissue(const RequesterState& r, uint32_t psn) {
+  for (const PendingRequest& q : r.reads) {
+    if (q.valid && q.reissue && q.psn == psn) return &q;
   }
   return nullptr;
 }

@@ -1,6 +1,10 @@
 // MR-PS-04: a PSN sequence NAK (0x60) carries the responder's ePSN, a PSN the requester
 // has sent. MR-PS-05: after a NAK 0x60 with PSN e, no second NAK 0x60 until a request with
-// PSN e arrived.
+// PSN e arrived. A second NAK with a later PSN is not judged: the responder's ePSN moved,
+// which it does only on receiving a request with PSN e (MR-PS-03), so e did arrive; that
+// the capture shows no resent e between the NAKs is explained by the capture point, which
+// saw the original e before the first NAK and cannot see it reordered or delayed behind
+// the tap (docs/analyze.md). A second NAK at e or behind it is judged.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
 #include "harness/analyze/psn.h"
@@ -14,7 +18,7 @@ class NakSequenceChecker final : public Checker {
     if (!c.p.aeth || !c.is_response() || c.p.aeth->syndrome.value() != kNakPsnSequence) return;
     const uint32_t psn = c.psn();
     const ResponderState& s = c.dir.resp;
-    if (s.nak_open) {
+    if (s.nak_open && psn_diff(psn, s.nak_psn) <= 0) {
       sink.report(c, "MR-PS-05",
                   "second PSN sequence NAK (PSN " + hex(psn) + ") before a request with PSN " +
                       hex(s.nak_psn) + " arrived");

@@ -20,25 +20,26 @@ class PayloadSizeChecker final : public Checker {
         c.is(wire::kRead) ? "MR-RD-01" : (c.is(wire::kWrite) ? "MR-MP-07" : "MR-MP-08");
     const size_t len = c.p.payload.size();
     const uint32_t pmtu = c.dir.pmtu();
-    const std::string what = wire::opcode_name(c.p.bth.opcode.value());
+    // Named only when reported: the name is a heap string, the packet path allocates nothing.
+    auto what = [&c] { return wire::opcode_name(c.p.bth.opcode.value()); };
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
       if (!valid_pmtu(len)) {
         sink.report(c, clause,
-                    what + " carries " + std::to_string(len) +
+                    what() + " carries " + std::to_string(len) +
                         " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)");
       } else if (pmtu && len != pmtu) {
         sink.report(c, clause,
-                    what + " carries " + std::to_string(len) + " bytes, but earlier FIRST and " +
+                    what() + " carries " + std::to_string(len) + " bytes, but earlier FIRST and " +
                         "MIDDLE packets of the connection carried " + std::to_string(pmtu));
       }
       return;
     }
     if (pmtu && len > pmtu) {
       sink.report(c, clause,
-                  what + " carries " + std::to_string(len) + " bytes, more than the PMTU " +
+                  what() + " carries " + std::to_string(len) + " bytes, more than the PMTU " +
                       std::to_string(pmtu) + " the connection's FIRST and MIDDLE packets show");
     } else if (c.is(wire::kLast) && len == 0) {
-      sink.report(c, clause, what + " carries no payload; a LAST packet carries 1 to PMTU bytes");
+      sink.report(c, clause, what() + " carries no payload; a LAST packet carries 1 to PMTU bytes");
     }
   }
 };

@@ -1,6 +1,10 @@
 // MR-RD-01: READ responses come as ONLY, or FIRST, MIDDLE..., LAST, ending at the READ's
 // last PSN. MR-RD-02: they carry the READ request's PSNs, consecutively. MR-RD-03: FIRST,
 // LAST and ONLY carry an ACK-type AETH (MIDDLE has none: the decoder reads no AETH there).
+// MR-RD-09 (SHOULD): the answer to a READ reissued mid-range (a duplicate READ for a tail
+// of a held READ) starts with FIRST or ONLY; starting it with MIDDLE or LAST is that
+// clause's deviation, not a broken sequence (MR-RD-01 is about the READ as first asked).
+// Either way the tracker resynchronises on the packet, so one event is one violation.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
 #include "harness/analyze/psn.h"
@@ -14,23 +18,32 @@ class ReadResponseChecker final : public Checker {
     if (!c.is_response() || !c.is(wire::kRead)) return;
     const ResponderState& s = c.dir.resp;
     const uint32_t psn = c.psn();
-    const std::string what = wire::opcode_name(c.p.bth.opcode.value());
     if (c.p.aeth && ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
       sink.report(c, "MR-RD-03",
-                  what + " carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
+                  what(c) + " carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
                       ", not an ACK syndrome");
     }
     if (c.is(wire::kStart)) {
-      check_start(c, sink, what);
+      check_start(c, sink);
       return;
     }
+    const bool in_sequence = s.read_open && psn == s.read_next_psn;
+    if (!in_sequence && c.dir.peer) {
+      if (const PendingRequest* q = find_read_reissue(c.dir.peer->req, psn)) {
+        sink.report(c, "MR-RD-09",
+                    "the answer to the READ reissued at PSN " + hex(q->psn) + " (" +
+                        std::to_string(q->dlen) + " bytes, the tail of an earlier READ) starts " +
+                        "with " + what(c) + "; it should start with READ_RESPONSE_FIRST or ONLY");
+        return;
+      }
+    }
     if (!s.read_open) {
-      sink.report(c, "MR-RD-01", what + " PSN " + hex(psn) + " without a READ_RESPONSE_FIRST");
+      sink.report(c, "MR-RD-01", what(c) + " PSN " + hex(psn) + " without a READ_RESPONSE_FIRST");
       return;
     }
     if (psn != s.read_next_psn) {
       sink.report(c, "MR-RD-02",
-                  what + " PSN " + hex(psn) + " does not follow the previous response PSN " +
+                  what(c) + " PSN " + hex(psn) + " does not follow the previous response PSN " +
                       hex(psn_add(s.read_next_psn, -1)));
       return;
     }
@@ -46,19 +59,28 @@ class ReadResponseChecker final : public Checker {
   }
 
  private:
-  static void check_start(const PacketContext& c, ViolationSink& sink, const std::string& what) {
+  // Named only when reported: the packet path allocates nothing.
+  static std::string what(const PacketContext& c) {
+    return wire::opcode_name(c.p.bth.opcode.value());
+  }
+
+  static void check_start(const PacketContext& c, ViolationSink& sink) {
     const ResponderState& s = c.dir.resp;
     const uint32_t psn = c.psn();
-    if (s.read_open) {
+    // Answering a READ reissued at this PSN abandons the previous response legitimately
+    // (its tail was lost before the capture point or before the requester).
+    const bool reissue = c.dir.peer && find_read_reissue(c.dir.peer->req, psn);
+    if (s.read_open && !reissue) {
       sink.report(c, "MR-RD-01",
-                  what + " PSN " + hex(psn) + " while the response ending the previous READ " +
+                  what(c) + " PSN " + hex(psn) + " while the response ending the previous READ " +
                       "is still missing");
     }
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const uint32_t pmtu = c.dir.pmtu();
     const PendingRequest* rq = find_read(c.dir.peer->req, psn, pmtu);
     if (!rq) {
-      sink.report(c, "MR-RD-02", what + " PSN " + hex(psn) + " is no PSN of a READ request seen");
+      sink.report(c, "MR-RD-02",
+                  what(c) + " PSN " + hex(psn) + " is no PSN of a READ request seen");
       return;
     }
     if (!pmtu) return;
