@@ -2,25 +2,21 @@
 
 #include "harness/analyze/packet_comment.h"
 #include "harness/analyze/report.h"
-#include "reference/io/mapped_file.h"
 
 namespace mr::analyze {
 
 Expected<void, io::CaptureError> analyze_capture(const std::string& path, Analyzer& analyzer) {
   auto reader = io::CaptureReader::open(path);
   if (!reader) return Unexpected(reader.error());
-  // A second read-only mapping of the same file, for the comments the reader skips.
-  std::optional<io::MappedFile> bytes;
-  if (reader->format() == io::CaptureReader::Format::kPcapng) {
-    if (auto m = io::MappedFile::open(path)) bytes.emplace(std::move(*m));
-  }
+  // pcapng comments (which the reader skips) are read from the reader's own mapping.
+  const bool pcapng = reader->format() == io::CaptureReader::Format::kPcapng;
   while (true) {
     auto f = reader->next();
     if (!f) return Unexpected(f.error());
     if (!*f) return {};
     const io::CapturedFrame& frame = **f;
     const std::string_view comment =
-        bytes ? epb_comment(bytes->bytes(), frame.file_offset) : std::string_view{};
+        pcapng ? epb_comment(reader->bytes(), frame.file_offset) : std::string_view{};
     analyzer.add(frame, comment);
   }
 }

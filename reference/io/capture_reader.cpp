@@ -81,6 +81,12 @@ Expected<void, CaptureError> CaptureReader::read_pcap_header() {
 }
 
 Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next() {
+  // Pages behind the cursor are handed back in steps, so that reading a capture of any size
+  // keeps a bounded resident window instead of the whole file (page cache aside).
+  if (pos_ - released_ >= kReleaseStep) {
+    file_.release(released_, pos_);
+    released_ = pos_;
+  }
   return format_ == Format::kPcap ? next_pcap() : next_pcapng();
 }
 

@@ -61,6 +61,9 @@ class CaptureReader {
 
   Format format() const { return format_; }
   uint64_t size() const { return file_.bytes().size(); }
+  // The mapped file, for what the reader skips (pcapng packet comments). Bytes far behind
+  // the last frame returned may have been released: reading them faults them back in.
+  std::span<const uint8_t> bytes() const { return file_.bytes(); }
 
  private:
   struct Interface {
@@ -83,6 +86,8 @@ class CaptureReader {
   Format format_ = Format::kPcap;
   bool swapped_ = false;  // file byte order differs from this host's
   uint64_t pos_ = 0;
+  static constexpr uint64_t kReleaseStep = 32ULL << 20;
+  uint64_t released_ = 0;  // bytes before this offset were released (MappedFile::release)
   // pcap
   uint32_t pcap_link_type_ = 0;
   uint64_t pcap_ticks_per_second_ = 1000000;

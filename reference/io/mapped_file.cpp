@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -30,6 +31,16 @@ Expected<MappedFile, std::string> MappedFile::open(const std::string& path) {
   if (p == MAP_FAILED) return Unexpected(path + ": mmap: " + std::strerror(err));
   ::madvise(p, size, MADV_SEQUENTIAL);
   return MappedFile(static_cast<const uint8_t*>(p), size);
+}
+
+void MappedFile::release(uint64_t begin, uint64_t end) const {
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  end = std::min<uint64_t>(end, size_);
+  const uint64_t first = (begin + page - 1) / page * page;
+  const uint64_t last = end / page * page;
+  if (!data_ || first >= last) return;
+  // MAP_PRIVATE and never written: the pages are the file's, so dropping them loses nothing.
+  ::madvise(const_cast<uint8_t*>(data_) + first, last - first, MADV_DONTNEED);
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept

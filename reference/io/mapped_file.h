@@ -25,6 +25,11 @@ class MappedFile {
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
 
+  // Drops the whole pages inside [begin, end) from this process's resident set (they stay
+  // in the page cache; touching them again reads them back). Advisory: the bytes do not
+  // change, so spans into the range stay valid.
+  void release(uint64_t begin, uint64_t end) const;
+
  private:
   MappedFile(const uint8_t* data, size_t size) : data_(data), size_(size) {}
   const uint8_t* data_ = nullptr;
