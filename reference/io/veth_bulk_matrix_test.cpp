@@ -8,9 +8,13 @@
 // must see exactly the completions the work request asks for.
 //
 // CI runs a subset that still covers every size, MTU, opcode and impairment at least once;
-// METAROCE_VETH_MATRIX=full runs the cross product (see docs/performance.md for its time):
-//   bazel test //reference/io:veth_bulk_matrix_test --test_env=METAROCE_VETH_MATRIX=full \
-//     --test_timeout=3600
+// METAROCE_VETH_MATRIX=full runs the cross product (see docs/performance.md for its time),
+// in an optimised build: unoptimised, a 16 MiB READ at a small MTU is built and taken in
+// more slowly than the 268 ms ACK timer allows, so it is asked for again until the retry
+// budget runs out (22 of 1,260 cells in one unoptimised run, seed 1: 21 READs of 16 MiB at
+// MTU 256 to 2048 and one of 1 MiB at MTU 256).
+//   bazel test -c opt //reference/io:veth_bulk_matrix_test \
+//     --test_env=METAROCE_VETH_MATRIX=full --test_timeout=3600
 // The seed is printed; METAROCE_SEED=N (--test_env) replays its impairment decisions (the
 // wire's timing is real, so a replay repeats the faults, not the exact interleaving).
 #include <gtest/gtest.h>
@@ -608,7 +612,9 @@ TEST_F(VethBulkMatrix, MemoryAndCompletionsMatchUnderSeededImpairments) {
   const bool full = mode != nullptr && std::string(mode) == "full";
   std::vector<Cell> cells = full ? full_matrix() : ci_matrix();
   // METAROCE_VETH_CELL=TEXT keeps the cells whose name contains TEXT (to replay one).
-  if (const char* only = std::getenv("METAROCE_VETH_CELL"); only != nullptr && *only != '\0') {
+  const char* only = std::getenv("METAROCE_VETH_CELL");
+  const bool filtered = only != nullptr && *only != '\0';
+  if (filtered) {
     std::erase_if(cells,
                   [only](const Cell& c) { return c.name().find(only) == std::string::npos; });
   }
@@ -624,10 +630,12 @@ TEST_F(VethBulkMatrix, MemoryAndCompletionsMatchUnderSeededImpairments) {
     if (result->total_part_count() > parts_before) ++failed_cells;
     if (failed_cells >= 5) break;  // enough to debug from; the rest would take long
   }
-  // Every fault really happened on the wire.
+  // Every fault really happened on the wire (a filtered run may have asked for one only).
   for (ImpairmentAction act : {ImpairmentAction::kDrop, ImpairmentAction::kDuplicate,
                                ImpairmentAction::kReorder, ImpairmentAction::kCorrupt}) {
-    EXPECT_GT(seen_a_.count(act) + seen_b_.count(act), 0U) << impairment_action_name(act);
+    if (!filtered) {
+      EXPECT_GT(seen_a_.count(act) + seen_b_.count(act), 0U) << impairment_action_name(act);
+    }
   }
   for (Side* s : {&a_, &b_}) {
     auto stats = s->pcap->stats();
