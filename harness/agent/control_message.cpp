@@ -8,6 +8,7 @@
 #include "harness/agent/json_reader.h"
 #include "reference/memory/access.h"
 #include "reference/memory/memory_table.h"
+#include "reference/transport/qp_state.h"
 
 namespace mr::agent {
 namespace {
@@ -59,8 +60,8 @@ Result<Operation> parse_create_qp(ObjectReader& r) {
   MR_READ(recv_cq, r.u32("recv_cq"));
   MR_READ(srq, r.optional_u64("srq", 0xffffffff));
   MR_READ(type, r.string("type", 16));
-  if (type != "RC")
-    return control_error(ErrorCode::kEnotsup, "only RC QPs exist in protocol 1", "type");
+  if (!transport::qp_type_from_string(type, init.type))
+    return control_error(ErrorCode::kEinval, "must be RC, UC or UD", "type");
   MR_READ(max_send_wr, r.u64_or("max_send_wr", 256, 1U << 20));
   MR_READ(max_recv_wr, r.u64_or("max_recv_wr", 256, 1U << 20));
   if (max_send_wr == 0) return control_error(ErrorCode::kEinval, "must be positive", "max_send_wr");

@@ -57,6 +57,25 @@ TEST(ControlMessage, CreateQpDefaultsAndSrq) {
   EXPECT_EQ(q.args.init.max_send_wr, 256U);
 }
 
+TEST(ControlMessage, UdQpQkeyAndSendDestination) {
+  auto q = parse_as<op::CreateQp>(
+      R"({"id":1,"op":"create_qp","pd":1,"send_cq":2,"recv_cq":2,"type":"UD"})");
+  EXPECT_EQ(q.args.init.type, transport::QpType::kUd);
+  auto m = parse_as<op::ModifyQp>(
+      R"({"id":1,"op":"modify_qp","qpn":5,"attrs":{"state":"INIT","pkey":65535,"qkey":"0x80010000"}})");
+  EXPECT_EQ(m.args.mask, transport::kAttrState | transport::kAttrPkey | transport::kAttrQkey);
+  EXPECT_EQ(m.args.attr.qkey, 0x80010000U);
+  auto s = parse_as<op::PostSend>(R"({"id":1,"op":"post_send","qpn":5,"wr":{"opcode":"SEND",
+      "sg_list":[],"ud":{"ah":{"dip":"198.18.0.1","udp_sport":49153},"remote_qpn":17,
+      "remote_qkey":"0x11223344"}}})");
+  ASSERT_TRUE(s.wr.ud);
+  EXPECT_EQ(s.wr.ud->remote_qpn, 17U);
+  EXPECT_EQ(s.wr.ud->remote_qkey, 0x11223344U);
+  EXPECT_EQ(s.wr.ud->ah.udp_sport, 49153);
+  EXPECT_EQ(std::get<wire::Ipv4Address>(s.wr.ud->ah.dip).to_string(), "198.18.0.1");
+  EXPECT_EQ(s.wr.ud->ah.dmac, wire::MacAddress{});  // left for the backend to look up
+}
+
 TEST(ControlMessage, ModifyQpMaskIsTheKeysPresent) {
   auto m = parse_as<op::ModifyQp>(R"({"id":1,"op":"modify_qp","qpn":4660,"attrs":{
       "state":"RTR","path_mtu":1024,"dest_qpn":"0x123456","rq_psn":0,"max_dest_rd_atomic":4,
@@ -149,9 +168,17 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1,"op":"create_cq","depth":2000000})", ErrorCode::kEinval, "depth"},
     {R"({"id":1,"op":"create_cq","depth":null})", ErrorCode::kEinval, "depth"},
     {R"({"id":1,"op":"create_srq","max_wr":[1]})", ErrorCode::kEinval, "max_wr"},
-    {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"recv_cq":1,"type":"UD"})", ErrorCode::kEnotsup,
+    {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"recv_cq":1,"type":"XRC"})", ErrorCode::kEinval,
      "type"},
     {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"type":"RC"})", ErrorCode::kEinval, "recv_cq"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"qkey":4294967296}})", ErrorCode::kEinval,
+     "attrs.qkey"},
+    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"remote_qpn":1,"remote_qkey":1}}})",
+     ErrorCode::kEinval, "wr.ud.ah"},
+    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"ah":{"dip":"198.18.0.1"},"remote_qpn":16777216,"remote_qkey":1}}})",
+     ErrorCode::kEinval, "wr.ud.remote_qpn"},
+    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"ah":{"dip":"198.18.0.1"},"remote_qpn":1}}})",
+     ErrorCode::kEinval, "wr.ud.remote_qkey"},
     {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"recv_cq":1,"type":"RC","max_send_wr":0})",
      ErrorCode::kEinval, "max_send_wr"},
     {R"({"id":1,"op":"modify_qp","qpn":1})", ErrorCode::kEinval, "attrs"},

@@ -160,8 +160,45 @@ Result<transport::SendWr> parse_send_wr(const nlohmann::json& json, const std::s
     if (!v) return Unexpected(v.error());
     *out = *v;
   }
+  if (r.has("ud")) {
+    auto ud_json = r.object("ud");
+    if (!ud_json) return Unexpected(ud_json.error());
+    auto ud = parse_ud_destination(**ud_json, field_path(path, "ud"));
+    if (!ud) return Unexpected(ud.error());
+    wr.ud = *ud;
+  }
   if (auto done = r.finish(); !done) return Unexpected(done.error());
   return wr;
+}
+
+Result<transport::UdDestination> parse_ud_destination(const nlohmann::json& json,
+                                                      const std::string& path) {
+  ObjectReader r(json, path);
+  transport::UdDestination d;
+  auto ah_json = r.object("ah");
+  if (!ah_json) return Unexpected(ah_json.error());
+  auto ah = parse_av(**ah_json, field_path(path, "ah"));
+  if (!ah) return Unexpected(ah.error());
+  // What the client left out stays zero: the backend fills in its own MAC and IP and looks
+  // the destination MAC up, as for a connected QP's address vector.
+  d.ah.dmac = ah->dmac.value_or(wire::MacAddress{});
+  d.ah.dip = ah->dip;
+  d.ah.sip = ah->sip.value_or(ah->dip.index() == 0 ? transport::IpAddress(wire::Ipv4Address{})
+                                                   : transport::IpAddress(wire::Ipv6Address{}));
+  d.ah.traffic_class = ah->traffic_class;
+  d.ah.hop_limit = ah->hop_limit;
+  d.ah.flow_label = ah->flow_label;
+  d.ah.udp_sport = ah->udp_sport;
+  d.ah.vlan_id = ah->vlan_id;
+  d.ah.vlan_prio = ah->vlan_prio;
+  auto qpn = r.u32("remote_qpn", 0xffffff);
+  if (!qpn) return Unexpected(qpn.error());
+  d.remote_qpn = *qpn;
+  auto qkey = r.u32("remote_qkey");
+  if (!qkey) return Unexpected(qkey.error());
+  d.remote_qkey = *qkey;
+  if (auto done = r.finish(); !done) return Unexpected(done.error());
+  return d;
 }
 
 Result<transport::RecvWr> parse_recv_wr(const nlohmann::json& json, const std::string& path) {
@@ -253,6 +290,7 @@ Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& j
                          transport::kAttrMaxRdAtomic),
            optional_attr(r, "max_dest_rd_atomic", 255, a.max_dest_rd_atomic, mask,
                          transport::kAttrMaxDestRdAtomic),
+           optional_attr(r, "qkey", 0xffffffff, a.qkey, mask, transport::kAttrQkey),
        }) {
     if (!result) return Unexpected(result.error());
   }

@@ -25,5 +25,9 @@ Result<transport::RecvWr> parse_recv_wr(const nlohmann::json& wr, const std::str
 Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& attrs,
                                            const std::string& path);
 Result<AvArgs> parse_av(const nlohmann::json& av, const std::string& path);
+// A UD work request's destination: {"ah": {...address vector...}, "remote_qpn": N,
+// "remote_qkey": N}. Source MAC and IP, and an absent dmac, are left zero for the backend.
+Result<transport::UdDestination> parse_ud_destination(const nlohmann::json& ud,
+                                                      const std::string& path);
 
 }  // namespace mr::agent

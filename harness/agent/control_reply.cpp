@@ -95,6 +95,7 @@ Json to_json(const transport::QpAttributes& a) {
           {"min_rnr_timer", a.min_rnr_timer},
           {"max_rd_atomic", a.max_rd_atomic},
           {"max_dest_rd_atomic", a.max_dest_rd_atomic},
+          {"qkey", a.qkey},
           {"av", std::move(av)}};
 }
 
@@ -107,6 +108,8 @@ Json to_json(const transport::Completion& c) {
   if (c.imm_data) j["imm_data"] = *c.imm_data;
   if (c.invalidated_rkey) j["invalidated_rkey"] = *c.invalidated_rkey;
   if (c.solicited) j["solicited"] = true;
+  if (c.src_qp) j["src_qp"] = *c.src_qp;
+  if (c.grh) j["grh"] = true;
   return j;
 }
 

@@ -41,7 +41,7 @@ struct MrResult {
 };
 
 struct CreateQpArgs {
-  transport::QpInitAttributes init;  // type RC is the only type of protocol 1
+  transport::QpInitAttributes init;  // init.type: RC, UC or UD
 };
 
 // The address vector as a client gives it: the source MAC is always the device's own, the

@@ -203,7 +203,32 @@ Result<transport::QpAttributes> ReferenceBackend::query_qp(uint32_t qpn) {
 Result<void> ReferenceBackend::post_send(uint32_t qpn, const transport::SendWr& wr) {
   std::lock_guard lock(mutex_);
   if (auto ok = objects_.check(ObjectKind::kQp, qpn, "qpn"); !ok) return ok;
-  auto done = lift(device_->post_send(qpn, wr), "wr");
+  if (!wr.ud) {
+    auto done = lift(device_->post_send(qpn, wr), "wr");
+    pump_locked();
+    return done;
+  }
+  // A UD work request carries its own address handle: fill in the device's MAC and IP and
+  // the destination MAC, as ibv_create_ah does.
+  transport::SendWr ud_wr = wr;
+  auto& ah = ud_wr.ud->ah;
+  ah.smac = options_.mac;
+  const bool v4 = std::holds_alternative<wire::Ipv4Address>(ah.dip);
+  if (!v4) {
+    return control_error(ErrorCode::kEnotsup, "UD address handles are IPv4 only here",
+                         "wr.ud.ah.dip");
+  }
+  if (std::get<wire::Ipv4Address>(ah.sip) == wire::Ipv4Address{}) ah.sip = options_.ipv4;
+  if (ah.dmac == wire::MacAddress{}) {
+    auto mac = node_.lookup(std::get<wire::Ipv4Address>(ah.dip));
+    if (!mac) {
+      return control_error(ErrorCode::kEinval,
+                           "not given, and dip is not in the neighbour cache (ARP)",
+                           "wr.ud.ah.dmac");
+    }
+    ah.dmac = *mac;
+  }
+  auto done = lift(device_->post_send(qpn, ud_wr), "wr");
   pump_locked();
   return done;
 }

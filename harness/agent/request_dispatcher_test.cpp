@@ -143,6 +143,56 @@ TEST_F(TwoBackends, SendWriteAndReadMoveTheBytes) {
   EXPECT_EQ(counters["icrc_errors"], 0);
 }
 
+// A UD QP on each side: create_qp type UD, modify_qp with qkey, post_send with wr.ud, a
+// receive completion with src_qp and the GRH area; wrong requests are refused with reasons.
+TEST_F(TwoBackends, UdDatagramsCarryTheirDestinationAndSource) {
+  auto ud_end = [](Call& call, uint64_t va) {
+    RcEnd e;
+    e.pd = call("create_pd", {})["pd"];
+    Json mr =
+        call("reg_mr", {{"pd", e.pd}, {"length", 4096}, {"va", va}, {"access", {"LOCAL_WRITE"}}});
+    e.lkey = mr["lkey"];
+    e.va = mr["va"];
+    e.cq = call("create_cq", {{"depth", 16}})["cq"];
+    e.qpn = call("create_qp",
+                 {{"pd", e.pd}, {"send_cq", e.cq}, {"recv_cq", e.cq}, {"type", "UD"}})["qpn"];
+    call("modify_qp",
+         {{"qpn", e.qpn}, {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"qkey", 0x1234}}}});
+    call("modify_qp", {{"qpn", e.qpn}, {"attrs", {{"state", "RTR"}}}});
+    call("modify_qp", {{"qpn", e.qpn}, {"attrs", {{"state", "RTS"}, {"sq_psn", 0}}}});
+    return e;
+  };
+  const RcEnd ea = ud_end(call_a, 0x10000);
+  const RcEnd eb = ud_end(call_b, 0x20000);
+  call_b("post_recv",
+         {{"qpn", eb.qpn},
+          {"wr",
+           {{"wr_id", 5}, {"sg_list", {{{"addr", eb.va}, {"length", 256}, {"lkey", eb.lkey}}}}}}});
+  call_a("write_mem", {{"lkey", ea.lkey}, {"va", ea.va}, {"data", "6461746167"}});
+  const Json wr = {{"opcode", "SEND"},
+                   {"sg_list", {{{"addr", ea.va}, {"length", 5}, {"lkey", ea.lkey}}}},
+                   {"ud",
+                    {{"ah", {{"dip", kIpB}, {"dmac", kMacB}}},
+                     {"remote_qpn", eb.qpn},
+                     {"remote_qkey", 0x1234}}}};
+  call_a("post_send", {{"qpn", ea.qpn}, {"wr", wr}});
+  run();
+  Json cb = call_b("poll_cq", {{"cq", eb.cq}})["completions"];
+  ASSERT_EQ(cb.size(), 1U) << cb;
+  EXPECT_EQ(cb[0]["src_qp"], ea.qpn);
+  EXPECT_EQ(cb[0]["grh"], true);
+  EXPECT_EQ(cb[0]["byte_len"], 45);
+  EXPECT_EQ(call_b("read_mem", {{"lkey", eb.lkey}, {"va", eb.va + 40}, {"length", 5}})["data"],
+            "6461746167");
+  Json bad = reply(da, Json{{"id", 9},
+                            {"op", "post_send"},
+                            {"qpn", ea.qpn},
+                            {"wr", {{"opcode", "SEND"}, {"sg_list", Json::array()}}}}
+                           .dump());
+  EXPECT_EQ(bad["error"]["code"], "EINVAL") << bad;
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("destination"), std::string::npos);
+}
+
 TEST_F(TwoBackends, ErrorRepliesNameTheFieldAndChangeNothing) {
   const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
   const std::string before = da.handle_line(R"({"id":1,"op":"counters"})").reply;

@@ -221,6 +221,13 @@ Result<uint32_t> VerbsBackend::create_srq(uint32_t max_wr) {
 Result<uint32_t> VerbsBackend::create_qp(const CreateQpArgs& args) {
   std::lock_guard lock(mutex_);
   const auto& init = args.init;
+  // UC and UD (address handles, Q_Keys, GRH areas) are not mapped onto libibverbs yet.
+  if (init.type != transport::QpType::kRc) {
+    return control_error(ErrorCode::kEnotsup,
+                         "the verbs backend creates RC QPs only; " +
+                             std::string(transport::to_string(init.type)) + " is not supported",
+                         "type");
+  }
   for (auto ok : {objects_.check(ObjectKind::kPd, init.pd, "pd"),
                   objects_.check(ObjectKind::kCq, init.send_cq, "send_cq"),
                   objects_.check(ObjectKind::kCq, init.recv_cq, "recv_cq"),
@@ -339,6 +346,9 @@ Result<void> VerbsBackend::check_sges_locked(const std::vector<transport::Sge>& 
 Result<void> VerbsBackend::post_send(uint32_t qpn, const transport::SendWr& wr) {
   std::lock_guard lock(mutex_);
   if (auto ok = objects_.check(ObjectKind::kQp, qpn, "qpn"); !ok) return ok;
+  if (wr.ud) {
+    return control_error(ErrorCode::kEnotsup, "the verbs backend has no UD QPs", "wr.ud");
+  }
   if (auto ok = check_sges_locked(wr.sg_list); !ok) return ok;
   IbvSendWr send(wr);
   ibv_send_wr* bad = nullptr;
