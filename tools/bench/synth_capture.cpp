@@ -7,6 +7,10 @@
 //          8..64-byte SENDs, CNPs (60..110-byte frames)
 // mtu1024: a WRITE/SEND data stream at path MTU 1024 with an ACK every 8 packets
 // mtu4096: the same at path MTU 4096
+// rc:      conformant RC conversations on 1024 connections, interleaved: SENDs, WRITEs, READs
+//          (one and four response packets, PMTU 256), FETCH_ADDs, each with its answer, CNPs,
+//          and PSN-sequence NAK recoveries (go-back-N); what `metaroce analyze` should find
+//          clean (its benchmark input)
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -17,6 +21,7 @@
 #include "reference/io/pcapng_writer.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
+#include "tools/bench/rc_traffic.h"
 
 namespace {
 
@@ -98,8 +103,8 @@ int run(int argc, char** argv) {
   uint64_t count = 1000000;
   uint64_t seed = 1;
   bool ipv6 = false;
-  app.add_option("--mix", mix, "small | mtu1024 | mtu4096")
-      ->check(CLI::IsMember({"small", "mtu1024", "mtu4096"}));
+  app.add_option("--mix", mix, "small | mtu1024 | mtu4096 | rc")
+      ->check(CLI::IsMember({"small", "mtu1024", "mtu4096", "rc"}));
   app.add_option("--count", count, "frames to write");
   app.add_option("--seed", seed, "random seed");
   app.add_flag("--ipv6", ipv6, "IPv6 instead of IPv4");
@@ -117,6 +122,17 @@ int run(int argc, char** argv) {
   std::mt19937_64 rng(seed);
   std::vector<uint8_t> payload;
   uint64_t t = 1'700'000'000'000'000'000ULL;
+  if (mix == "rc") {
+    auto ok = mr::bench::write_rc_traffic(count, rng, [&](std::span<const uint8_t> frame) {
+      t += 100 + rng() % 1000;
+      return writer->write(frame, t);
+    });
+    if (!ok) {
+      std::fprintf(stderr, "synth_capture: %s\n", ok.error().c_str());
+      return 2;
+    }
+    count = 0;  // written
+  }
   for (uint64_t i = 0; i < count; ++i) {
     RocePacket p = base_packet(rng, ipv6);
     payload.clear();
