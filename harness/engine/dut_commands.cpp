@@ -15,6 +15,9 @@ using script::Command;
 
 constexpr uint64_t kDefaultMrLength = 1 << 20;
 constexpr uint64_t kDutVaBase = 0x10000000;
+// UD Q_Keys unless the script gives them (qkey=, tqkey=); bit 31 clear: not controlled.
+constexpr uint64_t kDefaultDutQkey = 0x11223344;
+constexpr uint64_t kDefaultTesterQkey = 0x55667788;
 
 // Arguments of a command by name, evaluated lazily; unknown names are errors.
 class Args {
@@ -107,6 +110,22 @@ json remote_rights(const std::string& names) {
   return out;
 }
 
+// The modify_qp steps of a UC or UD QP, from those of an RC QP: UC drops the RC-only
+// attributes (READ/ATOMIC resources, timers), UD has no peer at all but a Q_Key (IBTA
+// 10.3.1; ibv_modify_qp's required attributes per QP type).
+std::vector<json> unreliable_steps(const std::string& type, const std::vector<json>& rc,
+                                   uint64_t qkey, uint64_t sq_psn) {
+  if (type == "UD") {
+    return {{{"state", "INIT"}, {"pkey", rc[0]["pkey"]}, {"qkey", qkey}},
+            {{"state", "RTR"}, {"path_mtu", rc[1]["path_mtu"]}},
+            {{"state", "RTS"}, {"sq_psn", sq_psn}}};
+  }
+  json rtr = rc[1];
+  rtr.erase("max_dest_rd_atomic");
+  rtr.erase("min_rnr_timer");
+  return {rc[0], rtr, {{"state", "RTS"}, {"sq_psn", sq_psn}}};
+}
+
 QpBinding* target(const Command& c, TestContext& ctx) {
   const std::string name = c.target.empty() ? ctx.current_qp : c.target;
   auto it = ctx.qps.find(name);
@@ -122,10 +141,11 @@ void create_qp(const Command& c, TestContext& ctx) {
   Args a(c, ctx,
          {"type", "mtu", "rq_psn", "sq_psn", "timeout", "retry_cnt", "rnr_retry", "min_rnr_timer",
           "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "mr_access", "share", "pkey",
-          "cq_depth"});
+          "cq_depth", "qkey", "tqkey"});
   if (ctx.aborted) return;
-  if (a.name("type", "RC") != "RC")
-    return ctx.error(a.pos("type"), "create_qp: only type=RC is supported");
+  const std::string type = a.name("type", "RC");
+  if (type != "RC" && type != "UC" && type != "UD")
+    return ctx.error(a.pos("type"), "create_qp: type must be RC, UC or UD");
   const std::string& name = c.assign;
   const uint32_t index = static_cast<uint32_t>(ctx.qps.size());
   QpBinding b;
@@ -176,7 +196,7 @@ void create_qp(const Command& c, TestContext& ctx) {
                   {"pd", b.pd},
                   {"send_cq", b.cq},
                   {"recv_cq", b.cq},
-                  {"type", "RC"},
+                  {"type", type},
                   {"max_send_wr", 1024},
                   {"max_recv_wr", 1024}});
   if (!qp) return;
@@ -184,7 +204,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
   const json qp_access = remote_rights(access);
   const uint16_t sport = static_cast<uint16_t>(0xc000 | (tester_qpn & 0x3fff));
-  const std::vector<json> steps{
+  const std::vector<json> rc_steps{
       {{"state", "INIT"}, {"pkey", a.number("pkey", 0xffff)}, {"access_flags", qp_access}},
       {{"state", "RTR"},
        {"path_mtu", a.number("mtu", 1024)},
@@ -204,6 +224,12 @@ void create_qp(const Command& c, TestContext& ctx) {
        {"rnr_retry", a.number("rnr_retry", 7)},
        {"max_rd_atomic", a.number("max_rd_atomic", 16)}},
   };
+  const uint64_t qkey = a.number("qkey", kDefaultDutQkey);
+  const uint64_t tester_qkey = a.number("tqkey", kDefaultTesterQkey);
+  if (qkey > 0xffffffff || tester_qkey > 0xffffffff)
+    return ctx.error(a.pos("qkey"), "create_qp: a Q_Key is 32-bit");
+  const std::vector<json> steps =
+      type == "RC" ? rc_steps : unreliable_steps(type, rc_steps, qkey, sq_psn);
   for (const auto& attrs : steps) {
     if (ctx.aborted ||
         !call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}}))
@@ -217,6 +243,11 @@ void create_qp(const Command& c, TestContext& ctx) {
                                     b.dut_qpn,
                                     tester_qpn,
                                     0xffff};
+  if (type == "UD") b.connection.qkey = static_cast<uint32_t>(qkey);
+  b.type = type;
+  b.tester_qkey = static_cast<uint32_t>(tester_qkey);
+  ctx.symbols.set(name + ".qkey", qkey);
+  ctx.symbols.set(name + ".tqkey", tester_qkey);
   ctx.symbols.set(name + ".qpn", b.dut_qpn);
   ctx.symbols.set(name + ".rkey", b.rkey);
   ctx.symbols.set(name + ".lkey", b.lkey);
@@ -260,9 +291,11 @@ void post_recv(const Command& c, TestContext& ctx) {
 void post_send(const Command& c, TestContext& ctx) {
   Args a(c, ctx,
          {"opcode", "len", "offset", "remote_addr", "rkey", "imm", "wr_id", "solicited", "signaled",
-          "compare_add", "swap", "invalidate_rkey"});
+          "compare_add", "swap", "invalidate_rkey", "dest_qpn", "qkey"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
+  if (qp->type != "UD" && (a.has("dest_qpn") || a.has("qkey")))
+    return ctx.error(c.pos, "post_send: dest_qpn= and qkey= are for UD QPs only");
   json wr = {{"wr_id", a.number("wr_id", 1)},
              {"opcode", a.name("opcode", "SEND")},
              {"sg_list",
@@ -277,11 +310,21 @@ void post_send(const Command& c, TestContext& ctx) {
              {"compare_add", a.number("compare_add", 0)},
              {"swap", a.number("swap", 0)},
              {"invalidate_rkey", a.number("invalidate_rkey", 0)}};
+  if (qp->type == "UD") {
+    // The work request's address handle: to the tester, from the QP's own UDP source port.
+    wr["ud"] = {{"ah",
+                 {{"dmac", ctx.pixit.tester_mac.to_string()},
+                  {"dip", ctx.pixit.tester_ip.to_string()},
+                  {"sip", ctx.pixit.dut_ip.to_string()},
+                  {"udp_sport", 0xc000 | (qp->dut_qpn & 0x3fff)}}},
+                {"remote_qpn", a.number("dest_qpn", qp->connection.tester_qpn)},
+                {"remote_qkey", a.number("qkey", qp->tester_qkey)}};
+  }
   if (!ctx.aborted) call(ctx, c.pos, {{"op", "post_send"}, {"qpn", qp->dut_qpn}, {"wr", wr}});
 }
 
 void expect_completion(const Command& c, TestContext& ctx, bool none) {
-  Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window"});
+  Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window", "src_qp"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
@@ -323,6 +366,7 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   if (a.has("len")) check("len", "byte_len", a.number("len", 0));
   if (a.has("imm")) check("imm", "imm_data", a.number("imm", 0));
   if (a.has("wr_id")) check("wr_id", "wr_id", a.number("wr_id", 0));
+  if (a.has("src_qp")) check("src_qp", "src_qp", a.number("src_qp", 0));
 }
 
 void write_mem(const Command& c, TestContext& ctx) {

@@ -67,6 +67,47 @@ dut post_recv A count=1 len=64
   EXPECT_NE(r.packets[0].decoded["UDP"]["chksum"].get<int>(), 0);
 }
 
+// A UD connection: an injected UD_SEND_ONLY without a DETH gets the connection's (the DUT
+// QP's Q_Key, the tester's QPN), so it is delivered; a DUT send is matched with its DETH.
+constexpr const char* kUdExchange = R"(dut qp A = create_qp(type=UD, mtu=1024, qkey=0x1234)
+dut post_recv A count=1 len=256 wr_id=3
+0   < BTH(opcode=UD_SEND_ONLY, psn=P)/Raw(load=b"datagram")
++0~0.05 > none
+dut expect_completion A status=SUCCESS opcode=RECV len=48 src_qp=T wr_id=3
+dut expect_mem A offset=40 data=b"datagram"
+dut post_send A opcode=SEND len=4 qkey=0x80000000 wr_id=4
+*   > BTH(opcode=UD_SEND_ONLY, psn=Q, ackreq=0)/DETH(qkey=0x1234)/Raw(len=4)
+dut expect_completion A status=SUCCESS opcode=SEND wr_id=4
+)";
+
+TEST(Engine, UdConnectionFillsAndMatchesTheDeth) {
+  const auto r = run(kUdExchange);
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  ASSERT_FALSE(r.packets.empty());
+  EXPECT_EQ(r.packets[0].decoded["DETH"]["qkey"].get<uint64_t>(), 0x1234U);
+}
+
+TEST(Engine, UdMutantsFailTheUdExchange) {
+  for (const char* m :
+       {"grh-area-not-filled", "controlled-qkey-ignored", "ud-source-qp-not-reported"}) {
+    const auto r = run(kUdExchange, {m});
+    EXPECT_EQ(r.verdict, report::Verdict::kFail) << m << failures(r);
+  }
+}
+
+TEST(Engine, UcQpSendsUcOpcodesAndRefusesUdArguments) {
+  auto r = run(R"(dut qp A = create_qp(type=UC, mtu=1024)
+dut post_send A opcode=SEND len=10 wr_id=1
+*   > BTH(opcode=UC_SEND_ONLY, psn=Q, ackreq=0)/Raw(len=10)
+dut expect_completion A status=SUCCESS opcode=SEND wr_id=1
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  r = run("dut qp A = create_qp(type=UC, mtu=1024)\ndut post_send A opcode=SEND len=1 qkey=5\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  r = run("dut qp A = create_qp(type=XRC)\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+}
+
 TEST(Engine, WrongMsnMutantFailsNamingLineAndField) {
   const auto r = run(kSendOnly, {"wrong-msn"});
   ASSERT_EQ(r.verdict, report::Verdict::kFail);

@@ -6,6 +6,7 @@
 
 #include "harness/engine/evaluate.h"
 #include "reference/wire/frame_builder.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::engine {
 namespace {
@@ -172,7 +173,9 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
     } else if (l.name == "IETH") {
       ok = set_optional(p.ieth, l, symbols);
     } else if (l.name == "DETH") {
-      ok = set_optional(p.deth, l, symbols);
+      // On a UD connection the fields a script leaves out are the connection's.
+      p.deth = c.qkey ? wire::Deth{*c.qkey, 0, c.tester_qpn} : wire::Deth{};
+      ok = set_all(*p.deth, l, symbols);
     } else if (l.name == "CNPPadding") {
       ok = set_optional(p.cnp_padding, l, symbols);
     } else if (l.name == "Raw") {
@@ -192,6 +195,11 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
     if (!ok) return Unexpected(ok.error());
   }
   if (p.vlan) p.vlan->type = wire::kEtherTypeIpv4;
+  // A UD opcode on a UD connection gets the connection's DETH when the script gives none.
+  if (const auto* info = wire::opcode_info(p.bth.opcode);
+      c.qkey && !p.deth && info && info->has(wire::kDeth)) {
+    p.deth = wire::Deth{*c.qkey, 0, c.tester_qpn};
+  }
   p.payload = payload;
   static const std::vector<uint8_t> kZeros(3, 0);
   wire::BuildOptions options;
@@ -294,6 +302,7 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
   std::vector<FieldMismatch> out;
   const wire::RocePacket& p = actual.packet;
   bool dqpn_given = false;
+  bool deth_given = false;
   bool icrc_wildcard = false;
   for (const Layer& l : expected.layers) {
     Expected<void, SynthesisError> ok;
@@ -328,6 +337,7 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
     } else if (l.name == "IETH") {
       ok = compare(ptr(p.ieth), l, symbols, out);
     } else if (l.name == "DETH") {
+      deth_given = true;
       ok = compare(ptr(p.deth), l, symbols, out);
     } else if (l.name == "CNPPadding") {
       ok = compare(ptr(p.cnp_padding), l, symbols, out);
@@ -361,6 +371,11 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
   if (!dqpn_given && p.bth.dqpn != c.tester_qpn) {
     out.push_back(
         {where, "BTH.dqpn", format_value(c.tester_qpn, 24), format_value(p.bth.dqpn, 24)});
+  }
+  // MR-UD-01: on a UD connection the DETH names the DUT's QP as the source.
+  if (c.qkey && p.deth && !deth_given && p.deth->sqpn != c.dut_qpn) {
+    out.push_back(
+        {where, "DETH.sqpn", format_value(c.dut_qpn, 24), format_value(p.deth->sqpn, 24)});
   }
   if (!icrc_wildcard && !actual.icrc_ok()) {
     out.push_back(

@@ -27,6 +27,9 @@ struct ConnectionDefaults {
   uint32_t dut_qpn = 0;     // DestQP of injected packets
   uint32_t tester_qpn = 0;  // DestQP the DUT's packets must carry
   uint16_t pkey = 0xffff;
+  // A UD connection: the DUT QP's Q_Key, which an injected UD packet's DETH carries unless
+  // the script writes its own (the DETH's source QP is then tester_qpn).
+  std::optional<uint32_t> qkey;
 };
 
 struct SynthesisError {

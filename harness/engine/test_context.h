@@ -29,6 +29,8 @@ struct QpBinding {
   uint64_t va = 0;
   uint64_t mr_length = 0;
   ConnectionDefaults connection;
+  std::string type = "RC";   // RC, UC or UD
+  uint32_t tester_qkey = 0;  // UD: the Q_Key of the tester's QP, the DUT's sends default to it
   std::optional<uint16_t> dut_udp_sport;  // the first one the DUT used (MR-WF-08: it never changes)
 };
 
