@@ -7,6 +7,10 @@
 #   transport  64 KiB RDMA WRITE goodput at MTU 4096 against memcpy; 8-byte SEND rate; the
 #              per-message cost and heap per QP at 1, 1,000 and 10,000 QPs.
 #   io         PcapLink on a veth pair against a bare AF_PACKET socket (root; namespaces).
+#   analyze    `metaroce analyze` (the CLI, -c opt) on 1,000,000- and 5,000,000-frame captures
+#              of conformant RC traffic on 1024 connections (synth_capture --mix rc): frames
+#              per second of wall and of CPU time, peak RSS at each size; tshark reading the
+#              1,000,000-frame capture (the first million frames of the other) as the anchor.
 #
 # Results: a table on stdout and reports/bench/<area>.json.
 set -uo pipefail
@@ -20,6 +24,7 @@ mkdir -p "$cache" "$out_dir"
 
 case "$area" in
   codec) ;;
+  analyze) exec tools/bench/analyze_benchmark.sh ;;
   transport | io)
     target=$([[ $area == transport ]] && echo //reference/transport:transport_benchmark || echo //reference/io:link_benchmark)
     if ! bazel build --noshow_progress --config=bench "$target" >"$cache/build.log" 2>&1; then
@@ -49,7 +54,7 @@ PY
     echo "results: $out_dir/$area.json"
     exit 0
     ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io)" >&2; exit 2 ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"
