@@ -1,5 +1,9 @@
 #include "harness/cli/run_command.h"
 
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -8,9 +12,11 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness/cli/doctor_manifest.h"
+#include "harness/cli/progress_line.h"
 #include "harness/dut/dut_session.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/run_directory.h"
@@ -62,7 +68,43 @@ void print_result(const report::TestResult& r, bool quiet) {
   if (r.failures.empty() && !r.reason.empty() && r.verdict != report::Verdict::kNotApplicable) {
     std::printf("         %s\n", r.reason.c_str());
   }
+  if (r.flaky()) {
+    std::string runs;
+    for (const auto& rep : r.repetitions) {
+      runs += (runs.empty() ? "" : ", ") + std::string(report::to_string(rep.verdict)) + " (seed " +
+              std::to_string(rep.seed) + ")";
+    }
+    std::printf("         flaky: %s\n", runs.c_str());
+  }
   std::fflush(stdout);
+}
+
+int cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+// --jobs and --repeat as the run uses them, or why they cannot be.
+Expected<int, std::string> resolve_jobs(const RunOptions& o) {
+  constexpr int kMaxJobs = 256;
+  constexpr int kMaxRepeat = 100'000;
+  if (o.jobs < 0 || o.jobs > kMaxJobs)
+    return Unexpected("--jobs " + std::to_string(o.jobs) + ": give 1 to " +
+                      std::to_string(kMaxJobs) + ", or 0 for one per core");
+  if (o.repeat < 1 || o.repeat > kMaxRepeat)
+    return Unexpected("--repeat " + std::to_string(o.repeat) + ": give 1 to " +
+                      std::to_string(kMaxRepeat));
+  const int jobs = o.jobs == 0 ? cores() : o.jobs;
+  if (jobs > 1 && o.dut != "reference")
+    return Unexpected(
+        "--jobs " + std::to_string(o.jobs) + " with --dut " + o.dut +
+        ": a remote DUT is one device behind one agent and one capture; tests at once would "
+        "share its device-wide counters and one capture that this harness does not split by "
+        "QP, so their verdicts could not be trusted. Run it with --jobs 1 (tests in parallel "
+        "are for the embedded reference, a DUT of its own per test)");
+  return jobs;
 }
 
 Expected<uint64_t, std::string> parse_seed(const std::string& s) {
@@ -90,6 +132,11 @@ int run_impl(const RunOptions& o) {
     std::fprintf(stderr, "metaroce run: %s\n", seed.error().c_str());
     return kExitHarnessError;
   }
+  auto jobs = resolve_jobs(o);
+  if (!jobs) {
+    std::fprintf(stderr, "metaroce run: %s\n", jobs.error().c_str());
+    return kExitHarnessError;
+  }
   const bool rxe = o.dut == "rxe";
   const std::string pixit_path = !o.pixit.empty() ? o.pixit
                                                   : (rxe ? "testcases/pixit/rxe.pixit.json"
@@ -115,7 +162,14 @@ int run_impl(const RunOptions& o) {
   s.filter = o.filter;
   s.out_dir = o.out;
   s.seed = *seed;
-  s.on_result = [&](const report::TestResult& r) { print_result(r, o.quiet); };
+  s.jobs = *jobs;
+  s.repeat = o.repeat;
+  ProgressLine progress(STDERR_FILENO, !o.no_progress);
+  s.on_result = [&](const report::TestResult& r) {
+    progress.clear();  // stdout and stderr may be the same terminal
+    print_result(r, o.quiet);
+  };
+  s.on_progress = [&](const engine::SuiteProgress& p) { progress.show(p); };
   s.cancelled = [] { return g_interrupted.load(); };
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
@@ -139,6 +193,15 @@ int run_impl(const RunOptions& o) {
   std::printf("metaroce run: dut %s, profile %s, pixit %s, seed %llu%s\n",
               (*session)->description().c_str(), profile.c_str(), pixit_path.c_str(),
               static_cast<unsigned long long>(*seed), o.mutants.empty() ? "" : ", with mutants");
+  if (*jobs > 1) std::printf("metaroce run: %d tests at once, each on a DUT of its own\n", *jobs);
+  if (o.repeat > 1) {
+    // Every repetition's seed, so that any one of them can be replayed alone.
+    std::printf("metaroce run: each test %d times; repetition seeds:", o.repeat);
+    for (int i = 0; i < o.repeat && i < 8; ++i)
+      std::printf(" %llu", static_cast<unsigned long long>(engine::repetition_seed(*seed, i)));
+    std::printf("%s (replay one: --seed S --filter TP)\n",
+                o.repeat > 8 ? " ... (all in report.json)" : "");
+  }
   // The first step of every run: is the DUT's host fit for RoCE at all? Its findings go
   // into the manifest; errors are shown here, since they explain failures that follow.
   auto doctor = doctor_for_manifest(o.dut, (*session)->port());
@@ -152,7 +215,11 @@ int run_impl(const RunOptions& o) {
     }
   }
   std::fflush(stdout);
-  auto result = engine::run_suite((*session)->port(), *pixit, s);
+  // The embedded reference runs every test on a DUT of its own, serial or not, so a
+  // test's capture and verdict are the same whatever ran before it and however many at once.
+  auto result = (*session)->fresh_port() ? engine::run_suite((*session)->fresh_port(), *pixit, s)
+                                         : engine::run_suite((*session)->port(), *pixit, s);
+  progress.clear();
   if (!result) {
     std::fprintf(stderr, "metaroce run: %s\n", result.error().c_str());
     return kExitHarnessError;
@@ -164,10 +231,17 @@ int run_impl(const RunOptions& o) {
   }
   const auto counts = result->counts();
   auto count = [&](report::Verdict v) { return counts.contains(v) ? counts.at(v) : 0; };
+  std::string flaky;
+  if (o.repeat > 1) {
+    const auto n = std::count_if(result->tests.begin(), result->tests.end(),
+                                 [](const report::TestResult& t) { return t.flaky(); });
+    flaky = ", " + std::to_string(n) + " flaky over " + std::to_string(o.repeat) + " runs each";
+  }
   std::printf(
-      "\n%d pass, %d fail, %d inconc, %d error, %d not applicable; report in %s/index.html\n",
+      "\n%d pass, %d fail, %d inconc, %d error, %d not applicable%s; report in %s/index.html\n",
       count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
-      count(report::Verdict::kError), count(report::Verdict::kNotApplicable), o.out.c_str());
+      count(report::Verdict::kError), count(report::Verdict::kNotApplicable), flaky.c_str(),
+      o.out.c_str());
   if (result->cancelled) {
     std::printf("interrupted: the run stopped early; the reports cover the tests that ran\n");
     return kExitHarnessError;
@@ -202,6 +276,16 @@ Runner setup_run(CLI::App& app) {
                  "rxe: the agent backend in the guest: verbs (rdma_rxe) | reference (self-test "
                  "of the tap path)");
   app.add_flag("--quiet", o->quiet, "print only tests that did not pass");
+  app.add_option("--jobs", o->jobs,
+                 "tests at once, each on a DUT of its own (embedded reference only; 0: one per "
+                 "core); reports do not depend on it")
+      ->capture_default_str();
+  app.add_option("--repeat", o->repeat,
+                 "run each test N times, each on a fresh DUT with a seed derived from --seed; "
+                 "a test whose verdict changes is flagged flaky")
+      ->capture_default_str();
+  app.add_flag("--no-progress", o->no_progress,
+               "no live progress line on a terminal (there is none when stderr is not one)");
   return [o] { return run_with(*o); };
 }
 

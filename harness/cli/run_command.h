@@ -27,6 +27,9 @@ struct RunOptions {
   std::string token_file;
   std::string rxe_backend = "verbs";
   bool quiet = false;
+  int jobs = 1;              // tests at once (embedded reference only); 0: one per core
+  int repeat = 1;            // runs of each test purpose, each on a fresh DUT
+  bool no_progress = false;  // no live line on a terminal
 };
 
 Runner setup_run(CLI::App& app);
