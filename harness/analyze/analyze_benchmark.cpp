@@ -16,7 +16,7 @@
 
 namespace {
 
-std::string g_capture = "/root/.cache/metaroce-bench/small-5000000.pcapng";
+std::string g_capture = "/root/.cache/metaroce-bench/rc-5000000.pcapng";  // synth_capture --mix rc
 bool g_tshark = false;
 
 // A /proc/self/status field in kB ("VmHWM", "RssAnon").
