@@ -11,6 +11,8 @@
 #              of conformant RC traffic on 1024 connections (synth_capture --mix rc): frames
 #              per second of wall and of CPU time, peak RSS at each size; tshark reading the
 #              1,000,000-frame capture (the first million frames of the other) as the anchor.
+#   suite      the whole suite on the embedded reference (one core, then --jobs 2) against an
+#              empty-script test run as many times: the per-test fixed overhead.
 #
 # Results: a table on stdout and reports/bench/<area>.json.
 set -uo pipefail
@@ -25,6 +27,7 @@ mkdir -p "$cache" "$out_dir"
 case "$area" in
   codec) ;;
   analyze) exec tools/bench/analyze_benchmark.sh ;;
+  suite) exec tools/bench/suite_benchmark.sh ;;
   transport | io)
     target=$([[ $area == transport ]] && echo //reference/transport:transport_benchmark || echo //reference/io:link_benchmark)
     if ! bazel build --noshow_progress --config=bench "$target" >"$cache/build.log" 2>&1; then
@@ -54,7 +57,7 @@ PY
     echo "results: $out_dir/$area.json"
     exit 0
     ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze)" >&2; exit 2 ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"
