@@ -210,6 +210,12 @@ const std::array<OpEntry, std::variant_size_v<Operation>> kOps{{
        MR_READ(solicited_only, r.boolean_or("solicited_only", false));
        return finish(r, op::ReqNotifyCq{cq, solicited_only});
      }},
+    {"get_cq_event",
+     [](ObjectReader& r) -> Result<Operation> {
+       MR_READ(cq, r.u32("cq"));
+       MR_READ(timeout_ms, r.u64_or("timeout_ms", 0, kMaxPollTimeoutMs));
+       return finish(r, op::GetCqEvent{cq, static_cast<uint32_t>(timeout_ms)});
+     }},
     {"read_mem", [](ObjectReader& r) { return parse_mem(r, false); }},
     {"write_mem", [](ObjectReader& r) { return parse_mem(r, true); }},
     {"counters", parse_empty<op::Counters>},

@@ -71,6 +71,10 @@ struct ReqNotifyCq {
   uint32_t cq = 0;
   bool solicited_only = false;
 };
+struct GetCqEvent {
+  uint32_t cq = 0;
+  uint32_t timeout_ms = 0;
+};
 struct ReadMem {
   MemArgs args;
 };
@@ -94,8 +98,9 @@ struct Bye {};
 using Operation =
     std::variant<op::Hello, op::Capabilities, op::CreatePd, op::RegMr, op::DeregMr, op::CreateCq,
                  op::CreateSrq, op::CreateQp, op::ModifyQp, op::QueryQp, op::PostSend, op::PostRecv,
-                 op::PostSrqRecv, op::PollCq, op::ReqNotifyCq, op::ReadMem, op::WriteMem,
-                 op::Counters, op::Destroy, op::Reset, op::SetMutants, op::Doctor, op::Bye>;
+                 op::PostSrqRecv, op::PollCq, op::ReqNotifyCq, op::GetCqEvent, op::ReadMem,
+                 op::WriteMem, op::Counters, op::Destroy, op::Reset, op::SetMutants, op::Doctor,
+                 op::Bye>;
 
 struct Request {
   uint64_t id = 0;

@@ -47,6 +47,10 @@ class DutBackend {
   // Waits at most args.timeout_ms (<= kMaxPollTimeoutMs) for the first completion.
   virtual Result<std::vector<transport::Completion>> poll_cq(const PollCqArgs& args) = 0;
   virtual Result<void> req_notify_cq(uint32_t cq, bool solicited_only) = 0;
+  // Waits at most timeout_ms (<= kMaxPollTimeoutMs) for a completion event of the CQ and
+  // returns the events raised since the last call, acknowledged (ibv_get_cq_event +
+  // ibv_ack_cq_events); 0 when none came in time.
+  virtual Result<uint32_t> get_cq_events(uint32_t cq, uint32_t timeout_ms) = 0;
 
   virtual Result<std::vector<uint8_t>> read_mem(const MemArgs& args) = 0;
   virtual Result<void> write_mem(const MemArgs& args) = 0;

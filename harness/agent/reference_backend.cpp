@@ -43,10 +43,12 @@ ReferenceBackend::ReferenceBackend(io::Link& link, const io::Clock& clock,
                                    ReferenceBackendOptions options)
     : link_(link),
       clock_(clock),
-      options_(options),
+      options_(std::move(options)),
       burst_(kBurst),
       queued_(link),
-      node_(queued_, clock, io::NodeConfig{.mac = options_.mac, .ipv4 = options_.ipv4}) {
+      node_(queued_, clock,
+            io::NodeConfig{
+                .mac = options_.mac, .ipv4 = options_.ipv4, .ipv6_global = options_.ipv6_global}) {
   node_.set_roce_handler([this](std::span<const uint8_t> frame, uint64_t /*timestamp*/) {
     device_->receive(frame, clock_.now_ns());
   });
@@ -59,6 +61,8 @@ void ReferenceBackend::recreate_device() {
   transport::DeviceConfig config;
   config.mac = options_.mac;
   config.ip = options_.ipv4;
+  config.ipv6 = options_.ipv6_global;
+  config.ipv6.push_back(io::ipv6_link_local(options_.mac));
   config.seed = options_.seed;
   config.mutants = options_.mutants;
   device_ = std::make_unique<transport::Device>(config);
@@ -93,6 +97,11 @@ std::optional<uint64_t> ReferenceBackend::next_deadline_ns() const {
 }
 
 void ReferenceBackend::add_neighbor(const wire::Ipv4Address& ip, const wire::MacAddress& mac) {
+  std::lock_guard lock(mutex_);
+  node_.add_neighbor(ip, mac);
+}
+
+void ReferenceBackend::add_neighbor(const wire::Ipv6Address& ip, const wire::MacAddress& mac) {
   std::lock_guard lock(mutex_);
   node_.add_neighbor(ip, mac);
 }
@@ -273,6 +282,26 @@ Result<void> ReferenceBackend::req_notify_cq(uint32_t cq, bool solicited_only) {
   std::lock_guard lock(mutex_);
   if (auto ok = objects_.check(ObjectKind::kCq, cq, "cq"); !ok) return ok;
   return lift(device_->req_notify_cq(cq, solicited_only), "cq");
+}
+
+Result<uint32_t> ReferenceBackend::get_cq_events(uint32_t cq, uint32_t timeout_ms) {
+  const uint64_t timeout_ns = uint64_t{std::min(timeout_ms, kMaxPollTimeoutMs)} * kMillisecond;
+  const uint64_t deadline = clock_.now_ns() + timeout_ns;
+  service(0);
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (auto ok = objects_.check(ObjectKind::kCq, cq, "cq"); !ok) return Unexpected(ok.error());
+      pump_locked();
+      auto events = lift(device_->take_cq_events(cq), "cq");
+      if (!events) return Unexpected(events.error());
+      const uint64_t now = clock_.now_ns();
+      if (*events > 0 || clock_.is_virtual() || now >= deadline)
+        return static_cast<uint32_t>(*events);
+    }
+    const uint64_t now = clock_.now_ns();
+    service(std::min(kMillisecond, deadline > now ? deadline - now : 0));
+  }
 }
 
 Result<std::vector<uint8_t>> ReferenceBackend::read_mem(const MemArgs& args) {

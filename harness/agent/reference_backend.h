@@ -42,6 +42,7 @@ namespace mr::agent {
 struct ReferenceBackendOptions {
   wire::MacAddress mac;
   wire::Ipv4Address ipv4;
+  std::vector<wire::Ipv6Address> ipv6_global;  // besides the link-local address of `mac`
   uint64_t seed = 1;  // keys and QPNs derive from it: log it to reproduce a run
   mutants::MutantSet mutants;
 };
@@ -63,6 +64,7 @@ class ReferenceBackend final : public DutBackend {
   std::optional<uint64_t> next_deadline_ns() const;
   // Seeds the neighbour cache (a test, or a peer whose MAC is known in advance).
   void add_neighbor(const wire::Ipv4Address& ip, const wire::MacAddress& mac);
+  void add_neighbor(const wire::Ipv6Address& ip, const wire::MacAddress& mac);
   uint64_t seed() const { return options_.seed; }
 
   // --- DutBackend ---
@@ -80,6 +82,7 @@ class ReferenceBackend final : public DutBackend {
   Result<void> post_srq_recv(uint32_t srq, const transport::RecvWr& wr) override;
   Result<std::vector<transport::Completion>> poll_cq(const PollCqArgs& args) override;
   Result<void> req_notify_cq(uint32_t cq, bool solicited_only) override;
+  Result<uint32_t> get_cq_events(uint32_t cq, uint32_t timeout_ms) override;
   Result<std::vector<uint8_t>> read_mem(const MemArgs& args) override;
   Result<void> write_mem(const MemArgs& args) override;
   Result<std::vector<Counter>> counters() override;

@@ -9,8 +9,8 @@ namespace mr::agent {
 std::vector<std::string> reference_pics_features() {
   // The features testcases/profiles/reference.pics.json sets to true: what the reference
   // implements (request_dispatcher_test checks that the two lists agree).
-  return {"roce.v2", "ipv4",   "rc.send", "rc.write", "rc.read", "rc.atomic", "rc.imm",
-          "rc.inv",  "rc.srq", "uc.send", "uc.write", "ud.send", "cnp.np"};
+  return {"roce.v2", "ipv4",   "ipv6",   "vlan",    "rc.send",  "rc.write", "rc.read", "rc.atomic",
+          "rc.imm",  "rc.inv", "rc.srq", "uc.send", "uc.write", "ud.send",  "cnp.np"};
 }
 
 Result<Capabilities> ReferenceBackend::capabilities() {
@@ -22,6 +22,7 @@ Result<Capabilities> ReferenceBackend::capabilities() {
   c.version = "0.1.0";
   c.mac = options_.mac;
   c.ips = {options_.ipv4.to_string(), node_.ipv6_link_local().to_string()};
+  for (const auto& a : options_.ipv6_global) c.ips.push_back(a.to_string());
   for (const auto& entry : node_.gids().entries()) c.gids.push_back({entry.index, entry.gid});
   c.mtus = {256, 512, 1024, 2048, 4096};
   c.limits = {{"max_qp", 0xfffffd},

@@ -85,6 +85,10 @@ Result<Json> RequestDispatcher::run(const Operation& operation) {
           });
         } else if constexpr (std::is_same_v<Op, op::ReqNotifyCq>) {
           return body(b.req_notify_cq(o.cq, o.solicited_only), empty);
+        } else if constexpr (std::is_same_v<Op, op::GetCqEvent>) {
+          return body(b.get_cq_events(o.cq, o.timeout_ms), [](uint32_t events) {
+            return Json{{"events", events}};
+          });
         } else if constexpr (std::is_same_v<Op, op::ReadMem>) {
           return body(b.read_mem(o.args), [](const std::vector<uint8_t>& data) {
             return Json{{"data", to_hex(data)}};

@@ -1,5 +1,8 @@
 #include "harness/agent/verbs_backend.h"
 
+#include <fcntl.h>
+#include <poll.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -120,6 +123,7 @@ void VerbsBackend::clear_locked() {
   qps_.clear();
   srqs_.clear();
   cqs_.clear();
+  pending_events_.clear();
   mrs_.clear();
   srq_pd_.reset();
   pds_.clear();
@@ -179,12 +183,14 @@ Result<void> VerbsBackend::dereg_mr(uint32_t lkey) {
 
 Result<uint32_t> VerbsBackend::create_cq(uint32_t depth) {
   std::lock_guard lock(mutex_);
-  // No completion channel: req_notify_cq arms the CQ, but nobody waits for its events.
-  IbvCq cq(ibv_create_cq(context_.get(), static_cast<int>(depth), nullptr, nullptr, 0));
+  auto channel = channel_locked();
+  if (!channel) return Unexpected(channel.error());
+  const uint32_t handle = next_cq_;
+  IbvCq cq(ibv_create_cq(context_.get(), static_cast<int>(depth), nullptr, *channel, 0));
   if (!cq)
     return Unexpected(
         verbs_error("ibv_create_cq", errno, "depth " + std::to_string(depth), "depth"));
-  const uint32_t handle = next_cq_++;
+  ++next_cq_;
   cqs_.emplace(handle, std::move(cq));
   objects_.add_cq(handle);
   return handle;
@@ -418,6 +424,58 @@ Result<void> VerbsBackend::req_notify_cq(uint32_t cq, bool solicited_only) {
   return {};
 }
 
+Result<ibv_comp_channel*> VerbsBackend::channel_locked() {
+  if (!channel_) {
+    channel_.reset(ibv_create_comp_channel(context_.get()));
+    if (!channel_) return Unexpected(verbs_error("ibv_create_comp_channel", errno, {}, "cq"));
+    const int flags = fcntl(channel_->fd, F_GETFL);
+    if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+      const int err = errno;
+      channel_.reset();
+      return Unexpected(verbs_error("fcntl(O_NONBLOCK) on the completion channel", err, {}, "cq"));
+    }
+  }
+  return channel_.get();
+}
+
+void VerbsBackend::drain_channel_locked() {
+  if (!channel_) return;
+  // Bounded: a CQ raises at most one event per arming, so few are ever queued.
+  for (int i = 0; i < 4096; ++i) {
+    ibv_cq* cq = nullptr;
+    void* context = nullptr;
+    if (ibv_get_cq_event(channel_.get(), &cq, &context) != 0) return;  // EAGAIN: drained
+    ibv_ack_cq_events(cq, 1);
+    // Which of our CQs: a handful per test, so a scan is cheap.
+    for (const auto& [handle, owned] : cqs_) {
+      if (owned.get() == cq) ++pending_events_[handle];
+    }
+  }
+}
+
+Result<uint32_t> VerbsBackend::get_cq_events(uint32_t cq, uint32_t timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(std::min(timeout_ms, kMaxPollTimeoutMs));
+  for (;;) {
+    int fd = -1;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto ok = objects_.check(ObjectKind::kCq, cq, "cq"); !ok) return Unexpected(ok.error());
+      drain_channel_locked();
+      if (auto it = pending_events_.find(cq); it != pending_events_.end() && it->second > 0) {
+        return std::exchange(it->second, 0);
+      }
+      if (std::chrono::steady_clock::now() >= deadline || !channel_) return 0;
+      fd = channel_->fd;
+    }
+    // Wait for the channel outside the lock, in slices: another call may drain it first.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    (void)::poll(&p, 1, static_cast<int>(std::clamp<int64_t>(left.count(), 0, 10)));
+  }
+}
+
 Result<const VerbsBackend::Region*> VerbsBackend::region_locked(uint32_t lkey, uint64_t va,
                                                                 uint64_t length) const {
   auto it = mrs_.find(lkey);
@@ -479,7 +537,10 @@ Result<void> VerbsBackend::destroy(ObjectKind kind, uint32_t handle) {
       break;
     case ObjectKind::kCq:
       done = destroy_handle(cqs_.at(handle), ibv_destroy_cq, "ibv_destroy_cq");
-      if (done) cqs_.erase(handle);
+      if (done) {
+        cqs_.erase(handle);
+        pending_events_.erase(handle);
+      }
       break;
     case ObjectKind::kSrq:
       done = destroy_handle(srqs_.at(handle), ibv_destroy_srq, "ibv_destroy_srq");

@@ -85,6 +85,7 @@ class VerbsBackend final : public DutBackend {
   Result<void> post_srq_recv(uint32_t srq, const transport::RecvWr& wr) override;
   Result<std::vector<transport::Completion>> poll_cq(const PollCqArgs& args) override;
   Result<void> req_notify_cq(uint32_t cq, bool solicited_only) override;
+  Result<uint32_t> get_cq_events(uint32_t cq, uint32_t timeout_ms) override;
   Result<std::vector<uint8_t>> read_mem(const MemArgs& args) override;
   Result<void> write_mem(const MemArgs& args) override;
   Result<std::vector<Counter>> counters() override;
@@ -107,10 +108,16 @@ class VerbsBackend final : public DutBackend {
   Result<void> check_sges_locked(const std::vector<transport::Sge>& sges) const;
   Result<const Region*> region_locked(uint32_t lkey, uint64_t va, uint64_t length) const;
   Result<ibv_pd*> srq_pd_locked();
+  Result<ibv_comp_channel*> channel_locked();
+  void drain_channel_locked();
 
   std::mutex mutex_;
   // Declared in dependency order: members are destroyed in reverse, QPs first.
   IbvContext context_;
+  // One completion channel for every CQ (created with the first CQ, non-blocking); the
+  // events read from it, acknowledged at once, wait here per CQ for get_cq_events.
+  IbvCompChannel channel_;
+  std::map<uint32_t, uint32_t> pending_events_;
   std::string device_name_;
   uint8_t port_;
   uint32_t gid_index_;

@@ -31,6 +31,8 @@ using IbvContext = std::unique_ptr<ibv_context, IbvDeleter<ibv_context, ibv_clos
 using IbvPd = std::unique_ptr<ibv_pd, IbvDeleter<ibv_pd, ibv_dealloc_pd>>;
 using IbvMr = std::unique_ptr<ibv_mr, IbvDeleter<ibv_mr, ibv_dereg_mr>>;
 using IbvCq = std::unique_ptr<ibv_cq, IbvDeleter<ibv_cq, ibv_destroy_cq>>;
+using IbvCompChannel =
+    std::unique_ptr<ibv_comp_channel, IbvDeleter<ibv_comp_channel, ibv_destroy_comp_channel>>;
 using IbvSrq = std::unique_ptr<ibv_srq, IbvDeleter<ibv_srq, ibv_destroy_srq>>;
 using IbvQp = std::unique_ptr<ibv_qp, IbvDeleter<ibv_qp, ibv_destroy_qp>>;
 using IbvDeviceList = std::unique_ptr<ibv_device*, IbvDeleter<ibv_device*, ibv_free_device_list>>;

@@ -31,6 +31,7 @@ struct AgentOptions {
   std::string listen = "127.0.0.1:7000";
   std::string iface;
   std::string ip = "198.18.0.2";
+  std::vector<std::string> ipv6;
   std::string mac = "02:00:00:00:00:02";
   std::string token;
   std::string token_file;
@@ -114,6 +115,14 @@ int run_agent(const AgentOptions& o) {
     return kExitHarnessError;
   }
   agent::ReferenceBackendOptions options{.mac = *mac, .ipv4 = *ip, .seed = 0, .mutants = {}};
+  for (const auto& text : o.ipv6) {
+    const auto a = wire::Ipv6Address::parse(text);
+    if (!a) {
+      log("bad --ipv6 " + text);
+      return kExitHarnessError;
+    }
+    options.ipv6_global.push_back(*a);
+  }
   options.seed = o.seed.value_or(std::random_device{}() | 1);
   for (const auto& name : o.mutants) {
     auto m = mutants::mutant_by_name(name);
@@ -161,6 +170,8 @@ Runner setup_agent(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--iface", o->iface, "interface for RoCE frames (libpcap); none: no data path");
   app.add_option("--ip", o->ip, "the device's IPv4 address")->capture_default_str();
+  app.add_option("--ipv6", o->ipv6,
+                 "a global IPv6 address of the device, besides its link-local one (repeatable)");
   app.add_option("--mac", o->mac, "the device's MAC address")->capture_default_str();
   auto* token = app.add_option("--token", o->token, "the shared secret clients must present");
   auto* file =

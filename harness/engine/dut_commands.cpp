@@ -137,12 +137,71 @@ QpBinding* target(const Command& c, TestContext& ctx) {
   return &it->second;
 }
 
+// How the DUT's QP reaches the tester: address family, VLAN tag, traffic class, hop limit.
+struct ConnectionPath {
+  bool ipv6 = false;
+  std::optional<uint16_t> vlan;
+  uint8_t pcp = 0;
+  uint8_t traffic_class = 0;
+  uint8_t hop_limit = 64;
+};
+
+std::optional<ConnectionPath> connection_path(Args& a, TestContext& ctx) {
+  ConnectionPath p;
+  p.ipv6 = a.number("ipv6", 0) != 0;
+  const uint64_t vlan = a.number("vlan", 0);
+  const uint64_t pcp = a.number("pcp", 0);
+  const uint64_t tclass = a.number("tclass", 0);
+  const uint64_t hop_limit = a.number("hop_limit", 64);
+  if (ctx.aborted) return std::nullopt;
+  if (p.ipv6 && !(ctx.pixit.tester_ip6 && ctx.pixit.dut_ip6)) {
+    ctx.error(a.pos("ipv6"), "create_qp ipv6=1: the PIXIT has no tester.ipv6 and dut.ipv6");
+    return std::nullopt;
+  }
+  if (a.has("vlan") && (vlan == 0 || vlan > 4094)) {
+    ctx.error(a.pos("vlan"), "create_qp vlan: a VLAN ID is 1..4094");
+    return std::nullopt;
+  }
+  if (pcp > 7 || tclass > 0xff || hop_limit > 0xff) {
+    ctx.error(a.pos(pcp > 7         ? "pcp"
+                    : tclass > 0xff ? "tclass"
+                                    : "hop_limit"),
+              "create_qp: pcp is 0..7, tclass and hop_limit 0..255");
+    return std::nullopt;
+  }
+  if (a.has("vlan")) p.vlan = static_cast<uint16_t>(vlan);
+  p.pcp = static_cast<uint8_t>(pcp);
+  p.traffic_class = static_cast<uint8_t>(tclass);
+  p.hop_limit = static_cast<uint8_t>(hop_limit);
+  return p;
+}
+
+// The address vector that points the DUT's QP at the tester (modify_qp to RTR).
+json address_vector(const ConnectionPath& path, const TestContext& ctx, uint32_t udp_sport) {
+  json av = {
+      {"dmac", ctx.pixit.tester_mac.to_string()},
+      {"dip", path.ipv6 ? ctx.pixit.tester_ip6->to_string() : ctx.pixit.tester_ip.to_string()},
+      {"sip", path.ipv6 ? ctx.pixit.dut_ip6->to_string() : ctx.pixit.dut_ip.to_string()},
+      {"udp_sport", udp_sport}};
+  // Only what the script set: a DUT without VLAN support still takes a plain vector.
+  if (path.traffic_class != 0) av["traffic_class"] = path.traffic_class;
+  if (path.hop_limit != 64) av["hop_limit"] = path.hop_limit;
+  if (path.vlan) {
+    av["vlan_id"] = *path.vlan;
+    av["vlan_prio"] = path.pcp;
+  }
+  return av;
+}
+
 void create_qp(const Command& c, TestContext& ctx) {
-  Args a(c, ctx,
-         {"type", "mtu", "rq_psn", "sq_psn", "timeout", "retry_cnt", "rnr_retry", "min_rnr_timer",
-          "max_rd_atomic", "max_dest_rd_atomic", "access", "mr_len", "mr_access", "share", "pkey",
-          "cq_depth", "qkey", "tqkey"});
+  Args a(c, ctx, {"type",      "mtu",       "rq_psn",        "sq_psn",        "timeout",
+                  "retry_cnt", "rnr_retry", "min_rnr_timer", "max_rd_atomic", "max_dest_rd_atomic",
+                  "access",    "mr_len",    "mr_access",     "share",         "pkey",
+                  "cq_depth",  "qkey",      "tqkey",         "ipv6",          "vlan",
+                  "pcp",       "tclass",    "hop_limit"});
   if (ctx.aborted) return;
+  auto path = connection_path(a, ctx);
+  if (!path) return;
   const std::string type = a.name("type", "RC");
   if (type != "RC" && type != "UC" && type != "UD")
     return ctx.error(a.pos("type"), "create_qp: type must be RC, UC or UD");
@@ -212,11 +271,7 @@ void create_qp(const Command& c, TestContext& ctx) {
        {"rq_psn", rq_psn},
        {"max_dest_rd_atomic", a.number("max_dest_rd_atomic", 16)},
        {"min_rnr_timer", a.number("min_rnr_timer", 12)},
-       {"av",
-        {{"dmac", ctx.pixit.tester_mac.to_string()},
-         {"dip", ctx.pixit.tester_ip.to_string()},
-         {"sip", ctx.pixit.dut_ip.to_string()},
-         {"udp_sport", 0xc000 | ((b.dut_qpn) & 0x3fff)}}}},
+       {"av", address_vector(*path, ctx, 0xc000 | (b.dut_qpn & 0x3fff))}},
       {{"state", "RTS"},
        {"sq_psn", sq_psn},
        {"timeout", a.number("timeout", 14)},
@@ -244,6 +299,12 @@ void create_qp(const Command& c, TestContext& ctx) {
                                     tester_qpn,
                                     0xffff};
   if (type == "UD") b.connection.qkey = static_cast<uint32_t>(qkey);
+  if (path->ipv6) {
+    b.connection.tester_ip6 = ctx.pixit.tester_ip6;
+    b.connection.dut_ip6 = ctx.pixit.dut_ip6;
+  }
+  b.connection.vlan = path->vlan;
+  b.connection.pcp = path->pcp;
   b.type = type;
   b.tester_qkey = static_cast<uint32_t>(tester_qkey);
   ctx.symbols.set(name + ".qkey", qkey);
@@ -369,6 +430,43 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   if (a.has("src_qp")) check("src_qp", "src_qp", a.number("src_qp", 0));
 }
 
+// dut arm_cq [QP] solicited_only=0|1: arms the QP's CQ for its next (solicited) completion.
+void arm_cq(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"solicited_only"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  const bool solicited_only = a.number("solicited_only", 0) != 0;
+  if (!ctx.aborted)
+    call(ctx, c.pos, {{"op", "req_notify_cq"}, {"cq", qp->cq}, {"solicited_only", solicited_only}});
+}
+
+// dut expect_cq_event [QP] / expect_no_cq_event [QP] window=MS: the QP's CQ raised a completion
+// event (within the PIXIT's completion wait), or none within the window.
+void expect_cq_event(const Command& c, TestContext& ctx, bool none) {
+  Args a(c, ctx, {"window"});
+  QpBinding* qp = target(c, ctx);
+  if (!qp || ctx.aborted) return;
+  const uint64_t wait_ms =
+      none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
+  constexpr uint64_t kMaxWaitMs = 10'000;  // the protocol's bound on one wait
+  uint64_t events = 0;
+  for (uint64_t waited = 0; waited < wait_ms && events == 0 && !ctx.aborted;) {
+    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxWaitMs);
+    auto reply = call(ctx, c.pos, {{"op", "get_cq_event"}, {"cq", qp->cq}, {"timeout_ms", chunk}});
+    if (!reply) return;
+    events = (*reply).value("events", uint64_t{0});
+    waited += chunk;
+  }
+  ctx.last_event_ns = ctx.port.now_ns();
+  if (none && events > 0) {
+    ctx.fail(c.pos, "cq_event", "none", std::to_string(events) + " event(s)",
+             "the DUT raised a completion event it should not have");
+  } else if (!none && events == 0) {
+    ctx.fail(c.pos, "cq_event", "an event", "none within " + std::to_string(wait_ms) + " ms",
+             "the DUT raised no completion event");
+  }
+}
+
 void write_mem(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"offset", "data"});
   QpBinding* qp = target(c, ctx);
@@ -445,9 +543,13 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_mem") return expect_mem(c, ctx);
   if (c.name == "expect_state") return expect_state(c, ctx);
   if (c.name == "modify_qp") return modify_qp(c, ctx);
+  if (c.name == "arm_cq") return arm_cq(c, ctx);
+  if (c.name == "expect_cq_event") return expect_cq_event(c, ctx, false);
+  if (c.name == "expect_no_cq_event") return expect_cq_event(c, ctx, true);
   ctx.error(c.pos, "unknown command 'dut " + c.name +
                        "' (known: qp X = create_qp(...), post_recv, post_send, expect_completion, "
-                       "expect_no_completion, write_mem, expect_mem, expect_state, modify_qp)");
+                       "expect_no_completion, write_mem, expect_mem, expect_state, modify_qp, "
+                       "arm_cq, expect_cq_event, expect_no_cq_event)");
 }
 
 }  // namespace mr::engine

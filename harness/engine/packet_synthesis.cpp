@@ -83,6 +83,25 @@ Expected<void, SynthesisError> set_optional(std::optional<H>& slot, const Layer&
   return set_all(slot.emplace(), l, symbols);
 }
 
+bool names_field(const Layer& l, std::string_view field) {
+  return std::ranges::any_of(l.args, [&](const FieldArg& a) { return a.name == field; });
+}
+
+wire::Ipv4 default_ipv4(const ConnectionDefaults& c) {
+  wire::Ipv4 ip;
+  ip.src = c.tester_ip;
+  ip.dst = c.dut_ip;
+  ip.flags = 2;
+  return ip;
+}
+
+wire::Ipv6 default_ipv6(const ConnectionDefaults& c) {
+  wire::Ipv6 ip;
+  ip.src = *c.tester_ip6;
+  ip.dst = *c.dut_ip6;
+  return ip;
+}
+
 std::string hex_bytes(std::span<const uint8_t> b, size_t max = 32) {
   std::string s;
   char buf[4];
@@ -96,6 +115,28 @@ std::string hex_bytes(std::span<const uint8_t> b, size_t max = 32) {
 
 }  // namespace
 
+wire::RocePacket connection_packet(const ConnectionDefaults& c) {
+  wire::RocePacket p;
+  p.eth.src = c.tester_mac;
+  p.eth.dst = c.dut_mac;
+  const bool v6 = c.ipv6();
+  const uint16_t l3_type = v6 ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
+  p.eth.type = l3_type;
+  if (c.vlan) {
+    p.vlan = wire::Dot1Q{.prio = c.pcp, .vlan = *c.vlan, .type = l3_type};
+    p.eth.type = wire::kEtherTypeDot1Q;
+  }
+  if (v6) {
+    p.ip = default_ipv6(c);
+  } else {
+    p.ip = default_ipv4(c);
+  }
+  p.udp.sport = c.udp_sport;
+  p.bth.pkey = c.pkey;
+  p.bth.dqpn = c.dut_qpn;
+  return p;
+}
+
 std::string format_value(uint64_t v, unsigned bits) {
   char buf[64];
   const int digits = static_cast<int>((bits + 3) / 4);
@@ -107,30 +148,33 @@ std::string format_value(uint64_t v, unsigned bits) {
 Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketExpr& packet,
                                                           const ConnectionDefaults& c,
                                                           const SymbolTable& symbols) {
-  wire::RocePacket p;
-  p.eth.src = c.tester_mac;
-  p.eth.dst = c.dut_mac;
-  wire::Ipv4 ip;
-  ip.src = c.tester_ip;
-  ip.dst = c.dut_ip;
-  ip.flags = 2;
-  p.ip = ip;
-  p.udp.sport = c.udp_sport;
-  p.bth.pkey = c.pkey;
-  p.bth.dqpn = c.dut_qpn;
+  wire::RocePacket p = connection_packet(c);
   std::vector<uint8_t> payload;
   std::optional<uint32_t> icrc;
   bool padcount_given = false;
   bool udp_checksum = false;
   bool ip_checksum_given = false;
+  bool ether_type_given = false;
+  bool vlan_type_given = false;
   for (const Layer& l : packet.layers) {
     Expected<void, SynthesisError> ok;
     if (l.name == "Ether") {
       ok = set_all(p.eth, l, symbols);
+      ether_type_given = names_field(l, "type");
     } else if (l.name == "Dot1Q") {
-      ok = set_optional(p.vlan, l, symbols);
-      p.eth.type = wire::kEtherTypeDot1Q;
+      // Over the connection's tag, if it has one: the script changes only what it names.
+      if (!p.vlan) p.vlan.emplace();
+      ok = set_all(*p.vlan, l, symbols);
+      vlan_type_given = names_field(l, "type");
+    } else if (l.name == "IPv6") {
+      if (!c.ipv6()) {
+        return Unexpected(SynthesisError{
+            l.pos, "IPv6: the PIXIT gives no tester.ipv6/dut.ipv6 addresses for this connection"});
+      }
+      if (!std::holds_alternative<wire::Ipv6>(p.ip)) p.ip = default_ipv6(c);
+      ok = set_all(std::get<wire::Ipv6>(p.ip), l, symbols);
     } else if (l.name == "IP") {
+      if (!std::holds_alternative<wire::Ipv4>(p.ip)) p.ip = default_ipv4(c);
       ok = set_all(std::get<wire::Ipv4>(p.ip), l, symbols);
       // A header checksum the script writes is sent as written, even a wrong one.
       ip_checksum_given =
@@ -189,12 +233,17 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
     } else {
       return Unexpected(
           SynthesisError{l.pos, "unknown layer '" + l.name +
-                                    "' (known: Ether Dot1Q IP UDP BTH RETH AETH AtomicETH "
+                                    "' (known: Ether Dot1Q IP IPv6 UDP BTH RETH AETH AtomicETH "
                                     "AtomicAckETH ImmDt IETH DETH CNPPadding Raw)"});
     }
     if (!ok) return Unexpected(ok.error());
   }
-  if (p.vlan) p.vlan->type = wire::kEtherTypeIpv4;
+  // Ether types follow the layers present unless the script wrote them (a wrong one on
+  // purpose is sent as written).
+  const uint16_t l3_type =
+      std::holds_alternative<wire::Ipv6>(p.ip) ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
+  if (p.vlan && !vlan_type_given) p.vlan->type = l3_type;
+  if (!ether_type_given) p.eth.type = p.vlan ? wire::kEtherTypeDot1Q : l3_type;
   // A UD opcode on a UD connection gets the connection's DETH when the script gives none.
   if (const auto* info = wire::opcode_info(p.bth.opcode);
       c.qkey && !p.deth && info && info->has(wire::kDeth)) {
@@ -312,6 +361,8 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
       ok = compare(ptr(p.vlan), l, symbols, out);
     } else if (l.name == "IP") {
       ok = compare(std::get_if<wire::Ipv4>(&p.ip), l, symbols, out);
+    } else if (l.name == "IPv6") {
+      ok = compare(std::get_if<wire::Ipv6>(&p.ip), l, symbols, out);
     } else if (l.name == "UDP") {
       ok = compare(&p.udp, l, symbols, out);
     } else if (l.name == "BTH") {
@@ -387,6 +438,16 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
   }
   if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip); v4 && !(v4->dst == c.tester_ip)) {
     out.push_back({where, "IP.dst", c.tester_ip.to_string(), v4->dst.to_string()});
+  }
+  const auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
+  if (v6 && !(c.tester_ip6 && v6->dst == *c.tester_ip6)) {
+    out.push_back({where, "IPv6.dst", c.tester_ip6 ? c.tester_ip6->to_string() : "no IPv6 address",
+                   v6->dst.to_string()});
+  }
+  // A connection is one address family: a DUT that answers an IPv6 QP over IPv4 (or the
+  // reverse) has the wrong address vector, whatever the script names.
+  if (c.ipv6() != (v6 != nullptr)) {
+    out.push_back({where, "IP version", c.ipv6() ? "IPv6" : "IPv4", v6 ? "IPv6" : "IPv4"});
   }
   return out;
 }

@@ -30,12 +30,24 @@ struct ConnectionDefaults {
   // A UD connection: the DUT QP's Q_Key, which an injected UD packet's DETH carries unless
   // the script writes its own (the DETH's source QP is then tester_qpn).
   std::optional<uint32_t> qkey;
+  // An IPv6 connection (create_qp ipv6=1): packets default to IPv6 between these.
+  std::optional<wire::Ipv6Address> tester_ip6;
+  std::optional<wire::Ipv6Address> dut_ip6;
+  // A VLAN connection (create_qp vlan=VID pcp=N): packets default to one 802.1Q tag.
+  std::optional<uint16_t> vlan;
+  uint8_t pcp = 0;
+
+  bool ipv6() const { return tester_ip6.has_value() && dut_ip6.has_value(); }
 };
 
 struct SynthesisError {
   script::Position pos;
   std::string message;
 };
+
+// The frame headers of the connection (Ether, the VLAN tag if any, IPv4 or IPv6, UDP, BTH
+// P_Key and DestQP) with nothing else set: what every injected packet starts from.
+wire::RocePacket connection_packet(const ConnectionDefaults& connection);
 
 Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketExpr& packet,
                                                           const ConnectionDefaults& connection,

@@ -34,6 +34,15 @@ Expected<Pixit, std::string> Pixit::from_json(const nlohmann::json& j, const std
   p.dut_mac = *dm;
   p.tester_ip = *ti;
   p.dut_ip = *di;
+  const bool has_v6 = j.contains("tester") && j["tester"].contains("ipv6");
+  if (has_v6 || (j.contains("dut") && j["dut"].contains("ipv6"))) {
+    auto t6 = address<wire::Ipv6Address>(j, "tester", "ipv6", origin);
+    auto d6 = address<wire::Ipv6Address>(j, "dut", "ipv6", origin);
+    if (!t6) return Unexpected(t6.error());
+    if (!d6) return Unexpected(d6.error());
+    p.tester_ip6 = *t6;
+    p.dut_ip6 = *d6;
+  }
   try {
     p.tester_qpn_base = j.at("tester").value("qpn_base", 17U);
     p.tolerance_abs_ms = j.at("tolerance").at("absolute_ms").get<double>();

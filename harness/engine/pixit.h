@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "reference/error/expected.h"
@@ -19,6 +20,9 @@ struct Pixit {
   wire::MacAddress dut_mac;
   wire::Ipv4Address tester_ip;
   wire::Ipv4Address dut_ip;
+  // IPv6 QPs (create_qp ipv6=1) need both; a PIXIT without them has no IPv6 test bed.
+  std::optional<wire::Ipv6Address> tester_ip6;
+  std::optional<wire::Ipv6Address> dut_ip6;
   uint32_t tester_qpn_base = 17;
   double tolerance_abs_ms = 2;
   double tolerance_percent = 12.5;

@@ -3,6 +3,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "harness/engine/dut_commands.h"
@@ -23,6 +24,9 @@ using report::Verdict;
 using script::PacketLine;
 
 uint64_t ms(double v) { return static_cast<uint64_t>(std::llround(v * 1e6)); }
+
+// The most packets one `> within N` line may pass over: a bound, as every wait has.
+constexpr uint64_t kMaxWithin = 1 << 20;
 
 uint64_t seconds_ns(double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); }
 
@@ -191,14 +195,44 @@ class Runner {
       ctx_.anchor_lateness_ns = 0;
       return;
     }
-    auto f = ctx_.port.receive(latest);
-    if (!f) {
-      ctx_.fail(line.pos, "packet",
-                "a packet by +" + std::to_string((latest - ctx_.t0_ns) / 1000) + " us", "none",
-                "the expected packet did not arrive");
-      ctx_.last_event_ns = latest;
-      return;
+    uint64_t candidates = 1;
+    if (line.within) {
+      auto n = evaluate_number(*line.within, ctx_.symbols);
+      if (!n) return ctx_.error(line.within->pos, "within: " + n.error());
+      if (*n == 0 || *n > kMaxWithin)
+        return ctx_.error(line.within->pos, "within N: N is 1.." + std::to_string(kMaxWithin));
+      candidates = *n;
     }
+    // `within N`: packets that do not match are passed over, as long as they are valid
+    // packets of the connection; the last candidate is judged like a plain `>` line.
+    for (uint64_t seen = 1; seen < candidates; ++seen) {
+      auto f = ctx_.port.receive(latest);
+      if (!f) return missing(line, latest, seen - 1);
+      auto d = wire::decode_frame(f->bytes);
+      const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+      auto mismatches = roce ? match(line.packet, *roce, qp->connection, ctx_.symbols)
+                             : Expected<std::vector<FieldMismatch>, SynthesisError>{};
+      if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
+      if (roce != nullptr && mismatches->empty()) return matched(line, *f, *roce, earliest, seen);
+      record(f->bytes, f->t_ns, false, ref(line.pos, "passed over (within)"));
+      ctx_.last_event_ns = f->t_ns;
+      if (roce == nullptr) {
+        ctx_.fail(line.pos, "packet", "a RoCEv2 packet", summary(f->bytes),
+                  "the DUT sent something that is not RoCEv2");
+        continue;
+      }
+      check_source_port(line.pos, *roce);
+      const script::PacketExpr nothing;  // the connection's implicit checks only
+      if (auto base = match(nothing, *roce, qp->connection, ctx_.symbols); base) {
+        for (const auto& m : *base) {
+          ctx_.fail(line.pos, m.field, m.expected, m.actual,
+                    "a passed-over packet is not valid: " + summary(f->bytes), nullptr,
+                    wire::to_json(*roce));
+        }
+      }
+    }
+    auto f = ctx_.port.receive(latest);
+    if (!f) return missing(line, latest, candidates - 1);
     record(f->bytes, f->t_ns, false, ref(line.pos, "expect"));
     ctx_.last_event_ns = f->t_ns;
     ctx_.anchor_lateness_ns = 0;
@@ -218,11 +252,49 @@ class Runner {
     check_source_port(line.pos, *roce);
     auto mismatches = match(line.packet, *roce, qp->connection, ctx_.symbols);
     if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
+    const std::string after =
+        candidates > 1 ? " (none of the " + std::to_string(candidates) + " candidates matched)"
+                       : "";
     for (const auto& m : *mismatches) {
       ctx_.fail(m.pos, m.field, m.expected, m.actual,
-                "field differs; actual packet: " + summary(f->bytes),
+                "field differs; actual packet: " + summary(f->bytes) + after,
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
     }
+    remember(*roce);
+  }
+
+  // A `within` line found its packet after passing over `seen - 1` others.
+  void matched(const PacketLine& line, const DutFrame& f, const wire::DecodedRoce& roce,
+               uint64_t earliest, uint64_t seen) {
+    record(f.bytes, f.t_ns, false,
+           ref(line.pos, ("expect (candidate " + std::to_string(seen) + ")").c_str()));
+    ctx_.last_event_ns = f.t_ns;
+    ctx_.anchor_lateness_ns = 0;
+    if (f.t_ns < earliest) {
+      ctx_.fail(line.pos, "time",
+                "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
+                "+" + std::to_string((f.t_ns - ctx_.t0_ns) / 1000) + " us",
+                "the packet arrived too early");
+    }
+    check_source_port(line.pos, roce);
+    remember(roce);
+  }
+
+  void missing(const PacketLine& line, uint64_t latest, uint64_t passed_over) {
+    ctx_.fail(line.pos, "packet",
+              "a packet by +" + std::to_string((latest - ctx_.t0_ns) / 1000) + " us", "none",
+              passed_over == 0 ? "the expected packet did not arrive"
+                               : "the expected packet did not arrive (" +
+                                     std::to_string(passed_over) + " passed over)");
+    ctx_.last_event_ns = latest;
+  }
+
+  // `last.psn`, `last.msn`, `last.opcode`: the packet the latest `>` line matched, for the
+  // lines after it (an ACK for whatever PSN the DUT chose to request one on).
+  void remember(const wire::DecodedRoce& roce) {
+    ctx_.symbols.set("last.psn", roce.packet.bth.psn.value());
+    ctx_.symbols.set("last.opcode", roce.packet.bth.opcode.value());
+    if (roce.packet.aeth) ctx_.symbols.set("last.msn", roce.packet.aeth->msn.value());
   }
 
   // MR-WF-08: every packet of a connection carries the UDP source port of its first; the
@@ -327,17 +399,8 @@ class Runner {
       return ctx_.error(c.pos, "probe needs psn=EXPR (the PSN the DUT expects next)");
     auto psn = evaluate_number(psn_arg->value, ctx_.symbols);
     if (!psn) return ctx_.error(psn_arg->pos, "probe psn: " + psn.error());
-    wire::RocePacket p;
-    p.eth.src = qp->connection.tester_mac;
-    p.eth.dst = qp->connection.dut_mac;
-    wire::Ipv4 ip;
-    ip.src = qp->connection.tester_ip;
-    ip.dst = qp->connection.dut_ip;
-    ip.flags = 2;
-    p.ip = ip;
-    p.udp.sport = qp->connection.udp_sport;
+    wire::RocePacket p = connection_packet(qp->connection);
     p.bth.opcode = 0x0a;  // RC_RDMA_WRITE_ONLY, zero length: valid whatever the R_Key (MR-MP-06)
-    p.bth.dqpn = qp->dut_qpn;
     p.bth.psn = *psn;
     p.bth.ackreq = 1;
     p.reth = wire::Reth{0, 0, 0};
@@ -379,6 +442,72 @@ class Runner {
   TestContext& ctx_;
   const TestOptions& options_;
   std::optional<io::PcapngWriter> capture_;
+};
+
+// The `repeat max=N until A == B` ... `end` loops of a script: where each bracket's partner
+// is, and how many passes each loop has made. The condition is tested before every pass
+// (a loop may run zero times), modulo 2^24 as PSNs and MSNs compare.
+class Loops {
+ public:
+  explicit Loops(const std::vector<script::Statement>& statements) : statements_(statements) {
+    std::vector<size_t> open;
+    for (size_t i = 0; i < statements.size(); ++i) {
+      const auto* c = std::get_if<script::Command>(&statements[i]);
+      if (c == nullptr) continue;
+      if (c->actor == "repeat") open.push_back(i);
+      if (c->actor == "end" && !open.empty()) {  // the parser guarantees the balance
+        partner_[open.back()] = i;
+        partner_[i] = open.back();
+        open.pop_back();
+      }
+    }
+  }
+
+  // At `repeat` (statement pc): the index to continue after, i.e. pc to run the body, or
+  // the matching `end` to leave the loop.
+  size_t enter(size_t pc, TestContext& ctx) {
+    const auto& c = std::get<script::Command>(statements_[pc]);
+    const script::FieldArg* max = nullptr;
+    const script::FieldArg* until = nullptr;
+    const script::FieldArg* equals = nullptr;
+    for (const auto& a : c.args) {
+      if (a.name == "max") max = &a;
+      if (a.name == "until") until = &a;
+      if (a.name == "equals") equals = &a;
+    }
+    const size_t exit = partner_.at(pc);
+    if (max == nullptr || until == nullptr || equals == nullptr) {
+      ctx.error(c.pos, "repeat needs max=N until EXPR == EXPR");
+      return exit;
+    }
+    auto limit = evaluate_number(max->value, ctx.symbols);
+    auto lhs = evaluate_number(until->value, ctx.symbols);
+    auto rhs = evaluate_number(equals->value, ctx.symbols);
+    if (!limit || !lhs || !rhs) {
+      ctx.error(c.pos, "repeat: " + (!limit ? limit.error() : !lhs ? lhs.error() : rhs.error()));
+      return exit;
+    }
+    if (((*lhs - *rhs) & 0xffffff) == 0) {
+      passes_.erase(pc);
+      return exit;
+    }
+    if (passes_[pc]++ >= *limit) {
+      ctx.fail(c.pos, "repeat", "the condition true within " + std::to_string(*limit) + " passes",
+               "still false", "the loop did not reach its end condition");
+      passes_.erase(pc);
+      return exit;
+    }
+    return pc;
+  }
+
+  // At `end`: continue at the `repeat` itself, which tests the condition again.
+  // (For a `repeat` at index 0 this wraps to SIZE_MAX; the caller's ++pc wraps it back.)
+  size_t back_to_repeat(size_t pc) const { return partner_.at(pc) - 1; }
+
+ private:
+  const std::vector<script::Statement>& statements_;
+  std::map<size_t, size_t> partner_;
+  std::map<size_t, uint64_t> passes_;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -430,8 +559,12 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   Runner runner(ctx, options);
   recorder = &runner;
   bool exchange_started = false;
-  for (const auto& st : script.statements) {
+  Loops loops(script.statements);
+  // Each statement runs once, except the bodies of `repeat` loops; every loop is bounded
+  // by its max=, so this ends.
+  for (size_t pc = 0; pc < script.statements.size(); ++pc) {
     if (ctx.aborted) break;
+    const auto& st = script.statements[pc];
     if (const auto* line = std::get_if<PacketLine>(&st)) {
       // The script's clock starts with its first packet line: the `dut` set-up before it
       // takes real time on a remote DUT, and `0` means "when the exchange begins".
@@ -457,6 +590,10 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       runner.probe(c);
     } else if (c.actor == "event") {
       runner.event(c, faults);
+    } else if (c.actor == "repeat") {
+      pc = loops.enter(pc, ctx);
+    } else if (c.actor == "end") {
+      pc = loops.back_to_repeat(pc);
     } else {
       ctx.error(c.pos, "'" + c.actor + " " + c.name + "' is not supported yet by this engine");
     }

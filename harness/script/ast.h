@@ -65,9 +65,13 @@ struct PacketLine {
   TimeSpec time;
   bool inject = true;  // `<` tester -> DUT; `>` DUT -> tester (expected)
   PacketExpr packet;
+  // `> within N ...`: the first of the DUT's next N packets that matches; the ones before
+  // it are passed over (they still must be valid packets of the connection).
+  std::shared_ptr<const Expr> within;
 };
 
-// `dut NAME args...`, `dut qp A = create_qp(...)`, `tester NAME args...`, `probe ...`.
+// `dut NAME args...`, `dut qp A = create_qp(...)`, `tester NAME args...`, `probe ...`,
+// and the loop brackets `repeat max=N until EXPR == EXPR` (args max, until, equals) / `end`.
 struct Command {
   Position pos;
   std::string actor;   // "dut", "tester", "probe", "event"

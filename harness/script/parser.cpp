@@ -182,6 +182,37 @@ class LineParser {
     return ts;
   }
 
+  // loop := 'repeat' 'max' '=' expr 'until' expr '==' expr
+  std::vector<FieldArg> loop_header() {
+    std::vector<FieldArg> out;
+    const Token& key = peek();
+    if (key.kind != Token::Kind::kIdent || key.text != "max") {
+      error(key, "expected 'max=N' after 'repeat' (every loop is bounded), got " + describe(key));
+      return out;
+    }
+    next();
+    if (!expect_punct("=", "after max")) return out;
+    out.push_back({"max", key.pos, expression()});
+    const Token& until = peek();
+    if (failed_) return out;
+    if (until.kind != Token::Kind::kIdent || until.text != "until") {
+      error(until, "expected 'until EXPR == EXPR' after repeat max=N, got " + describe(until));
+      return out;
+    }
+    next();
+    out.push_back({"until", until.pos, expression()});
+    if (failed_) return out;
+    const Token& eq = peek();
+    if (!at_punct("=") || !at_punct("=", 1)) {
+      error(eq, "expected '==' in the loop condition, got " + describe(eq));
+      return out;
+    }
+    next();
+    next();
+    out.push_back({"equals", eq.pos, expression()});
+    return out;
+  }
+
   // args := (ident '=' expr)*  (space separated), or '(' the same comma separated ')'
   std::vector<FieldArg> arguments() {
     std::vector<FieldArg> out;
@@ -318,6 +349,7 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
   r.script.path = path;
   r.script.text = std::string(text);
   std::string last_key;
+  std::vector<Position> loops;  // the `repeat` lines still open
   bool in_header = true;
   int line_no = 0;
   size_t start = 0;
@@ -349,6 +381,25 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
     }
     LineParser p(std::move(lexed.tokens), path, r.diagnostics);
     const Token first = p.peek();
+    if (first.kind == Token::Kind::kIdent && (first.text == "repeat" || first.text == "end")) {
+      p.next();
+      Command c;
+      c.pos = first.pos;
+      c.actor = c.name = first.text;
+      if (c.actor == "repeat") {
+        c.args = p.loop_header();
+        loops.push_back(first.pos);
+      } else if (loops.empty()) {
+        p.error(first, "'end' without a 'repeat' before it");
+      } else {
+        loops.pop_back();
+      }
+      if (!p.failed() && !p.at_end())
+        p.error(p.peek(), "expected end of line, got " + describe(p.peek()));
+      if (!p.failed()) r.script.statements.emplace_back(std::move(c));
+      if (end == text.size()) break;
+      continue;
+    }
     if (first.kind == Token::Kind::kIdent && (first.text == "dut" || first.text == "tester" ||
                                               first.text == "probe" || first.text == "event")) {
       p.next();
@@ -397,12 +448,21 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       continue;
     }
     p.next();
+    if (!pl.inject && p.peek().kind == Token::Kind::kIdent && p.peek().text == "within") {
+      p.next();
+      pl.within = std::make_shared<const Expr>(p.expression());
+    }
+    if (p.failed()) continue;
     pl.packet = p.packet();
+    if (pl.within && pl.packet.none)
+      p.error(first, "'> within N none' means nothing: a window of silence is '> none'");
     if (pl.inject && pl.packet.none)
       p.error(first, "'< none' means nothing: only '> none' can expect silence");
     if (!p.failed()) r.script.statements.emplace_back(std::move(pl));
     if (end == text.size()) break;
   }
+  for (const Position& open : loops)
+    r.diagnostics.push_back({path, open, "'repeat' without its 'end'"});
   for (const char* required : {"tp", "clause", "purpose"}) {
     if (!r.script.metadata.contains(required)) {
       r.diagnostics.push_back(

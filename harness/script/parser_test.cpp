@@ -106,5 +106,43 @@ TEST(Parser, NumbersMustFitAndStringsMustClose) {
   EXPECT_NE(r.diagnostics[1].message.find("not closed"), std::string::npos);
 }
 
+TEST(Parser, ParsesWithinLinesAndBoundedLoops) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\n"
+      "*  > within 128 BTH(ackreq=1)\n"
+      "repeat max=300 until last.psn == Q+299\n"
+      "+0 < BTH(opcode=RC_ACKNOWLEDGE, psn=last.psn)/AETH(syndrome=ACK, msn=0)\n"
+      "end\n",
+      "t.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  ASSERT_EQ(r.script.statements.size(), 4U);
+  const auto& within = std::get<PacketLine>(r.script.statements[0]);
+  ASSERT_NE(within.within, nullptr);
+  EXPECT_EQ(within.within->number, 128U);
+  EXPECT_EQ(within.packet.layers[0].name, "BTH");
+  const auto& loop = std::get<Command>(r.script.statements[1]);
+  EXPECT_EQ(loop.actor, "repeat");
+  ASSERT_EQ(loop.args.size(), 3U);
+  EXPECT_EQ(loop.args[0].name, "max");
+  EXPECT_EQ(loop.args[1].value.text, "last.psn");
+  EXPECT_EQ(loop.args[2].value.kind, Expr::Kind::kBinary);
+  EXPECT_EQ(std::get<Command>(r.script.statements[3]).actor, "end");
+}
+
+TEST(Parser, LoopsMustBeBoundedAndBalanced) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\nrepeat until last.psn == 3\nend\nend\n"
+      "repeat max=2 until last.psn = 3\n+0 > within 2 none\n",
+      "t.mrt");
+  std::vector<std::string> messages;
+  for (const auto& d : r.diagnostics) messages.push_back(d.to_string());
+  ASSERT_EQ(messages.size(), 5U) << ::testing::PrintToString(messages);
+  EXPECT_NE(messages[0].find("t.mrt:4:8: expected 'max=N'"), std::string::npos);
+  EXPECT_NE(messages[1].find("t.mrt:6:1: 'end' without a 'repeat'"), std::string::npos);
+  EXPECT_NE(messages[2].find("t.mrt:7:29: expected '=='"), std::string::npos);
+  EXPECT_NE(messages[3].find("'> within N none' means nothing"), std::string::npos);
+  EXPECT_NE(messages[4].find("t.mrt:7:1: 'repeat' without its 'end'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mr::script

@@ -30,6 +30,11 @@ enum class Mutant : uint8_t {
   kAcceptUnknownTransport,
   kMigReqDropped,
   kBecnOnData,
+  kVlanTagNotSent,
+  kVlanPcpZero,
+  kVlanPriorityMismatchDropped,
+  kIpv6HopLimitDefault,
+  kIpv6TrafficClassZero,
   // ICRC (MR-IC)
   kIcrcNotChecked,
   kCeMarkedDropped,
@@ -45,6 +50,7 @@ enum class Mutant : uint8_t {
   kNoAckForAckReq,
   kAckPsnOffByOne,
   kAckReqNotOnLast,
+  kAckReqOnlyOnLast,
   kDuplicateAckWrongPsn,
   kDuplicateWriteReexecuted,
   kAckWithSolicited,
@@ -87,6 +93,8 @@ enum class Mutant : uint8_t {
   // completions (MR-CQ)
   kImmediateByteSwapped,
   kSolicitedOnEveryPacket,
+  kSolicitedEventIgnoresSe,
+  kNoCompletionEvent,
   // congestion notification (MR-CC)
   kCnpNotRateLimited,
   kCnpWithoutBecn,

@@ -2,7 +2,7 @@
 
 namespace mr::transport {
 
-bool CompletionQueue::push(const Completion& c) {
+bool CompletionQueue::push(const Completion& c, EventFault fault) {
   if (entries_.size() >= depth_) {
     overflowed_ = true;
     return false;
@@ -10,7 +10,9 @@ bool CompletionQueue::push(const Completion& c) {
   entries_.push_back(c);
   // A CQ armed for solicited completions fires on a solicited receive or any error
   // (MR-CQ-04); armed for all, on any completion. Either way the arming is consumed.
-  if (armed_ && (!solicited_only_ || c.solicited || c.status != WcStatus::kSuccess)) {
+  const bool fires = !solicited_only_ || c.solicited || c.status != WcStatus::kSuccess ||
+                     fault == EventFault::kIgnoreSolicited;
+  if (armed_ && fires && fault != EventFault::kNeverRaise) {
     armed_ = false;
     ++events_;
   }

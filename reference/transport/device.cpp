@@ -65,6 +65,13 @@ std::string check_wr_for_type(QpType type, const SendWr& wr) {
   return "";
 }
 
+// The packet's destination is one of the device's addresses (its GIDs).
+bool owns(const DeviceConfig& config, const std::variant<wire::Ipv4, wire::Ipv6>& ip) {
+  if (same_ip(config.ip, ip, false)) return true;
+  const auto* v6 = std::get_if<wire::Ipv6>(&ip);
+  return v6 != nullptr && std::ranges::find(config.ipv6, v6->dst) != config.ipv6.end();
+}
+
 uint8_t ecn_of(const wire::RocePacket& p) {
   if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) return v4->tos & 3;
   return std::get<wire::Ipv6>(p.ip).tc & 3;
@@ -103,7 +110,7 @@ void enter_error(QueuePair& qp, QpContext& ctx) {
 }
 
 Device::Device(DeviceConfig config)
-    : config_(config),
+    : config_(std::move(config)),
       memory_(config_.seed),
       factory_(config_.mutants),
       qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {}
@@ -302,6 +309,12 @@ Expected<void, VerbsError> Device::req_notify_cq(uint32_t cq, bool solicited_onl
   return {};
 }
 
+Expected<size_t, VerbsError> Device::take_cq_events(uint32_t cq) {
+  auto it = cqs_.find(cq);
+  if (it == cqs_.end()) return verbs_error("unknown cq " + std::to_string(cq));
+  return it->second.take_events();
+}
+
 QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
   std::deque<RecvWr>* srq = qp.init.srq ? &srqs_.at(*qp.init.srq) : nullptr;
   return QpContext{memory_,
@@ -330,7 +343,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (roce == nullptr) return;
   const wire::RocePacket& p = roce->packet;
   // Receive pipeline in rxe's order (notes §2.0): address, header, QP, state, keys, ICRC.
-  if (!same_ip(config_.ip, p.ip, false)) {
+  if (!owns(config_, p.ip)) {
     ++counters_.dropped_address;
     return;
   }
@@ -391,6 +404,11 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (!ungated && type != QpType::kUd &&
       (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false))) {
     ++counters_.dropped_address;  // MR-QS-05
+    return;
+  }
+  if (config_.mutants.active(Mutant::kVlanPriorityMismatchDropped) && qp.attr.av.vlan_id &&
+      p.vlan && (p.vlan->prio != qp.attr.av.vlan_prio || p.vlan->id != 0)) {
+    ++counters_.dropped_address;  // the fault MR-WF-17 forbids
     return;
   }
   if (!pkey_match(p.bth.pkey, qp.attr.pkey) && !config_.mutants.active(Mutant::kPkeyNotChecked)) {

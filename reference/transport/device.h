@@ -41,7 +41,8 @@ namespace mr::transport {
 struct DeviceConfig {
   wire::MacAddress mac;
   IpAddress ip = wire::Ipv4Address{};
-  uint64_t seed = 1;  // keys and QPNs derive from it; log it to reproduce a run
+  std::vector<wire::Ipv6Address> ipv6;  // further addresses (GIDs) the device answers on
+  uint64_t seed = 1;                    // keys and QPNs derive from it; log it to reproduce a run
   mutants::MutantSet mutants;
   bool cnp_notification_point = true;     // DCQCN NP: answer CE marks with CNPs
   uint64_t cnp_min_interval_ns = 50'000;  // T_CNP_MIN_INTERVAL
@@ -69,6 +70,8 @@ class Device {
   Expected<void, VerbsError> post_srq_recv(uint32_t srq, const RecvWr& wr);
   Expected<std::vector<Completion>, VerbsError> poll_cq(uint32_t cq, size_t max);
   Expected<void, VerbsError> req_notify_cq(uint32_t cq, bool solicited_only);
+  // The completion events the CQ raised since the last call (each arming raises at most one).
+  Expected<size_t, VerbsError> take_cq_events(uint32_t cq);
 
   // --- data path ---
   void receive(std::span<const uint8_t> frame, uint64_t now_ns);

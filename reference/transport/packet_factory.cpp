@@ -21,10 +21,10 @@ wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, ui
   p.eth.dst = av.dmac;
   const bool v6 = std::holds_alternative<wire::Ipv6Address>(av.sip);
   const uint16_t l3_type = v6 ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
-  if (av.vlan_id) {
+  if (av.vlan_id && !mutants_.active(Mutant::kVlanTagNotSent)) {
     p.eth.type = wire::kEtherTypeDot1Q;
     wire::Dot1Q tag;
-    tag.prio = av.vlan_prio;
+    tag.prio = mutants_.active(Mutant::kVlanPcpZero) ? 0 : av.vlan_prio;
     tag.vlan = *av.vlan_id;
     tag.type = l3_type;
     p.vlan = tag;
@@ -35,9 +35,9 @@ wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, ui
     wire::Ipv6 ip;
     ip.src = std::get<wire::Ipv6Address>(av.sip);
     ip.dst = std::get<wire::Ipv6Address>(av.dip);
-    ip.tc = av.traffic_class;
+    ip.tc = mutants_.active(Mutant::kIpv6TrafficClassZero) ? 0 : av.traffic_class;
     ip.fl = av.flow_label;
-    ip.hlim = av.hop_limit;
+    ip.hlim = mutants_.active(Mutant::kIpv6HopLimitDefault) ? 64 : av.hop_limit;
     p.ip = ip;
   } else {
     wire::Ipv4 ip;

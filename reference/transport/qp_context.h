@@ -34,11 +34,17 @@ struct QpContext {
   }
   std::deque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
   void complete_send(const QueuePair& qp, const Completion& c) {
-    if (!send_cq.push(c)) ++counters.cq_overflow;
+    if (!send_cq.push(c, event_fault())) ++counters.cq_overflow;
     (void)qp;
   }
   void complete_recv(const Completion& c) {
-    if (!recv_cq.push(c)) ++counters.cq_overflow;
+    if (!recv_cq.push(c, event_fault())) ++counters.cq_overflow;
+  }
+  EventFault event_fault() const {
+    if (mutants.active(mutants::Mutant::kNoCompletionEvent)) return EventFault::kNeverRaise;
+    if (mutants.active(mutants::Mutant::kSolicitedEventIgnoresSe))
+      return EventFault::kIgnoreSolicited;
+    return EventFault::kNone;
   }
 };
 

@@ -101,7 +101,8 @@ ReqState check_limits(QueuePair& qp, Request& r, QpContext& ctx) {
 }
 
 void add_ackreq_policy(QueuePair& qp, wire::RocePacket& p, bool last, QpContext& ctx) {
-  const bool periodic = ++qp.unacked_packets_since_ackreq >= kAckReqEveryPackets;
+  const bool periodic = ++qp.unacked_packets_since_ackreq >= kAckReqEveryPackets &&
+                        !ctx.mutants.active(Mutant::kAckReqOnlyOnLast);
   bool ackreq = last || periodic;
   if (last && ctx.mutants.active(Mutant::kAckReqNotOnLast)) ackreq = periodic;
   p.bth.ackreq = ackreq ? 1 : 0;

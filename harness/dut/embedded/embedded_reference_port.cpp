@@ -17,12 +17,14 @@ EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit,
   agent::ReferenceBackendOptions o;
   o.mac = pixit.dut_mac;
   o.ipv4 = pixit.dut_ip;
+  if (pixit.dut_ip6) o.ipv6_global.push_back(*pixit.dut_ip6);
   o.seed = options.seed;
   for (const auto& name : options.mutants) {
     if (auto m = mutants::mutant_by_name(name)) o.mutants.enable(*m);
   }
   backend_ = std::make_unique<agent::ReferenceBackend>(link_.b(), clock_, o);
   backend_->add_neighbor(pixit.tester_ip, pixit.tester_mac);
+  if (pixit.tester_ip6) backend_->add_neighbor(*pixit.tester_ip6, pixit.tester_mac);
   dispatcher_ = std::make_unique<agent::RequestDispatcher>(*backend_, "reference");
   (void)call({{"op", "hello"}, {"protocol", 1}, {"client", "metaroce harness (embedded)"}});
 }
@@ -69,21 +71,26 @@ bool EmbeddedReferencePort::step(uint64_t limit) {
 }
 
 Expected<nlohmann::json, std::string> EmbeddedReferencePort::control(nlohmann::json request) {
-  const bool poll = request.value("op", "") == "poll_cq";
-  const uint64_t timeout_ms = poll ? request.value("timeout_ms", 0ULL) : 0;
-  if (poll) request["timeout_ms"] = 0;  // waiting is advancing the virtual clock, below
+  // The ops that wait for the DUT: on the virtual clock, waiting is advancing the clock.
+  const std::string op = request.value("op", "");
+  const bool waits = op == "poll_cq" || op == "get_cq_event";
+  const uint64_t timeout_ms = waits ? request.value("timeout_ms", 0ULL) : 0;
+  if (waits) request["timeout_ms"] = 0;
   const uint64_t deadline = clock_.now_ns() + timeout_ms * 1'000'000;
+  auto arrived = [&](const nlohmann::json& reply) {
+    return op == "poll_cq" ? !reply["completions"].empty() : reply.value("events", 0) > 0;
+  };
   for (int i = 0; i < 1'000'000; ++i) {
     auto reply = call(request);
     settle();
-    if (!poll || !reply || !(*reply)["completions"].empty()) return reply;
+    if (!waits || !reply || arrived(*reply)) return reply;
     if (!step(deadline)) {
       clock_.set(std::max(clock_.now_ns(), deadline));
       settle();
       return call(request);
     }
   }
-  return Unexpected(std::string("poll_cq: event budget exhausted"));
+  return Unexpected(op + ": event budget exhausted");
 }
 
 uint64_t EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {

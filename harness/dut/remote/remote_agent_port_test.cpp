@@ -32,6 +32,7 @@ class VethAgent {
             const std::vector<std::string>& mutant_names)
       : link_(std::move(link)), backend_(link_, clock_, options(pixit, mutant_names)) {
     backend_.add_neighbor(pixit.tester_ip, pixit.tester_mac);
+    if (pixit.tester_ip6) backend_.add_neighbor(*pixit.tester_ip6, pixit.tester_mac);
   }
   ~VethAgent() {
     stop_ = true;
@@ -55,6 +56,7 @@ class VethAgent {
     agent::ReferenceBackendOptions o;
     o.mac = pixit.dut_mac;
     o.ipv4 = pixit.dut_ip;
+    if (pixit.dut_ip6) o.ipv6_global.push_back(*pixit.dut_ip6);
     o.seed = 7;
     for (const auto& n : names) {
       if (auto m = mutants::mutant_by_name(n)) o.mutants.enable(*m);
