@@ -62,6 +62,7 @@ Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpe
     o.guest_mac = pixit.dut_mac;
     o.tester_ip = pixit.tester_ip;
     o.tester_mac = pixit.tester_mac;
+    o.tester_ip6 = pixit.tester_ip6;
     o.netdev_mtu = link_mtu(pixit);
     o.seed = spec.seed;
     auto guest = RxeGuest::start(o);

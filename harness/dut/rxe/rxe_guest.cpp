@@ -327,14 +327,15 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
   }
 
   guest.token_ = random_token();
-  const std::string append = "console=ttyS0 panic=-1 quiet mr.ip=" + options.guest_ip.to_string() +
-                             "/24 mr.tester_ip=" + options.tester_ip.to_string() +
-                             " mr.tester_mac=" + options.tester_mac.to_string() +
-                             " mr.port=" + std::to_string(options.agent_port) +
-                             " mr.token=" + guest.token_ + " mr.backend=" + options.backend +
-                             " mr.mtu=" + std::to_string(options.netdev_mtu) +
-                             " mr.seed=" + std::to_string(options.seed) +
-                             (options.exec.empty() ? "" : " mr.exec=" + base64(options.exec));
+  const std::string append =
+      "console=ttyS0 panic=-1 quiet mr.ip=" + options.guest_ip.to_string() +
+      "/24 mr.tester_ip=" + options.tester_ip.to_string() +
+      " mr.tester_mac=" + options.tester_mac.to_string() +
+      (options.tester_ip6 ? " mr.tester_ip6=" + options.tester_ip6->to_string() : "") +
+      " mr.port=" + std::to_string(options.agent_port) + " mr.token=" + guest.token_ +
+      " mr.backend=" + options.backend + " mr.mtu=" + std::to_string(options.netdev_mtu) +
+      " mr.seed=" + std::to_string(options.seed) +
+      (options.exec.empty() ? "" : " mr.exec=" + base64(options.exec));
   // romfile= skips the iPXE option ROM: nothing boots from the network, and it saves time.
   const std::vector<std::string> argv = {
       *qemu,

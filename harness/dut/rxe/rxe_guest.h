@@ -54,6 +54,7 @@ struct RxeGuestOptions {
   wire::MacAddress guest_mac{{0x52, 0x54, 0x00, 0x12, 0x34, 0x56}};  // QEMU's virtio-net mac=
   wire::Ipv4Address tester_ip{{198, 18, 0, 1}};  // a static neighbour in the guest
   wire::MacAddress tester_mac{{0x02, 0x00, 0x00, 0x00, 0x00, 0x01}};
+  std::optional<wire::Ipv6Address> tester_ip6;  // a static IPv6 neighbour too, when given
   uint32_t netdev_mtu = 1500;
   uint16_t agent_port = 7471;
   uint64_t boot_timeout_ms = 180'000;
