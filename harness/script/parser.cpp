@@ -10,9 +10,10 @@
 namespace mr::script {
 namespace {
 
-constexpr std::array<std::string_view, 10> kMetadataKeys{
-    "tp",      "clause", "clauses",       "pics",    "group",
-    "purpose", "kills",  "positive-path", "timeout", "requires"};
+constexpr std::array<std::string_view, 13> kMetadataKeys{
+    "tp",      "clause",         "clauses",       "pics",    "group",
+    "purpose", "kills",          "positive-path", "timeout", "requires",
+    "mutant",  "expect-verdict", "expect-failure"};
 
 // Recursive descent over the tokens of one line.
 class LineParser {
@@ -234,6 +235,21 @@ class LineParser {
     return out;
   }
 
+  double seconds(std::string_view what) {
+    const Token& t = peek();
+    if (t.kind != Token::Kind::kNumber) {
+      error(t, "expected " + std::string(what) + " in seconds, got " + describe(t));
+      return 0;
+    }
+    next();
+    try {
+      return std::stod(t.text);
+    } catch (const std::exception&) {
+      error(t, "bad number " + t.text);
+      return 0;
+    }
+  }
+
  private:
   bool ends_value(size_t k) const {
     const Token& t = peek(k);
@@ -253,20 +269,6 @@ class LineParser {
     const char* e = text.data() + text.size();
     auto r = std::from_chars(b, e, out, hex ? 16 : 10);
     return r.ec == std::errc() && r.ptr == e;
-  }
-  double seconds(std::string_view what) {
-    const Token& t = peek();
-    if (t.kind != Token::Kind::kNumber) {
-      error(t, "expected " + std::string(what) + " in seconds, got " + describe(t));
-      return 0;
-    }
-    next();
-    try {
-      return std::stod(t.text);
-    } catch (const std::exception&) {
-      error(t, "bad number " + t.text);
-      return 0;
-    }
   }
   static Expr binary(char op, Expr lhs, Expr rhs, Position pos) {
     Expr e;
@@ -452,10 +454,17 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       p.next();
       pl.within = std::make_shared<const Expr>(p.expression());
     }
+    if (!pl.inject && !p.failed() && p.peek().kind == Token::Kind::kIdent &&
+        p.peek().text == "not_before") {
+      p.next();
+      pl.not_before_s = p.seconds("the least spacing after 'not_before'");
+    }
     if (p.failed()) continue;
     pl.packet = p.packet();
     if (pl.within && pl.packet.none)
       p.error(first, "'> within N none' means nothing: a window of silence is '> none'");
+    if (pl.not_before_s && pl.packet.none)
+      p.error(first, "'> not_before S none' means nothing: a window of silence is '> none'");
     if (pl.inject && pl.packet.none)
       p.error(first, "'< none' means nothing: only '> none' can expect silence");
     if (!p.failed()) r.script.statements.emplace_back(std::move(pl));
