@@ -12,7 +12,8 @@ mkdir -p "$log_dir"
 # A Bazel server of its own: the clang toolchain would otherwise evict the g++ build.
 # One per checkout (a Bazel output base belongs to one workspace).
 output_base="${HOME:-/root}/.cache/metaroce-fuzz-bazel-$(pwd | sha256sum | cut -c1-12)"
-targets=(//reference/wire/fuzz:frame_decoder_fuzzer //reference/transport/fuzz:responder_fuzzer)
+targets=(//reference/wire/fuzz:frame_decoder_fuzzer //reference/transport/fuzz:responder_fuzzer
+  //harness/script/fuzz:script_parser_fuzzer)
 status=0
 if ! bazel --output_base="$output_base" build --noshow_progress --config=fuzz \
     --experimental_convenience_symlinks=ignore "${targets[@]}" \

@@ -4,7 +4,7 @@
 #   2. clang-tidy (.clang-tidy) over every C++ source
 #   3. bazel test //...                      (every unit, oracle and integration test)
 #   4. bazel test //... under ASan + UBSan   (the same tests, sanitized)
-#   5. libFuzzer on the wire parsers, for a bounded time, with clang
+#   5. libFuzzer on the wire parsers and the test-case parser, for a bounded time, with clang
 # Every Bazel test target counts once per configuration, each other step once.
 # The last line is "N passed, N failed" (CI reads it).
 #
