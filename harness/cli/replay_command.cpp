@@ -8,6 +8,7 @@
 #include <string>
 
 #include "harness/cli/run_command.h"
+#include "harness/replay/capture_injector.h"
 #include "harness/replay/script_from_capture.h"
 
 namespace mr::cli {
@@ -16,7 +17,9 @@ namespace {
 struct ReplayOptions {
   std::string file;
   size_t connection = 0;
+  bool connection_given = false;
   std::string to_script;
+  std::string inject;  // an interface: the frames go out unchanged, no DUT
   bool fast = false;
   RunOptions run;  // --dut and the rest, as `run` takes them
   bool dut_given = false;
@@ -28,7 +31,33 @@ std::string without_pacing(const std::string& script) {
   return std::regex_replace(script, kPaced, "+0$1");
 }
 
+// --inject IF: tcpreplay's job, through the harness's own send path (PcapLink).
+int inject(const ReplayOptions& o) {
+  replay::InjectOptions options{.fast = o.fast};
+  if (o.connection_given) options.connection = o.connection;
+  auto r = replay::inject_capture_onto(o.file, o.inject, options);
+  if (!r) {
+    std::fprintf(stderr, "metaroce replay: %s\n", r.error().c_str());
+    return kExitHarnessError;
+  }
+  const double seconds = static_cast<double>(r->elapsed_ns) / 1e9;
+  std::printf("injected %llu of %llu frames onto %s in %.6f s (%.0f frames/s)\n",
+              static_cast<unsigned long long>(r->sent),
+              static_cast<unsigned long long>(r->frames_in_capture), o.inject.c_str(), seconds,
+              seconds > 0 ? static_cast<double>(r->sent) / seconds : 0.0);
+  return kExitOk;
+}
+
 int replay(ReplayOptions& o) {
+  if (!o.inject.empty()) {
+    if (o.dut_given || !o.to_script.empty()) {
+      std::fprintf(stderr,
+                   "metaroce replay: --inject sends the capture unchanged; it takes "
+                   "neither --dut nor --to-script\n");
+      return kExitHarnessError;
+    }
+    return inject(o);
+  }
   auto connection = replay::extract_connection(o.file, o.connection);
   if (!connection) {
     std::fprintf(stderr, "metaroce replay: %s\n", connection.error().c_str());
@@ -80,8 +109,13 @@ Runner setup_replay(CLI::App& app) {
   o->run.out = "reports/replay";
   app.add_option("file", o->file, "the capture (pcap or pcapng)")->required();
   app.add_option("--connection", o->connection,
-                 "which connection, in order of first request (default 0)");
+                 "which connection, in order of first request (default 0; with --inject, "
+                 "all frames unless given)")
+      ->each([o](const std::string&) { o->connection_given = true; });
   app.add_option("--to-script", o->to_script, "write the connection as a test case to this file");
+  app.add_option("--inject", o->inject,
+                 "send the capture's frames unchanged onto this interface, as tcpreplay does "
+                 "(no DUT, nothing rewritten)");
   app.add_flag("--fast", o->fast, "inject as fast as possible instead of as recorded");
   app.add_option("--dut", o->run.dut, "reference (embedded) | agent://HOST:PORT | rxe")
       ->each([o](const std::string&) { o->dut_given = true; });
