@@ -13,6 +13,9 @@
 #              1,000,000-frame capture (the first million frames of the other) as the anchor.
 #   suite      the whole suite on the embedded reference (one core, then --jobs 2) against an
 #              empty-script test run as many times: the per-test fixed overhead.
+#   replay     `metaroce replay FILE --inject IF --fast` onto a veth pair between two
+#              namespaces against `tcpreplay --topspeed` with the same 1,000,000-frame rc
+#              capture on the same pair (root): frames/s arriving at the peer.
 #
 # Results: a table on stdout and reports/bench/<area>.json.
 set -uo pipefail
@@ -28,6 +31,7 @@ case "$area" in
   codec) ;;
   analyze) exec tools/bench/analyze_benchmark.sh ;;
   suite) exec tools/bench/suite_benchmark.sh ;;
+  replay) exec tools/bench/replay_benchmark.sh ;;
   transport | io)
     target=$([[ $area == transport ]] && echo //reference/transport:transport_benchmark || echo //reference/io:link_benchmark)
     if ! bazel build --noshow_progress --config=bench "$target" >"$cache/build.log" 2>&1; then
@@ -57,7 +61,7 @@ PY
     echo "results: $out_dir/$area.json"
     exit 0
     ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite)" >&2; exit 2 ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite, replay)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"
