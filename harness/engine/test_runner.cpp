@@ -195,6 +195,13 @@ class Runner {
       ctx_.anchor_lateness_ns = 0;
       return;
     }
+    // `not_before S` measures from the DUT packet the previous line matched.
+    const uint64_t anchor_ns = ctx_.last_event_ns;
+    if (line.not_before_s && last_dut_packet_ns_ != anchor_ns) {
+      return ctx_.error(line.pos,
+                        "not_before measures from the DUT packet the previous line matched, "
+                        "but the previous line is not a '>' line that matched one");
+    }
     uint64_t candidates = 1;
     if (line.within) {
       auto n = evaluate_number(*line.within, ctx_.symbols);
@@ -213,7 +220,8 @@ class Runner {
       auto mismatches = roce ? match(line.packet, *roce, qp->connection, ctx_.symbols)
                              : Expected<std::vector<FieldMismatch>, SynthesisError>{};
       if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
-      if (roce != nullptr && mismatches->empty()) return matched(line, *f, *roce, earliest, seen);
+      if (roce != nullptr && mismatches->empty())
+        return matched(line, *f, *roce, earliest, seen, anchor_ns);
       record(f->bytes, f->t_ns, false, ref(line.pos, "passed over (within)"));
       ctx_.last_event_ns = f->t_ns;
       if (roce == nullptr) {
@@ -235,6 +243,7 @@ class Runner {
     if (!f) return missing(line, latest, candidates - 1);
     record(f->bytes, f->t_ns, false, ref(line.pos, "expect"));
     ctx_.last_event_ns = f->t_ns;
+    last_dut_packet_ns_ = f->t_ns;
     ctx_.anchor_lateness_ns = 0;
     if (f->t_ns < earliest) {
       ctx_.fail(line.pos, "time",
@@ -242,6 +251,7 @@ class Runner {
                 "+" + std::to_string((f->t_ns - ctx_.t0_ns) / 1000) + " us",
                 "the packet arrived too early");
     }
+    check_not_before(line, f->t_ns, anchor_ns, candidates);
     auto d = wire::decode_frame(f->bytes);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
@@ -265,10 +275,11 @@ class Runner {
 
   // A `within` line found its packet after passing over `seen - 1` others.
   void matched(const PacketLine& line, const DutFrame& f, const wire::DecodedRoce& roce,
-               uint64_t earliest, uint64_t seen) {
+               uint64_t earliest, uint64_t seen, uint64_t anchor_ns) {
     record(f.bytes, f.t_ns, false,
            ref(line.pos, ("expect (candidate " + std::to_string(seen) + ")").c_str()));
     ctx_.last_event_ns = f.t_ns;
+    last_dut_packet_ns_ = f.t_ns;
     ctx_.anchor_lateness_ns = 0;
     if (f.t_ns < earliest) {
       ctx_.fail(line.pos, "time",
@@ -276,8 +287,22 @@ class Runner {
                 "+" + std::to_string((f.t_ns - ctx_.t0_ns) / 1000) + " us",
                 "the packet arrived too early");
     }
+    check_not_before(line, f.t_ns, anchor_ns, seen);
     check_source_port(line.pos, roce);
     remember(roce);
+  }
+
+  // `not_before S`: the packet `count` packets after the anchor came no sooner than S after
+  // it, so those packets left at a mean rate of at most one per S / count.
+  void check_not_before(const PacketLine& line, uint64_t t_ns, uint64_t anchor_ns, uint64_t count) {
+    if (!line.not_before_s) return;
+    const uint64_t least = seconds_ns(*line.not_before_s);
+    const uint64_t spacing = t_ns > anchor_ns ? t_ns - anchor_ns : 0;
+    if (spacing >= least) return;
+    ctx_.fail(line.pos, "time", "at least " + std::to_string(least) + " ns after the packet before",
+              std::to_string(spacing) + " ns",
+              "the packet came too soon: " + std::to_string(count) +
+                  " packet(s) after the previous line's, faster than not_before allows");
   }
 
   void missing(const PacketLine& line, uint64_t latest, uint64_t passed_over) {
@@ -442,6 +467,7 @@ class Runner {
   TestContext& ctx_;
   const TestOptions& options_;
   std::optional<io::PcapngWriter> capture_;
+  std::optional<uint64_t> last_dut_packet_ns_;  // when the latest `>` line's packet came
 };
 
 // The `repeat max=N until A == B` ... `end` loops of a script: where each bracket's partner

@@ -68,6 +68,10 @@ struct PacketLine {
   // `> within N ...`: the first of the DUT's next N packets that matches; the ones before
   // it are passed over (they still must be valid packets of the connection).
   std::shared_ptr<const Expr> within;
+  // `> not_before S ...`: the packet must come at least S seconds after the DUT packet the
+  // previous line matched, exactly (both are the tester's receive stamps: no tolerance).
+  // With `within N` it bounds the mean rate of the N packets.
+  std::optional<double> not_before_s;
 };
 
 // `dut NAME args...`, `dut qp A = create_qp(...)`, `tester NAME args...`, `probe ...`,

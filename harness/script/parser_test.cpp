@@ -144,5 +144,41 @@ TEST(Parser, LoopsMustBeBoundedAndBalanced) {
   EXPECT_NE(messages[4].find("t.mrt:7:1: 'repeat' without its 'end'"), std::string::npos);
 }
 
+TEST(Parser, ParsesNotBeforeAfterWithin) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\n"
+      "+0 > BTH(psn=Q)\n"
+      "*  > within 100 not_before 0.0000664 BTH(psn=Q+100)\n"
+      "*  > not_before 0.001 BTH(psn=Q+101)\n",
+      "t.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  ASSERT_EQ(r.script.statements.size(), 3U);
+  EXPECT_FALSE(std::get<PacketLine>(r.script.statements[0]).not_before_s);
+  const auto& span = std::get<PacketLine>(r.script.statements[1]);
+  ASSERT_NE(span.within, nullptr);
+  EXPECT_EQ(span.within->number, 100U);
+  ASSERT_TRUE(span.not_before_s);
+  EXPECT_DOUBLE_EQ(*span.not_before_s, 0.0000664);
+  EXPECT_EQ(span.packet.layers[0].name, "BTH");
+  const auto& single = std::get<PacketLine>(r.script.statements[2]);
+  EXPECT_EQ(single.within, nullptr);
+  EXPECT_DOUBLE_EQ(single.not_before_s.value_or(0), 0.001);
+}
+
+TEST(Parser, NotBeforeNeedsSecondsAndAPacket) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\n"
+      "*  > not_before BTH(psn=Q)\n"
+      "*  > not_before 0.001 none\n",
+      "t.mrt");
+  std::vector<std::string> messages;
+  for (const auto& d : r.diagnostics) messages.push_back(d.to_string());
+  ASSERT_EQ(messages.size(), 2U) << ::testing::PrintToString(messages);
+  EXPECT_NE(messages[0].find("t.mrt:4:17: expected the least spacing after 'not_before' in "
+                             "seconds"),
+            std::string::npos);
+  EXPECT_NE(messages[1].find("'> not_before S none' means nothing"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mr::script
