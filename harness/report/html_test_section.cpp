@@ -58,6 +58,16 @@ void append_test_section(std::string& out, const TestResult& t) {
                "<a href=\"./" + attr_escape(t.capture) + "\">" + text_escape(t.capture) + "</a>");
   }
   if (!t.reason.empty()) append_row(out, "Reason", text_escape(t.reason));
+  if (t.repetitions.size() > 1) {
+    // --repeat: every repetition's verdict and seed (to replay it with --seed).
+    std::string runs = t.flaky() ? "<strong>flaky</strong>: " : "";
+    for (size_t i = 0; i < t.repetitions.size(); ++i) {
+      const Repetition& r = t.repetitions[i];
+      runs += "<span class=\"rep\" title=\"seed " + std::to_string(r.seed) + "\">" +
+              std::to_string(i + 1) + " " + verdict_badge(r.verdict) + "</span> ";
+    }
+    append_row(out, "Repetitions", runs);
+  }
   out += "</dl>\n";
   append_failures(out, t);
   append_ladder(out, t);

@@ -272,6 +272,22 @@ TEST(IndexHtml, LongExchangesCollapse) {
             std::string::npos);
 }
 
+TEST(IndexHtml, RepetitionsShowEachVerdictAndFlagAFlakyTest) {
+  RunResult run = sample_run();
+  TestResult& t = run.tests[0];
+  t.repetitions = {{.seed = 11, .verdict = Verdict::kPass, .reason = ""},
+                   {.seed = 12, .verdict = Verdict::kFail, .reason = "late"}};
+  const std::string html = render("index.html", run);
+  EXPECT_NE(html.find("<dt>Repetitions</dt><dd><strong>flaky</strong>: "), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"rep\" title=\"seed 12\">2 "), std::string::npos);
+  TestResult& steady = run.tests[1];
+  steady.repetitions = {{.seed = 1, .verdict = steady.verdict, .reason = ""},
+                        {.seed = 2, .verdict = steady.verdict, .reason = ""}};
+  const std::string again = render("index.html", run);
+  EXPECT_EQ(count(again, "<strong>flaky</strong>"), 1u);
+  EXPECT_EQ(count(again, "<dt>Repetitions</dt>"), 2u);
+}
+
 TEST(IndexHtml, EveryClauseOfTheRealCatalog) {
   RunResult run = sample_run();
   run.clause_catalog = Json::parse(read("docs/spec/clauses.json"));
