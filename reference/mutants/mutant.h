@@ -99,6 +99,11 @@ enum class Mutant : uint8_t {
   kCnpNotRateLimited,
   kCnpWithoutBecn,
   kCnpAnswered,
+  kRpIgnoresCnp,
+  kRpReactsLate,
+  kRpFiltersCnpSourcePort,
+  kRpRateBelowMinimum,
+  kRpAcceptsBadIcrcCnp,
   // unreliable connection (MR-UC)
   kUcAnswersWithAcks,
   kUcKeepsMessageAfterGap,

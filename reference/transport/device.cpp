@@ -347,7 +347,11 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
     ++counters_.dropped_address;
     return;
   }
-  if (!roce->icrc_ok() && !config_.mutants.active(Mutant::kIcrcNotChecked)) {
+  now_ns_ = std::max(now_ns_, now_ns);
+  const bool bad_icrc_cnp_accepted =
+      p.bth.opcode == wire::kOpCnp && config_.mutants.active(Mutant::kRpAcceptsBadIcrcCnp);
+  if (!roce->icrc_ok() && !config_.mutants.active(Mutant::kIcrcNotChecked) &&
+      !bad_icrc_cnp_accepted) {
     ++counters_.icrc_errors;  // MR-IC-02: silently dropped
     return;
   }
@@ -361,7 +365,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   }
   if (p.bth.migreq && config_.mutants.active(Mutant::kMigReqDropped)) return;
   if (p.bth.opcode == wire::kOpCnp) {
-    receive_cnp(p);
+    receive_cnp(p, now_ns);
     // MR-CC-05: a CE-marked CNP never draws a CNP; the broken device answers it.
     if (ecn_of(p) == 3 && config_.mutants.active(Mutant::kCnpAnswered)) {
       if (auto it = qps_.find(p.bth.dqpn); it != qps_.end()) notify_congestion(*it->second, now_ns);
@@ -434,9 +438,17 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   note_activity(qp);
 }
 
-void Device::receive_cnp(const wire::RocePacket& p) {
+// MR-CC-09, MR-CC-13: a CNP acts whatever its UDP source port, DSCP and ECN, if its ICRC is
+// right (checked before) and its DestQP names one of the device's RC QPs.
+void Device::receive_cnp(const wire::RocePacket& p, uint64_t now_ns) {
   ++counters_.cnp_received;
-  (void)p;  // the reaction point's rate model is not implemented: CNPs are counted only
+  if (!config_.cnp_reaction_point) return;
+  if (config_.mutants.active(Mutant::kRpFiltersCnpSourcePort) && p.udp.sport < 49152) return;
+  auto it = qps_.find(p.bth.dqpn);
+  if (p.bth.dqpn == 0 || it == qps_.end() || it->second->init.type != QpType::kRc) return;
+  QueuePair& qp = *it->second;
+  if (!qp.rp) qp.rp.emplace(config_.dcqcn);
+  qp.rp->on_cnp(now_ns, config_.mutants);
 }
 
 void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
@@ -465,6 +477,7 @@ void Device::note_activity(const QueuePair& qp) {
 }
 
 void Device::advance(uint64_t now_ns) {
+  now_ns_ = std::max(now_ns_, now_ns);
   const std::vector<uint32_t> visit(active_.begin(), active_.end());
   for (uint32_t qpn : visit) {
     auto it = qps_.find(qpn);
@@ -487,18 +500,29 @@ std::optional<uint64_t> Device::next_deadline() const {
   for (uint32_t qpn : active_) {
     auto it = qps_.find(qpn);
     if (it == qps_.end()) continue;
-    for (const auto& d : {it->second->retransmit_deadline_ns, it->second->rnr_resume_ns}) {
+    const QueuePair& qp = *it->second;
+    // A paced QP with unsent work: advance() has to run when its next packet may leave.
+    std::optional<uint64_t> pacer;
+    if (qp.rp && qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size() &&
+        qp.rp->next_send_ns() > now_ns_) {
+      pacer = qp.rp->next_send_ns();
+    }
+    for (const auto& d : {qp.retransmit_deadline_ns, qp.rnr_resume_ns, pacer}) {
       if (d && (!next || *d < *next)) next = d;
     }
   }
   return next;
 }
 
+bool Device::ready_to_send(const QueuePair& qp, uint64_t now_ns) {
+  return qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size() &&
+         (!qp.rp || qp.rp->next_send_ns() <= now_ns);
+}
+
 bool Device::has_work() const {
   return std::any_of(active_.begin(), active_.end(), [this](uint32_t qpn) {
     auto it = qps_.find(qpn);
-    return it != qps_.end() && it->second->attr.state == QpState::kRts &&
-           it->second->send_index < it->second->sq.size();
+    return it != qps_.end() && ready_to_send(*it->second, now_ns_);
   });
 }
 

@@ -30,6 +30,7 @@
 #include "reference/memory/memory_table.h"
 #include "reference/mutants/mutant.h"
 #include "reference/transport/completion_queue.h"
+#include "reference/transport/dcqcn_reaction_point.h"
 #include "reference/transport/device_counters.h"
 #include "reference/transport/packet_factory.h"
 #include "reference/transport/qp_context.h"
@@ -46,6 +47,8 @@ struct DeviceConfig {
   mutants::MutantSet mutants;
   bool cnp_notification_point = true;     // DCQCN NP: answer CE marks with CNPs
   uint64_t cnp_min_interval_ns = 50'000;  // T_CNP_MIN_INTERVAL
+  bool cnp_reaction_point = true;         // DCQCN RP: CNPs cut the QP's rate (section 13.3)
+  DcqcnParameters dcqcn;                  // its line rate (100 Gb/s) and parameters
 };
 
 // A verbs-style error: what failed and why, for the control protocol's error replies.
@@ -86,7 +89,9 @@ class Device {
 
  private:
   QpContext context(QueuePair& qp, uint64_t now_ns);
-  void receive_cnp(const wire::RocePacket& p);
+  void receive_cnp(const wire::RocePacket& p, uint64_t now_ns);
+  // A QP with unsent work whose pacer lets it send at `now_ns`.
+  static bool ready_to_send(const QueuePair& qp, uint64_t now_ns);
   void notify_congestion(QueuePair& qp, uint64_t now_ns);
   uint32_t allocate_qpn();
   void note_activity(const QueuePair& qp);
@@ -105,6 +110,7 @@ class Device {
   uint32_t next_cq_ = 1;
   uint32_t next_srq_ = 1;
   uint64_t qpn_state_;
+  uint64_t now_ns_ = 0;  // the latest time receive() or advance() was given
 };
 
 }  // namespace mr::transport

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reference/transport/address_vector.h"
+#include "reference/transport/dcqcn_reaction_point.h"
 #include "reference/transport/psn.h"
 #include "reference/transport/qp_state.h"
 #include "reference/transport/work_request.h"
@@ -119,6 +120,9 @@ struct QueuePair {
 
   // notification point: when this QP last sent a CNP
   std::optional<uint64_t> last_cnp_ns;
+
+  // reaction point: the QP's DCQCN rate and pacer, from its first CNP on (unpaced before)
+  std::optional<DcqcnReactionPoint> rp;
 };
 
 }  // namespace mr::transport

@@ -90,6 +90,11 @@ ReqState get_wqe(QueuePair& qp, Request& r) {
 
 ReqState check_limits(QueuePair& qp, Request& r, QpContext& ctx) {
   if (qp.rnr_resume_ns && ctx.now_ns < *qp.rnr_resume_ns) return ReqState::kDone;
+  // MR-CC-07: a QP under DCQCN waits for its pacer.
+  if (qp.rp) {
+    qp.rp->catch_up(ctx.now_ns);
+    if (ctx.now_ns < qp.rp->next_send_ns()) return ReqState::kDone;
+  }
   // UC has no ACKs, so no window of unacknowledged PSNs.
   if (qp.init.type != QpType::kUc && unacked_psns(qp) >= kMaxUnackedPsns) return ReqState::kDone;
   // MR-RD-12: never more READ/ATOMICs outstanding than max_rd_atomic.
@@ -109,8 +114,16 @@ void add_ackreq_policy(QueuePair& qp, wire::RocePacket& p, bool last, QpContext&
   if (ackreq) qp.unacked_packets_since_ackreq = 0;
 }
 
+// The frames pushed to the outbox since index `first`: what the pacer charges for.
+size_t bytes_since(const QpContext& ctx, size_t first) {
+  size_t n = 0;
+  for (size_t i = first; i < ctx.outbox.size(); ++i) n += ctx.outbox[i].size();
+  return n;
+}
+
 ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
   SendWqe& w = *r.wqe;
+  const size_t first_frame = ctx.outbox.size();
   const uint32_t mtu = qp.attr.path_mtu;
   if (!w.started) {
     w.started = true;
@@ -181,6 +194,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       break;
     }
   }
+  if (qp.rp) qp.rp->on_sent(ctx.now_ns, bytes_since(ctx, first_frame));
   if (w.next_packet >= w.npsn) ++qp.send_index;
   if (qp.init.type == QpType::kUc) {
     // UC: complete once the last packet is on the wire; no ACK timer, no retransmission.
