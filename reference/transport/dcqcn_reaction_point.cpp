@@ -11,6 +11,9 @@ using mutants::Mutant;
 // A catch-up applies at most this many rate-timer steps: from R_DCQCN_MIN_RATE, additive
 // increase alone reaches 100 Gb/s in 20,000; the loop also stops once nothing can change.
 constexpr uint64_t kMaxCatchUpSteps = 1 << 20;
+// The pacer's gap is finite whatever the rate: at least 1 bit/s, at most a day per packet.
+constexpr double kFloorBps = 1;
+constexpr double kMaxGapNs = 86'400e9;
 
 }  // namespace
 
@@ -36,6 +39,7 @@ void DcqcnReactionPoint::cut(uint64_t now_ns, bool keep_minimum) {
   rt_ = rc_;
   rc_ = rc_ * (1 - alpha_ / 2);
   if (keep_minimum) rc_ = std::max(rc_, params_.min_rate_bps);  // MR-CC-12
+  rc_ = std::max(rc_, kFloorBps);  // even a broken or zero minimum: no division by zero
   alpha_ = (1 - params_.g) * alpha_ + params_.g;
   timer_events_ = 0;
   byte_events_ = 0;
@@ -98,7 +102,7 @@ void DcqcnReactionPoint::on_sent(uint64_t now_ns, size_t frame_bytes) {
     next_send_ns_ = now_ns;
     return;
   }
-  const double gap_ns = static_cast<double>(frame_bytes) * 8e9 / rc_;
+  const double gap_ns = std::min(static_cast<double>(frame_bytes) * 8e9 / rc_, kMaxGapNs);
   next_send_ns_ = std::max(next_send_ns_, now_ns) + static_cast<uint64_t>(std::ceil(gap_ns));
 }
 

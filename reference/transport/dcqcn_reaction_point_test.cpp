@@ -52,6 +52,11 @@ TEST(DcqcnReactionPoint, RateBelowMinimumMutantHasNoFloor) {
   DcqcnReactionPoint rp({});
   for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, broken);
   EXPECT_LT(rp.rate_bps(), 10e6);
+  // Thousands more stop at 1 bit/s: the pacer's gap stays finite.
+  for (int i = 0; i < 2000; ++i) rp.on_cnp(kT0, broken);
+  EXPECT_EQ(rp.rate_bps(), 1.0);
+  rp.on_sent(kT0, kFrame);
+  EXPECT_EQ(rp.next_send_ns(), kT0 + uint64_t{8656} * 1'000'000'000);
 }
 
 TEST(DcqcnReactionPoint, RateTimerRecoversHalfwayToTheTarget) {
