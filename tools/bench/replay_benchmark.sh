@@ -9,8 +9,9 @@
 # 198.18.0.2/24, kernel IPv6 off so that nothing else crosses), deleted at exit, also on
 # error or Ctrl-C. Both tools run in namespace A on the A end. What counts is what arrives:
 # rx_packets of the B end (/sys/class/net/IF/statistics inside B), read before and after
-# each run, over the wall time of the tool's whole process. Each tool's own account (frames
-# sent, its own rate) is kept beside it. The tools alternate, METAROCE_BENCH_RUNS times
+# each run, over the wall time of the tool's whole process; and, as the machine is shared,
+# over its CPU time (user + sys, /usr/bin/time), which load disturbs less. Each tool's own
+# account (frames sent, its own rate) is kept beside it. The tools alternate, METAROCE_BENCH_RUNS times
 # (default 3).
 #
 # Capture: synth_capture --mix rc --seed 1 with METAROCE_BENCH_REPLAY_FRAMES frames
@@ -76,7 +77,7 @@ echo "anchor: $(tcpreplay --version 2>&1 | head -1)"
 echo "capture: $capture ($frames frames)"
 rows="$work/rows.txt"
 : >"$rows"
-# One run: "<tool> <received on B> <wall s> <exit> <tool's own output file>"
+# One run: "<tool> <received on B> <wall s> <user s> <sys s> <exit> <tool's own output file>"
 timed() {
   local tool=$1
   shift
@@ -84,11 +85,11 @@ timed() {
   local own="$work/$tool-$(wc -l <"$rows").txt"
   before=$(rx_packets)
   t0=$(date +%s.%N)
-  timeout 600 ip netns exec "$ns_a" "$@" >"$own" 2>&1
+  /usr/bin/time -f '%U %S' -o "$work/cpu.txt" timeout 600 ip netns exec "$ns_a" "$@" >"$own" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   after=$(rx_packets)
-  echo "$tool $((after - before)) $(echo "$t1 - $t0" | bc) $rc $own" >>"$rows"
+  echo "$tool $((after - before)) $(echo "$t1 - $t0" | bc) $(tail -1 "$work/cpu.txt") $rc $own" >>"$rows"
 }
 for ((i = 0; i < runs; i++)); do
   timed tcpreplay tcpreplay --topspeed -i "$if_a" "$capture"
@@ -99,10 +100,12 @@ import json, re, sys
 rows_path, out_path, frames, binary = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 runs = []
 for line in open(rows_path):
-    tool, received, wall, rc, own = line.split()
+    tool, received, wall, user, system, rc, own = line.split()
     text = open(own).read()
-    run = {"tool": tool, "received": int(received), "wall_s": float(wall), "exit": int(rc)}
+    run = {"tool": tool, "received": int(received), "wall_s": float(wall),
+           "cpu_s": float(user) + float(system), "exit": int(rc)}
     run["pps"] = run["received"] / run["wall_s"]
+    run["pps_cpu"] = run["received"] / run["cpu_s"] if run["cpu_s"] else 0.0
     if tool == "tcpreplay":
         m = re.search(r"Actual: (\d+) packets .* sent in ([\d.]+) seconds", text)
         r = re.search(r"Rated: .*?, ([\d.]+) pps", text)
@@ -123,8 +126,10 @@ def rng(tool, key):
 ok = all(r["exit"] == 0 and r["received"] == frames for r in runs)
 ours, anchor = rng("metaroce", "pps"), rng("tcpreplay", "pps")
 ratio = [ours[0] / anchor[1], ours[1] / anchor[0]]
-pairs = [m["pps"] / t["pps"] for t, m in zip([r for r in runs if r["tool"] == "tcpreplay"],
-                                             [r for r in runs if r["tool"] == "metaroce"])]
+anchor_runs = [r for r in runs if r["tool"] == "tcpreplay"]
+our_runs = [r for r in runs if r["tool"] == "metaroce"]
+pairs = [m["pps"] / t["pps"] for t, m in zip(anchor_runs, our_runs)]
+pairs_cpu = [m["pps_cpu"] / t["pps_cpu"] for t, m in zip(anchor_runs, our_runs)]
 result = {
     "area": "replay",
     "binary": binary,
@@ -134,18 +139,25 @@ result = {
     "every_frame_arrived": ok,
     "metaroce_pps": ours, "tcpreplay_pps": anchor,
     "ratio_range": ratio, "ratio_per_run": pairs,
+    "metaroce_pps_cpu": rng("metaroce", "pps_cpu"), "tcpreplay_pps_cpu": rng("tcpreplay", "pps_cpu"),
+    "ratio_cpu_per_run": pairs_cpu,
     "metaroce_own_pps": rng("metaroce", "own_pps"), "tcpreplay_own_pps": rng("tcpreplay", "own_pps"),
     "target": "at least tcpreplay --topspeed's rate", "target_met": min(pairs) >= 1.0,
     "runs": runs,
 }
 json.dump(result, open(out_path, "w"), indent=1)
-print(f"{'run':>3} {'tool':<10} {'received':>9} {'wall s':>7} {'pps (received/wall)':>20} {'own pps':>10}")
+print(f"{'run':>3} {'tool':<10} {'received':>9} {'wall s':>7} {'received/wall':>14} {'CPU s':>6} "
+      f"{'received/CPU':>13} {'own pps':>10}")
 for i, r in enumerate(runs):
-    print(f"{i // 2 + 1:>3} {r['tool']:<10} {r['received']:>9} {r['wall_s']:7.3f} {r['pps']:20.0f} "
-          f"{r.get('own_pps', 0):10.0f}" + ("" if r["exit"] == 0 else f"  exit {r['exit']}"))
+    print(f"{i // 2 + 1:>3} {r['tool']:<10} {r['received']:>9} {r['wall_s']:7.3f} {r['pps']:14.0f} "
+          f"{r['cpu_s']:6.2f} {r['pps_cpu']:13.0f} {r.get('own_pps', 0):10.0f}"
+          + ("" if r["exit"] == 0 else f"  exit {r['exit']}"))
 print(f"metaroce replay --inject --fast: {ours[0]/1e3:.0f}-{ours[1]/1e3:.0f} kpps | "
       f"tcpreplay --topspeed: {anchor[0]/1e3:.0f}-{anchor[1]/1e3:.0f} kpps | "
       f"ratio per run {min(pairs):.2f}-{max(pairs):.2f} ({len(pairs)} runs)")
+oc, ac = rng("metaroce", "pps_cpu"), rng("tcpreplay", "pps_cpu")
+print(f"per CPU second: metaroce {oc[0]/1e3:.0f}-{oc[1]/1e3:.0f} kpps | tcpreplay {ac[0]/1e3:.0f}-{ac[1]/1e3:.0f} kpps | "
+      f"ratio per run {min(pairs_cpu):.2f}-{max(pairs_cpu):.2f}")
 print(f"every frame arrived on the peer in every run: {'yes' if ok else 'NO'}; "
       f"target (at least tcpreplay's rate in every run): {'met' if result['target_met'] else 'NOT met'}")
 for r in runs:
