@@ -467,6 +467,36 @@ void expect_cq_event(const Command& c, TestContext& ctx, bool none) {
   }
 }
 
+// dut expect_counter name=NAME delta=N: the DUT's counter NAME grew by exactly N since the
+// exchange began (counters are device-wide on many devices: a test reads them only where
+// nothing else runs). A DUT that does not report the counter cannot be judged: inconc.
+void expect_counter(const Command& c, TestContext& ctx) {
+  Args a(c, ctx, {"name", "delta"});
+  const std::string name = a.name("name", "");
+  const uint64_t delta = a.number("delta", 0);
+  if (ctx.aborted) return;
+  if (name.empty() || !a.has("delta"))
+    return ctx.error(c.pos, "dut expect_counter needs name=COUNTER delta=N");
+  if (!ctx.counters_at_start)
+    return ctx.error(c.pos, "dut expect_counter before the first packet line: no baseline");
+  auto reply = call(ctx, c.pos, {{"op", "counters"}});
+  if (!reply) return;
+  const auto& now = (*reply)["counters"];
+  const auto& before = (*ctx.counters_at_start)["counters"];
+  if (!now.contains(name) || !before.contains(name)) {
+    ctx.result.verdict = report::worse(ctx.result.verdict, report::Verdict::kInconc);
+    if (ctx.result.reason.empty())
+      ctx.result.reason =
+          "the DUT reports no counter '" + name + "' (line " + std::to_string(c.pos.line) + ")";
+    return;
+  }
+  const uint64_t grew = now[name].get<uint64_t>() - before[name].get<uint64_t>();
+  if (grew != delta) {
+    ctx.fail(a.pos("delta"), "counter." + name, "+" + std::to_string(delta),
+             "+" + std::to_string(grew), "the DUT's counter changed by another amount");
+  }
+}
+
 void write_mem(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"offset", "data"});
   QpBinding* qp = target(c, ctx);
@@ -544,12 +574,13 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_state") return expect_state(c, ctx);
   if (c.name == "modify_qp") return modify_qp(c, ctx);
   if (c.name == "arm_cq") return arm_cq(c, ctx);
+  if (c.name == "expect_counter") return expect_counter(c, ctx);
   if (c.name == "expect_cq_event") return expect_cq_event(c, ctx, false);
   if (c.name == "expect_no_cq_event") return expect_cq_event(c, ctx, true);
   ctx.error(c.pos, "unknown command 'dut " + c.name +
                        "' (known: qp X = create_qp(...), post_recv, post_send, expect_completion, "
                        "expect_no_completion, write_mem, expect_mem, expect_state, modify_qp, "
-                       "arm_cq, expect_cq_event, expect_no_cq_event)");
+                       "arm_cq, expect_cq_event, expect_no_cq_event, expect_counter)");
 }
 
 }  // namespace mr::engine

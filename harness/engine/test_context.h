@@ -51,6 +51,8 @@ struct TestContext {
   // the script describes, so a mismatch from then on is inconclusive, never a fail.
   std::string tester_late;
   uint64_t anchor_lateness_ns = 0;  // how late the last event, an injection, went out
+  // The DUT's counters when the exchange began, if the script reads counters (expect_counter).
+  std::optional<nlohmann::json> counters_at_start;
 
   void fail(const script::Position& pos, std::string field, std::string expected,
             std::string actual, std::string message,

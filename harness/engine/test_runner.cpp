@@ -1,5 +1,6 @@
 #include "harness/engine/test_runner.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -536,6 +537,13 @@ class Loops {
   std::map<size_t, uint64_t> passes_;
 };
 
+bool reads_counters(const script::Script& script) {
+  return std::ranges::any_of(script.statements, [](const script::Statement& st) {
+    const auto* c = std::get_if<script::Command>(&st);
+    return c != nullptr && c->actor == "dut" && c->name == "expect_counter";
+  });
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
@@ -594,7 +602,17 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     if (const auto* line = std::get_if<PacketLine>(&st)) {
       // The script's clock starts with its first packet line: the `dut` set-up before it
       // takes real time on a remote DUT, and `0` means "when the exchange begins".
-      if (!exchange_started) ctx.t0_ns = ctx.last_event_ns = port.now_ns();
+      if (!exchange_started) {
+        if (reads_counters(script)) {
+          auto counters = faults.control({{"op", "counters"}});
+          if (!counters) {
+            ctx.error(line->pos, "DUT control: counters: " + counters.error());
+            break;
+          }
+          ctx.counters_at_start = *counters;
+        }
+        ctx.t0_ns = ctx.last_event_ns = port.now_ns();
+      }
       exchange_started = true;
       if (line->inject) {
         runner.inject(*line);

@@ -417,8 +417,10 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
           continue;
         }
         c.name = p.next().text;
-        // `dut qp A = create_qp(...)`: a definition.
-        if (p.peek().kind == Token::Kind::kIdent && p.at_punct("=", 1)) {
+        // `dut qp A = create_qp(...)`: a definition. (`dut expect_counter name=x ...` is not:
+        // a definition's right side is a call.)
+        if (p.peek().kind == Token::Kind::kIdent && p.at_punct("=", 1) &&
+            p.peek(2).kind == Token::Kind::kIdent && p.at_punct("(", 3)) {
           c.assign = p.next().text;
           p.next();
           const Token& fn = p.peek();

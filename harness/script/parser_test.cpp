@@ -180,5 +180,21 @@ TEST(Parser, NotBeforeNeedsSecondsAndAPacket) {
   EXPECT_NE(messages[1].find("'> not_before S none' means nothing"), std::string::npos);
 }
 
+TEST(Parser, ArgumentsRightAfterTheCommandAreNotADefinition) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\ndut expect_counter name=icrc_errors delta=1\n"
+      "dut qp A = create_qp(type=RC)\n",
+      "t.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  const auto& counter = std::get<Command>(r.script.statements[0]);
+  EXPECT_EQ(counter.name, "expect_counter");
+  EXPECT_TRUE(counter.assign.empty());
+  ASSERT_EQ(counter.args.size(), 2U);
+  EXPECT_EQ(counter.args[0].value.text, "icrc_errors");
+  const auto& create = std::get<Command>(r.script.statements[1]);
+  EXPECT_EQ(create.assign, "A");
+  EXPECT_EQ(create.name, "create_qp");
+}
+
 }  // namespace
 }  // namespace mr::script
