@@ -1,6 +1,7 @@
 #include "harness/interop/reference_peer.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "harness/agent/dut_types.h"
 #include "reference/memory/access.h"
@@ -24,7 +25,7 @@ Result<T> named(agent::Result<T> r, const char* step) {
 }  // namespace
 
 ReferencePeer::ReferencePeer(io::Link& link, agent::ReferenceBackendOptions options)
-    : backend_(std::make_unique<agent::ReferenceBackend>(link, clock_, options)),
+    : backend_(std::make_unique<agent::ReferenceBackend>(link, clock_, std::move(options))),
       pump_(std::make_unique<agent::DataPathThread>(*backend_, 200'000)) {}
 
 ReferencePeer::~ReferencePeer() { pump_.reset(); }
