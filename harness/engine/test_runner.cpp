@@ -246,12 +246,7 @@ class Runner {
     ctx_.last_event_ns = f->t_ns;
     last_dut_packet_ns_ = f->t_ns;
     ctx_.anchor_lateness_ns = 0;
-    if (f->t_ns < earliest) {
-      ctx_.fail(line.pos, "time",
-                "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
-                "+" + std::to_string((f->t_ns - ctx_.t0_ns) / 1000) + " us",
-                "the packet arrived too early");
-    }
+    check_not_early(line, f->t_ns, earliest);
     check_not_before(line, f->t_ns, anchor_ns, candidates);
     auto d = wire::decode_frame(f->bytes);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
@@ -282,12 +277,7 @@ class Runner {
     ctx_.last_event_ns = f.t_ns;
     last_dut_packet_ns_ = f.t_ns;
     ctx_.anchor_lateness_ns = 0;
-    if (f.t_ns < earliest) {
-      ctx_.fail(line.pos, "time",
-                "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
-                "+" + std::to_string((f.t_ns - ctx_.t0_ns) / 1000) + " us",
-                "the packet arrived too early");
-    }
+    check_not_early(line, f.t_ns, earliest);
     check_not_before(line, f.t_ns, anchor_ns, seen);
     check_source_port(line.pos, roce);
     remember(roce);
@@ -304,6 +294,14 @@ class Runner {
               std::to_string(spacing) + " ns",
               "the packet came too soon: " + std::to_string(count) +
                   " packet(s) after the previous line's, faster than not_before allows");
+  }
+
+  // A matched packet must not come before its window (a plain `>` line or a `within` match).
+  void check_not_early(const PacketLine& line, uint64_t t_ns, uint64_t earliest) {
+    if (t_ns >= earliest) return;
+    ctx_.fail(
+        line.pos, "time", "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
+        "+" + std::to_string((t_ns - ctx_.t0_ns) / 1000) + " us", "the packet arrived too early");
   }
 
   void missing(const PacketLine& line, uint64_t latest, uint64_t passed_over) {
