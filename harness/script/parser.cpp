@@ -299,17 +299,25 @@ std::string trim(std::string_view s) {
 // the previous key (multi-line purpose).
 void parse_metadata(std::string_view body, int line_no, const std::string& file,
                     std::string& last_key, Script& s, std::vector<Diagnostic>& diags) {
-  // Find "word:" followed by a space at the start or after two spaces.
+  // Find "word:" followed by a space at the start or after two spaces; after one space only a
+  // known key, and only before free text (purpose, positive-path) has begun on the line, so
+  // "# tp: X-1 clause: MR-QS-03" reads as two keys and a purpose may say "group: ...".
   std::vector<std::pair<size_t, std::string>> keys;
+  bool free_text = false;
   for (size_t i = 0; i < body.size(); ++i) {
-    const bool boundary = i == 0 || (i >= 2 && body[i - 1] == ' ' && body[i - 2] == ' ');
-    if (!boundary || !std::isalpha(static_cast<unsigned char>(body[i]))) continue;
+    const bool two_spaces = i >= 2 && body[i - 1] == ' ' && body[i - 2] == ' ';
+    const bool one_space = i >= 1 && body[i - 1] == ' ' && !free_text;
+    if (!(i == 0 || two_spaces || one_space) || !std::isalpha(static_cast<unsigned char>(body[i])))
+      continue;
     size_t j = i;
     while (j < body.size() &&
            (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '-' || body[j] == '_'))
       ++j;
     if (j < body.size() && body[j] == ':' && (j + 1 == body.size() || body[j + 1] == ' ')) {
-      keys.emplace_back(i, std::string(body.substr(i, j - i)));
+      std::string key(body.substr(i, j - i));
+      if (i != 0 && !two_spaces && !is_metadata_key(key)) continue;
+      free_text = key == "purpose" || key == "positive-path";
+      keys.emplace_back(i, std::move(key));
     }
   }
   if (keys.empty() || keys.front().first != 0) {

@@ -58,6 +58,19 @@ TEST(Parser, ParsesTheDesignExample) {
   EXPECT_EQ(probe.target, "A");
 }
 
+TEST(Parser, MetadataKeysAfterOneSpaceAreKeysButNotInsideFreeText) {
+  auto r = parse_script(
+      "# tp: X-1 clause: MR-QS-03\n# pics: rc.send group: BV\n"
+      "# purpose: the group: field stays text clause: too\ndut qp A = create_qp(type=RC)\n",
+      "x.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  EXPECT_EQ(r.script.metadata.at("tp"), "X-1");
+  EXPECT_EQ(r.script.metadata.at("clause"), "MR-QS-03");
+  EXPECT_EQ(r.script.metadata.at("pics"), "rc.send");
+  EXPECT_EQ(r.script.metadata.at("group"), "BV");
+  EXPECT_EQ(r.script.metadata.at("purpose"), "the group: field stays text clause: too");
+}
+
 TEST(Parser, ErrorsNameFileLineColumnAndWhatWasExpected) {
   auto r = parse_script("# tp: X\n# clause: MR-PS-04\n# purpose: p\n0 < BTH(opcode=4,, psn=1)\n",
                         "t.mrt");
