@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 
 #include "reference/memory/range.h"
 
@@ -72,7 +73,12 @@ Expected<MrInfo, std::string> MemoryTable::reg_mr(uint32_t pd, uint64_t length, 
     return fail("va " + hex(*va) + " + length " + std::to_string(length) + " exceeds 2^64");
   }
 
-  auto storage = std::make_shared<RegionStorage>(length, va.value_or(0) % kCacheLine);
+  std::shared_ptr<RegionStorage> storage;
+  try {
+    storage = std::make_shared<RegionStorage>(length, va.value_or(0) % kCacheLine);
+  } catch (const std::bad_alloc&) {
+    return fail("cannot allocate " + std::to_string(length) + " bytes for the region");
+  }
   MrInfo info{.pd = pd,
               .lkey = fresh_key(),
               .rkey = 0,

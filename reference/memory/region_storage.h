@@ -8,6 +8,12 @@
 // of 8 is a naturally aligned 8-byte word in memory, and one that is not is refused
 // (MR-AT-03) whichever of the two is checked.
 //
+// Regions up to kHeapRegionLimit live on the heap, where ASan checks their exact bound. Larger
+// ones are anonymous mappings: their pages are zero and committed on first touch, so a
+// 2 GiB region of which a test touches one packet's worth costs one page (MR-PS-11 needs a
+// READ of 2^23 - 1 PMTU-256 packets, which only a region of nearly 2 GiB can be the target of).
+// Either allocation failing throws std::bad_alloc.
+//
 //   RegionStorage storage(4096, /*line_offset=*/0);
 //   std::span<uint8_t> bytes = storage.bytes();   // 4096 zero bytes, 64-byte aligned
 #pragma once
@@ -20,6 +26,7 @@
 namespace mr::memory {
 
 inline constexpr std::size_t kCacheLine = 64;
+inline constexpr uint64_t kHeapRegionLimit = uint64_t{1} << 24;
 
 class RegionStorage {
  public:
@@ -33,8 +40,13 @@ class RegionStorage {
   struct alignas(kCacheLine) Line {
     uint8_t bytes[kCacheLine];
   };
+  struct Unmap {
+    std::size_t length;
+    void operator()(uint8_t* pages) const;
+  };
 
-  std::unique_ptr<Line[]> lines_;
+  std::unique_ptr<Line[]> lines_;          // a region up to kHeapRegionLimit
+  std::unique_ptr<uint8_t, Unmap> pages_;  // a larger one
   uint8_t* begin_;
   uint64_t length_;
 };
