@@ -198,7 +198,7 @@ void create_qp(const Command& c, TestContext& ctx) {
                   "retry_cnt", "rnr_retry", "min_rnr_timer", "max_rd_atomic", "max_dest_rd_atomic",
                   "access",    "mr_len",    "mr_access",     "share",         "pkey",
                   "cq_depth",  "qkey",      "tqkey",         "ipv6",          "vlan",
-                  "pcp",       "tclass",    "hop_limit"});
+                  "pcp",       "tclass",    "hop_limit",     "state"});
   if (ctx.aborted) return;
   auto path = connection_path(a, ctx);
   if (!path) return;
@@ -283,8 +283,13 @@ void create_qp(const Command& c, TestContext& ctx) {
   const uint64_t tester_qkey = a.number("tqkey", kDefaultTesterQkey);
   if (qkey > 0xffffffff || tester_qkey > 0xffffffff)
     return ctx.error(a.pos("qkey"), "create_qp: a Q_Key is 32-bit");
-  const std::vector<json> steps =
+  std::vector<json> steps =
       type == "RC" ? rc_steps : unreliable_steps(type, rc_steps, qkey, sq_psn);
+  // state=RTR stops one step short: a QP that receives but may not send yet (MR-QS-03).
+  const std::string final_state = a.name("state", "RTS");
+  if (final_state != "RTS" && final_state != "RTR")
+    return ctx.error(a.pos("state"), "create_qp: state must be RTR or RTS");
+  if (final_state == "RTR") steps.pop_back();
   for (const auto& attrs : steps) {
     if (ctx.aborted ||
         !call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}}))

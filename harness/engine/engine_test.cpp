@@ -108,6 +108,24 @@ dut expect_completion A status=SUCCESS opcode=SEND wr_id=1
   EXPECT_EQ(r.verdict, report::Verdict::kError);
 }
 
+TEST(Engine, CreateQpStateRtrLeavesTheQpReceivingButNotSending) {
+  auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, state=RTR)
+dut expect_state A state=RTR
+dut post_recv A count=1 len=64
+0   < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"rtr")
++0  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  // A send work request needs RTS (MR-QS-02): the DUT refuses it in RTR.
+  r = run("dut qp A = create_qp(type=RC, state=RTR)\ndut post_send A opcode=SEND len=1 wr_id=1\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  EXPECT_NE(r.reason.find("post_send needs a QP in RTS"), std::string::npos) << r.reason;
+  r = run("dut qp A = create_qp(type=RC, state=SQD)\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_NE(r.failures[0].message.find("state must be RTR or RTS"), std::string::npos);
+}
+
 TEST(Engine, WrongMsnMutantFailsNamingLineAndField) {
   const auto r = run(kSendOnly, {"wrong-msn"});
   ASSERT_EQ(r.verdict, report::Verdict::kFail);

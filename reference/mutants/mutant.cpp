@@ -45,6 +45,8 @@ constexpr std::array kTable{
                "a multi-packet READ request consumes one PSN on the requester"},
     MutantInfo{M::kSequenceNakNeverRearmed, "sequence-nak-never-rearmed", "MR-PS-06",
                "after the first sequence error no further sequence NAK is ever sent"},
+    MutantInfo{M::kUnackedPsnsUnbounded, "unacked-psns-unbounded", "MR-PS-11",
+               "sends requests whatever the number of request PSNs still unacknowledged"},
     MutantInfo{M::kWrongMsn, "wrong-msn", "MR-AK-03", "the MSN in every AETH is one too high"},
     MutantInfo{M::kNoAckForAckReq, "no-ack-for-ackreq", "MR-AK-01",
                "does not acknowledge SEND ONLY packets with AckReq = 1"},

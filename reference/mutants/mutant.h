@@ -45,6 +45,7 @@ enum class Mutant : uint8_t {
   kExecuteAheadOfSequence,
   kReadConsumesOnePsn,
   kSequenceNakNeverRearmed,
+  kUnackedPsnsUnbounded,
   // ACK (MR-AK)
   kWrongMsn,
   kNoAckForAckReq,

@@ -96,7 +96,9 @@ ReqState check_limits(QueuePair& qp, Request& r, QpContext& ctx) {
     if (ctx.now_ns < qp.rp->next_send_ns()) return ReqState::kDone;
   }
   // UC has no ACKs, so no window of unacknowledged PSNs.
-  if (qp.init.type != QpType::kUc && unacked_psns(qp) >= kMaxUnackedPsns) return ReqState::kDone;
+  if (qp.init.type != QpType::kUc && unacked_psns(qp) >= kMaxUnackedPsns &&
+      !ctx.mutants.active(Mutant::kUnackedPsnsUnbounded))
+    return ReqState::kDone;
   // MR-RD-12: never more READ/ATOMICs outstanding than max_rd_atomic.
   if (r.wqe->is_read_or_atomic() && r.wqe->next_packet == 0 &&
       outstanding_read_atomic(qp) >= std::max<uint32_t>(1, qp.attr.max_rd_atomic)) {
