@@ -5,7 +5,6 @@
 #include "harness/analyze/checker_table.h"
 #include "harness/analyze/flow_tracker.h"
 #include "harness/analyze/malformed.h"
-#include "harness/analyze/packet_comment.h"
 
 namespace mr::analyze {
 namespace {
@@ -36,31 +35,38 @@ Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violat
 }
 
 void Analyzer::add(const io::CapturedFrame& frame, std::string_view comment) {
-  if (frame.link_type != io::kLinkTypeEthernet) {
-    ++counts_.frames;
-    ++counts_.not_roce;
-    return;
-  }
-  if (frame.original_length > frame.data.size()) {
-    ++counts_.frames;
-    ++counts_.snapped;
-    return;
-  }
-  add_bytes(frame.data, frame.timestamp_ns, is_tester_comment(comment));
+  decode_frame_input(frame, comment, input_);
+  add_input(input_);
 }
 
 void Analyzer::add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester) {
+  decode_bytes_input(bytes, time_ns, by_tester, input_);
+  add_input(input_);
+}
+
+void Analyzer::add_input(const FrameInput& in) {
   ++counts_.frames;
-  if (auto ok = wire::decode_frame_into(bytes, decoded_); !ok) {
-    ++counts_.malformed;
-    report_malformed(bytes, time_ns, by_tester, ok.error());
-    return;
+  switch (in.kind) {
+    case FrameInput::Kind::kNotEthernet:
+      ++counts_.not_roce;
+      return;
+    case FrameInput::Kind::kSnapped:
+      ++counts_.snapped;
+      return;
+    case FrameInput::Kind::kMalformed:
+      ++counts_.malformed;
+      report_malformed(in.bytes, in.time_ns, in.by_tester, in.error);
+      return;
+    case FrameInput::Kind::kDecoded:
+      break;
   }
-  const auto* roce = std::get_if<wire::DecodedRoce>(&decoded_);
+  const auto* roce = std::get_if<wire::DecodedRoce>(&in.decoded);
   if (!roce) {
     ++counts_.not_roce;
     return;
   }
+  const uint64_t time_ns = in.time_ns;
+  const bool by_tester = in.by_tester;
   ++counts_.roce;
   const wire::RocePacket& p = roce->packet;
   const wire::OpcodeInfo* info = roce->opcode_known ? wire::opcode_info(p.bth.opcode) : nullptr;

@@ -2,8 +2,9 @@
 //
 // The passive trace analyzer: feed it the frames of a capture in order; it decodes each
 // (decode_frame_into, reusing one buffer), finds its flow, runs every checker of the table
-// and reports violations through a callback as they are found. Memory: the flow table and
-// the checkers' state, per flow; nothing is kept per packet.
+// and reports violations through a callback as they are found. Frames decoded elsewhere
+// (another thread: pipelined_capture.h) go in through add_input, in the same order. Memory: the
+// flow table and the checkers' state, per flow; nothing is kept per packet.
 //
 // Usage:
 //   Analyzer a([&](const Violation& v) { print(v); });
@@ -20,6 +21,7 @@
 
 #include "harness/analyze/checker.h"
 #include "harness/analyze/flow.h"
+#include "harness/analyze/frame_input.h"
 #include "harness/analyze/violation.h"
 #include "reference/io/capture_reader.h"
 #include "reference/wire/frame_decoder.h"
@@ -45,6 +47,8 @@ class Analyzer final : private ViolationSink {
   void add(const io::CapturedFrame& frame, std::string_view comment = {});
   // The same for a frame's bytes alone (tests).
   void add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester = false);
+  // A frame already decoded (decode_frame_input): everything add does after decoding.
+  void add_input(const FrameInput& in);
 
   const FlowTable& flows() const { return flows_; }
   const AnalyzerCounts& counts() const { return counts_; }
@@ -62,7 +66,7 @@ class Analyzer final : private ViolationSink {
   std::vector<TableChecker> checkers_;
   FlowTable flows_;
   AnalyzerCounts counts_;
-  wire::DecodedFrame decoded_;
+  FrameInput input_;  // reused by add and add_bytes
 };
 
 }  // namespace mr::analyze

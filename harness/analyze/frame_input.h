@@ -1,0 +1,46 @@
+// File: frame_input.h
+//
+// A captured frame after the decode stage: the frame's bytes, time and tester mark, and
+// what the codec made of it (decoded, malformed with its error, or not judged at all).
+// Decoding (headers and ICRC) needs no flow state, so it can run ahead of the analysis on
+// another thread (pipelined_capture.h); the Analyzer consumes these in frame order.
+//
+// Usage:
+//   FrameInput in;
+//   decode_frame_input(frame, comment, in);  // reuses in's storage
+//   analyzer.add_input(in);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "reference/io/capture_reader.h"
+#include "reference/wire/frame_decoder.h"
+#include "reference/wire/parse_error.h"
+
+namespace mr::analyze {
+
+struct FrameInput {
+  enum class Kind : uint8_t {
+    kNotEthernet,  // a link type the analyzer does not read: counted as not RoCEv2
+    kSnapped,      // captured shorter than on the wire: not judged
+    kMalformed,    // `error` says why
+    kDecoded,      // `decoded` holds the frame
+  };
+  Kind kind = Kind::kNotEthernet;
+  std::span<const uint8_t> bytes;  // borrowed from the capture's mapping
+  uint64_t time_ns = 0;
+  bool by_tester = false;
+  wire::DecodedFrame decoded;
+  wire::ParseError error;
+};
+
+// Decodes one captured frame into `out`; `comment` is its pcapng comment (tells the
+// tester's packets apart).
+void decode_frame_input(const io::CapturedFrame& frame, std::string_view comment, FrameInput& out);
+// The same for a frame's bytes alone (tests).
+void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
+                        FrameInput& out);
+
+}  // namespace mr::analyze
