@@ -82,6 +82,22 @@ std::optional<json> call(TestContext& ctx, const script::Position& pos, json req
   return *r;
 }
 
+// A waiting request (poll_cq, get_cq_event) whose wait the protocol bounds to 10 s
+// (docs/dut-control-protocol.md): a longer PIXIT wait is a series of requests, ending at the
+// first reply in which `arrived` sees what the script waits for, or when wait_ms has passed.
+template <typename Arrived>
+std::optional<json> wait_in_chunks(TestContext& ctx, const script::Position& pos, uint64_t wait_ms,
+                                   json request, Arrived arrived) {
+  constexpr uint64_t kMaxWaitMs = 10'000;
+  for (uint64_t waited = 0;;) {
+    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxWaitMs);
+    request["timeout_ms"] = chunk;
+    auto reply = call(ctx, pos, request);
+    waited += chunk;
+    if (!reply || arrived(*reply) || waited >= wait_ms) return reply;
+  }
+}
+
 std::string hex(const std::vector<uint8_t>& b) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string s;
@@ -395,17 +411,8 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  // The protocol bounds one poll_cq wait (10 s, docs/dut-control-protocol.md); a longer
-  // PIXIT wait is a series of polls ending at the first completion.
-  constexpr uint64_t kMaxPollMs = 10'000;
-  std::optional<json> reply;
-  for (uint64_t waited = 0;;) {
-    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxPollMs);
-    reply =
-        call(ctx, c.pos, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}, {"timeout_ms", chunk}});
-    waited += chunk;
-    if (!reply || !(*reply)["completions"].empty() || waited >= wait_ms) break;
-  }
+  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}},
+                              [](const json& r) { return !r["completions"].empty(); });
   if (!reply) return;
   ctx.last_event_ns = ctx.port.now_ns();
   const auto& list = (*reply)["completions"];
@@ -453,15 +460,11 @@ void expect_cq_event(const Command& c, TestContext& ctx, bool none) {
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  constexpr uint64_t kMaxWaitMs = 10'000;  // the protocol's bound on one wait
-  uint64_t events = 0;
-  for (uint64_t waited = 0; waited < wait_ms && events == 0 && !ctx.aborted;) {
-    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxWaitMs);
-    auto reply = call(ctx, c.pos, {{"op", "get_cq_event"}, {"cq", qp->cq}, {"timeout_ms", chunk}});
-    if (!reply) return;
-    events = (*reply).value("events", uint64_t{0});
-    waited += chunk;
-  }
+  auto events_in = [](const json& r) { return r.value("events", uint64_t{0}); };
+  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "get_cq_event"}, {"cq", qp->cq}},
+                              [&](const json& r) { return events_in(r) > 0; });
+  if (!reply) return;
+  const uint64_t events = events_in(*reply);
   ctx.last_event_ns = ctx.port.now_ns();
   if (none && events > 0) {
     ctx.fail(c.pos, "cq_event", "none", std::to_string(events) + " event(s)",
