@@ -7,29 +7,6 @@
 #include "harness/analyze/malformed.h"
 
 namespace mr::analyze {
-namespace {
-
-IpAddress ip_of(const wire::Ipv4Address& a) {
-  IpAddress r;
-  for (size_t i = 0; i < 4; ++i) r.bytes[i] = a.bytes[i];
-  return r;
-}
-IpAddress ip_of(const wire::Ipv6Address& a) { return IpAddress{a.bytes, true}; }
-
-DirectionKey key_of(const wire::RocePacket& p) {
-  DirectionKey k;
-  std::visit(
-      [&](const auto& ip) {
-        k.src = ip_of(ip.src);
-        k.dst = ip_of(ip.dst);
-      },
-      p.ip);
-  k.dqpn = p.bth.dqpn.value();
-  return k;
-}
-
-}  // namespace
-
 Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violation)) {
   for (const CheckerEntry& e : checker_table()) checkers_.push_back({e.make(), e.packets});
 }
@@ -71,13 +48,21 @@ void Analyzer::add_input(const FrameInput& in) {
   const wire::RocePacket& p = roce->packet;
   const wire::OpcodeInfo* info = roce->opcode_known ? wire::opcode_info(p.bth.opcode) : nullptr;
   const bool response = info && info->is(wire::kResponse);
-  Direction& dir = flows_.find(key_of(p), p.bth.psn.value(), response);
+  Direction& dir = flows_.find(in.key, in.key_hash, p.bth.psn.value(), response);
   const PacketContext c{counts_.frames, time_ns, *roce, p, info, dir, by_tester};
   const uint32_t flags = info ? info->flags : 0;
   for (const TableChecker& t : checkers_) {
     if (t.packets == 0 || (flags & t.packets) != 0) t.checker->check(c, *this);
   }
   track(c);
+}
+
+void Analyzer::prefetch_slot(const FrameInput& in) const {
+  if (in.kind == FrameInput::Kind::kDecoded) flows_.prefetch_slot(in.key_hash);
+}
+
+void Analyzer::prefetch_flow(const FrameInput& in) const {
+  if (in.kind == FrameInput::Kind::kDecoded) flows_.prefetch_direction(in.key_hash);
 }
 
 void Analyzer::report(const PacketContext& c, std::string_view clause, std::string text) {

@@ -49,6 +49,12 @@ class Analyzer final : private ViolationSink {
   void add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester = false);
   // A frame already decoded (decode_frame_input): everything add does after decoding.
   void add_input(const FrameInput& in);
+  // Hints that `in` comes soon (no effect on the analysis): prefetch_slot some frames ahead
+  // brings its flow's index slot into the cache, prefetch_flow a few frames later the
+  // state that slot points at. A capture's flows interleave, so without them most frames
+  // wait on a cache miss to their flow's state.
+  void prefetch_slot(const FrameInput& in) const;
+  void prefetch_flow(const FrameInput& in) const;
 
   const FlowTable& flows() const { return flows_; }
   const AnalyzerCounts& counts() const { return counts_; }

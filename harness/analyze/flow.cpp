@@ -39,8 +39,7 @@ std::string Direction::flow_label(bool as_request) const {
   return key.dst.to_string() + "->" + key.src.to_string() + " qp " + qp;
 }
 
-Direction& FlowTable::find(const DirectionKey& key, uint32_t psn, bool is_response) {
-  const uint64_t h = hash_of(key);
+Direction& FlowTable::find(const DirectionKey& key, uint64_t h, uint32_t psn, bool is_response) {
   const size_t mask = index_.size() - 1;
   Direction* d = nullptr;
   for (size_t i = h & mask;; i = (i + 1) & mask) {  // ends: the index is at most half full
@@ -54,6 +53,24 @@ Direction& FlowTable::find(const DirectionKey& key, uint32_t psn, bool is_respon
   if (!d) d = insert(key, h);
   if (!d->peer) pair(*d, psn, is_response);
   return *d;
+}
+
+void FlowTable::prefetch_slot(uint64_t hash) const {
+  __builtin_prefetch(&index_[hash & (index_.size() - 1)]);
+}
+
+void FlowTable::prefetch_direction(uint64_t hash) const {
+  const Slot& s = index_[hash & (index_.size() - 1)];
+  if (!s.dir || s.hash != hash) return;  // a collision probes on; too rare to chase
+  // The lines most packets touch: the key and requester scalars, the ring cursors, the
+  // responder state and the counters (the READ/atomic rings are read by few packets).
+  const Direction& d = *s.dir;
+  __builtin_prefetch(&d.key);
+  __builtin_prefetch(&d.req.pmtu);
+  __builtin_prefetch(&d.req.reads_at);
+  __builtin_prefetch(&d.resp);
+  __builtin_prefetch(&d.packets);
+  __builtin_prefetch(&d.violations);
 }
 
 Direction* FlowTable::insert(const DirectionKey& key, uint64_t hash) {

@@ -116,7 +116,11 @@ struct Direction {
 // cache line per probe, no division), since a capture's flows interleave packet by packet.
 class FlowTable {
  public:
-  Direction& find(const DirectionKey& key, uint32_t psn, bool is_response);
+  // `hash` is hash_of(key).
+  Direction& find(const DirectionKey& key, uint64_t hash, uint32_t psn, bool is_response);
+  // Cache hints for a key's hash: its first index slot; the direction that slot holds.
+  void prefetch_slot(uint64_t hash) const;
+  void prefetch_direction(uint64_t hash) const;
   const std::map<DirectionKey, Direction>& directions() const { return dirs_; }
 
  private:

@@ -1,10 +1,34 @@
 #include "harness/analyze/frame_input.h"
 
+#include <cstddef>
 #include <utility>
+#include <variant>
 
 #include "harness/analyze/packet_comment.h"
 
 namespace mr::analyze {
+namespace {
+
+IpAddress ip_of(const wire::Ipv4Address& a) {
+  IpAddress r;
+  for (size_t i = 0; i < 4; ++i) r.bytes[i] = a.bytes[i];
+  return r;
+}
+IpAddress ip_of(const wire::Ipv6Address& a) { return IpAddress{a.bytes, true}; }
+
+DirectionKey key_of(const wire::RocePacket& p) {
+  DirectionKey k;
+  std::visit(
+      [&](const auto& ip) {
+        k.src = ip_of(ip.src);
+        k.dst = ip_of(ip.dst);
+      },
+      p.ip);
+  k.dqpn = p.bth.dqpn.value();
+  return k;
+}
+
+}  // namespace
 
 void decode_frame_input(const io::CapturedFrame& frame, std::string_view comment, FrameInput& out) {
   if (frame.link_type != io::kLinkTypeEthernet) {
@@ -29,6 +53,10 @@ void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool b
     return;
   }
   out.kind = FrameInput::Kind::kDecoded;
+  if (const auto* roce = std::get_if<wire::DecodedRoce>(&out.decoded)) {
+    out.key = key_of(roce->packet);
+    out.key_hash = hash_of(out.key);
+  }
 }
 
 }  // namespace mr::analyze

@@ -15,6 +15,7 @@
 #include <span>
 #include <string_view>
 
+#include "harness/analyze/flow.h"
 #include "reference/io/capture_reader.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/parse_error.h"
@@ -34,6 +35,10 @@ struct FrameInput {
   bool by_tester = false;
   wire::DecodedFrame decoded;
   wire::ParseError error;
+  // For a RoCEv2 frame: its direction and that key's hash, computed here so that the
+  // analysis stage can prefetch the flow's state a few frames ahead (FlowTable::prefetch).
+  DirectionKey key;
+  uint64_t key_hash = 0;
 };
 
 // Decodes one captured frame into `out`; `comment` is its pcapng comment (tells the
