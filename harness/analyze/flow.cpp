@@ -1,6 +1,7 @@
 #include "harness/analyze/flow.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "harness/analyze/psn.h"
 #include "reference/wire/address.h"
@@ -13,14 +14,13 @@ std::string IpAddress::to_string() const {
 }
 
 uint64_t hash_of(const DirectionKey& k) {
-  // FNV-1a over the addresses' bytes and the QPN: cheap, and spreads the low bytes that
-  // differ between hosts of one subnet.
-  uint64_t h = 0xcbf29ce484222325ULL;
-  auto mix = [&h](uint8_t b) { h = (h ^ b) * 0x100000001b3ULL; };
-  const size_t n = k.src.v6 ? 16 : 4;
-  for (size_t i = 0; i < n; ++i) mix(k.src.bytes[i]);
-  for (size_t i = 0; i < n; ++i) mix(k.dst.bytes[i]);
-  for (int s = 0; s < 24; s += 8) mix(static_cast<uint8_t>(k.dqpn >> s));
+  // The key as five words (unused address bytes are zero), each mixed by a multiply and a
+  // shift: a few cycles, where a byte-wise hash cost ~2% of the analysis.
+  uint64_t w[4];
+  std::memcpy(&w[0], k.src.bytes.data(), 16);
+  std::memcpy(&w[2], k.dst.bytes.data(), 16);
+  uint64_t h = (static_cast<uint64_t>(k.dqpn) << 1) | (k.src.v6 ? 1 : 0);
+  for (const uint64_t x : w) h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
   return h ^ (h >> 29);
 }
 
@@ -39,13 +39,29 @@ std::string Direction::flow_label(bool as_request) const {
   return key.dst.to_string() + "->" + key.src.to_string() + " qp " + qp;
 }
 
+namespace {
+
+// DirectionKey's == without a call to memcmp (the defaulted one made one per frame).
+bool same_key(const DirectionKey& a, const DirectionKey& b) {
+  uint64_t x[4];
+  uint64_t y[4];
+  std::memcpy(&x[0], a.src.bytes.data(), 16);
+  std::memcpy(&x[2], a.dst.bytes.data(), 16);
+  std::memcpy(&y[0], b.src.bytes.data(), 16);
+  std::memcpy(&y[2], b.dst.bytes.data(), 16);
+  return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0 && a.dqpn == b.dqpn &&
+         a.src.v6 == b.src.v6 && a.dst.v6 == b.dst.v6;
+}
+
+}  // namespace
+
 Direction& FlowTable::find(const DirectionKey& key, uint64_t h, uint32_t psn, bool is_response) {
   const size_t mask = index_.size() - 1;
   Direction* d = nullptr;
   for (size_t i = h & mask;; i = (i + 1) & mask) {  // ends: the index is at most half full
     const Slot& s = index_[i];
     if (!s.dir) break;
-    if (s.hash == h && s.dir->key == key) {
+    if (s.hash == h && same_key(s.dir->key, key)) {
       d = s.dir;
       break;
     }
