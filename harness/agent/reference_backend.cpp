@@ -258,24 +258,33 @@ Result<void> ReferenceBackend::post_srq_recv(uint32_t srq, const transport::Recv
   return done;
 }
 
-Result<std::vector<transport::Completion>> ReferenceBackend::poll_cq(const PollCqArgs& args) {
-  const uint64_t timeout_ns = uint64_t{std::min(args.timeout_ms, kMaxPollTimeoutMs)} * kMillisecond;
+template <typename Reply, typename Attempt>
+Reply ReferenceBackend::wait_for(uint32_t timeout_ms, Attempt attempt) {
+  const uint64_t timeout_ns = uint64_t{std::min(timeout_ms, kMaxPollTimeoutMs)} * kMillisecond;
   const uint64_t deadline = clock_.now_ns() + timeout_ns;
   service(0);  // frames already delivered count, also on a virtual clock
   for (;;) {
     {
       std::lock_guard lock(mutex_);
-      if (auto ok = objects_.check(ObjectKind::kCq, args.cq, "cq"); !ok) {
-        return Unexpected(ok.error());
-      }
       pump_locked();
-      auto polled = lift(device_->poll_cq(args.cq, args.max), "cq");
-      const uint64_t now = clock_.now_ns();
-      if (!polled || !polled->empty() || clock_.is_virtual() || now >= deadline) return polled;
+      const bool last = clock_.is_virtual() || clock_.now_ns() >= deadline;
+      if (std::optional<Reply> reply = attempt(last)) return std::move(*reply);
     }
     const uint64_t now = clock_.now_ns();
     service(std::min(kMillisecond, deadline > now ? deadline - now : 0));
   }
+}
+
+Result<std::vector<transport::Completion>> ReferenceBackend::poll_cq(const PollCqArgs& args) {
+  using Reply = Result<std::vector<transport::Completion>>;
+  return wait_for<Reply>(args.timeout_ms, [&](bool last) -> std::optional<Reply> {
+    if (auto ok = objects_.check(ObjectKind::kCq, args.cq, "cq"); !ok) {
+      return Reply(Unexpected(ok.error()));
+    }
+    auto polled = lift(device_->poll_cq(args.cq, args.max), "cq");
+    if (!polled || !polled->empty() || last) return polled;
+    return std::nullopt;
+  });
 }
 
 Result<void> ReferenceBackend::req_notify_cq(uint32_t cq, bool solicited_only) {
@@ -285,23 +294,16 @@ Result<void> ReferenceBackend::req_notify_cq(uint32_t cq, bool solicited_only) {
 }
 
 Result<uint32_t> ReferenceBackend::get_cq_events(uint32_t cq, uint32_t timeout_ms) {
-  const uint64_t timeout_ns = uint64_t{std::min(timeout_ms, kMaxPollTimeoutMs)} * kMillisecond;
-  const uint64_t deadline = clock_.now_ns() + timeout_ns;
-  service(0);
-  for (;;) {
-    {
-      std::lock_guard lock(mutex_);
-      if (auto ok = objects_.check(ObjectKind::kCq, cq, "cq"); !ok) return Unexpected(ok.error());
-      pump_locked();
-      auto events = lift(device_->take_cq_events(cq), "cq");
-      if (!events) return Unexpected(events.error());
-      const uint64_t now = clock_.now_ns();
-      if (*events > 0 || clock_.is_virtual() || now >= deadline)
-        return static_cast<uint32_t>(*events);
+  using Reply = Result<uint32_t>;
+  return wait_for<Reply>(timeout_ms, [&](bool last) -> std::optional<Reply> {
+    if (auto ok = objects_.check(ObjectKind::kCq, cq, "cq"); !ok) {
+      return Reply(Unexpected(ok.error()));
     }
-    const uint64_t now = clock_.now_ns();
-    service(std::min(kMillisecond, deadline > now ? deadline - now : 0));
-  }
+    auto events = lift(device_->take_cq_events(cq), "cq");
+    if (!events) return Reply(Unexpected(events.error()));
+    if (*events > 0 || last) return Reply(static_cast<uint32_t>(*events));
+    return std::nullopt;
+  });
 }
 
 Result<std::vector<uint8_t>> ReferenceBackend::read_mem(const MemArgs& args) {

@@ -95,6 +95,12 @@ class ReferenceBackend final : public DutBackend {
   void recreate_device();
   void pump_locked();
   Result<transport::AddressVector> resolve_av(const AvArgs& av) const;
+  // A waiting request (poll_cq, get_cq_event): runs `attempt(last)` with mutex_ held until it
+  // returns a reply; between attempts, receives frames for up to 1 ms. `last` is true once
+  // timeout_ms has passed, or at once on a virtual clock (its owner advances time, so waiting
+  // here would not). Defined in the .cpp, its only user.
+  template <typename Reply, typename Attempt>
+  Reply wait_for(uint32_t timeout_ms, Attempt attempt);
 
   io::Link& link_;
   const io::Clock& clock_;
