@@ -6,6 +6,7 @@
 #include <set>
 
 #include "harness/engine/evaluate.h"
+#include "harness/engine/waiting_op.h"
 
 namespace mr::engine {
 namespace {
@@ -82,19 +83,18 @@ std::optional<json> call(TestContext& ctx, const script::Position& pos, json req
   return *r;
 }
 
-// A waiting request (poll_cq, get_cq_event) whose wait the protocol bounds to 10 s
-// (docs/dut-control-protocol.md): a longer PIXIT wait is a series of requests, ending at the
-// first reply in which `arrived` sees what the script waits for, or when wait_ms has passed.
-template <typename Arrived>
+// A waiting request (waiting_op.h) whose wait the protocol bounds: a longer PIXIT wait is a
+// series of requests, ending at the first reply that shows what the script waits for, or when
+// wait_ms has passed.
 std::optional<json> wait_in_chunks(TestContext& ctx, const script::Position& pos, uint64_t wait_ms,
-                                   json request, Arrived arrived) {
-  constexpr uint64_t kMaxWaitMs = 10'000;
+                                   json request) {
+  const std::string op = request["op"].get<std::string>();
   for (uint64_t waited = 0;;) {
-    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxWaitMs);
+    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxControlWaitMs);
     request["timeout_ms"] = chunk;
     auto reply = call(ctx, pos, request);
     waited += chunk;
-    if (!reply || arrived(*reply) || waited >= wait_ms) return reply;
+    if (!reply || wait_satisfied(op, *reply).value_or(true) || waited >= wait_ms) return reply;
   }
 }
 
@@ -411,8 +411,7 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}},
-                              [](const json& r) { return !r["completions"].empty(); });
+  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}});
   if (!reply) return;
   ctx.last_event_ns = ctx.port.now_ns();
   const auto& list = (*reply)["completions"];
@@ -460,11 +459,9 @@ void expect_cq_event(const Command& c, TestContext& ctx, bool none) {
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  auto events_in = [](const json& r) { return r.value("events", uint64_t{0}); };
-  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "get_cq_event"}, {"cq", qp->cq}},
-                              [&](const json& r) { return events_in(r) > 0; });
+  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "get_cq_event"}, {"cq", qp->cq}});
   if (!reply) return;
-  const uint64_t events = events_in(*reply);
+  const uint64_t events = reply->value("events", uint64_t{0});
   ctx.last_event_ns = ctx.port.now_ns();
   if (none && events > 0) {
     ctx.fail(c.pos, "cq_event", "none", std::to_string(events) + " event(s)",

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "harness/engine/waiting_op.h"
+
 namespace mr::dut {
 
 namespace {
@@ -73,17 +75,14 @@ bool EmbeddedReferencePort::step(uint64_t limit) {
 Expected<nlohmann::json, std::string> EmbeddedReferencePort::control(nlohmann::json request) {
   // The ops that wait for the DUT: on the virtual clock, waiting is advancing the clock.
   const std::string op = request.value("op", "");
-  const bool waits = op == "poll_cq" || op == "get_cq_event";
+  const bool waits = engine::is_waiting_op(op);
   const uint64_t timeout_ms = waits ? request.value("timeout_ms", 0ULL) : 0;
   if (waits) request["timeout_ms"] = 0;
   const uint64_t deadline = clock_.now_ns() + timeout_ms * 1'000'000;
-  auto arrived = [&](const nlohmann::json& reply) {
-    return op == "poll_cq" ? !reply["completions"].empty() : reply.value("events", 0) > 0;
-  };
   for (int i = 0; i < 1'000'000; ++i) {
     auto reply = call(request);
     settle();
-    if (!waits || !reply || arrived(*reply)) return reply;
+    if (!waits || !reply || engine::wait_satisfied(op, *reply).value_or(true)) return reply;
     if (!step(deadline)) {
       clock_.set(std::max(clock_.now_ns(), deadline));
       settle();

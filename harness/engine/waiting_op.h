@@ -1,0 +1,35 @@
+// File: waiting_op.h
+//
+// The control ops that wait for the DUT (docs/dut-control-protocol.md: poll_cq, get_cq_event).
+// Such a request carries timeout_ms, at most kMaxControlWaitMs, and its wait ends early at the
+// first reply that shows what it waited for. One table, so that the engine (which splits a
+// longer wait into several requests) and a DutPort that treats waiting specially (the
+// embedded reference advances its virtual clock instead) agree on both.
+//
+//   if (auto done = wait_satisfied("poll_cq", reply); done && !*done) { /* wait on */ }
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+namespace mr::engine {
+
+inline constexpr uint64_t kMaxControlWaitMs = 10'000;
+
+// Whether `reply` to `op` ends its wait; nullopt when `op` is not a waiting op.
+inline std::optional<bool> wait_satisfied(std::string_view op, const nlohmann::json& reply) {
+  if (op == "poll_cq") {
+    const auto it = reply.find("completions");
+    return it != reply.end() && !it->empty();
+  }
+  if (op == "get_cq_event") return reply.value("events", uint64_t{0}) > 0;
+  return std::nullopt;
+}
+
+inline bool is_waiting_op(std::string_view op) {
+  return wait_satisfied(op, nlohmann::json::object()).has_value();
+}
+
+}  // namespace mr::engine
