@@ -117,17 +117,8 @@ Runner setup_replay(CLI::App& app) {
                  "send the capture's frames unchanged onto this interface, as tcpreplay does "
                  "(no DUT, nothing rewritten)");
   app.add_flag("--fast", o->fast, "inject as fast as possible instead of as recorded");
-  app.add_option("--dut", o->run.dut, "reference (embedded) | agent://HOST:PORT | rxe")
-      ->each([o](const std::string&) { o->dut_given = true; });
-  app.add_option("--pixit", o->run.pixit, "PIXIT file");
-  app.add_option("--profile", o->run.profile, "PICS profile in testcases/profiles/");
-  app.add_option("--iface", o->run.iface, "agent://: the interface facing the DUT");
-  app.add_option("--token", o->run.token, "agent://: the agent's shared secret");
-  app.add_option("--token-file", o->run.token_file, "agent://: a file holding the token");
+  add_dut_options(app, o->run)->each([o](const std::string&) { o->dut_given = true; });
   app.add_option("--out", o->run.out, "run directory (default reports/replay)");
-  app.add_option("--seed", o->run.seed, "seed of every random choice; logged");
-  app.add_option("--mutant", o->run.mutants,
-                 "embedded reference: switch on a mutant (repeatable), e.g. to see a replay fail");
   return [o] { return replay(*o); };
 }
 

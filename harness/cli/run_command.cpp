@@ -254,27 +254,34 @@ int run_impl(const RunOptions& o) {
 
 int run_with(const RunOptions& options) { return run_impl(options); }
 
-Runner setup_run(CLI::App& app) {
-  auto o = std::make_shared<RunOptions>();
-  app.add_option("--dut", o->dut, "reference (embedded) | agent://HOST:PORT | rxe");
-  app.add_option("--profile", o->profile,
+CLI::Option* add_dut_options(CLI::App& app, RunOptions& o) {
+  CLI::Option* dut =
+      app.add_option("--dut", o.dut, "reference (embedded) | agent://HOST:PORT | rxe");
+  app.add_option("--profile", o.profile,
                  "PICS profile in testcases/profiles/ (default: reference; rxe for --dut rxe)");
-  app.add_option("--pixit", o->pixit,
+  app.add_option("--pixit", o.pixit,
                  "PIXIT file (test-bed parameters; default testcases/pixit/default.pixit.json, "
                  "rxe.pixit.json for --dut rxe)");
+  app.add_option("--seed", o.seed, "seed of every random choice (a number, or 'random'); logged");
+  app.add_option("--mutant", o.mutants,
+                 "embedded reference: switch on a reference mutant (repeatable)");
+  app.add_option("--iface", o.iface, "agent://: the interface facing the DUT (libpcap)");
+  app.add_option("--token", o.token, "agent://: the agent's shared secret");
+  app.add_option("--token-file", o.token_file, "agent://: a file whose first line is the token");
+  app.add_option("--rxe-backend", o.rxe_backend,
+                 "rxe: the agent backend in the guest: verbs (rdma_rxe) | reference (self-test "
+                 "of the tap path)");
+  return dut;
+}
+
+Runner setup_run(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  add_dut_options(app, *o);
   app.add_option("--filter", o->filter,
                  "only tests whose tp id or path matches one of these globs (comma-separated)");
   app.add_option("--link", o->link, "memory | veth");
   app.add_option("--out", o->out, "run directory for the reports");
   app.add_option("--testcases", o->testcases, "directory of the test cases (default: testcases)");
-  app.add_option("--seed", o->seed, "seed of every random choice (a number, or 'random'); logged");
-  app.add_option("--mutant", o->mutants, "switch on a reference mutant (repeatable)");
-  app.add_option("--iface", o->iface, "agent://: the interface facing the DUT (libpcap)");
-  app.add_option("--token", o->token, "agent://: the agent's shared secret");
-  app.add_option("--token-file", o->token_file, "agent://: a file whose first line is the token");
-  app.add_option("--rxe-backend", o->rxe_backend,
-                 "rxe: the agent backend in the guest: verbs (rdma_rxe) | reference (self-test "
-                 "of the tap path)");
   app.add_flag("--quiet", o->quiet, "print only tests that did not pass");
   app.add_option("--jobs", o->jobs,
                  "tests at once, each on a DUT of its own (embedded reference only; 0: one per "

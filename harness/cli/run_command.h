@@ -34,6 +34,11 @@ struct RunOptions {
 
 Runner setup_run(CLI::App& app);
 
+// The options that choose and reach the DUT (--dut --profile --pixit --iface --token
+// --token-file --rxe-backend --seed --mutant), for every command that drives one (run,
+// replay). Returns the --dut option, for a command that must know whether it was given.
+CLI::Option* add_dut_options(CLI::App& app, RunOptions& o);
+
 // A run as `metaroce run` does it with these options (replay runs its generated test
 // case through it). Returns the exit code.
 int run_with(const RunOptions& options);
