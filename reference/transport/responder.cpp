@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "reference/memory/atomics.h"
+#include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
 #include "reference/wire/opcode.h"
 
@@ -219,32 +220,6 @@ RespState check_rkey(QueuePair& qp, Request& r, QpContext& ctx) {
   return RespState::kExecute;
 }
 
-// Places SEND payload into the receive WQE's scatter list at the message offset.
-bool scatter(QueuePair& qp, const RecvWr& rwqe, uint32_t offset, std::span<const uint8_t> data,
-             QpContext& ctx) {
-  for (const Sge& sge : rwqe.sg_list) {
-    if (data.empty()) return true;
-    if (offset >= sge.length) {
-      offset -= sge.length;
-      continue;
-    }
-    const uint32_t n = std::min<uint32_t>(sge.length - offset, static_cast<uint32_t>(data.size()));
-    auto dst =
-        ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
-    if (!dst) return false;
-    std::memcpy(dst->data(), data.data(), n);
-    data = data.subspan(n);
-    offset = 0;
-  }
-  return data.empty();
-}
-
-uint64_t capacity(const RecvWr& w) {
-  uint64_t n = 0;
-  for (const Sge& s : w.sg_list) n += s.length;
-  return n;
-}
-
 void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_len,
                       QpContext& ctx) {
   Completion c;
@@ -272,11 +247,13 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
   }
   const RecvWr& rwqe = *qp.open.rwqe;
   auto data = r.p.payload;
-  if (qp.open.received + data.size() > capacity(rwqe)) {
+  if (qp.open.received + data.size() > receive_capacity(rwqe)) {
     if (!ctx.mutants.active(Mutant::kLongSendTruncated)) return RespState::kErrorInvalidRequest;
-    data = data.first(capacity(rwqe) - std::min<uint64_t>(capacity(rwqe), qp.open.received));
+    data = data.first(receive_capacity(rwqe) -
+                      std::min<uint64_t>(receive_capacity(rwqe), qp.open.received));
   }
-  if (!scatter(qp, rwqe, qp.open.received, data, ctx)) return RespState::kErrorRemoteOperation;
+  if (!scatter_to_receive_wqe(qp, rwqe, qp.open.received, data, ctx))
+    return RespState::kErrorRemoteOperation;
   qp.open.received += static_cast<uint32_t>(data.size());
   if (r.info.is(wire::kEnd)) {
     if (r.p.ieth && !ctx.mutants.active(Mutant::kSendWithInvalidateIgnored)) {

@@ -5,18 +5,13 @@
 #include <cstring>
 #include <variant>
 
+#include "reference/transport/receive_scatter.h"
 #include "reference/wire/byte_writer.h"
 
 namespace mr::transport {
 namespace {
 
 using mutants::Mutant;
-
-uint64_t capacity(const RecvWr& w) {
-  uint64_t n = 0;
-  for (const Sge& s : w.sg_list) n += s.length;
-  return n;
-}
 
 // The GRH area as rxe fills it (rxe_resp.c send_data_in with union rdma_network_hdr):
 // IPv4: 20 zero bytes, then the received IPv4 header without options; IPv6: its header.
@@ -35,27 +30,6 @@ std::array<uint8_t, kGrhAreaBytes> grh_area(const wire::RocePacket& p) {
   return out;
 }
 
-// Writes `data` at `offset` of the receive WQE's scatter list; false when a buffer does
-// not resolve (its region was deregistered after the post).
-bool scatter(const QueuePair& qp, const RecvWr& rwqe, uint64_t offset,
-             std::span<const uint8_t> data, QpContext& ctx) {
-  for (const Sge& sge : rwqe.sg_list) {
-    if (data.empty()) return true;
-    if (offset >= sge.length) {
-      offset -= sge.length;
-      continue;
-    }
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>(sge.length - offset, data.size()));
-    auto dst =
-        ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr + offset, n, memory::kLocalWrite);
-    if (!dst) return false;
-    std::memcpy(dst->data(), data.data(), n);
-    data = data.subspan(n);
-    offset = 0;
-  }
-  return data.empty();
-}
-
 }  // namespace
 
 void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
@@ -71,7 +45,7 @@ void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) 
     return;
   }
   const bool grh = !ctx.mutants.active(Mutant::kGrhAreaNotFilled);
-  const uint64_t room = capacity(rq.front());
+  const uint64_t room = receive_capacity(rq.front());
   const uint64_t header = grh ? kGrhAreaBytes : 0;
   auto payload = p.payload;
   if (header + payload.size() > room) {
@@ -86,9 +60,9 @@ void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) 
   bool placed = true;
   if (grh) {
     const auto area = grh_area(p);
-    placed = scatter(qp, rwqe, 0, area, ctx);
+    placed = scatter_to_receive_wqe(qp, rwqe, 0, area, ctx);
   }
-  placed = placed && scatter(qp, rwqe, header, payload, ctx);
+  placed = placed && scatter_to_receive_wqe(qp, rwqe, header, payload, ctx);
   Completion c;
   c.wr_id = rwqe.wr_id;
   c.status = placed ? WcStatus::kSuccess : WcStatus::kLocalProtectionError;
