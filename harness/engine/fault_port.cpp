@@ -8,7 +8,29 @@
 namespace mr::engine {
 
 namespace {
+
 constexpr int kMaxReceiveRounds = 100'000;  // bounds the receive loop whatever the DUT sends
+
+// `corrupt`: one bit flipped at the event's byte offset, by default in the last byte before
+// the ICRC (frames carry no FCS here), which the ICRC covers: only the ICRC check can tell.
+void flip_bit(std::vector<uint8_t>& bytes, const FaultEvent& e) {
+  const size_t at = e.byte_offset.value_or(bytes.size() >= 5 ? bytes.size() - 5 : 0);
+  if (at < bytes.size()) bytes[at] ^= 0x01;
+}
+
+// Takes the held frames that `due` selects out of `held`, in order, and hands each to `out`.
+template <typename Held, typename Due, typename Out>
+void release_held(std::deque<Held>& held, Due due, Out out) {
+  for (auto it = held.begin(); it != held.end();) {
+    if (due(*it)) {
+      out(*it);
+      it = held.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 }  // namespace
 
 Expected<FaultAction, std::string> fault_action_from_name(const std::string& name) {
@@ -68,14 +90,9 @@ void FaultPort::send(std::span<const uint8_t> frame) { (void)inner_.inject(frame
 
 void FaultPort::release_due_tester_frames() {
   const uint64_t now = inner_.now_ns();
-  for (auto it = held_tester_.begin(); it != held_tester_.end();) {
-    if (!it->behind_next && it->release_ns <= now) {
-      send(it->bytes);
-      it = held_tester_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  release_held(
+      held_tester_, [&](const Held& h) { return !h.behind_next && h.release_ns <= now; },
+      [&](Held& h) { send(h.bytes); });
 }
 
 Expected<nlohmann::json, std::string> FaultPort::control(nlohmann::json request) {
@@ -91,14 +108,8 @@ uint64_t FaultPort::inject(std::span<const uint8_t> frame) {
   if (!event) {
     const uint64_t sent = inner_.inject(frame);
     // A frame held back by `reorder` follows the next one of its direction.
-    for (auto it = held_tester_.begin(); it != held_tester_.end();) {
-      if (it->behind_next) {
-        send(it->bytes);
-        it = held_tester_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    release_held(
+        held_tester_, [](const Held& h) { return h.behind_next; }, [&](Held& h) { send(h.bytes); });
     return sent;
   }
   if (on_fault_) on_fault_(*event, bytes, t);
@@ -116,11 +127,9 @@ uint64_t FaultPort::inject(std::span<const uint8_t> frame) {
     case FaultAction::kReorder:
       held_tester_.push_back({std::move(bytes), 0, true});
       return t;
-    case FaultAction::kCorrupt: {
-      const size_t at = event->byte_offset.value_or(bytes.size() >= 5 ? bytes.size() - 5 : 0);
-      if (at < bytes.size()) bytes[at] ^= 0x01;
+    case FaultAction::kCorrupt:
+      flip_bit(bytes, *event);
       return inner_.inject(bytes);
-    }
     case FaultAction::kEcn:
       mark_ecn_ce(bytes);
       return inner_.inject(bytes);
@@ -132,14 +141,11 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
   for (int round = 0; round < kMaxReceiveRounds; ++round) {
     release_due_tester_frames();
     const uint64_t now = inner_.now_ns();
-    for (auto it = held_dut_.begin(); it != held_dut_.end();) {
-      if (!it->behind_next && it->release_ns <= now) {
-        ready_dut_.push_back({std::move(it->bytes), it->release_ns});
-        it = held_dut_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    release_held(
+        held_dut_, [&](const Held& h) { return !h.behind_next && h.release_ns <= now; },
+        [&](Held& h) {
+          ready_dut_.push_back({std::move(h.bytes), h.release_ns});
+        });
     if (!ready_dut_.empty()) {
       DutFrame f = std::move(ready_dut_.front());
       ready_dut_.pop_front();
@@ -157,14 +163,12 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
     const auto event = match(FaultDirection::kDut, f->bytes);
     if (!event) {
       ready_dut_.push_back(std::move(*f));
-      for (auto it = held_dut_.begin(); it != held_dut_.end();) {
-        if (it->behind_next) {
-          ready_dut_.push_back({std::move(it->bytes), ready_dut_.back().t_ns});
-          it = held_dut_.erase(it);
-        } else {
-          ++it;
-        }
-      }
+      const uint64_t t = ready_dut_.back().t_ns;
+      release_held(
+          held_dut_, [](const Held& h) { return h.behind_next; },
+          [&](Held& h) {
+            ready_dut_.push_back({std::move(h.bytes), t});
+          });
       continue;
     }
     if (on_fault_) on_fault_(*event, f->bytes, f->t_ns);
@@ -181,13 +185,10 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
       case FaultAction::kReorder:
         held_dut_.push_back({std::move(f->bytes), 0, true});
         break;
-      case FaultAction::kCorrupt: {
-        const size_t at =
-            event->byte_offset.value_or(f->bytes.size() >= 5 ? f->bytes.size() - 5 : 0);
-        if (at < f->bytes.size()) f->bytes[at] ^= 0x01;
+      case FaultAction::kCorrupt:
+        flip_bit(f->bytes, *event);
         ready_dut_.push_back(std::move(*f));
         break;
-      }
       case FaultAction::kEcn:
         mark_ecn_ce(f->bytes);
         ready_dut_.push_back(std::move(*f));
