@@ -4,7 +4,8 @@
 #   2. clang-tidy (.clang-tidy) over every C++ source
 #   3. bazel test //...                      (every unit, oracle and integration test)
 #   4. bazel test //... under ASan + UBSan   (the same tests, sanitized)
-#   5. libFuzzer on the wire parsers and the test-case parser, for a bounded time, with clang
+#   5. the tests tagged "threads" under ThreadSanitizer
+#   6. libFuzzer on the wire parsers and the test-case parser, for a bounded time, with clang
 # Every Bazel test target counts once per configuration, each other step once.
 # The last line is "N passed, N failed" (CI reads it).
 #
@@ -85,6 +86,9 @@ bazel_tests default
 if [[ $QUICK -eq 0 ]]; then
   step "bazel test //... under ASan and UBSan"
   bazel_tests asan+ubsan --config=sanitize --test_tag_filters=-no-sanitizer
+
+  step "bazel test of the multi-threaded code under ThreadSanitizer (tag: threads)"
+  bazel_tests tsan --config=tsan --build_tests_only --test_tag_filters=threads
 
   step "libFuzzer, ${FUZZ_SECONDS}s per target (clang, ASan + UBSan)"
   tools/ci/run_fuzzers.sh "$FUZZ_SECONDS" "$LOG_DIR" && ok "libFuzzer (${FUZZ_SECONDS}s per target)" ||
