@@ -77,7 +77,11 @@ class Args {
 std::optional<json> call(TestContext& ctx, const script::Position& pos, json request) {
   auto r = ctx.port.control(std::move(request));
   if (!r) {
-    ctx.error(pos, "DUT control: " + r.error());
+    // Control errors start with their code (docs/dut-control-protocol.md).
+    if (r.error().starts_with("ENOSPC"))
+      ctx.inconclusive(pos, "the DUT lacks the resources this test needs: " + r.error());
+    else
+      ctx.error(pos, "DUT control: " + r.error());
     return std::nullopt;
   }
   return *r;

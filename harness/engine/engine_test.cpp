@@ -126,6 +126,17 @@ dut post_recv A count=1 len=64
   EXPECT_NE(r.failures[0].message.find("state must be RTR or RTS"), std::string::npos);
 }
 
+TEST(Engine, DutOutOfResourcesMakesTheTestInconclusiveNotAnError) {
+  // The reference's receive queue holds 1024 WQEs (create_qp's max_recv_wr): the 1025th
+  // post is ENOSPC, a limit of the DUT, not a fault of the script.
+  const auto r = run("dut qp A = create_qp(type=RC)\ndut post_recv A count=1025 len=8\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kInconc) << r.reason;
+  EXPECT_NE(r.reason.find("the DUT lacks the resources this test needs: ENOSPC"), std::string::npos)
+      << r.reason;
+  EXPECT_EQ(run("dut qp A = create_qp(type=RC)\ndut post_recv A count=1024 len=8\n").verdict,
+            report::Verdict::kPass);
+}
+
 TEST(Engine, WrongMsnMutantFailsNamingLineAndField) {
   const auto r = run(kSendOnly, {"wrong-msn"});
   ASSERT_EQ(r.verdict, report::Verdict::kFail);

@@ -73,6 +73,14 @@ struct TestContext {
       result.reason = script.path + ":" + std::to_string(pos.line) + ": " + message;
     aborted = true;
   }
+  // The DUT cannot give what the test needs (ENOSPC: memory, a queue or table slot): the
+  // test cannot be judged on this DUT, which is no fault of the script either.
+  void inconclusive(const script::Position& pos, const std::string& why) {
+    result.verdict = report::worse(result.verdict, report::Verdict::kInconc);
+    if (result.reason.empty())
+      result.reason = script.path + ":" + std::to_string(pos.line) + ": " + why;
+    aborted = true;
+  }
   const QpBinding* qp() const {
     auto it = qps.find(current_qp);
     return it == qps.end() ? nullptr : &it->second;

@@ -77,7 +77,8 @@ Expected<MrInfo, std::string> MemoryTable::reg_mr(uint32_t pd, uint64_t length, 
   try {
     storage = std::make_shared<RegionStorage>(length, va.value_or(0) % kCacheLine);
   } catch (const std::bad_alloc&) {
-    return fail("cannot allocate " + std::to_string(length) + " bytes for the region");
+    return fail("memory exhausted: cannot allocate " + std::to_string(length) +
+                " bytes for the region");
   }
   MrInfo info{.pd = pd,
               .lkey = fresh_key(),
