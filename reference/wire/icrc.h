@@ -12,8 +12,9 @@
 // Usage:
 //   uint32_t v = IcrcCalculator::icrc(frame.subspan(l3_offset, len_without_icrc));
 //
-// Fast paths: carry-less multiplication (PCLMULQDQ) folding 64 bytes per step where the CPU
-// has it, slice-by-8 tables otherwise and for short tails; never a per-bit loop.
+// Fast paths: carry-less multiplication (PCLMULQDQ) folding 64 bytes per step and a Barrett
+// reduction where the CPU has it, slice-by-8 tables otherwise; never a per-bit loop. `icrc`
+// masks a zero-led copy of the headers so that the whole packet folds in 16-byte blocks.
 #pragma once
 
 #include <cstdint>
