@@ -4,7 +4,8 @@
 // parser (control_message.h), the backend interface (dut_backend.h) and the reply writer
 // (control_reply.h). Work requests, completions and QP attributes are the reference
 // transport's verbs-shaped value types (work_request.h, queue_pair.h), so that the
-// protocol, the reference backend and a libibverbs backend all speak one vocabulary.
+// protocol, the reference backend and a libibverbs backend all speak one vocabulary. The
+// protocol's bounds (kMaxSge, kMaxPollTimeoutMs, ...) are in protocol_limits.h.
 #pragma once
 
 #include <cstdint>
@@ -12,19 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "harness/agent/protocol_limits.h"
 #include "reference/transport/address_vector.h"
 #include "reference/transport/queue_pair.h"
 #include "reference/transport/work_request.h"
 #include "reference/wire/address.h"
 
 namespace mr::agent {
-
-inline constexpr int kProtocolVersion = 1;
-inline constexpr size_t kMaxLineBytes = size_t{1} << 20;  // one request or reply line
-inline constexpr uint32_t kMaxSge = 16;                   // per work request
-inline constexpr uint64_t kMaxMemTransfer = 256 * 1024;   // read_mem / write_mem bytes
-inline constexpr uint32_t kMaxPollTimeoutMs = 10'000;
-inline constexpr uint32_t kMaxPollEntries = 1024;
 
 struct RegMrArgs {
   uint32_t pd = 0;

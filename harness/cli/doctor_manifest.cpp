@@ -11,7 +11,7 @@ nlohmann::ordered_json doctor_for_manifest(std::string_view dut, engine::DutPort
     return {{"skipped", "embedded reference DUT: it runs inside the harness and has no host"}};
   }
   auto reply = port.control({{"op", "doctor"}});
-  if (!reply) return {{"error", reply.error()}};
+  if (!reply) return {{"error", reply.error().to_string()}};
   auto report = doctor::report_from_json(nlohmann::ordered_json::parse(
       reply->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   if (!report) return {{"error", "the agent's doctor reply: " + report.error()}};

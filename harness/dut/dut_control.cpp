@@ -38,10 +38,16 @@ ControlError error_from_reply(const Json& reply) {
   }
   const Json& e = *it;
   ControlError error;
-  error.code =
-      agent::error_code_from_string(e["code"].get<std::string>()).value_or(ErrorCode::kEproto);
   if (e.contains("message") && e["message"].is_string()) error.message = e["message"];
   if (e.contains("field") && e["field"].is_string()) error.field = e["field"];
+  const std::string code = e["code"].get<std::string>();
+  if (auto known = agent::error_code_from_string(code)) {
+    error.code = *known;
+  } else {
+    // Not one of the protocol's codes: the agent is at fault, and its code is kept for people.
+    error.code = ErrorCode::kEproto;
+    error.message = "unknown error code '" + code + "': " + error.message;
+  }
   return error;
 }
 

@@ -60,7 +60,8 @@ class DutControl {
 Expected<std::string, std::string> read_token_file(const std::string& path);
 
 // The ControlError an error reply carries ({"code", "message", "field"}); EPROTO when the
-// reply is not a well-formed protocol reply.
+// reply is not a well-formed protocol reply or its code is not one of the protocol's (the
+// message then names that code).
 ControlError error_from_reply(const Json& reply);
 
 }  // namespace mr::dut

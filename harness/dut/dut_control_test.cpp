@@ -7,6 +7,7 @@
 #include "harness/agent/agent_server.h"
 #include "harness/agent/reference_backend.h"
 #include "harness/dut/in_process_reference_dut.h"
+#include "harness/dut/testing/canned_reply_transport.h"
 
 namespace mr::dut {
 namespace {
@@ -120,6 +121,48 @@ TEST(InProcessReferenceDut, ErrorsComeBackAsValues) {
   auto after = dut.control().call("create_pd");
   ASSERT_FALSE(after);
   EXPECT_EQ(after.error().code, ErrorCode::kEproto);
+}
+
+// What a call returns when the agent answers with `reply` (JSON text, the id put in).
+Result<Json> call_answered_by(const std::string& reply) {
+  DutControl control(std::make_unique<CannedReplyTransport>(reply), 1'000);
+  return control.call("post_recv", {{"qpn", 17}});
+}
+
+TEST(DutControlErrors, AnErrorReplyKeepsTheAgentsCodeFieldAndMessage) {
+  auto full = call_answered_by(
+      R"({"ok": false, "error": {"code": "ENOSPC", "message": "receive queue full", )"
+      R"("field": "wr"}})");
+  ASSERT_FALSE(full);
+  EXPECT_EQ(full.error().code, ErrorCode::kEnospc);
+  EXPECT_EQ(full.error().field, "wr");
+  EXPECT_EQ(full.error().message, "receive queue full");
+  EXPECT_EQ(full.error().to_string(), "ENOSPC wr: receive queue full");
+  auto invalid =
+      call_answered_by(R"({"ok": false, "error": {"code": "EINVAL", "message": "no such QP"}})");
+  ASSERT_FALSE(invalid);
+  EXPECT_EQ(invalid.error().code, ErrorCode::kEinval);
+  EXPECT_EQ(invalid.error().to_string(), "EINVAL: no such QP");
+}
+
+TEST(DutControlErrors, AnErrorWithoutAProtocolCodeIsEprotoAndSaysWhatCame) {
+  auto unknown =
+      call_answered_by(R"({"ok": false, "error": {"code": "EFULL", "message": "no room"}})");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::kEproto);
+  EXPECT_EQ(unknown.error().to_string(), "EPROTO: unknown error code 'EFULL': no room");
+  // A numeric code, an error that is a string, no error at all: the reply is quoted.
+  for (const std::string reply :
+       {R"({"ok": false, "error": {"code": 28, "message": "full"}})",
+        R"({"ok": false, "error": "out of memory"})", R"({"ok": false})"}) {
+    auto r = call_answered_by(reply);
+    ASSERT_FALSE(r) << reply;
+    EXPECT_EQ(r.error().code, ErrorCode::kEproto) << reply;
+    EXPECT_TRUE(r.error().message.starts_with("malformed reply: {")) << r.error().to_string();
+  }
+  auto not_json = call_answered_by("ENOSPC");
+  ASSERT_FALSE(not_json);
+  EXPECT_EQ(not_json.error().to_string(), "EPROTO: reply is not a JSON object: ENOSPC");
 }
 
 TEST(TcpDutControl, ConnectsWithTheTokenAndNotWithout) {

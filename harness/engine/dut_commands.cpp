@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "harness/agent/protocol_limits.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/waiting_op.h"
 
@@ -77,11 +78,13 @@ class Args {
 std::optional<json> call(TestContext& ctx, const script::Position& pos, json request) {
   auto r = ctx.port.control(std::move(request));
   if (!r) {
-    // Control errors start with their code (docs/dut-control-protocol.md).
-    if (r.error().starts_with("ENOSPC"))
-      ctx.inconclusive(pos, "the DUT lacks the resources this test needs: " + r.error());
+    // ENOSPC is a limit of the DUT (memory, a queue or table slot), not a fault of the script:
+    // the test cannot be judged there (docs/dut-control-protocol.md).
+    if (r.error().code == agent::ErrorCode::kEnospc)
+      ctx.inconclusive(pos,
+                       "the DUT lacks the resources this test needs: " + r.error().to_string());
     else
-      ctx.error(pos, "DUT control: " + r.error());
+      ctx.error(pos, "DUT control: " + r.error().to_string());
     return std::nullopt;
   }
   return *r;
@@ -94,7 +97,7 @@ std::optional<json> wait_in_chunks(TestContext& ctx, const script::Position& pos
                                    json request) {
   const std::string op = request["op"].get<std::string>();
   for (uint64_t waited = 0;;) {
-    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, kMaxControlWaitMs);
+    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, agent::kMaxPollTimeoutMs);
     request["timeout_ms"] = chunk;
     auto reply = call(ctx, pos, request);
     waited += chunk;

@@ -95,7 +95,7 @@ void FaultPort::release_due_tester_frames() {
       [&](Held& h) { send(h.bytes); });
 }
 
-Expected<nlohmann::json, std::string> FaultPort::control(nlohmann::json request) {
+Expected<nlohmann::json, agent::ControlError> FaultPort::control(nlohmann::json request) {
   release_due_tester_frames();
   return inner_.control(std::move(request));
 }

@@ -604,7 +604,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
         if (reads_counters(script)) {
           auto counters = faults.control({{"op", "counters"}});
           if (!counters) {
-            ctx.error(line->pos, "DUT control: counters: " + counters.error());
+            ctx.error(line->pos, "DUT control: counters: " + counters.error().to_string());
             break;
           }
           ctx.counters_at_start = *counters;

@@ -1,8 +1,9 @@
 // File: waiting_op.h
 //
 // The control ops that wait for the DUT (docs/dut-control-protocol.md: poll_cq, get_cq_event).
-// Such a request carries timeout_ms, at most kMaxControlWaitMs, and its wait ends early at the
-// first reply that shows what it waited for. One table, so that the engine (which splits a
+// Such a request carries timeout_ms, at most the protocol's agent::kMaxPollTimeoutMs
+// (protocol_limits.h), and its wait ends early at the first reply that shows what it waited
+// for. One table, so that the engine (which splits a
 // longer wait into several requests) and a DutPort that treats waiting specially (the
 // embedded reference advances its virtual clock instead) agree on both.
 //
@@ -15,8 +16,6 @@
 #include <string_view>
 
 namespace mr::engine {
-
-inline constexpr uint64_t kMaxControlWaitMs = 10'000;
 
 // Whether `reply` to `op` ends its wait; nullopt when `op` is not a waiting op.
 inline std::optional<bool> wait_satisfied(std::string_view op, const nlohmann::json& reply) {

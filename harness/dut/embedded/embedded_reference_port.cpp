@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "harness/dut/dut_control.h"
 #include "harness/engine/waiting_op.h"
 
 namespace mr::dut {
@@ -31,22 +32,17 @@ EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit,
   (void)call({{"op", "hello"}, {"protocol", 1}, {"client", "metaroce harness (embedded)"}});
 }
 
-Expected<nlohmann::json, std::string> EmbeddedReferencePort::call(const nlohmann::json& request) {
+Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::call(
+    const nlohmann::json& request) {
   nlohmann::json r = request;
   r["id"] = next_id_++;
   const auto out = dispatcher_->handle_line(r.dump());
-  nlohmann::json reply;
-  try {
-    reply = nlohmann::json::parse(out.reply);
-  } catch (const nlohmann::json::exception& e) {
-    return Unexpected(std::string("unparsable reply: ") + e.what());
-  }
-  if (!reply.value("ok", false)) {
-    const auto& e = reply["error"];
-    std::string message = e.value("code", "?") + ": " + e.value("message", "");
-    if (e.contains("field") && e["field"].is_string())
-      message += " (field " + e["field"].get<std::string>() + ")";
-    return Unexpected(message);
+  nlohmann::json reply = nlohmann::json::parse(out.reply, nullptr, false);
+  if (reply.is_discarded() || !reply.is_object())
+    return agent::control_error(ErrorCode::kEproto, "reply is not a JSON object: " + out.reply);
+  if (const auto ok = reply.find("ok");
+      ok == reply.end() || !ok->is_boolean() || !ok->get<bool>()) {
+    return Unexpected(error_from_reply(Json::parse(out.reply, nullptr, false)));
   }
   return reply;
 }
@@ -72,7 +68,8 @@ bool EmbeddedReferencePort::step(uint64_t limit) {
   return true;
 }
 
-Expected<nlohmann::json, std::string> EmbeddedReferencePort::control(nlohmann::json request) {
+Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::control(
+    nlohmann::json request) {
   // The ops that wait for the DUT: on the virtual clock, waiting is advancing the clock.
   const std::string op = request.value("op", "");
   const bool waits = engine::is_waiting_op(op);
@@ -89,7 +86,7 @@ Expected<nlohmann::json, std::string> EmbeddedReferencePort::control(nlohmann::j
       return call(request);
     }
   }
-  return Unexpected(op + ": event budget exhausted");
+  return agent::control_error(ErrorCode::kEtimedout, op + ": event budget exhausted");
 }
 
 uint64_t EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {
@@ -132,7 +129,7 @@ void EmbeddedReferencePort::wait_until(uint64_t t_ns) {
 Expected<void, std::string> EmbeddedReferencePort::reset() {
   inbox_.clear();
   auto r = call({{"op", "reset"}});
-  if (!r) return Unexpected(r.error());
+  if (!r) return Unexpected("reset: " + r.error().to_string());
   // Frames still in flight from the previous test are dropped with it.
   wait_until(clock_.now_ns() + 1'000'000);
   inbox_.clear();

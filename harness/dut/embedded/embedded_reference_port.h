@@ -30,7 +30,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
  public:
   EmbeddedReferencePort(const engine::Pixit& pixit, const EmbeddedOptions& options);
 
-  Expected<nlohmann::json, std::string> control(nlohmann::json request) override;
+  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;
@@ -42,7 +42,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
   void settle();
   // Advances to the next event no later than `limit`; false when there is none before it.
   bool step(uint64_t limit);
-  Expected<nlohmann::json, std::string> call(const nlohmann::json& request);
+  Expected<nlohmann::json, agent::ControlError> call(const nlohmann::json& request);
 
   io::VirtualClock clock_;
   io::MemoryLinkPair link_;

@@ -25,9 +25,9 @@ RemoteAgentPort::RemoteAgentPort(DutControl control, io::PcapLink link,
                                  const RemotePortOptions& options)
     : control_(std::move(control)), link_(std::move(link)), options_(options) {}
 
-Expected<nlohmann::json, std::string> RemoteAgentPort::control(nlohmann::json request) {
+Expected<nlohmann::json, agent::ControlError> RemoteAgentPort::control(nlohmann::json request) {
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
-    return Unexpected(std::string("control request without an op"));
+    return agent::control_error(ErrorCode::kEinval, "control request without an op", "op");
   const std::string op = request["op"].get<std::string>();
   request.erase("op");
   request.erase("id");
@@ -36,9 +36,10 @@ Expected<nlohmann::json, std::string> RemoteAgentPort::control(nlohmann::json re
   // the kernel ring overflows and the verdict can only be inconclusive.
   auto pending = std::async(std::launch::async, [&] { return control_.call(op, request); });
   while (pending.wait_for(kControlDrainPeriod) != std::future_status::ready) collect(0);
+  // The agent's error as it sent it (a reply without a known code is EPROTO: error_from_reply).
   auto reply = pending.get();
-  if (!reply) return Unexpected(reply.error().to_string());
-  return *reply;
+  if (!reply) return Unexpected(std::move(reply).error());
+  return nlohmann::json(*reply);
 }
 
 uint64_t RemoteAgentPort::inject(std::span<const uint8_t> frame) {
