@@ -33,6 +33,17 @@ struct DirectionKey {
   friend bool operator==(const DirectionKey&, const DirectionKey&) = default;
 };
 
+// A key's address bytes as four words: src then dst, 16 bytes each, unused bytes zero.
+using AddressWords = std::array<uint64_t, 4>;
+
+// The key's hash from its address words, for a caller that holds them in registers (the
+// decode stage): hash_of(k) == hash_of_words(k's words, k.dqpn, k.src.v6). Each word is
+// mixed by a multiply and a shift: a few cycles, where a byte-wise hash cost ~2% of analysis.
+inline uint64_t hash_of_words(const AddressWords& w, uint32_t dqpn, bool v6) {
+  uint64_t h = (static_cast<uint64_t>(dqpn) << 1) | (v6 ? 1 : 0);
+  for (const uint64_t x : w) h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+  return h ^ (h >> 29);
+}
 uint64_t hash_of(const DirectionKey& k);
 
 // A request the responder still owes an answer to (READ responses, ATOMIC_ACKNOWLEDGE).

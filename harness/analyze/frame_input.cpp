@@ -1,6 +1,7 @@
 #include "harness/analyze/frame_input.h"
 
 #include <cstddef>
+#include <cstring>
 #include <utility>
 #include <variant>
 
@@ -9,23 +10,26 @@
 namespace mr::analyze {
 namespace {
 
-IpAddress ip_of(const wire::Ipv4Address& a) {
-  IpAddress r;
-  for (size_t i = 0; i < 4; ++i) r.bytes[i] = a.bytes[i];
-  return r;
-}
-IpAddress ip_of(const wire::Ipv6Address& a) { return IpAddress{a.bytes, true}; }
-
-DirectionKey key_of(const wire::RocePacket& p) {
-  DirectionKey k;
-  std::visit(
-      [&](const auto& ip) {
-        k.src = ip_of(ip.src);
-        k.dst = ip_of(ip.dst);
-      },
-      p.ip);
-  k.dqpn = p.bth.dqpn.value();
-  return k;
+// Sets the frame's direction key and its hash. The addresses go through words held in
+// registers: hashing a key just written byte by byte stalled on store-to-load forwarding.
+void set_key(const wire::RocePacket& p, FrameInput& out) {
+  AddressWords w{};
+  bool v6 = false;
+  if (const auto* ip4 = std::get_if<wire::Ipv4>(&p.ip)) {
+    std::memcpy(&w[0], ip4->src.bytes.data(), 4);
+    std::memcpy(&w[2], ip4->dst.bytes.data(), 4);
+  } else {
+    const auto& ip6 = std::get<wire::Ipv6>(p.ip);
+    std::memcpy(&w[0], ip6.src.bytes.data(), 16);
+    std::memcpy(&w[2], ip6.dst.bytes.data(), 16);
+    v6 = true;
+  }
+  const uint32_t dqpn = p.bth.dqpn.value();
+  std::memcpy(out.key.src.bytes.data(), &w[0], 16);
+  std::memcpy(out.key.dst.bytes.data(), &w[2], 16);
+  out.key.src.v6 = out.key.dst.v6 = v6;
+  out.key.dqpn = dqpn;
+  out.key_hash = hash_of_words(w, dqpn, v6);
 }
 
 }  // namespace
@@ -54,8 +58,7 @@ void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool b
   }
   out.kind = FrameInput::Kind::kDecoded;
   if (const auto* roce = std::get_if<wire::DecodedRoce>(&out.decoded)) {
-    out.key = key_of(roce->packet);
-    out.key_hash = hash_of(out.key);
+    set_key(roce->packet, out);
   }
 }
 

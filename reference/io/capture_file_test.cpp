@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,56 @@ TEST(CaptureFile, PcapngRoundTripsFramesTimestampsAndComments) {
   while (pcap_next_ex(p, &h, &data) == 1) ++n;
   pcap_close(p);
   EXPECT_EQ(n, 2);
+}
+
+// A one-frame pcapng whose interface declares `tsresol` (none: the default, microseconds),
+// with the frame's timestamp `ticks` in those units; built by hand, little-endian.
+std::vector<uint8_t> pcapng_with_tsresol(std::optional<uint8_t> tsresol, uint64_t ticks) {
+  std::vector<uint8_t> out;
+  auto u16 = [&](uint16_t v) { out.insert(out.end(), {uint8_t(v), uint8_t(v >> 8)}); };
+  auto u32 = [&](uint32_t v) {
+    u16(static_cast<uint16_t>(v));
+    u16(static_cast<uint16_t>(v >> 16));
+  };
+  u32(0x0A0D0D0A), u32(28), u32(0x1A2B3C4D), u16(1), u16(0), u32(~0U), u32(~0U), u32(28);
+  const uint32_t idb = tsresol ? 32 : 24;
+  u32(1), u32(idb), u16(1), u16(0), u32(0);
+  if (tsresol) u16(9), u16(1), u32(*tsresol);  // if_tsresol, padded to 4
+  u32(0), u32(idb);                            // opt_endofopt
+  u32(6), u32(32 + 64), u32(0), u32(static_cast<uint32_t>(ticks >> 32));
+  u32(static_cast<uint32_t>(ticks)), u32(64), u32(64);
+  out.insert(out.end(), 64, 0x5a);
+  u32(32 + 64);
+  return out;
+}
+
+TEST(CaptureFile, PcapngTimestampsInEveryResolutionBecomeNanoseconds) {
+  struct Case {
+    std::optional<uint8_t> tsresol;
+    uint64_t ticks;
+    uint64_t ns;
+  };
+  const Case cases[] = {
+      {std::nullopt, 1'700'000'000'123'456ULL, 1'700'000'000'123'456'000ULL},  // microseconds
+      {9, 1'700'000'000'123'456'789ULL, 1'700'000'000'123'456'789ULL},         // nanoseconds
+      {3, 1'700'000'000'123ULL, 1'700'000'000'123'000'000ULL},                 // milliseconds
+      {0x8a, 5 * 1024 + 512, 5'500'000'000ULL},                                // 2^-10 s
+      {12, 1'234'567'890'123ULL, 1'234'567'890ULL},  // picoseconds: floored to ns
+      // Ticks past 2^64 / 1000 microseconds: the division path, not a wrapped multiply.
+      {std::nullopt, (~0ULL / 1000) + 1,
+       ((~0ULL / 1000) + 1) / 1'000'000 * 1'000'000'000ULL +
+           ((~0ULL / 1000) + 1) % 1'000'000 * 1000},
+  };
+  for (const Case& c : cases) {
+    const std::string path = tmp("tsresol.pcapng");
+    spit(path, pcapng_with_tsresol(c.tsresol, c.ticks));
+    auto r = CaptureReader::open(path);
+    ASSERT_TRUE(r) << r.error().to_string();
+    const auto frames = read_all(*r);
+    ASSERT_EQ(frames.size(), 1U);
+    EXPECT_EQ(frames[0].timestamp_ns, c.ns)
+        << "tsresol " << (c.tsresol ? int{*c.tsresol} : -1) << " ticks " << c.ticks;
+  }
 }
 
 TEST(CaptureFile, ReadsPcapWrittenByLibpcap) {

@@ -1,6 +1,7 @@
 #include "reference/io/capture_reader.h"
 
 #include <cstring>
+#include <limits>
 
 namespace mr::io {
 namespace {
@@ -197,6 +198,7 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng(
             uint64_t t = 1;
             for (unsigned i = 0; i < exp; ++i) t *= base;
             ifc.ticks_per_second = t;
+            ifc.ns_per_tick = 1000000000ULL % t == 0 ? 1000000000ULL / t : 0;
           }
           o += 4 + pad4(olen);
         }
@@ -221,9 +223,13 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng(
         CapturedFrame f;
         f.data = file_.bytes().subspan(body + 20, caplen);
         const uint64_t tps = ifc.ticks_per_second;
-        f.timestamp_ns =
-            (ts / tps) * 1000000000ULL +
-            static_cast<uint64_t>((static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
+        if (ifc.ns_per_tick != 0 && ts <= std::numeric_limits<uint64_t>::max() / ifc.ns_per_tick) {
+          f.timestamp_ns = ts * ifc.ns_per_tick;
+        } else {
+          f.timestamp_ns = (ts / tps) * 1000000000ULL +
+                           static_cast<uint64_t>(
+                               (static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
+        }
         f.original_length = u32(body + 16);
         f.link_type = ifc.link_type;
         f.interface = ifid;

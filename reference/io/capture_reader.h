@@ -69,6 +69,9 @@ class CaptureReader {
   struct Interface {
     uint32_t link_type = 0;
     uint64_t ticks_per_second = 1000000;
+    // 1e9 / ticks_per_second when that divides evenly (every decimal resolution up to
+    // nanoseconds), else 0: the common case then costs a multiply, not a 128-bit division.
+    uint64_t ns_per_tick = 1000;
   };
 
   CaptureReader(std::string path, MappedFile file)

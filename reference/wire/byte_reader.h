@@ -4,8 +4,10 @@
 // `need(n)`; nothing here can read past the end of the span.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 
@@ -52,6 +54,13 @@ class ByteReader {
   uint64_t u64() {
     uint64_t hi = u32();
     return hi << 32 | u32();
+  }
+  // Copies the next N bytes in one move (addresses): byte-by-byte stores followed by a
+  // word-wide read of the same bytes stall store-to-load forwarding.
+  template <size_t N>
+  void copy_into(std::array<uint8_t, N>& out) {
+    std::memcpy(out.data(), bytes_.data() + pos_, N);
+    pos_ += N;
   }
   std::span<const uint8_t> take(size_t n) {
     auto s = bytes_.subspan(pos_, n);

@@ -3,12 +3,8 @@
 namespace mr::wire {
 
 void Ether::read(ByteReader& r) {
-  auto d = r.take(6);
-  auto s = r.take(6);
-  for (size_t i = 0; i < 6; ++i) {
-    dst.bytes[i] = d[i];
-    src.bytes[i] = s[i];
-  }
+  r.copy_into(dst.bytes);
+  r.copy_into(src.bytes);
   type = r.u16();
 }
 

@@ -34,12 +34,8 @@ Expected<void, ParseError> Ipv4::parse_into(ByteReader& r, Ipv4& ip) {
   ip.ttl = r.u8();
   ip.proto = r.u8();
   ip.chksum = r.u16();
-  auto s = r.take(4);
-  auto d = r.take(4);
-  for (size_t i = 0; i < 4; ++i) {
-    ip.src.bytes[i] = s[i];
-    ip.dst.bytes[i] = d[i];
-  }
+  r.copy_into(ip.src.bytes);
+  r.copy_into(ip.dst.bytes);
   const size_t opt = ip.header_size() - kMinSize;
   if (auto ok = r.need(opt, "IP options"); !ok) return ok;
   if (opt == 0) {

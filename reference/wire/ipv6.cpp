@@ -10,12 +10,8 @@ void Ipv6::read(ByteReader& r) {
   plen = r.u16();
   nh = r.u8();
   hlim = r.u8();
-  auto s = r.take(16);
-  auto d = r.take(16);
-  for (size_t i = 0; i < 16; ++i) {
-    src.bytes[i] = s[i];
-    dst.bytes[i] = d[i];
-  }
+  r.copy_into(src.bytes);
+  r.copy_into(dst.bytes);
 }
 
 void Ipv6::write(ByteWriter& w) const {
