@@ -9,6 +9,7 @@ class AckFormatChecker final : public Checker {
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (!c.is(wire::kAck)) return;
     const wire::Bth& b = c.p.bth;
+    if ((b.solicited.value() | b.ackreq.value() | b.padcount.value()) == 0) return;
     std::string bad;
     auto add = [&](std::string_view what, uint32_t v) {
       if (v) bad += (bad.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(v);
@@ -17,7 +18,6 @@ class AckFormatChecker final : public Checker {
     add("AckReq", b.ackreq.value());
     add("PadCnt", b.padcount.value());
     // The decoder refuses payload on 0x11, so a payload here cannot occur; the pad counts.
-    if (bad.empty()) return;
     sink.report(c, "MR-AK-14", "ACK/NAK has " + bad + " (all must be 0)");
   }
 };

@@ -258,6 +258,40 @@ TEST(Checkers, ReadReissuedMidRangeIsOneRd09AndNoPs02) {
   EXPECT_EQ(bad.clauses(), Clauses{"MR-PS-02"});
 }
 
+// The reissue is found after the ring of pending READs has wrapped past older entries, and
+// a second reissue of the same READ is found as well.
+TEST(Checkers, ReadReissueIsFoundAfterTheReadRingWraps) {
+  auto read = [](uint32_t psn, uint64_t va, uint32_t dlen) {
+    RocePacket p = packet(true, 0x0c, psn);
+    p.bth.ackreq = 1;
+    p.reth = wire::Reth{va, 7, dlen};
+    return p;
+  };
+  auto resp = [](uint8_t op, uint32_t psn) {
+    RocePacket p = packet(false, op, psn);
+    if (op != 0x0e) p.aeth = wire::Aeth{0x1f, 1};
+    return p;
+  };
+  const std::vector<uint8_t> mtu(1024, 1);
+  Trace r;
+  uint32_t psn = 1;
+  for (size_t i = 0; i < kPendingReads + 3; ++i, ++psn) {  // one-PSN READs, each answered
+    r.add(read(psn, 0x1000 * i, 64));
+    r.add(resp(0x10, psn), std::vector<uint8_t>(64, 2));
+  }
+  const uint32_t big = psn;  // 6144 bytes: 6 PSNs at PMTU 1024
+  r.add(read(big, 0x10000, 6144));
+  r.add(resp(0x0d, big), mtu);
+  r.add(resp(0x0e, big + 1), mtu);
+  r.add(read(big + 1, 0x10400, 5120));  // the tail from PSN big+1
+  r.add(resp(0x0e, big + 1), mtu);      // answered from the middle: MR-RD-09
+  r.add(resp(0x0e, big + 2), mtu);
+  r.add(resp(0x0e, big + 3), mtu);
+  r.add(read(big + 2, 0x10800, 4096));  // reissued again, from PSN big+2
+  r.add(resp(0x0e, big + 2), mtu);      // MR-RD-09 again
+  ASSERT_EQ(r.clauses(), (Clauses{"MR-RD-09", "MR-RD-09"}));
+}
+
 // Responses that lost their FIRST are one MR-RD-01, not one per packet that follows.
 TEST(Checkers, ReadResponseWithoutFirstIsReportedOnce) {
   RocePacket rq = packet(true, 0x0c, 5);

@@ -72,6 +72,7 @@ struct RequesterState {
   std::array<PendingRequest, kPendingReads> reads{};
   std::array<PendingRequest, kPendingReads> atomics{};
   size_t reads_at = 0;
+  size_t reissues = 0;  // entries of `reads` that are reissues (MR-RT-05)
   size_t atomics_at = 0;
 };
 

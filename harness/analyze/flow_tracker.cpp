@@ -23,6 +23,14 @@ void push(std::array<PendingRequest, kPendingReads>& ring, size_t& at, PendingRe
   at = (at + 1) % ring.size();
 }
 
+// A READ into the ring, keeping the count of reissues in it.
+void push_read(RequesterState& r, PendingRequest q) {
+  const PendingRequest& evicted = r.reads[r.reads_at];
+  if (evicted.valid && evicted.reissue) --r.reissues;
+  if (q.reissue) ++r.reissues;
+  push(r.reads, r.reads_at, q);
+}
+
 // The PMTU a READ reissue at `psn` implies for the READ `q`: the one (known, or any of the
 // five) for which the reissue names exactly the tail of q's range (MR-RT-05), or 0.
 uint32_t reissue_pmtu(const PendingRequest& q, uint32_t psn, uint32_t dlen, uint64_t va,
@@ -69,8 +77,7 @@ void track_request(const PacketContext& c) {
     ++d.retransmissions;
     r.retx_next = psn_add(psn, read_psns(c.p.reth->dlen.value(), reissue_at_pmtu));
     r.in_retx = psn_diff(r.retx_next, r.next_psn) < 0;
-    push(r.reads, r.reads_at,
-         PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), true});
+    push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), true});
     track_responder_side(c);
     return;
   }
@@ -89,8 +96,7 @@ void track_request(const PacketContext& c) {
     }
     if (c.is(wire::kEnd)) ++d.messages;
     if (c.is(wire::kRead) && c.p.reth) {
-      push(r.reads, r.reads_at,
-           PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
+      push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
     }
     if (c.is(wire::kAtomic)) push(r.atomics, r.atomics_at, PendingRequest{psn, 0, true});
   } else {
@@ -205,6 +211,7 @@ std::optional<uint32_t> expected_next_psn(const Direction& d) {
 }
 
 const PendingRequest* find_read_reissue(const RequesterState& r, uint32_t psn) {
+  if (r.reissues == 0) return nullptr;  // most connections: no scan of the ring's lines
   for (const PendingRequest& q : r.reads) {
     if (q.valid && q.reissue && q.psn == psn) return &q;
   }

@@ -8,6 +8,12 @@ class ReservedBitsChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
     const wire::Bth& b = c.p.bth;
+    const bool becn_reserved = !c.is(wire::kCnp);
+    // The common case first: every bit zero, decided without building the text.
+    if ((b.resv6.value() | b.resv7.value() | b.fecn.value() |
+         (becn_reserved ? b.becn.value() : 0U)) == 0) {
+      return;
+    }
     std::string bad;
     auto add = [&](std::string_view name, uint32_t v) {
       if (v == 0) return;
@@ -16,8 +22,7 @@ class ReservedBitsChecker final : public Checker {
     add("Resv6a", b.resv6.value());
     add("Resv7", b.resv7.value());
     add("FECN", b.fecn.value());
-    if (!c.is(wire::kCnp)) add("BECN", b.becn.value());
-    if (bad.empty()) return;
+    if (becn_reserved) add("BECN", b.becn.value());
     sink.report(c, "MR-WF-04", "reserved BTH bits are not zero: " + bad);
   }
 };
