@@ -21,8 +21,9 @@ struct Aeth {
   u24 msn;
 
   void read(ByteReader& r) {
-    syndrome = r.u8();
-    msn = r.u24();
+    const uint32_t w = r.u32();  // one read: a byte-wide store first would reload the cursor
+    syndrome = w >> 24;
+    msn = w;
   }
   void write(ByteWriter& w) const {
     w.u8(syndrome);

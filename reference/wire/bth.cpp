@@ -1,24 +1,27 @@
 #include "reference/wire/bth.h"
 
+#include <array>
+
 namespace mr::wire {
 
 void Bth::read(ByteReader& r) {
-  opcode = r.u8();
-  const uint8_t b1 = r.u8();
-  solicited = b1 >> 7;
-  migreq = b1 >> 6;
-  padcount = b1 >> 4;
-  version = b1;
-  pkey = r.u16();
-  const uint8_t b4 = r.u8();
-  fecn = b4 >> 7;
-  becn = b4 >> 6;
-  resv6 = b4;
-  dqpn = r.u24();
-  const uint8_t b8 = r.u8();
-  ackreq = b8 >> 7;
-  resv7 = b8;
-  psn = r.u24();
+  // From a local copy: a byte-wide store into a field may alias anything, so reading through
+  // the reader made the compiler reload its cursor after every field.
+  std::array<uint8_t, kSize> b;
+  r.copy_into(b);
+  opcode = b[0];
+  solicited = b[1] >> 7;
+  migreq = b[1] >> 6;
+  padcount = b[1] >> 4;
+  version = b[1];
+  pkey = uint32_t{b[2]} << 8 | b[3];
+  fecn = b[4] >> 7;
+  becn = b[4] >> 6;
+  resv6 = b[4];
+  dqpn = uint32_t{b[5]} << 16 | uint32_t{b[6]} << 8 | b[7];
+  ackreq = b[8] >> 7;
+  resv7 = b[8];
+  psn = uint32_t{b[9]} << 16 | uint32_t{b[10]} << 8 | b[11];
 }
 
 void Bth::write(ByteWriter& w) const {

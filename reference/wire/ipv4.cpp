@@ -1,5 +1,7 @@
 #include "reference/wire/ipv4.h"
 
+#include <array>
+#include <cstring>
 #include <string>
 
 namespace mr::wire {
@@ -13,9 +15,13 @@ Expected<Ipv4, ParseError> Ipv4::parse(ByteReader& r) {
 Expected<void, ParseError> Ipv4::parse_into(ByteReader& r, Ipv4& ip) {
   const size_t start = r.offset();
   if (auto ok = r.need(kMinSize, kName); !ok) return ok;
-  const uint8_t b0 = r.u8();
-  ip.version = b0 >> 4;
-  ip.ihl = b0;
+  // From a local copy: a byte-wide store into `ip` may alias anything, so reading through
+  // the reader made the compiler reload its cursor after every field.
+  std::array<uint8_t, kMinSize> h;
+  r.copy_into(h);
+  auto be16 = [&h](size_t at) { return static_cast<uint16_t>(h[at] << 8 | h[at + 1]); };
+  ip.version = h[0] >> 4;
+  ip.ihl = h[0];
   if (ip.version != 4) {
     return Unexpected(ParseError{"IP", "version", start,
                                  "expected 4, got " + std::to_string(ip.version.value())});
@@ -25,17 +31,17 @@ Expected<void, ParseError> Ipv4::parse_into(ByteReader& r, Ipv4& ip) {
         "IP", "ihl", start,
         "header length " + std::to_string(ip.ihl.value()) + " words is below the minimum of 5"});
   }
-  ip.tos = r.u8();
-  ip.len = r.u16();
-  ip.id = r.u16();
-  const uint16_t ff = r.u16();
+  ip.tos = h[1];
+  ip.len = be16(2);
+  ip.id = be16(4);
+  const uint16_t ff = be16(6);
   ip.flags = ff >> 13;
   ip.frag = ff;
-  ip.ttl = r.u8();
-  ip.proto = r.u8();
-  ip.chksum = r.u16();
-  r.copy_into(ip.src.bytes);
-  r.copy_into(ip.dst.bytes);
+  ip.ttl = h[8];
+  ip.proto = h[9];
+  ip.chksum = be16(10);
+  std::memcpy(ip.src.bytes.data(), &h[12], 4);
+  std::memcpy(ip.dst.bytes.data(), &h[16], 4);
   const size_t opt = ip.header_size() - kMinSize;
   if (auto ok = r.need(opt, "IP options"); !ok) return ok;
   if (opt == 0) {
