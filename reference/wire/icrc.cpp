@@ -140,6 +140,75 @@ MR_CLMUL uint32_t crc_of_blocks(std::span<const uint8_t> head, std::span<const u
   const __m128i x = fold_blocks(load(head.data()), head.data() + kBlock, head.size() - kBlock);
   return reduce(fold_blocks(x, rest.data(), rest.size()));
 }
+
+// The variant bytes of the first kMaskedBlocks blocks of an IPv4 (no options) or IPv6 packet
+// as a mask (ones where the ICRC sets them), and the CRC seed XORed into the packet's first
+// four bytes, each behind one block of zeros: a block's mask is one unaligned load at the
+// block's packet offset, which starts up to 15 bytes before the packet.
+constexpr size_t kMaskedBlocks = 5;
+using PaddedMask = std::array<uint8_t, kBlock*(kMaskedBlocks + 1)>;
+constexpr PaddedMask make_mask(bool v6) {
+  PaddedMask m{};
+  auto ones = [&m](size_t at) { m[kBlock + at] = 0xff; };
+  const size_t ip = v6 ? kIpv6Size : 20;
+  if (v6) {
+    m[kBlock] = 0x0f;  // traffic class, high nibble
+    for (size_t at : {1, 2, 3, 7}) ones(at);
+  } else {
+    for (size_t at : {1, 8, 10, 11}) ones(at);
+  }
+  for (size_t at : {ip + 6, ip + 7, ip + kUdpSize + 4}) ones(at);
+  return m;
+}
+constexpr PaddedMask kMaskIpv4 = make_mask(false);
+constexpr PaddedMask kMaskIpv6 = make_mask(true);
+static_assert(kIpv6Size + kUdpSize + 4 < kMaskedBlocks * kBlock - (kBlock - 1));
+
+// Three blocks: behind 13 or more zeros, the seed's last bytes fall in block 1.
+using PaddedSeed = std::array<uint8_t, 3 * kBlock>;
+constexpr PaddedSeed make_seed() {
+  PaddedSeed s{};
+  for (size_t i = 0; i < 4; ++i) s[kBlock + i] = static_cast<uint8_t>(kStateAfterLrh >> (8 * i));
+  return s;
+}
+constexpr PaddedSeed kSeed = make_seed();
+
+// Shuffle controls: loaded at kBlock - lead, they move a block's bytes up by `lead` and
+// zero the bytes below (0x80 selects zero).
+constexpr std::array<uint8_t, 2 * kBlock> make_shift() {
+  std::array<uint8_t, 2 * kBlock> s{};
+  for (size_t i = 0; i < kBlock; ++i) {
+    s[i] = 0x80;
+    s[kBlock + i] = static_cast<uint8_t>(i);
+  }
+  return s;
+}
+constexpr std::array<uint8_t, 2 * kBlock> kShift = make_shift();
+
+// The ICRC register over a packet of n >= 16 bytes whose variant bytes `mask` names, read in
+// place as whole blocks behind `lead` zeros: block 0 is shifted into place by a byte
+// shuffle, masks and seed are ORed and XORed in registers. (A masked copy in memory made
+// every block load wait on the byte stores before it: store-to-load forwarding fails.)
+MR_CLMUL uint32_t icrc_in_place(const uint8_t* p, size_t n, const PaddedMask& mask) {
+  const size_t lead = (kBlock - n % kBlock) % kBlock;
+  const size_t blocks = (lead + n) / kBlock;
+  const uint8_t* m = mask.data() + kBlock - lead;   // block j's mask at m + j * kBlock
+  const uint8_t* s = kSeed.data() + kBlock - lead;  // and its seed at s + j * kBlock
+  __m128i x = _mm_shuffle_epi8(load(p), load(kShift.data() + kBlock - lead));
+  x = _mm_xor_si128(_mm_or_si128(x, load(m)), load(s));
+  const uint8_t* at = p + kBlock - lead;  // block 1
+  size_t j = 1;
+  if (blocks > 1) {
+    const __m128i d = _mm_or_si128(load(at), load(m + kBlock));
+    x = fold(x, k128(), _mm_xor_si128(d, load(s + kBlock)));
+    ++j;
+    at += kBlock;
+  }
+  for (; j < blocks && j < kMaskedBlocks; ++j, at += kBlock) {
+    x = fold(x, k128(), _mm_or_si128(load(at), load(m + j * kBlock)));
+  }
+  return reduce(fold_blocks(x, at, (blocks - j) * kBlock));
+}
 #undef MR_CLMUL
 
 const bool kHasClmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
@@ -183,6 +252,13 @@ uint32_t IcrcCalculator::icrc(std::span<const uint8_t> bytes) {
   if (bytes.size() < 4) return 0;
   const bool v6 = (bytes[0] >> 4) == 6;
   const size_t ip_size = v6 ? kIpv6Size : size_t{bytes[0] & 0x0fU} * 4;
+#if defined(__x86_64__)
+  // The common case: no IPv4 options, and a CPU with carry-less multiplication.
+  if (kHasClmul && bytes.size() >= kBlock && (v6 || ip_size == 20)) {
+    const uint32_t c = icrc_in_place(bytes.data(), bytes.size(), v6 ? kMaskIpv6 : kMaskIpv4);
+    return __builtin_bswap32(~c);
+  }
+#endif
 
   // Mask a private copy of the first bytes (they hold every variant field), behind enough
   // zeros that the copy and the rest of the packet are whole 128-bit blocks. A CRC register
