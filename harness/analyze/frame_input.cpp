@@ -1,5 +1,6 @@
 #include "harness/analyze/frame_input.h"
 
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <utility>
@@ -10,14 +11,23 @@
 namespace mr::analyze {
 namespace {
 
+// An IPv4 address as the first word of an IpAddress: its 4 bytes, then zeros, in memory.
+uint64_t ipv4_word(const wire::Ipv4Address& a) {
+  uint32_t v;
+  std::memcpy(&v, a.bytes.data(), 4);
+  if constexpr (std::endian::native == std::endian::little) return v;
+  return uint64_t{v} << 32;
+}
+
 // Sets the frame's direction key and its hash. The addresses go through words held in
-// registers: hashing a key just written byte by byte stalled on store-to-load forwarding.
+// registers: hashing a key just written in narrower pieces stalled on store-to-load
+// forwarding (a wide load cannot take its bytes from several smaller stores).
 void set_key(const wire::RocePacket& p, FrameInput& out) {
   AddressWords w{};
   bool v6 = false;
   if (const auto* ip4 = std::get_if<wire::Ipv4>(&p.ip)) {
-    std::memcpy(&w[0], ip4->src.bytes.data(), 4);
-    std::memcpy(&w[2], ip4->dst.bytes.data(), 4);
+    w[0] = ipv4_word(ip4->src);
+    w[2] = ipv4_word(ip4->dst);
   } else {
     const auto& ip6 = std::get<wire::Ipv6>(p.ip);
     std::memcpy(&w[0], ip6.src.bytes.data(), 16);
