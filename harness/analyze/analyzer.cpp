@@ -1,5 +1,7 @@
 #include "harness/analyze/analyzer.h"
 
+#include <cstddef>
+#include <span>
 #include <utility>
 
 #include "harness/analyze/checker_table.h"
@@ -8,7 +10,18 @@
 
 namespace mr::analyze {
 Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violation)) {
-  for (const CheckerEntry& e : checker_table()) checkers_.push_back({e.make(), e.packets});
+  const std::span<const CheckerEntry> table = checker_table();
+  for (const CheckerEntry& e : table) checkers_.push_back(e.make());
+  for (size_t op = 0; op < runs_for_.size(); ++op) {
+    const wire::OpcodeInfo* info =
+        op == kUnknownOpcode ? nullptr : wire::opcode_info(static_cast<uint8_t>(op));
+    const uint32_t flags = info ? info->flags : 0;
+    for (size_t i = 0; i < table.size(); ++i) {
+      if (table[i].packets == 0 || (flags & table[i].packets) != 0) {
+        runs_for_[op].push_back(checkers_[i].get());
+      }
+    }
+  }
 }
 
 void Analyzer::add(const io::CapturedFrame& frame, std::string_view comment) {
@@ -50,10 +63,7 @@ void Analyzer::add_input(const FrameInput& in) {
   const bool response = info && info->is(wire::kResponse);
   Direction& dir = flows_.find(in.key, in.key_hash, p.bth.psn.value(), response);
   const PacketContext c{counts_.frames, time_ns, *roce, p, info, dir, by_tester};
-  const uint32_t flags = info ? info->flags : 0;
-  for (const TableChecker& t : checkers_) {
-    if (t.packets == 0 || (flags & t.packets) != 0) t.checker->check(c, *this);
-  }
+  for (Checker* k : runs_for_[info ? p.bth.opcode.value() : kUnknownOpcode]) k->check(c, *this);
   track(c);
 }
 

@@ -12,6 +12,8 @@
 //   for (auto& [key, dir] : a.flows().directions()) summarize(dir);
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -65,11 +67,12 @@ class Analyzer final : private ViolationSink {
                         const wire::ParseError& e);
 
   OnViolation on_violation_;
-  struct TableChecker {
-    std::unique_ptr<Checker> checker;
-    uint32_t packets;  // CheckerEntry::packets
-  };
-  std::vector<TableChecker> checkers_;
+  std::vector<std::unique_ptr<Checker>> checkers_;  // one per checker_table() entry
+  // The checkers a packet runs, in table order, by BTH opcode (kUnknownOpcode: one outside
+  // the opcode table). Built once from CheckerEntry::packets, so that the packet path
+  // tests no filter per checker (that test was a branch mispredicted on mixed traffic).
+  static constexpr size_t kUnknownOpcode = 256;
+  std::array<std::vector<Checker*>, kUnknownOpcode + 1> runs_for_;
   FlowTable flows_;
   AnalyzerCounts counts_;
   FrameInput input_;  // reused by add and add_bytes
