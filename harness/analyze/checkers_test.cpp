@@ -36,6 +36,18 @@ RocePacket ack(uint32_t psn, uint8_t syndrome = 0x1f, uint32_t msn = 1) {
   p.aeth = wire::Aeth{syndrome, msn};
   return p;
 }
+// A READ request (AckReq set), and a READ response (an AETH on all but MIDDLE).
+RocePacket read_request(uint32_t psn, uint64_t va, uint32_t dlen) {
+  RocePacket p = packet(true, 0x0c, psn);
+  p.bth.ackreq = 1;
+  p.reth = wire::Reth{va, 7, dlen};
+  return p;
+}
+RocePacket read_response(uint8_t op, uint32_t psn, uint8_t syndrome = 0x1f) {
+  RocePacket p = packet(false, op, psn);
+  if (op != 0x0e) p.aeth = wire::Aeth{syndrome, 1};
+  return p;
+}
 
 struct Trace {
   std::vector<Violation> found;
@@ -171,39 +183,28 @@ TEST(Checkers, DuplicateAnsweredWithItsOwnPsn) {
 }
 
 TEST(Checkers, ReadResponses) {
-  auto read = [](uint32_t psn, uint32_t dlen) {
-    RocePacket p = packet(true, 0x0c, psn);
-    p.bth.ackreq = 1;
-    p.reth = wire::Reth{0x1000, 7, dlen};
-    return p;
-  };
-  auto resp = [](uint8_t op, uint32_t psn, uint8_t syndrome = 0x1f) {
-    RocePacket p = packet(false, op, psn);
-    if (op != 0x0e) p.aeth = wire::Aeth{syndrome, 1};
-    return p;
-  };
   const std::vector<uint8_t> mtu(1024, 1);
   Trace ok;
-  ok.add(read(5, 3000));
-  ok.add(resp(0x0d, 5), mtu);
-  ok.add(resp(0x0e, 6), mtu);
-  ok.add(resp(0x0f, 7), std::vector<uint8_t>(952, 1));
+  ok.add(read_request(5, 0x1000, 3000));
+  ok.add(read_response(0x0d, 5), mtu);
+  ok.add(read_response(0x0e, 6), mtu);
+  ok.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
   ok.add(send_only(8));
   EXPECT_EQ(ok.clauses(), Clauses{});
   Trace gap;
-  gap.add(read(5, 3000));
-  gap.add(resp(0x0d, 5), mtu);
-  gap.add(resp(0x0f, 7), std::vector<uint8_t>(952, 1));
+  gap.add(read_request(5, 0x1000, 3000));
+  gap.add(read_response(0x0d, 5), mtu);
+  gap.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
   EXPECT_EQ(gap.clauses(), Clauses{"MR-RD-02"});
   Trace aeth;
-  aeth.add(read(5, 100));
-  aeth.add(resp(0x10, 5, 0x61), std::vector<uint8_t>(100, 1));
+  aeth.add(read_request(5, 0x1000, 100));
+  aeth.add(read_response(0x10, 5, 0x61), std::vector<uint8_t>(100, 1));
   EXPECT_EQ(aeth.clauses(), Clauses{"MR-RD-03"});
   Trace psns;
-  psns.add(read(5, 3000));
-  psns.add(resp(0x0d, 5), mtu);
-  psns.add(resp(0x0e, 6), mtu);
-  psns.add(resp(0x0f, 7), std::vector<uint8_t>(952, 1));
+  psns.add(read_request(5, 0x1000, 3000));
+  psns.add(read_response(0x0d, 5), mtu);
+  psns.add(read_response(0x0e, 6), mtu);
+  psns.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
   psns.add(send_only(9));  // a 3000-byte READ at PMTU 1024 consumes 3 PSNs: 5, 6, 7
   EXPECT_EQ(psns.clauses(), Clauses{"MR-PS-02"});
 }
@@ -213,82 +214,60 @@ TEST(Checkers, ReadResponses) {
 // answer starting with MIDDLE is MR-RD-09 (rxe does this), reported once, and the checker
 // follows the rest of that answer.
 TEST(Checkers, ReadReissuedMidRangeIsOneRd09AndNoPs02) {
-  auto read = [](uint32_t psn, uint64_t va, uint32_t dlen) {
-    RocePacket p = packet(true, 0x0c, psn);
-    p.bth.ackreq = 1;
-    p.reth = wire::Reth{va, 7, dlen};
-    return p;
-  };
-  auto resp = [](uint8_t op, uint32_t psn) {
-    RocePacket p = packet(false, op, psn);
-    if (op != 0x0e) p.aeth = wire::Aeth{0x1f, 1};
-    return p;
-  };
   const std::vector<uint8_t> mtu(1024, 1);
   Trace r;
-  r.add(read(5, 0x10000, 6144));  // PSNs 5..10 at PMTU 1024, which the capture shows later
-  r.add(resp(0x0d, 5), mtu);
-  r.add(resp(0x0e, 6), mtu);
-  r.add(resp(0x0e, 7), mtu);      // lost on the way to the requester
-  r.add(read(7, 0x10800, 4096));  // the tail: 2 PMTUs in, 4096 bytes left
-  r.add(resp(0x0e, 7), mtu);      // answered from the middle
-  r.add(resp(0x0e, 8), mtu);
-  r.add(resp(0x0e, 9), mtu);
-  r.add(resp(0x0f, 10), mtu);
+  r.add(read_request(5, 0x10000, 6144));  // PSNs 5..10 at PMTU 1024, which the capture shows later
+  r.add(read_response(0x0d, 5), mtu);
+  r.add(read_response(0x0e, 6), mtu);
+  r.add(read_response(0x0e, 7), mtu);     // lost on the way to the requester
+  r.add(read_request(7, 0x10800, 4096));  // the tail: 2 PMTUs in, 4096 bytes left
+  r.add(read_response(0x0e, 7), mtu);     // answered from the middle
+  r.add(read_response(0x0e, 8), mtu);
+  r.add(read_response(0x0e, 9), mtu);
+  r.add(read_response(0x0f, 10), mtu);
   r.add(send_only(11));
   ASSERT_EQ(r.clauses(), Clauses{"MR-RD-09"});
   EXPECT_EQ(r.found[0].frame, 6u);
 
   Trace first;  // the same reissue answered FIRST..LAST, as MR-RD-09 asks: clean
-  first.add(read(5, 0x10000, 6144));
-  first.add(resp(0x0d, 5), mtu);
-  first.add(resp(0x0e, 6), mtu);
-  first.add(read(7, 0x10800, 4096));
+  first.add(read_request(5, 0x10000, 6144));
+  first.add(read_response(0x0d, 5), mtu);
+  first.add(read_response(0x0e, 6), mtu);
+  first.add(read_request(7, 0x10800, 4096));
   for (auto [op, psn] : {std::pair{0x0d, 7}, {0x0e, 8}, {0x0e, 9}, {0x0f, 10}}) {
-    first.add(resp(static_cast<uint8_t>(op), static_cast<uint32_t>(psn)), mtu);
+    first.add(read_response(static_cast<uint8_t>(op), static_cast<uint32_t>(psn)), mtu);
   }
   first.add(send_only(11));
   EXPECT_EQ(first.clauses(), Clauses{});
 
   Trace bad;  // a READ inside the range that names no tail of it is still a miscount
-  bad.add(read(5, 0x10000, 6144));
-  bad.add(resp(0x0d, 5), mtu);
-  bad.add(resp(0x0e, 6), mtu);
-  bad.add(read(7, 0x90000, 512));
+  bad.add(read_request(5, 0x10000, 6144));
+  bad.add(read_response(0x0d, 5), mtu);
+  bad.add(read_response(0x0e, 6), mtu);
+  bad.add(read_request(7, 0x90000, 512));
   EXPECT_EQ(bad.clauses(), Clauses{"MR-PS-02"});
 }
 
 // The reissue is found after the ring of pending READs has wrapped past older entries, and
 // a second reissue of the same READ is found as well.
 TEST(Checkers, ReadReissueIsFoundAfterTheReadRingWraps) {
-  auto read = [](uint32_t psn, uint64_t va, uint32_t dlen) {
-    RocePacket p = packet(true, 0x0c, psn);
-    p.bth.ackreq = 1;
-    p.reth = wire::Reth{va, 7, dlen};
-    return p;
-  };
-  auto resp = [](uint8_t op, uint32_t psn) {
-    RocePacket p = packet(false, op, psn);
-    if (op != 0x0e) p.aeth = wire::Aeth{0x1f, 1};
-    return p;
-  };
   const std::vector<uint8_t> mtu(1024, 1);
   Trace r;
   uint32_t psn = 1;
   for (size_t i = 0; i < kPendingReads + 3; ++i, ++psn) {  // one-PSN READs, each answered
-    r.add(read(psn, 0x1000 * i, 64));
-    r.add(resp(0x10, psn), std::vector<uint8_t>(64, 2));
+    r.add(read_request(psn, 0x1000 * i, 64));
+    r.add(read_response(0x10, psn), std::vector<uint8_t>(64, 2));
   }
   const uint32_t big = psn;  // 6144 bytes: 6 PSNs at PMTU 1024
-  r.add(read(big, 0x10000, 6144));
-  r.add(resp(0x0d, big), mtu);
-  r.add(resp(0x0e, big + 1), mtu);
-  r.add(read(big + 1, 0x10400, 5120));  // the tail from PSN big+1
-  r.add(resp(0x0e, big + 1), mtu);      // answered from the middle: MR-RD-09
-  r.add(resp(0x0e, big + 2), mtu);
-  r.add(resp(0x0e, big + 3), mtu);
-  r.add(read(big + 2, 0x10800, 4096));  // reissued again, from PSN big+2
-  r.add(resp(0x0e, big + 2), mtu);      // MR-RD-09 again
+  r.add(read_request(big, 0x10000, 6144));
+  r.add(read_response(0x0d, big), mtu);
+  r.add(read_response(0x0e, big + 1), mtu);
+  r.add(read_request(big + 1, 0x10400, 5120));  // the tail from PSN big+1
+  r.add(read_response(0x0e, big + 1), mtu);     // answered from the middle: MR-RD-09
+  r.add(read_response(0x0e, big + 2), mtu);
+  r.add(read_response(0x0e, big + 3), mtu);
+  r.add(read_request(big + 2, 0x10800, 4096));  // reissued again, from PSN big+2
+  r.add(read_response(0x0e, big + 2), mtu);     // MR-RD-09 again
   ASSERT_EQ(r.clauses(), (Clauses{"MR-RD-09", "MR-RD-09"}));
 }
 
@@ -297,17 +276,12 @@ TEST(Checkers, ReadResponseWithoutFirstIsReportedOnce) {
   RocePacket rq = packet(true, 0x0c, 5);
   rq.bth.ackreq = 1;
   rq.reth = wire::Reth{0x1000, 7, 4096};
-  auto resp = [](uint8_t op, uint32_t psn) {
-    RocePacket p = packet(false, op, psn);
-    if (op != 0x0e) p.aeth = wire::Aeth{0x1f, 1};
-    return p;
-  };
   const std::vector<uint8_t> mtu(1024, 1);
   Trace r;
   r.add(rq);
-  r.add(resp(0x0e, 6), mtu);
-  r.add(resp(0x0e, 7), mtu);
-  r.add(resp(0x0f, 8), mtu);
+  r.add(read_response(0x0e, 6), mtu);
+  r.add(read_response(0x0e, 7), mtu);
+  r.add(read_response(0x0f, 8), mtu);
   EXPECT_EQ(r.clauses(), Clauses{"MR-RD-01"});
 }
 
