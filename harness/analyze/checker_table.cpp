@@ -27,6 +27,7 @@ constexpr std::array kTable{
     CheckerEntry{"icrc", "MR-IC-01", make_icrc_checker},
     CheckerEntry{"psn-order", "MR-PS-01 MR-PS-02 MR-PS-10", make_psn_order_checker, wire::kRequest},
     CheckerEntry{"nak-sequence", "MR-PS-04 MR-PS-05", make_nak_sequence_checker, wire::kResponse},
+    CheckerEntry{"unacked-window", "MR-PS-11", make_unacked_window_checker, wire::kRequest},
     CheckerEntry{"ack-psn", "MR-AK-02", make_ack_psn_checker, wire::kAck},
     CheckerEntry{"msn", "MR-AK-03", make_msn_checker, wire::kResponse},
     CheckerEntry{"ackreq", "MR-AK-05", make_ackreq_checker, wire::kRequest},

@@ -2,11 +2,13 @@
 // fault reports exactly its clause (the analyzer runs the whole checker table).
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/analyze/analyzer.h"
 #include "harness/analyze/checker_table.h"
+#include "harness/analyze/psn.h"
 #include "reference/wire/frame_builder.h"
 
 namespace mr::analyze {
@@ -69,7 +71,7 @@ struct Trace {
 
 using Clauses = std::vector<std::string>;
 
-TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 19u); }
+TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 20u); }
 
 TEST(Checkers, CleanSendAndAckReportNothing) {
   Trace r;
@@ -269,6 +271,35 @@ TEST(Checkers, ReadReissueIsFoundAfterTheReadRingWraps) {
   r.add(read_request(big + 2, 0x10800, 4096));  // reissued again, from PSN big+2
   r.add(read_response(0x0e, big + 2), mtu);     // MR-RD-09 again
   ASSERT_EQ(r.clauses(), (Clauses{"MR-RD-09", "MR-RD-09"}));
+}
+
+// MR-PS-11: a READ of 2^23 - 1 packets at PMTU 256 takes 2^23 - 1 PSNs; a request after it
+// with nothing acknowledged makes 2^23 unacknowledged PSNs. One PSN fewer is within bounds,
+// and so is the same request once the READ's first response acknowledges its start.
+TEST(Checkers, UnackedRequestPsnsBeyondHalfThePsnSpace) {
+  constexpr uint32_t kWindow = (1U << 23) - 1;
+  const std::vector<uint8_t> pmtu(256, 1);
+  auto trace = [&](uint32_t read_packets, bool acked) {
+    auto t = std::make_unique<Trace>();
+    RocePacket first = packet(true, 0x06, 1);  // WRITE FIRST + LAST: the PMTU is 256
+    first.reth = wire::Reth{0x1000, 7, 512};
+    t->add(first, pmtu);
+    RocePacket last = packet(true, 0x08, 2);
+    last.bth.ackreq = 1;
+    t->add(last, pmtu);
+    t->add(ack(2));
+    t->add(read_request(3, 0x10000, read_packets * 256));
+    if (acked) t->add(read_response(0x0d, 3), pmtu);
+    t->add(send_only(psn_add(3, read_packets)));
+    return t;
+  };
+  auto over = trace(kWindow, false);
+  ASSERT_EQ(over->clauses(), Clauses{"MR-PS-11"});
+  EXPECT_EQ(over->found[0].frame, 5u);
+  EXPECT_NE(over->found[0].text.find("8388608 request PSNs unacknowledged"), std::string::npos)
+      << over->found[0].text;
+  EXPECT_EQ(trace(kWindow - 1, false)->clauses(), Clauses{});
+  EXPECT_EQ(trace(kWindow, true)->clauses(), Clauses{});
 }
 
 // Responses that lost their FIRST are one MR-RD-01, not one per packet that follows.

@@ -18,7 +18,8 @@ void track(const PacketContext& c);
 
 // PSNs a READ of dlen bytes consumes at this PMTU: max(1, ceil(dlen / pmtu)) (MR-PS-02).
 constexpr uint32_t read_psns(uint32_t dlen, uint32_t pmtu) {
-  return dlen == 0 ? 1 : (dlen + pmtu - 1) / pmtu;
+  // Not (dlen + pmtu - 1) / pmtu: that wraps for a DMA length near 2^32 (a hostile capture).
+  return dlen == 0 ? 1 : dlen / pmtu + (dlen % pmtu != 0 ? 1 : 0);
 }
 
 // The PSN the requester's next new request must carry, once the capture shows enough to

@@ -141,6 +141,15 @@ const std::vector<Plant>& plants() {
            v.push_back(request(kSendOnly, 0x108, 8, true));
          });
        }},
+      {"ps11-unacked-window",
+       [] {
+         // PMTU 256 (the SEND's FIRST), then a READ of 2^23 - 1 packets: 2^23 - 1 PSNs
+         // unacknowledged, and the SEND behind it makes 2^23.
+         return std::vector<Frame>{request(kSendFirst, 0x100, 256, false),
+                                   request(kSendLast, 0x101, 100, true),
+                                   response(kAck, 0x101, 0x1f, 1), read_request(0x102, 0x7fffff00),
+                                   request(kSendOnly, 0x102 + 0x7fffff, 8, true)};
+       }},
       {"ps05-second-nak",
        [] {
          return std::vector<Frame>{
