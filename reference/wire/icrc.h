@@ -14,7 +14,8 @@
 //
 // Fast paths: carry-less multiplication (PCLMULQDQ) folding 64 bytes per step and a Barrett
 // reduction where the CPU has it, slice-by-8 tables otherwise; never a per-bit loop. `icrc`
-// masks a zero-led copy of the headers so that the whole packet folds in 16-byte blocks.
+// reads IPv4 (no options) and IPv6 packets in place, applying the masks in registers; with
+// IPv4 options it masks a copy of the headers.
 #pragma once
 
 #include <cstdint>
