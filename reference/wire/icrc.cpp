@@ -46,24 +46,28 @@ constexpr size_t kUdpSize = 8;
 constexpr size_t kIpv6Size = 40;
 constexpr size_t kMaxIpv4Size = 60;
 constexpr size_t kBlock = 16;  // one 128-bit fold step
-// The masked copy: leading zeros (fewer than one block) and the first bytes of the packet, a
-// whole number of blocks. It holds every masked field however many zeros lead it.
-constexpr size_t kCopiedBytes = 96;
-static_assert(kCopiedBytes % kBlock == 0);
-static_assert(kCopiedBytes - (kBlock - 1) >= kMaxIpv4Size + kUdpSize + kBthSize);
-
-// Copies n bytes, 16 <= n < kCopiedBytes, in 16-byte moves (the last one overlapping),
-// written out: GCC turns both a variable-length memcpy and a loop of fixed ones into
-// `rep movs`, whose start-up cost was a third of the ICRC's time on 60-300-byte packets.
-void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
-  static_assert(kCopiedBytes == 6 * kBlock, "one move per block below");
-  std::memcpy(dst, src, kBlock);
-  if (n > 2 * kBlock) std::memcpy(dst + kBlock, src + kBlock, kBlock);
-  if (n > 3 * kBlock) std::memcpy(dst + 2 * kBlock, src + 2 * kBlock, kBlock);
-  if (n > 4 * kBlock) std::memcpy(dst + 3 * kBlock, src + 3 * kBlock, kBlock);
-  if (n > 5 * kBlock) std::memcpy(dst + 4 * kBlock, src + 4 * kBlock, kBlock);
-  std::memcpy(dst + n - kBlock, src + n - kBlock, kBlock);
+// The variant bytes of a packet's first kMaskedBlocks blocks as a mask (ones where the ICRC
+// sets them), behind one block of zeros: in the folding path a block's mask is one unaligned
+// load at the block's packet offset, which starts up to 15 bytes before the packet. Six
+// blocks hold the BTH byte behind the largest IPv4 header and 15 leading zeros.
+constexpr size_t kMaskedBlocks = 6;
+using PaddedMask = std::array<uint8_t, kBlock*(kMaskedBlocks + 1)>;
+constexpr PaddedMask make_mask(bool v6, size_t ip_size) {
+  PaddedMask m{};
+  auto ones = [&m](size_t at) { m[kBlock + at] = 0xff; };
+  if (v6) {
+    m[kBlock] = 0x0f;                         // traffic class, high nibble
+    for (size_t at : {1, 2, 3, 7}) ones(at);  // traffic class low nibble, flow label, hop limit
+  } else {
+    for (size_t at : {1, 8, 10, 11}) ones(at);  // tos, ttl, header checksum
+  }
+  // UDP checksum; BTH fecn, becn, resv6.
+  for (size_t at : {ip_size + 6, ip_size + 7, ip_size + kUdpSize + 4}) ones(at);
+  return m;
 }
+constexpr PaddedMask kMaskIpv4 = make_mask(false, 20);
+constexpr PaddedMask kMaskIpv6 = make_mask(true, kIpv6Size);
+static_assert(kMaxIpv4Size + kUdpSize + 4 < kMaskedBlocks * kBlock - (kBlock - 1));
 
 #if defined(__x86_64__)
 // Carry-less multiplication folding (Intel, "Fast CRC Computation for Generic Polynomials
@@ -134,35 +138,6 @@ MR_CLMUL uint32_t update_clmul(uint32_t c, const uint8_t* p, size_t n) {
   const uint32_t folded = reduce(fold_blocks(first, p + kBlock, blocks - kBlock));
   return IcrcCalculator::update_tables(folded, std::span(p + blocks, n - blocks));
 }
-
-// The register from 0 over `head` then `rest`, both whole blocks, head at least one.
-MR_CLMUL uint32_t crc_of_blocks(std::span<const uint8_t> head, std::span<const uint8_t> rest) {
-  const __m128i x = fold_blocks(load(head.data()), head.data() + kBlock, head.size() - kBlock);
-  return reduce(fold_blocks(x, rest.data(), rest.size()));
-}
-
-// The variant bytes of the first kMaskedBlocks blocks of an IPv4 (no options) or IPv6 packet
-// as a mask (ones where the ICRC sets them), and the CRC seed XORed into the packet's first
-// four bytes, each behind one block of zeros: a block's mask is one unaligned load at the
-// block's packet offset, which starts up to 15 bytes before the packet.
-constexpr size_t kMaskedBlocks = 5;
-using PaddedMask = std::array<uint8_t, kBlock*(kMaskedBlocks + 1)>;
-constexpr PaddedMask make_mask(bool v6) {
-  PaddedMask m{};
-  auto ones = [&m](size_t at) { m[kBlock + at] = 0xff; };
-  const size_t ip = v6 ? kIpv6Size : 20;
-  if (v6) {
-    m[kBlock] = 0x0f;  // traffic class, high nibble
-    for (size_t at : {1, 2, 3, 7}) ones(at);
-  } else {
-    for (size_t at : {1, 8, 10, 11}) ones(at);
-  }
-  for (size_t at : {ip + 6, ip + 7, ip + kUdpSize + 4}) ones(at);
-  return m;
-}
-constexpr PaddedMask kMaskIpv4 = make_mask(false);
-constexpr PaddedMask kMaskIpv6 = make_mask(true);
-static_assert(kIpv6Size + kUdpSize + 4 < kMaskedBlocks * kBlock - (kBlock - 1));
 
 // Three blocks: behind 13 or more zeros, the seed's last bytes fall in block 1.
 using PaddedSeed = std::array<uint8_t, 3 * kBlock>;
@@ -248,63 +223,36 @@ uint32_t IcrcCalculator::update_tables(uint32_t c, std::span<const uint8_t> byte
   return c;
 }
 
+namespace {
+
+// The ICRC register of a packet whose variant fields `mask` names.
+uint32_t icrc_register(std::span<const uint8_t> bytes, const PaddedMask& mask) {
+#if defined(__x86_64__)
+  if (kHasClmul && bytes.size() >= kBlock) return icrc_in_place(bytes.data(), bytes.size(), mask);
+#endif
+  // Without carry-less multiplication: a masked copy of the first bytes, then the tables.
+  std::array<uint8_t, kMaskedBlocks * kBlock> head;
+  const size_t prefix = std::min(bytes.size(), head.size());
+  std::memcpy(head.data(), bytes.data(), prefix);
+  for (size_t i = 0; i < prefix; ++i) head[i] |= mask[kBlock + i];
+  return IcrcCalculator::update_tables(
+      IcrcCalculator::update_tables(kStateAfterLrh, std::span(head.data(), prefix)),
+      bytes.subspan(prefix));
+}
+
+}  // namespace
+
 uint32_t IcrcCalculator::icrc(std::span<const uint8_t> bytes) {
   if (bytes.size() < 4) return 0;
   const bool v6 = (bytes[0] >> 4) == 6;
   const size_t ip_size = v6 ? kIpv6Size : size_t{bytes[0] & 0x0fU} * 4;
-#if defined(__x86_64__)
-  // The common case: no IPv4 options, and a CPU with carry-less multiplication.
-  if (kHasClmul && bytes.size() >= kBlock && (v6 || ip_size == 20)) {
-    const uint32_t c = icrc_in_place(bytes.data(), bytes.size(), v6 ? kMaskIpv6 : kMaskIpv4);
-    return __builtin_bswap32(~c);
-  }
-#endif
-
-  // Mask a private copy of the first bytes (they hold every variant field), behind enough
-  // zeros that the copy and the rest of the packet are whole 128-bit blocks. A CRC register
-  // of 0 stays 0 over zeros, and a register S before data D equals a register of 0 before D
-  // with S XORed into its first four bytes: the zeros change nothing.
-  const size_t lead = (kBlock - bytes.size() % kBlock) % kBlock;
-  const size_t prefix = std::min(bytes.size(), kCopiedBytes - lead);  // packet bytes copied
-  std::array<uint8_t, kBlock + kCopiedBytes> buf;
-  std::memset(buf.data(), 0, kBlock);
-  uint8_t* head = buf.data() + lead;
-  if (bytes.size() >= kCopiedBytes) {
-    std::memcpy(head, bytes.data(), kCopiedBytes);  // past `prefix`: copied, not folded
-  } else if (bytes.size() >= kBlock) {
-    copy_short(head, bytes.data(), bytes.size());
-  } else {
-    std::memcpy(head, bytes.data(), bytes.size());
-  }
-  auto ones = [&](size_t at, size_t n) {
-    for (size_t i = at; i < at + n && i < prefix; ++i) head[i] = 0xff;
-  };
-  if (v6) {
-    head[0] |= 0x0f;  // traffic class, high nibble
-    ones(1, 3);       // traffic class low nibble + flow label
-    ones(7, 1);       // hop limit
-  } else {
-    ones(1, 1);   // tos
-    ones(8, 1);   // ttl
-    ones(10, 2);  // header checksum
-  }
-  ones(ip_size + 6, 2);             // UDP checksum
-  ones(ip_size + kUdpSize + 4, 1);  // BTH fecn, becn, resv6
-  for (size_t i = 0; i < 4; ++i) head[i] ^= static_cast<uint8_t>(kStateAfterLrh >> (8 * i));
-
-  const std::span<const uint8_t> copy(buf.data(), lead + prefix);
-  const std::span<const uint8_t> rest = bytes.subspan(prefix);
   uint32_t c = 0;
-#if defined(__x86_64__)
-  if (kHasClmul) {
-    c = crc_of_blocks(copy, rest);  // lead + prefix and rest are whole blocks
-  } else
-#endif
-  {
-    c = update_tables(update_tables(0, copy), rest);
+  if (v6 || ip_size == 20) {
+    c = icrc_register(bytes, v6 ? kMaskIpv6 : kMaskIpv4);
+  } else {
+    c = icrc_register(bytes, make_mask(false, ip_size));  // IPv4 options: the rare case
   }
-  const uint32_t crc = ~c;
-  return __builtin_bswap32(crc);  // wire order is LSB first; report it read big-endian
+  return __builtin_bswap32(~c);  // wire order is LSB first; report it read big-endian
 }
 
 }  // namespace mr::wire

@@ -14,8 +14,8 @@
 //
 // Fast paths: carry-less multiplication (PCLMULQDQ) folding 64 bytes per step and a Barrett
 // reduction where the CPU has it, slice-by-8 tables otherwise; never a per-bit loop. `icrc`
-// reads IPv4 (no options) and IPv6 packets in place, applying the masks in registers; with
-// IPv4 options it masks a copy of the headers.
+// reads a packet in place, applying the masks of its variant fields in registers; without
+// PCLMULQDQ it masks a copy of the headers.
 #pragma once
 
 #include <cstdint>
