@@ -27,16 +27,6 @@ class UnackedWindowChecker final : public Checker {
     if (!c.is_request()) return;
     const RequesterState& r = c.dir.req;
     const uint32_t psn = c.psn();
-    if (r.started) {
-      const std::optional<uint32_t> next = expected_next_psn(c.dir);
-      // Only a request in sequence: a retransmission adds nothing, a skip is MR-PS-01's.
-      if (!next || psn != *next) return;
-    }
-    uint32_t count = 1;
-    if (c.is(wire::kRead) && c.p.reth) {
-      const uint32_t pmtu = c.dir.pmtu();
-      count = pmtu ? read_psns(c.p.reth->dlen.value(), pmtu) : 1;
-    }
     const Direction* responder = c.dir.peer;
     uint32_t oldest = psn;
     if (responder && responder->resp.acked) {
@@ -45,8 +35,22 @@ class UnackedWindowChecker final : public Checker {
       oldest = r.first_psn;
     }
     const uint32_t before = (psn - oldest) & kPsnMask;
+    // Decided first, for almost every request: a one-PSN request crosses the bound only from
+    // exactly kMaxUnackedPsns, and none crosses it from beyond.
+    const bool read = c.is(wire::kRead) && c.p.reth;
+    if (before > kMaxUnackedPsns || (!read && before < kMaxUnackedPsns)) return;
+    if (r.started) {
+      const std::optional<uint32_t> next = expected_next_psn(c.dir);
+      // Only a request in sequence: a retransmission adds nothing, a skip is MR-PS-01's.
+      if (!next || psn != *next) return;
+    }
+    uint32_t count = 1;
+    if (read) {
+      const uint32_t pmtu = c.dir.pmtu();
+      count = pmtu ? read_psns(c.p.reth->dlen.value(), pmtu) : 1;
+    }
     const uint32_t after = (psn_add(psn, count) - oldest) & kPsnMask;
-    if (before > kMaxUnackedPsns || after <= kMaxUnackedPsns || after <= before) return;
+    if (after <= kMaxUnackedPsns || after <= before) return;
     sink.report(c, "MR-PS-11",
                 wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(psn) + " makes " +
                     std::to_string(after) + " request PSNs unacknowledged (from " + hex(oldest) +
