@@ -19,9 +19,13 @@ uint64_t ipv4_word(const wire::Ipv4Address& a) {
   return uint64_t{v} << 32;
 }
 
+// Stores one address word; an 8-byte store the later 8- or 16-byte loads can forward from.
+void store_word(uint8_t* to, uint64_t word) { std::memcpy(to, &word, sizeof word); }
+
 // Sets the frame's direction key and its hash. The addresses go through words held in
-// registers: hashing a key just written in narrower pieces stalled on store-to-load
-// forwarding (a wide load cannot take its bytes from several smaller stores).
+// registers and are stored word by word: hashing a key just written in narrower pieces, or
+// copying a 16-byte block out of a word array just stored on the stack, stalled on
+// store-to-load forwarding (a wide load cannot take its bytes from several smaller stores).
 void set_key(const wire::RocePacket& p, FrameInput& out) {
   AddressWords w{};
   bool v6 = false;
@@ -30,13 +34,17 @@ void set_key(const wire::RocePacket& p, FrameInput& out) {
     w[2] = ipv4_word(ip4->dst);
   } else {
     const auto& ip6 = std::get<wire::Ipv6>(p.ip);
-    std::memcpy(&w[0], ip6.src.bytes.data(), 16);
-    std::memcpy(&w[2], ip6.dst.bytes.data(), 16);
+    std::memcpy(&w[0], ip6.src.bytes.data(), 8);
+    std::memcpy(&w[1], ip6.src.bytes.data() + 8, 8);
+    std::memcpy(&w[2], ip6.dst.bytes.data(), 8);
+    std::memcpy(&w[3], ip6.dst.bytes.data() + 8, 8);
     v6 = true;
   }
   const uint32_t dqpn = p.bth.dqpn.value();
-  std::memcpy(out.key.src.bytes.data(), &w[0], 16);
-  std::memcpy(out.key.dst.bytes.data(), &w[2], 16);
+  store_word(out.key.src.bytes.data(), w[0]);
+  store_word(out.key.src.bytes.data() + 8, w[1]);
+  store_word(out.key.dst.bytes.data(), w[2]);
+  store_word(out.key.dst.bytes.data() + 8, w[3]);
   out.key.src.v6 = out.key.dst.v6 = v6;
   out.key.dqpn = dqpn;
   out.key_hash = hash_of_words(w, dqpn, v6);
