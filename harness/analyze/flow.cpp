@@ -37,6 +37,8 @@ std::string Direction::flow_label(bool as_request) const {
 
 namespace {
 
+constexpr size_t kCacheLine = 64;
+
 // DirectionKey's == without a call to memcmp (the defaulted one made one per frame).
 bool same_key(const DirectionKey& a, const DirectionKey& b) {
   uint64_t x[4];
@@ -74,15 +76,12 @@ void FlowTable::prefetch_slot(uint64_t hash) const {
 void FlowTable::prefetch_direction(uint64_t hash) const {
   const Slot& s = index_[hash & (index_.size() - 1)];
   if (!s.dir || s.hash != hash) return;  // a collision probes on; too rare to chase
-  // The lines most packets touch: the key and requester scalars, the ring cursors, the
-  // responder state and the counters (the READ/atomic rings are read by few packets).
-  const Direction& d = *s.dir;
-  __builtin_prefetch(&d.key);
-  __builtin_prefetch(&d.req.pmtu);
-  __builtin_prefetch(&d.req.reads_at);
-  __builtin_prefetch(&d.resp);
-  __builtin_prefetch(&d.packets);
-  __builtin_prefetch(&d.violations);
+  // The lines most packets touch: everything before the READ/atomic rings (Direction's
+  // member order puts them last), from the key to the ring cursors.
+  const auto* at = reinterpret_cast<const char*>(s.dir);
+  const auto* end = reinterpret_cast<const char*>(&s.dir->req.reads);
+  for (; at < end; at += kCacheLine) __builtin_prefetch(at);
+  __builtin_prefetch(end - 1);
 }
 
 Direction* FlowTable::insert(const DirectionKey& key, uint64_t hash) {
