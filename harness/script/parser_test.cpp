@@ -102,6 +102,19 @@ TEST(Parser, MissingAndUnknownMetadataAreDiagnosed) {
             messages.end());
 }
 
+TEST(Parser, KeysThatWouldDoNothingAreUnknown) {
+  for (const char* key : {"timeout", "requires"}) {
+    const std::string text =
+        "# tp: X  clause: MR-PS-01  purpose: p\n# " + std::string(key) + ": 5\n0 > none\n";
+    auto r = parse_script(text, "t.mrt");
+    ASSERT_EQ(r.diagnostics.size(), 1U) << key;
+    EXPECT_EQ(r.diagnostics[0].message.rfind("unknown metadata key '" + std::string(key) + "'", 0),
+              0U)
+        << r.diagnostics[0].message;
+    EXPECT_EQ(r.diagnostics[0].pos.line, 2);
+  }
+}
+
 TEST(Parser, RejectsInjectingNothingAndBackwardsWindows) {
   auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\n0 < none\n+0.2~0.1 > none\n", "t.mrt");
   ASSERT_EQ(r.diagnostics.size(), 2U);
