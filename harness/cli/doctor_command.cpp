@@ -1,11 +1,11 @@
 #include "harness/cli/doctor_command.h"
 
-#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "harness/doctor/doctor.h"
+#include "harness/dut/agent_url.h"
 #include "harness/dut/dut_control.h"
 
 namespace mr::cli {
@@ -28,22 +28,6 @@ int harness_error(const std::string& message) {
   return kExitHarnessError;
 }
 
-Expected<std::pair<std::string, uint16_t>, std::string> parse_agent(const std::string& url) {
-  const std::string rest = url.substr(std::string("agent://").size());
-  const auto colon = rest.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    return Unexpected("--dut " + url + ": expected agent://HOST:PORT");
-  }
-  uint16_t port = 0;
-  const char* first = rest.data() + colon + 1;
-  const char* last = rest.data() + rest.size();
-  const auto [end, ec] = std::from_chars(first, last, port);
-  if (ec != std::errc() || end != last || port == 0) {
-    return Unexpected("--dut " + url + ": the port must be 1..65535");
-  }
-  return std::pair{rest.substr(0, colon), port};
-}
-
 Expected<std::string, std::string> read_token(const DoctorOptions& o) {
   if (!o.token.empty()) return o.token;
   if (o.token_file.empty())
@@ -53,7 +37,7 @@ Expected<std::string, std::string> read_token(const DoctorOptions& o) {
 
 // The agent's answer to "doctor", as a report.
 Expected<doctor::DoctorReport, std::string> ask_agent(const DoctorOptions& o) {
-  auto address = parse_agent(o.dut);
+  auto address = dut::parse_agent_url(o.dut);
   if (!address) return Unexpected(address.error());
   auto token = read_token(o);
   if (!token) return Unexpected(token.error());

@@ -1,6 +1,6 @@
 #include "harness/dut/dut_session.h"
 
-#include "harness/agent/socket_io.h"
+#include "harness/dut/agent_url.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/dut/remote/remote_agent_port.h"
 #include "reference/io/namespaced_pcap_link.h"
@@ -25,15 +25,6 @@ uint32_t link_mtu(const engine::Pixit& pixit) {
 }
 
 }  // namespace
-
-Expected<std::pair<std::string, uint16_t>, std::string> parse_agent_url(const std::string& url) {
-  constexpr std::string_view kScheme = "agent://";
-  if (!url.starts_with(kScheme))
-    return Unexpected("--dut " + url + ": not reference, rxe or agent://HOST:PORT");
-  auto hp = agent::split_host_port(std::string_view(url).substr(kScheme.size()));
-  if (!hp) return Unexpected("--dut " + url + ": " + hp.error());
-  return *hp;
-}
 
 Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpec& spec,
                                                                     const engine::Pixit& pixit) {

@@ -59,7 +59,4 @@ class DutSession {
   std::string description_;
 };
 
-// "agent://HOST:PORT" -> {HOST, PORT}; errors name what is wrong.
-Expected<std::pair<std::string, uint16_t>, std::string> parse_agent_url(const std::string& url);
-
 }  // namespace mr::dut
