@@ -46,11 +46,13 @@ class RefusingPort final : public DutPort {
 };
 
 // Line 5 of the script (after the 4 header lines) creates a QP: create_pd, reg_mr, create_cq,
-// create_qp, modify_qp.
-report::TestResult run_refusing(const std::string& op, const std::string& reply) {
+// create_qp, modify_qp. `body` replaces line 6 onwards.
+report::TestResult run_refusing(const std::string& op, const std::string& reply,
+                                const std::string& body = "dut post_recv A count=1 len=8\n") {
   const std::string text =
       "# tp: T-1\n# clause: MR-AK-01\n# purpose: p\n# pics: rc.send\n"
-      "dut qp A = create_qp(type=RC)\ndut post_recv A count=1 len=8\n";
+      "dut qp A = create_qp(type=RC)\n" +
+      body;
   auto parsed = script::parse_script(text, "t.mrt");
   EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
   auto px = Pixit::load("testcases/pixit/default.pixit.json");
@@ -98,6 +100,23 @@ TEST(ControlErrorVerdict, AnErrorWithoutAProtocolCodeIsAHarnessErrorQuotingIt) {
   EXPECT_NE(r.reason.find("DUT control: EPROTO: malformed reply: {"), std::string::npos)
       << r.reason;
   EXPECT_NE(r.reason.find(R"("error":"ENOSPC")"), std::string::npos) << r.reason;
+}
+
+// expect_counter's baseline is read where the exchange begins (the first packet line): the
+// same classification as any other request there.
+TEST(ControlErrorVerdict, EnospcForTheCounterBaselineMakesTheTestInconclusive) {
+  const std::string body = "0 > none\ndut expect_counter name=dropped_state delta=0\n";
+  EXPECT_EQ(run_refusing("no_such_op", "{}", body).verdict, report::Verdict::kPass);
+  const auto r = run_refusing(
+      "counters", R"({"ok": false, "error": {"code": "ENOSPC", "message": "no counter set"}})",
+      body);
+  EXPECT_EQ(r.verdict, report::Verdict::kInconc) << r.reason;
+  EXPECT_EQ(r.reason,
+            "t.mrt:6: the DUT lacks the resources this test needs: ENOSPC: no counter set");
+  const auto e = run_refusing(
+      "counters", R"({"ok": false, "error": {"code": "EINVAL", "message": "unknown op"}})", body);
+  EXPECT_EQ(e.verdict, report::Verdict::kError) << e.reason;
+  EXPECT_EQ(e.reason, "t.mrt:6: DUT control: EINVAL: unknown op");
 }
 
 }  // namespace

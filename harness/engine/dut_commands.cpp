@@ -75,21 +75,6 @@ class Args {
   std::map<std::string, const script::FieldArg*> args_;
 };
 
-std::optional<json> call(TestContext& ctx, const script::Position& pos, json request) {
-  auto r = ctx.port.control(std::move(request));
-  if (!r) {
-    // ENOSPC is a limit of the DUT (memory, a queue or table slot), not a fault of the script:
-    // the test cannot be judged there (docs/dut-control-protocol.md).
-    if (r.error().code == agent::ErrorCode::kEnospc)
-      ctx.inconclusive(pos,
-                       "the DUT lacks the resources this test needs: " + r.error().to_string());
-    else
-      ctx.error(pos, "DUT control: " + r.error().to_string());
-    return std::nullopt;
-  }
-  return *r;
-}
-
 // A waiting request (waiting_op.h) whose wait the protocol bounds: a longer PIXIT wait is a
 // series of requests, ending at the first reply that shows what the script waits for, or when
 // wait_ms has passed.
@@ -99,7 +84,7 @@ std::optional<json> wait_in_chunks(TestContext& ctx, const script::Position& pos
   for (uint64_t waited = 0;;) {
     const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, agent::kMaxPollTimeoutMs);
     request["timeout_ms"] = chunk;
-    auto reply = call(ctx, pos, request);
+    auto reply = control_request(ctx, pos, request);
     waited += chunk;
     if (!reply || wait_satisfied(op, *reply).value_or(true) || waited >= wait_ms) return reply;
   }
@@ -251,36 +236,37 @@ void create_qp(const Command& c, TestContext& ctx) {
     b.va = it->second.va;
     b.mr_length = it->second.mr_length;
   } else {
-    auto pd = call(ctx, c.pos, {{"op", "create_pd"}});
+    auto pd = control_request(ctx, c.pos, {{"op", "create_pd"}});
     if (!pd) return;
     b.pd = (*pd)["pd"].get<uint32_t>();
     // mr_access=...: the region's remote rights (default all), apart from the QP's (access=).
     const std::string mr_access = a.name("mr_access", "ALL");
     json rights = remote_rights(mr_access);
     rights.push_back("LOCAL_WRITE");
-    auto mr = call(ctx, c.pos,
-                   {{"op", "reg_mr"},
-                    {"pd", b.pd},
-                    {"length", mr_len},
-                    {"va", kDutVaBase + uint64_t{index} * 0x1000000},
-                    {"access", rights}});
+    auto mr = control_request(ctx, c.pos,
+                              {{"op", "reg_mr"},
+                               {"pd", b.pd},
+                               {"length", mr_len},
+                               {"va", kDutVaBase + uint64_t{index} * 0x1000000},
+                               {"access", rights}});
     if (!mr) return;
     b.lkey = (*mr)["lkey"].get<uint32_t>();
     b.rkey = (*mr)["rkey"].get<uint32_t>();
     b.va = (*mr)["va"].get<uint64_t>();
     b.mr_length = mr_len;
   }
-  auto cq = call(ctx, c.pos, {{"op", "create_cq"}, {"depth", a.number("cq_depth", 4096)}});
+  auto cq =
+      control_request(ctx, c.pos, {{"op", "create_cq"}, {"depth", a.number("cq_depth", 4096)}});
   if (!cq) return;
   b.cq = (*cq)["cq"].get<uint32_t>();
-  auto qp = call(ctx, c.pos,
-                 {{"op", "create_qp"},
-                  {"pd", b.pd},
-                  {"send_cq", b.cq},
-                  {"recv_cq", b.cq},
-                  {"type", type},
-                  {"max_send_wr", 1024},
-                  {"max_recv_wr", 1024}});
+  auto qp = control_request(ctx, c.pos,
+                            {{"op", "create_qp"},
+                             {"pd", b.pd},
+                             {"send_cq", b.cq},
+                             {"recv_cq", b.cq},
+                             {"type", type},
+                             {"max_send_wr", 1024},
+                             {"max_recv_wr", 1024}});
   if (!qp) return;
   b.dut_qpn = (*qp)["qpn"].get<uint32_t>();
   const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
@@ -315,7 +301,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   if (final_state == "RTR") steps.pop_back();
   for (const auto& attrs : steps) {
     if (ctx.aborted ||
-        !call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}}))
+        !control_request(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}}))
       return;
   }
   b.connection = ConnectionDefaults{ctx.pixit.tester_mac,
@@ -367,13 +353,14 @@ void post_recv(const Command& c, TestContext& ctx) {
   if (offset + count * len > qp->mr_length)
     return ctx.error(c.pos, "post_recv: buffers end past the memory region");
   for (uint64_t i = 0; i < count && !ctx.aborted; ++i) {
-    call(ctx, c.pos,
-         {{"op", "post_recv"},
-          {"qpn", qp->dut_qpn},
-          {"wr",
-           {{"wr_id", wr_id + i},
-            {"sg_list",
-             {{{"addr", qp->va + offset + i * len}, {"length", len}, {"lkey", qp->lkey}}}}}}});
+    control_request(
+        ctx, c.pos,
+        {{"op", "post_recv"},
+         {"qpn", qp->dut_qpn},
+         {"wr",
+          {{"wr_id", wr_id + i},
+           {"sg_list",
+            {{{"addr", qp->va + offset + i * len}, {"length", len}, {"lkey", qp->lkey}}}}}}});
   }
 }
 
@@ -409,7 +396,8 @@ void post_send(const Command& c, TestContext& ctx) {
                 {"remote_qpn", a.number("dest_qpn", qp->connection.tester_qpn)},
                 {"remote_qkey", a.number("qkey", qp->tester_qkey)}};
   }
-  if (!ctx.aborted) call(ctx, c.pos, {{"op", "post_send"}, {"qpn", qp->dut_qpn}, {"wr", wr}});
+  if (!ctx.aborted)
+    control_request(ctx, c.pos, {{"op", "post_send"}, {"qpn", qp->dut_qpn}, {"wr", wr}});
 }
 
 void expect_completion(const Command& c, TestContext& ctx, bool none) {
@@ -455,7 +443,8 @@ void arm_cq(const Command& c, TestContext& ctx) {
   if (!qp || ctx.aborted) return;
   const bool solicited_only = a.number("solicited_only", 0) != 0;
   if (!ctx.aborted)
-    call(ctx, c.pos, {{"op", "req_notify_cq"}, {"cq", qp->cq}, {"solicited_only", solicited_only}});
+    control_request(ctx, c.pos,
+                    {{"op", "req_notify_cq"}, {"cq", qp->cq}, {"solicited_only", solicited_only}});
 }
 
 // dut expect_cq_event [QP] / expect_no_cq_event [QP] window=MS: the QP's CQ raised a completion
@@ -491,7 +480,7 @@ void expect_counter(const Command& c, TestContext& ctx) {
     return ctx.error(c.pos, "dut expect_counter needs name=COUNTER delta=N");
   if (!ctx.counters_at_start)
     return ctx.error(c.pos, "dut expect_counter before the first packet line: no baseline");
-  auto reply = call(ctx, c.pos, {{"op", "counters"}});
+  auto reply = control_request(ctx, c.pos, {{"op", "counters"}});
   if (!reply) return;
   const auto& now = (*reply)["counters"];
   const auto& before = (*ctx.counters_at_start)["counters"];
@@ -514,11 +503,11 @@ void write_mem(const Command& c, TestContext& ctx) {
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   const auto data = a.bytes("data");
-  call(ctx, c.pos,
-       {{"op", "write_mem"},
-        {"lkey", qp->lkey},
-        {"va", qp->va + a.number("offset", 0)},
-        {"data", hex(data)}});
+  control_request(ctx, c.pos,
+                  {{"op", "write_mem"},
+                   {"lkey", qp->lkey},
+                   {"va", qp->va + a.number("offset", 0)},
+                   {"data", hex(data)}});
 }
 
 void expect_mem(const Command& c, TestContext& ctx) {
@@ -526,11 +515,11 @@ void expect_mem(const Command& c, TestContext& ctx) {
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   const auto want = a.bytes("data");
-  auto reply = call(ctx, c.pos,
-                    {{"op", "read_mem"},
-                     {"lkey", qp->lkey},
-                     {"va", qp->va + a.number("offset", 0)},
-                     {"length", want.size()}});
+  auto reply = control_request(ctx, c.pos,
+                               {{"op", "read_mem"},
+                                {"lkey", qp->lkey},
+                                {"va", qp->va + a.number("offset", 0)},
+                                {"length", want.size()}});
   if (!reply) return;
   const auto got = unhex((*reply)["data"].get<std::string>());
   if (got != want) {
@@ -545,7 +534,7 @@ void expect_state(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"state"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
-  auto reply = call(ctx, c.pos, {{"op", "query_qp"}, {"qpn", qp->dut_qpn}});
+  auto reply = control_request(ctx, c.pos, {{"op", "query_qp"}, {"qpn", qp->dut_qpn}});
   if (!reply) return;
   const std::string want = a.name("state", "RTS");
   const std::string got = (*reply)["attrs"].value("state", "");
@@ -563,7 +552,8 @@ void modify_qp(const Command& c, TestContext& ctx) {
     attrs["pkey"] = a.number("pkey", 0xffff);
     attrs["access_flags"] = remote_rights(a.name("access", "ALL"));
   }
-  if (!ctx.aborted) call(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", attrs}});
+  if (!ctx.aborted)
+    control_request(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", attrs}});
 }
 
 }  // namespace
@@ -593,6 +583,21 @@ void run_dut_command(const Command& c, TestContext& ctx) {
                        "' (known: qp X = create_qp(...), post_recv, post_send, expect_completion, "
                        "expect_no_completion, write_mem, expect_mem, expect_state, modify_qp, "
                        "arm_cq, expect_cq_event, expect_no_cq_event, expect_counter)");
+}
+
+std::optional<json> control_request(TestContext& ctx, const script::Position& pos, json request) {
+  auto r = ctx.port.control(std::move(request));
+  if (!r) {
+    // ENOSPC is a limit of the DUT (memory, a queue or table slot), not a fault of the script:
+    // the test cannot be judged there (docs/dut-control-protocol.md).
+    if (r.error().code == agent::ErrorCode::kEnospc)
+      ctx.inconclusive(pos,
+                       "the DUT lacks the resources this test needs: " + r.error().to_string());
+    else
+      ctx.error(pos, "DUT control: " + r.error().to_string());
+    return std::nullopt;
+  }
+  return *r;
 }
 
 }  // namespace mr::engine
