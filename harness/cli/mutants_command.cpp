@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/job_count.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/escape.h"
@@ -24,6 +25,7 @@ struct MutantsOptions {
   std::vector<std::string> only;
   std::string pixit = "testcases/pixit/default.pixit.json";
   uint64_t seed = 1;
+  int jobs = 0;  // tests at once within each suite; 0: one per core
 };
 
 struct Matrix {
@@ -33,8 +35,10 @@ struct Matrix {
   std::map<std::string, std::string> justification;  // tp -> positive-path reason
 };
 
+// The suite on the embedded reference with `mutants` applied: every test on a reference of
+// its own (as `./metaroce run` does), `jobs` at once; the verdicts do not depend on `jobs`.
 Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const MutantsOptions& o,
-                                               std::vector<std::string> mutants,
+                                               int jobs, const std::vector<std::string>& mutants,
                                                const std::string& out) {
   engine::SuiteOptions s;
   s.pics_path = "testcases/profiles/reference.pics.json";
@@ -43,8 +47,13 @@ Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const
   s.out_dir = out;
   s.seed = o.seed;
   s.max_attempts = 1;
-  dut::EmbeddedReferencePort port(pixit, {.seed = o.seed, .mutants = std::move(mutants)});
-  return engine::run_suite(port, pixit, s);
+  s.jobs = jobs;
+  const engine::PortFactory fresh_port =
+      [&pixit, &mutants](uint64_t seed) -> Expected<std::unique_ptr<engine::DutPort>, std::string> {
+    return std::make_unique<dut::EmbeddedReferencePort>(
+        pixit, dut::EmbeddedOptions{.seed = seed, .mutants = mutants});
+  };
+  return engine::run_suite(fresh_port, pixit, s);
 }
 
 void write_outputs(const Matrix& m, const std::string& dir, double kill_rate) {
@@ -95,13 +104,18 @@ int run(const MutantsOptions& o) {
     }
     return kExitOk;
   }
+  auto jobs = job_count(o.jobs);
+  if (!jobs) {
+    std::fprintf(stderr, "metaroce mutants: %s\n", jobs.error().c_str());
+    return kExitHarnessError;
+  }
   auto pixit = engine::Pixit::load(o.pixit);
   if (!pixit) {
     std::fprintf(stderr, "metaroce mutants: %s\n", pixit.error().c_str());
     return kExitHarnessError;
   }
   Matrix m;
-  auto baseline = suite(*pixit, o, {}, o.out + "/baseline");
+  auto baseline = suite(*pixit, o, *jobs, {}, o.out + "/baseline");
   if (!baseline) {
     std::fprintf(stderr, "metaroce mutants: %s\n", baseline.error().c_str());
     return kExitHarnessError;
@@ -118,7 +132,7 @@ int run(const MutantsOptions& o) {
   for (const auto& info : mutants::all_mutants()) {
     const std::string name(info.name);
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), name) == o.only.end()) continue;
-    auto r = suite(*pixit, o, {name}, o.out + "/runs/" + name);
+    auto r = suite(*pixit, o, *jobs, {name}, o.out + "/runs/" + name);
     if (!r) {
       std::fprintf(stderr, "metaroce mutants: %s: %s\n", name.c_str(), r.error().c_str());
       return kExitHarnessError;
@@ -162,6 +176,9 @@ Runner setup_mutants(CLI::App& app) {
   app.add_option("--only", o->only, "only these mutants (repeatable)");
   app.add_option("--pixit", o->pixit, "PIXIT file");
   app.add_option("--seed", o->seed, "seed of every random choice; logged");
+  app.add_option("--jobs", o->jobs,
+                 "tests at once, each on a reference of its own (0: one per core); the matrix "
+                 "does not depend on it");
   return [o] { return run(*o); };
 }
 

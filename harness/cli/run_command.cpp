@@ -1,6 +1,5 @@
 #include "harness/cli/run_command.h"
 
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,10 +11,10 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "harness/cli/doctor_manifest.h"
+#include "harness/cli/job_count.h"
 #include "harness/cli/progress_line.h"
 #include "harness/dut/dut_session.h"
 #include "harness/engine/suite_runner.h"
@@ -79,24 +78,15 @@ void print_result(const report::TestResult& r, bool quiet) {
   std::fflush(stdout);
 }
 
-int cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-}
-
 // --jobs and --repeat as the run uses them, or why they cannot be.
 Expected<int, std::string> resolve_jobs(const RunOptions& o) {
-  constexpr int kMaxJobs = 256;
   constexpr int kMaxRepeat = 100'000;
-  if (o.jobs < 0 || o.jobs > kMaxJobs)
-    return Unexpected("--jobs " + std::to_string(o.jobs) + ": give 1 to " +
-                      std::to_string(kMaxJobs) + ", or 0 for one per core");
+  auto counted = job_count(o.jobs);
+  if (!counted) return Unexpected(counted.error());
   if (o.repeat < 1 || o.repeat > kMaxRepeat)
     return Unexpected("--repeat " + std::to_string(o.repeat) + ": give 1 to " +
                       std::to_string(kMaxRepeat));
-  const int jobs = o.jobs == 0 ? cores() : o.jobs;
+  const int jobs = *counted;
   if (jobs > 1 && o.dut != "reference")
     return Unexpected(
         "--jobs " + std::to_string(o.jobs) + " with --dut " + o.dut +
