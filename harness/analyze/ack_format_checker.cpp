@@ -10,15 +10,17 @@ class AckFormatChecker final : public Checker {
     if (!c.is(wire::kAck)) return;
     const wire::Bth& b = c.p.bth;
     if ((b.solicited.value() | b.ackreq.value() | b.padcount.value()) == 0) return;
-    std::string bad;
-    auto add = [&](std::string_view what, uint32_t v) {
-      if (v) bad += (bad.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(v);
-    };
-    add("SE", b.solicited.value());
-    add("AckReq", b.ackreq.value());
-    add("PadCnt", b.padcount.value());
-    // The decoder refuses payload on 0x11, so a payload here cannot occur; the pad counts.
-    sink.report(c, "MR-AK-14", "ACK/NAK has " + bad + " (all must be 0)");
+    report_lazily(sink, c, "MR-AK-14", [&b] {
+      std::string bad;
+      auto add = [&](std::string_view what, uint32_t v) {
+        if (v) bad += (bad.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(v);
+      };
+      add("SE", b.solicited.value());
+      add("AckReq", b.ackreq.value());
+      add("PadCnt", b.padcount.value());
+      // The decoder refuses payload on 0x11, so a payload here cannot occur; the pad counts.
+      return "ACK/NAK has " + bad + " (all must be 0)";
+    });
   }
 };
 

@@ -16,9 +16,10 @@ class AckPsnChecker final : public Checker {
     const RequesterState& r = c.dir.peer->req;
     const uint32_t psn = c.psn();
     if (psn_diff(psn, sent_limit(r)) < 0) return;
-    sink.report(c, "MR-AK-02",
-                "ACK PSN " + hex(psn) + " acknowledges a request the requester never sent " +
-                    "(newest request PSN " + hex(psn_add(sent_limit(r), -1)) + ")");
+    report_lazily(sink, c, "MR-AK-02", [psn, &r] {
+      return "ACK PSN " + hex(psn) + " acknowledges a request the requester never sent " +
+             "(newest request PSN " + hex(psn_add(sent_limit(r), -1)) + ")";
+    });
   }
 };
 

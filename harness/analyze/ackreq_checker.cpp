@@ -8,9 +8,10 @@ class AckReqChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (!c.is_request() || !c.is(wire::kEnd) || c.p.bth.ackreq.value()) return;
-    sink.report(c, "MR-AK-05",
-                wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(c.psn()) +
-                    " ends a message without AckReq");
+    report_lazily(sink, c, "MR-AK-05", [&c] {
+      return wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(c.psn()) +
+             " ends a message without AckReq";
+    });
   }
 };
 

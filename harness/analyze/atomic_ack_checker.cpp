@@ -12,14 +12,16 @@ class AtomicAckChecker final : public Checker {
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (c.p.bth.opcode.value() != kOpAtomicAcknowledge || !c.p.aeth) return;
     if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
-      sink.report(c, "MR-AT-06",
-                  "ATOMIC_ACKNOWLEDGE carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
-                      ", not an ACK syndrome");
+      report_lazily(sink, c, "MR-AT-06", [&c] {
+        return "ATOMIC_ACKNOWLEDGE carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
+               ", not an ACK syndrome";
+      });
     }
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     if (find_atomic(c.dir.peer->req, c.psn())) return;
-    sink.report(c, "MR-AT-06",
-                "ATOMIC_ACKNOWLEDGE PSN " + hex(c.psn()) + " is the PSN of no ATOMIC request seen");
+    report_lazily(sink, c, "MR-AT-06", [&c] {
+      return "ATOMIC_ACKNOWLEDGE PSN " + hex(c.psn()) + " is the PSN of no ATOMIC request seen";
+    });
   }
 };
 

@@ -13,10 +13,11 @@ class CnpPacingChecker final : public Checker {
     if (!c.is(wire::kCnp) || !c.dir.resp.cnp_seen) return;
     const uint64_t gap = c.time_ns - c.dir.resp.last_cnp_ns;
     if (c.time_ns < c.dir.resp.last_cnp_ns || gap >= kCnpMinIntervalNs) return;
-    sink.report(c, "MR-CC-03",
-                "second CNP to QP " + hex(c.p.bth.dqpn.value()) + " only " +
-                    std::to_string(gap / 1000) + "." + std::to_string(gap % 1000 / 100) +
-                    " us after the previous one (at most one per 50 us)");
+    report_lazily(sink, c, "MR-CC-03", [&c, gap] {
+      return "second CNP to QP " + hex(c.p.bth.dqpn.value()) + " only " +
+             std::to_string(gap / 1000) + "." + std::to_string(gap % 1000 / 100) +
+             " us after the previous one (at most one per 50 us)";
+    });
   }
 };
 

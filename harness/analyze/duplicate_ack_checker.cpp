@@ -14,9 +14,10 @@ class DuplicateAckChecker final : public Checker {
     if (!c.is(wire::kAck) || !c.p.aeth || !s.duplicate_pending) return;
     if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) return;
     if (psn_diff(c.psn(), s.last_ack_psn) >= 0) return;
-    sink.report(c, "MR-AK-11",
-                "ACK for a duplicate request carries PSN " + hex(c.psn()) +
-                    ", behind ePSN - 1 (at least " + hex(s.last_ack_psn) + ")");
+    report_lazily(sink, c, "MR-AK-11", [&c, &s] {
+      return "ACK for a duplicate request carries PSN " + hex(c.psn()) +
+             ", behind ePSN - 1 (at least " + hex(s.last_ack_psn) + ")";
+    });
   }
 };
 

@@ -10,9 +10,10 @@ class IcrcChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (c.decoded.icrc_ok()) return;
-    sink.report(c, "MR-IC-01",
-                "ICRC is " + hex(c.p.icrc.value(), 8) + " but the packet's bytes give " +
-                    hex(c.decoded.icrc_computed, 8));
+    report_lazily(sink, c, "MR-IC-01", [&c] {
+      return "ICRC is " + hex(c.p.icrc.value(), 8) + " but the packet's bytes give " +
+             hex(c.decoded.icrc_computed, 8);
+    });
   }
 };
 

@@ -12,9 +12,9 @@ class MsnChecker final : public Checker {
     if (!c.p.aeth || !c.is_response() || !c.dir.resp.msn_seen) return;
     const uint32_t msn = c.p.aeth->msn.value();
     if (psn_diff(msn, c.dir.resp.msn) >= 0) return;
-    sink.report(
-        c, "MR-AK-03",
-        "MSN went back from " + std::to_string(c.dir.resp.msn) + " to " + std::to_string(msn));
+    report_lazily(sink, c, "MR-AK-03", [&c, msn] {
+      return "MSN went back from " + std::to_string(c.dir.resp.msn) + " to " + std::to_string(msn);
+    });
   }
 };
 

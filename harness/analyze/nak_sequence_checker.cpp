@@ -19,21 +19,24 @@ class NakSequenceChecker final : public Checker {
     const uint32_t psn = c.psn();
     const ResponderState& s = c.dir.resp;
     if (s.nak_open && psn_diff(psn, s.nak_psn) <= 0) {
-      sink.report(c, "MR-PS-05",
-                  "second PSN sequence NAK (PSN " + hex(psn) + ") before a request with PSN " +
-                      hex(s.nak_psn) + " arrived");
+      report_lazily(sink, c, "MR-PS-05", [psn, &s] {
+        return "second PSN sequence NAK (PSN " + hex(psn) + ") before a request with PSN " +
+               hex(s.nak_psn) + " arrived";
+      });
     }
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const RequesterState& r = c.dir.peer->req;
     if (psn_diff(psn, sent_limit(r)) >= 0) {
-      sink.report(c, "MR-PS-04",
-                  "PSN sequence NAK carries PSN " + hex(psn) +
-                      ", which the requester has not sent yet (next new PSN " + hex(sent_limit(r)) +
-                      "), so it is no ePSN");
+      report_lazily(sink, c, "MR-PS-04", [psn, &r] {
+        return "PSN sequence NAK carries PSN " + hex(psn) +
+               ", which the requester has not sent yet (next new PSN " + hex(sent_limit(r)) +
+               "), so it is no ePSN";
+      });
     } else if (s.acked && psn_diff(psn, s.last_ack_psn) <= 0) {
-      sink.report(c, "MR-PS-04",
-                  "PSN sequence NAK carries PSN " + hex(psn) + ", at or before PSN " +
-                      hex(s.last_ack_psn) + " already acknowledged, so it is no ePSN");
+      report_lazily(sink, c, "MR-PS-04", [psn, &s] {
+        return "PSN sequence NAK carries PSN " + hex(psn) + ", at or before PSN " +
+               hex(s.last_ack_psn) + " already acknowledged, so it is no ePSN";
+      });
     }
   }
 };

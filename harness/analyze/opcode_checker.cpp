@@ -10,9 +10,10 @@ class OpcodeChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (c.info) return;
-    sink.report(c, "MR-WF-10",
-                "opcode " + hex(c.p.bth.opcode.value(), 2) +
-                    " is reserved, so no header layout applies to it");
+    report_lazily(sink, c, "MR-WF-10", [&c] {
+      return "opcode " + hex(c.p.bth.opcode.value(), 2) +
+             " is reserved, so no header layout applies to it";
+    });
   }
 };
 

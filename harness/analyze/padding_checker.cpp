@@ -13,15 +13,17 @@ class PaddingChecker final : public Checker {
     const size_t len = c.p.payload.size();
     const unsigned want = static_cast<unsigned>(-len & 3U);
     if ((c.is(wire::kFirst) || c.is(wire::kMiddle)) && pad != 0) {
-      sink.report(c, "MR-WF-06",
-                  "a FIRST or MIDDLE packet has PadCnt " + std::to_string(pad) + ", not 0");
+      report_lazily(sink, c, "MR-WF-06", [pad] {
+        return "a FIRST or MIDDLE packet has PadCnt " + std::to_string(pad) + ", not 0";
+      });
     } else if (pad != want) {
-      sink.report(c, "MR-WF-06",
-                  "PadCnt is " + std::to_string(pad) + " for a " + std::to_string(len) +
-                      "-byte payload, not " + std::to_string(want));
+      report_lazily(sink, c, "MR-WF-06", [pad, len, want] {
+        return "PadCnt is " + std::to_string(pad) + " for a " + std::to_string(len) +
+               "-byte payload, not " + std::to_string(want);
+      });
     }
     if (std::ranges::any_of(c.p.pad, [](uint8_t b) { return b != 0; })) {
-      sink.report(c, "MR-WF-06", "pad bytes are not zero");
+      report_lazily(sink, c, "MR-WF-06", [] { return std::string("pad bytes are not zero"); });
     }
   }
 };

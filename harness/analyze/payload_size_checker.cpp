@@ -11,6 +11,8 @@ constexpr bool valid_pmtu(size_t n) {
   return n == 256 || n == 512 || n == 1024 || n == 2048 || n == 4096;
 }
 
+std::string what(const PacketContext& c) { return wire::opcode_name(c.p.bth.opcode.value()); }
+
 class PayloadSizeChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
@@ -20,26 +22,29 @@ class PayloadSizeChecker final : public Checker {
         c.is(wire::kRead) ? "MR-RD-01" : (c.is(wire::kWrite) ? "MR-MP-07" : "MR-MP-08");
     const size_t len = c.p.payload.size();
     const uint32_t pmtu = c.dir.pmtu();
-    // Named only when reported: the name is a heap string, the packet path allocates nothing.
-    auto what = [&c] { return wire::opcode_name(c.p.bth.opcode.value()); };
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
       if (!valid_pmtu(len)) {
-        sink.report(c, clause,
-                    what() + " carries " + std::to_string(len) +
-                        " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)");
+        report_lazily(sink, c, clause, [&c, len] {
+          return what(c) + " carries " + std::to_string(len) +
+                 " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)";
+        });
       } else if (pmtu && len != pmtu) {
-        sink.report(c, clause,
-                    what() + " carries " + std::to_string(len) + " bytes, but earlier FIRST and " +
-                        "MIDDLE packets of the connection carried " + std::to_string(pmtu));
+        report_lazily(sink, c, clause, [&c, len, pmtu] {
+          return what(c) + " carries " + std::to_string(len) + " bytes, but earlier FIRST and " +
+                 "MIDDLE packets of the connection carried " + std::to_string(pmtu);
+        });
       }
       return;
     }
     if (pmtu && len > pmtu) {
-      sink.report(c, clause,
-                  what() + " carries " + std::to_string(len) + " bytes, more than the PMTU " +
-                      std::to_string(pmtu) + " the connection's FIRST and MIDDLE packets show");
+      report_lazily(sink, c, clause, [&c, len, pmtu] {
+        return what(c) + " carries " + std::to_string(len) + " bytes, more than the PMTU " +
+               std::to_string(pmtu) + " the connection's FIRST and MIDDLE packets show";
+      });
     } else if (c.is(wire::kLast) && len == 0) {
-      sink.report(c, clause, what() + " carries no payload; a LAST packet carries 1 to PMTU bytes");
+      report_lazily(sink, c, clause, [&c] {
+        return what(c) + " carries no payload; a LAST packet carries 1 to PMTU bytes";
+      });
     }
   }
 };

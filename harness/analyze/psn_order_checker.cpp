@@ -31,10 +31,11 @@ class PsnOrderChecker final : public Checker {
     if (!expected) {
       const int32_t count = psn_diff(psn, r.read_psn);
       if (count > 0 && !some_pmtu_gives(r.read_dlen, count)) {
-        sink.report(c, "MR-PS-02",
-                    "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
-                        "-byte READ at PSN " + hex(r.read_psn) + " by " + std::to_string(count) +
-                        " PSNs, which no PMTU gives");
+        report_lazily(sink, c, "MR-PS-02", [psn, &r, count] {
+          return "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
+                 "-byte READ at PSN " + hex(r.read_psn) + " by " + std::to_string(count) +
+                 " PSNs, which no PMTU gives";
+        });
       }
       return;
     }
@@ -43,19 +44,23 @@ class PsnOrderChecker final : public Checker {
     // Past the newest READ's first PSN but not where its count ends: a miscount (a READ
     // reissued for its tail returned above).
     if (r.last_new_read && ahead != 0 && after_read > 0 && !r.in_retx) {
-      sink.report(c, "MR-PS-02",
-                  "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
-                      "-byte READ at PSN " + hex(r.read_psn) + " by " + std::to_string(after_read) +
-                      " PSNs, not the " + std::to_string(psn_diff(*expected, r.read_psn)) +
-                      " the PMTU " + std::to_string(c.dir.pmtu()) + " gives");
+      report_lazily(sink, c, "MR-PS-02", [&c, psn, after_read, want = *expected] {
+        const RequesterState& r = c.dir.req;
+        return "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
+               "-byte READ at PSN " + hex(r.read_psn) + " by " + std::to_string(after_read) +
+               " PSNs, not the " + std::to_string(psn_diff(want, r.read_psn)) + " the PMTU " +
+               std::to_string(c.dir.pmtu()) + " gives";
+      });
     } else if (ahead > 0) {
-      sink.report(c, "MR-PS-01",
-                  "new request PSN " + hex(psn) + " skips " + std::to_string(ahead) +
-                      " PSN(s) after the expected " + hex(*expected));
+      report_lazily(sink, c, "MR-PS-01", [psn, ahead, want = *expected] {
+        return "new request PSN " + hex(psn) + " skips " + std::to_string(ahead) +
+               " PSN(s) after the expected " + hex(want);
+      });
     } else if (ahead < 0 && r.in_retx && psn_diff(psn, r.retx_next) > 0) {
-      sink.report(c, "MR-PS-10",
-                  "retransmitted PSN " + hex(psn) + " skips ahead of " + hex(r.retx_next) +
-                      " instead of resending in order");
+      report_lazily(sink, c, "MR-PS-10", [psn, &r] {
+        return "retransmitted PSN " + hex(psn) + " skips ahead of " + hex(r.retx_next) +
+               " instead of resending in order";
+      });
     }
   }
 };

@@ -19,9 +19,10 @@ class ReadResponseChecker final : public Checker {
     const ResponderState& s = c.dir.resp;
     const uint32_t psn = c.psn();
     if (c.p.aeth && ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
-      sink.report(c, "MR-RD-03",
-                  what(c) + " carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
-                      ", not an ACK syndrome");
+      report_lazily(sink, c, "MR-RD-03", [&c] {
+        return what(c) + " carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
+               ", not an ACK syndrome";
+      });
     }
     if (c.is(wire::kStart)) {
       check_start(c, sink);
@@ -30,31 +31,37 @@ class ReadResponseChecker final : public Checker {
     const bool in_sequence = s.read_open && psn == s.read_next_psn;
     if (!in_sequence && c.dir.peer) {
       if (const PendingRequest* q = find_read_reissue(c.dir.peer->req, psn)) {
-        sink.report(c, "MR-RD-09",
-                    "the answer to the READ reissued at PSN " + hex(q->psn) + " (" +
-                        std::to_string(q->dlen) + " bytes, the tail of an earlier READ) starts " +
-                        "with " + what(c) + "; it should start with READ_RESPONSE_FIRST or ONLY");
+        report_lazily(sink, c, "MR-RD-09", [&c, q] {
+          return "the answer to the READ reissued at PSN " + hex(q->psn) + " (" +
+                 std::to_string(q->dlen) + " bytes, the tail of an earlier READ) starts " +
+                 "with " + what(c) + "; it should start with READ_RESPONSE_FIRST or ONLY";
+        });
         return;
       }
     }
     if (!s.read_open) {
-      sink.report(c, "MR-RD-01", what(c) + " PSN " + hex(psn) + " without a READ_RESPONSE_FIRST");
+      report_lazily(sink, c, "MR-RD-01", [&c, psn] {
+        return what(c) + " PSN " + hex(psn) + " without a READ_RESPONSE_FIRST";
+      });
       return;
     }
     if (psn != s.read_next_psn) {
-      sink.report(c, "MR-RD-02",
-                  what(c) + " PSN " + hex(psn) + " does not follow the previous response PSN " +
-                      hex(psn_add(s.read_next_psn, -1)));
+      report_lazily(sink, c, "MR-RD-02", [&c, psn, &s] {
+        return what(c) + " PSN " + hex(psn) + " does not follow the previous response PSN " +
+               hex(psn_add(s.read_next_psn, -1));
+      });
       return;
     }
     if (!s.read_last_known) return;
     if (c.is(wire::kMiddle) && psn == s.read_last_psn) {
-      sink.report(c, "MR-RD-01",
-                  "READ_RESPONSE_MIDDLE at the READ's last PSN " + hex(psn) + " (LAST expected)");
+      report_lazily(sink, c, "MR-RD-01", [psn] {
+        return "READ_RESPONSE_MIDDLE at the READ's last PSN " + hex(psn) + " (LAST expected)";
+      });
     } else if (c.is(wire::kLast) && psn != s.read_last_psn) {
-      sink.report(c, "MR-RD-01",
-                  "READ_RESPONSE_LAST at PSN " + hex(psn) + ", but the READ ends at PSN " +
-                      hex(s.read_last_psn));
+      report_lazily(sink, c, "MR-RD-01", [psn, &s] {
+        return "READ_RESPONSE_LAST at PSN " + hex(psn) + ", but the READ ends at PSN " +
+               hex(s.read_last_psn);
+      });
     }
   }
 
@@ -71,30 +78,34 @@ class ReadResponseChecker final : public Checker {
     // (its tail was lost before the capture point or before the requester).
     const bool reissue = c.dir.peer && find_read_reissue(c.dir.peer->req, psn);
     if (s.read_open && !reissue) {
-      sink.report(c, "MR-RD-01",
-                  what(c) + " PSN " + hex(psn) + " while the response ending the previous READ " +
-                      "is still missing");
+      report_lazily(sink, c, "MR-RD-01", [&c, psn] {
+        return what(c) + " PSN " + hex(psn) + " while the response ending the previous READ " +
+               "is still missing";
+      });
     }
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const uint32_t pmtu = c.dir.pmtu();
     const PendingRequest* rq = find_read(c.dir.peer->req, psn, pmtu);
     if (!rq) {
-      sink.report(c, "MR-RD-02",
-                  what(c) + " PSN " + hex(psn) + " is no PSN of a READ request seen");
+      report_lazily(sink, c, "MR-RD-02", [&c, psn] {
+        return what(c) + " PSN " + hex(psn) + " is no PSN of a READ request seen";
+      });
       return;
     }
     if (!pmtu) return;
     const uint32_t count = read_psns(rq->dlen, pmtu);
     const uint32_t remaining = count - static_cast<uint32_t>(psn_diff(psn, rq->psn));
     if (c.is(wire::kOnly) && remaining > 1) {
-      sink.report(c, "MR-RD-01",
-                  "READ_RESPONSE_ONLY for a " + std::to_string(rq->dlen) + "-byte READ, which " +
-                      "at PMTU " + std::to_string(pmtu) + " needs " + std::to_string(remaining) +
-                      " packets");
+      report_lazily(sink, c, "MR-RD-01", [rq, pmtu, remaining] {
+        return "READ_RESPONSE_ONLY for a " + std::to_string(rq->dlen) + "-byte READ, which " +
+               "at PMTU " + std::to_string(pmtu) + " needs " + std::to_string(remaining) +
+               " packets";
+      });
     } else if (c.is(wire::kFirst) && remaining == 1) {
-      sink.report(c, "MR-RD-01",
-                  "READ_RESPONSE_FIRST for a " + std::to_string(rq->dlen) +
-                      "-byte READ that fits one packet at PMTU " + std::to_string(pmtu));
+      report_lazily(sink, c, "MR-RD-01", [rq, pmtu] {
+        return "READ_RESPONSE_FIRST for a " + std::to_string(rq->dlen) +
+               "-byte READ that fits one packet at PMTU " + std::to_string(pmtu);
+      });
     }
   }
 };

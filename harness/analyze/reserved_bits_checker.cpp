@@ -14,16 +14,18 @@ class ReservedBitsChecker final : public Checker {
          (becn_reserved ? b.becn.value() : 0U)) == 0) {
       return;
     }
-    std::string bad;
-    auto add = [&](std::string_view name, uint32_t v) {
-      if (v == 0) return;
-      bad += (bad.empty() ? "" : ", ") + std::string(name) + " = " + hex(v, 1);
-    };
-    add("Resv6a", b.resv6.value());
-    add("Resv7", b.resv7.value());
-    add("FECN", b.fecn.value());
-    if (becn_reserved) add("BECN", b.becn.value());
-    sink.report(c, "MR-WF-04", "reserved BTH bits are not zero: " + bad);
+    report_lazily(sink, c, "MR-WF-04", [&b, becn_reserved] {
+      std::string bad;
+      auto add = [&](std::string_view name, uint32_t v) {
+        if (v == 0) return;
+        bad += (bad.empty() ? "" : ", ") + std::string(name) + " = " + hex(v, 1);
+      };
+      add("Resv6a", b.resv6.value());
+      add("Resv7", b.resv7.value());
+      add("FECN", b.fecn.value());
+      if (becn_reserved) add("BECN", b.becn.value());
+      return "reserved BTH bits are not zero: " + bad;
+    });
   }
 };
 

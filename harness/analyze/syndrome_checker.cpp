@@ -10,7 +10,8 @@ class SyndromeChecker final : public Checker {
     if (!c.p.aeth || !c.is_response()) return;
     const uint8_t s = c.p.aeth->syndrome.value();
     if (s <= 0x3f || (s >= 0x60 && s <= 0x63)) return;
-    sink.report(c, "MR-AK-07", "AETH syndrome " + hex(s, 2) + " is reserved in base mode");
+    report_lazily(sink, c, "MR-AK-07",
+                  [s] { return "AETH syndrome " + hex(s, 2) + " is reserved in base mode"; });
   }
 };
 

@@ -11,9 +11,10 @@ class UdpPortChecker final : public Checker {
     if (c.is(wire::kCnp) || !c.dir.sport_known) return;
     const uint16_t sport = c.p.udp.sport.value();
     if (sport == c.dir.sport) return;
-    sink.report(c, "MR-WF-08",
-                "UDP source port changed from " + std::to_string(c.dir.sport) + " to " +
-                    std::to_string(sport) + " within one connection");
+    report_lazily(sink, c, "MR-WF-08", [&c, sport] {
+      return "UDP source port changed from " + std::to_string(c.dir.sport) + " to " +
+             std::to_string(sport) + " within one connection";
+    });
   }
 };
 

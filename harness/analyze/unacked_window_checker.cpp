@@ -51,10 +51,11 @@ class UnackedWindowChecker final : public Checker {
     }
     const uint32_t after = (psn_add(psn, count) - oldest) & kPsnMask;
     if (after <= kMaxUnackedPsns || after <= before) return;
-    sink.report(c, "MR-PS-11",
-                wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(psn) + " makes " +
-                    std::to_string(after) + " request PSNs unacknowledged (from " + hex(oldest) +
-                    "), more than 2^23 - 1 = " + std::to_string(kMaxUnackedPsns));
+    report_lazily(sink, c, "MR-PS-11", [&c, after, oldest] {
+      return wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(c.psn()) + " makes " +
+             std::to_string(after) + " request PSNs unacknowledged (from " + hex(oldest) +
+             "), more than 2^23 - 1 = " + std::to_string(kMaxUnackedPsns);
+    });
   }
 };
 

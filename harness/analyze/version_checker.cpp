@@ -7,9 +7,10 @@ namespace {
 class VersionChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
-    if (c.p.bth.version.value() == 0) return;
-    sink.report(c, "MR-WF-02",
-                "BTH TVer is " + std::to_string(c.p.bth.version.value()) + ", not 0");
+    const unsigned version = c.p.bth.version.value();
+    if (version == 0) return;
+    report_lazily(sink, c, "MR-WF-02",
+                  [version] { return "BTH TVer is " + std::to_string(version) + ", not 0"; });
   }
 };
 
