@@ -1,6 +1,5 @@
 #include "harness/analyze/analyze_capture.h"
 
-#include "harness/analyze/packet_comment.h"
 #include "harness/analyze/report.h"
 
 namespace mr::analyze {
@@ -8,16 +7,11 @@ namespace mr::analyze {
 Expected<void, io::CaptureError> analyze_capture(const std::string& path, Analyzer& analyzer) {
   auto reader = io::CaptureReader::open(path);
   if (!reader) return Unexpected(reader.error());
-  // pcapng comments (which the reader skips) are read from the reader's own mapping.
-  const bool pcapng = reader->format() == io::CaptureReader::Format::kPcapng;
   while (true) {
     auto f = reader->next();
     if (!f) return Unexpected(f.error());
     if (!*f) return {};
-    const io::CapturedFrame& frame = **f;
-    const std::string_view comment =
-        pcapng ? epb_comment(reader->bytes(), frame.file_offset) : std::string_view{};
-    analyzer.add(frame, comment);
+    analyzer.add(**f);
   }
 }
 

@@ -24,8 +24,8 @@ Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violat
   }
 }
 
-void Analyzer::add(const io::CapturedFrame& frame, std::string_view comment) {
-  decode_frame_input(frame, comment, input_);
+void Analyzer::add(const io::CapturedFrame& frame) {
+  decode_frame_input(frame, input_);
   add_input(input_);
 }
 

@@ -8,7 +8,7 @@
 //
 // Usage:
 //   Analyzer a([&](const Violation& v) { print(v); });
-//   while (auto f = next_frame()) a.add(*f, comment);
+//   while (auto f = next_frame()) a.add(*f);
 //   for (auto& [key, dir] : a.flows().directions()) summarize(dir);
 #pragma once
 
@@ -45,8 +45,8 @@ class Analyzer final : private ViolationSink {
   using OnViolation = std::function<void(const Violation&)>;
   explicit Analyzer(OnViolation on_violation);
 
-  // One frame; `comment` is its pcapng comment (tells the tester's packets apart).
-  void add(const io::CapturedFrame& frame, std::string_view comment = {});
+  // One frame; its pcapng comment tells the tester's packets apart.
+  void add(const io::CapturedFrame& frame);
   // The same for a frame's bytes alone (tests).
   void add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester = false);
   // A frame already decoded (decode_frame_input): everything add does after decoding.

@@ -52,7 +52,7 @@ void set_key(const wire::RocePacket& p, FrameInput& out) {
 
 }  // namespace
 
-void decode_frame_input(const io::CapturedFrame& frame, std::string_view comment, FrameInput& out) {
+void decode_frame_input(const io::CapturedFrame& frame, FrameInput& out) {
   if (frame.link_type != io::kLinkTypeEthernet) {
     out.kind = FrameInput::Kind::kNotEthernet;
     return;
@@ -61,7 +61,7 @@ void decode_frame_input(const io::CapturedFrame& frame, std::string_view comment
     out.kind = FrameInput::Kind::kSnapped;
     return;
   }
-  decode_bytes_input(frame.data, frame.timestamp_ns, is_tester_comment(comment), out);
+  decode_bytes_input(frame.data, frame.timestamp_ns, is_tester_comment(frame.comment), out);
 }
 
 void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,

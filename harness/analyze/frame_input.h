@@ -7,7 +7,7 @@
 //
 // Usage:
 //   FrameInput in;
-//   decode_frame_input(frame, comment, in);  // reuses in's storage
+//   decode_frame_input(frame, in);  // reuses in's storage
 //   analyzer.add_input(in);
 #pragma once
 
@@ -41,9 +41,8 @@ struct FrameInput {
   uint64_t key_hash = 0;
 };
 
-// Decodes one captured frame into `out`; `comment` is its pcapng comment (tells the
-// tester's packets apart).
-void decode_frame_input(const io::CapturedFrame& frame, std::string_view comment, FrameInput& out);
+// Decodes one captured frame into `out`; its pcapng comment tells the tester's packets apart.
+void decode_frame_input(const io::CapturedFrame& frame, FrameInput& out);
 // The same for a frame's bytes alone (tests).
 void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
                         FrameInput& out);

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "harness/analyze/frame_input.h"
-#include "harness/analyze/packet_comment.h"
 
 namespace mr::analyze {
 namespace {
@@ -40,7 +39,6 @@ struct BatchRing {
 // The decode stage: fills batches until the capture ends, it is corrupt, or the consumer
 // stops. Every wait ends: the consumer either frees a batch or sets `stop`.
 void decode_stage(io::CaptureReader& reader, BatchRing& ring) {
-  const bool pcapng = reader.format() == io::CaptureReader::Format::kPcapng;
   for (uint64_t n = 0;; ++n) {
     for (uint64_t done = ring.consumed.load(std::memory_order_acquire); n - done >= kBatches;
          done = ring.consumed.load(std::memory_order_acquire)) {
@@ -63,10 +61,7 @@ void decode_stage(io::CaptureReader& reader, BatchRing& ring) {
         b.last = true;
         break;
       }
-      const io::CapturedFrame& frame = **f;
-      const std::string_view comment =
-          pcapng ? epb_comment(reader.bytes(), frame.file_offset) : std::string_view{};
-      decode_frame_input(frame, comment, b.frames[b.count++]);
+      decode_frame_input(**f, b.frames[b.count++]);
     }
     ring.produced.store(n + 1, std::memory_order_release);
     ring.produced.notify_one();

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "harness/analyze/analyze_capture.h"
-#include "harness/analyze/packet_comment.h"
 #include "harness/analyze/report.h"
 #include "reference/io/capture_reader.h"
 #include "reference/io/pcapng_writer.h"
+#include "reference/wire/frame_builder.h"
 
 namespace mr::analyze {
 namespace {
@@ -85,7 +85,7 @@ std::string write_concatenated_captures(int rounds) {
       for (int i = 0; i < 1'000'000; ++i) {
         auto f = reader->next();
         if (!f || !*f) break;
-        const std::string comment(epb_comment(reader->bytes(), (*f)->file_offset));
+        const std::string comment((*f)->comment);
         t += 1000;
         EXPECT_TRUE(writer->write((*f)->data, t, comment));
       }
@@ -115,6 +115,46 @@ TEST(PipelinedCapture, TruncatedCaptureGivesTheSameErrorAndAnalysisBeforeIt) {
       analyze_with(cut, [](const std::string& p, Analyzer& a) { return analyze_capture(p, a); });
   ASSERT_TRUE(nlohmann::json::parse(one.json).contains("error"));
   expect_same_on_both_paths(cut);
+}
+
+// The harness comments each packet it sends "<script>:<line> inject" (or "probe"); the
+// reader hands the comment over with the frame, and a violation on such a packet counts as
+// the tester's, on both paths.
+TEST(PipelinedCapture, PacketCommentsMarkTheTestersPacketsOnBothPaths) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/tester_marks.pcapng";
+  {
+    auto writer = io::PcapngWriter::create(path, "pipelined_capture_test");
+    ASSERT_TRUE(writer) << writer.error();
+    const std::vector<std::string> comments{"t.mrt:3 inject", "t.mrt:4 expect", "",
+                                            "t.mrt:9 probe"};
+    for (uint32_t i = 0; i < comments.size(); ++i) {
+      wire::RocePacket p;
+      wire::Ipv4 ip;
+      ip.src = *wire::Ipv4Address::parse("198.18.0.2");
+      ip.dst = *wire::Ipv4Address::parse("198.18.0.1");
+      p.ip = ip;
+      p.bth.opcode = 0x04;  // SEND_ONLY
+      p.bth.ackreq = 1;
+      p.bth.dqpn = 0x123;
+      p.bth.psn = 5 + i;
+      p.bth.version = 1;  // MR-WF-02, on every packet
+      const auto frame = wire::build_frame(p, {.fill_padding = true, .fill_icrc = true});
+      ASSERT_TRUE(writer->write(frame, 1'700'000'000'000'000'000ULL + i * 1000, comments[i]));
+    }
+    ASSERT_TRUE(writer->close());
+  }
+  for (const bool pipelined : {false, true}) {
+    std::vector<bool> by_tester;
+    Analyzer a([&](const Violation& v) {
+      if (v.clause == "MR-WF-02") by_tester.push_back(v.by_tester);
+    });
+    auto done = pipelined ? analyze_capture_pipelined(path, a) : analyze_capture(path, a);
+    ASSERT_TRUE(done) << done.error().to_string();
+    EXPECT_EQ(by_tester, (std::vector<bool>{true, false, false, true}))
+        << "pipelined " << pipelined;
+    EXPECT_EQ(a.counts().tester_violations, 2U) << "pipelined " << pipelined;
+  }
 }
 
 TEST(PipelinedCapture, MissingFileIsTheReadersError) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/io/capture_reader.h"
@@ -59,6 +60,8 @@ TEST(CaptureFile, PcapngRoundTripsFramesTimestampsAndComments) {
   EXPECT_EQ(frames[0].timestamp_ns, 1'700'000'000'123'456'789ULL);
   EXPECT_EQ(frames[1].data.size(), 61U);
   EXPECT_EQ(frames[1].timestamp_ns, 1'700'000'001'000'000'001ULL);
+  EXPECT_EQ(frames[0].comment, "script.mrt:3 inject");
+  EXPECT_EQ(frames[1].comment, "");
 
   // libpcap, an independent reader, sees the same file.
   char err[PCAP_ERRBUF_SIZE];
@@ -91,6 +94,66 @@ std::vector<uint8_t> pcapng_with_tsresol(std::optional<uint8_t> tsresol, uint64_
   out.insert(out.end(), 64, 0x5a);
   u32(32 + 64);
   return out;
+}
+
+// A one-frame pcapng (3 bytes of data) whose packet block carries `options`, each a code
+// and a value (padded here), then opt_endofopt; in either byte order. `bad_length`, when
+// set, replaces the length field of the last option.
+std::vector<uint8_t> pcapng_with_packet_options(
+    bool big_endian, const std::vector<std::pair<uint16_t, std::string>>& options,
+    std::optional<uint16_t> bad_length = std::nullopt) {
+  std::vector<uint8_t> out;
+  auto u16 = [&](uint16_t v) {
+    if (big_endian) v = static_cast<uint16_t>(v << 8 | v >> 8);
+    out.insert(out.end(), {uint8_t(v), uint8_t(v >> 8)});
+  };
+  auto u32 = [&](uint32_t v) {
+    if (big_endian) v = __builtin_bswap32(v);
+    out.insert(out.end(), {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)});
+  };
+  u32(0x0A0D0D0A), u32(28), u32(0x1A2B3C4D), u16(1), u16(0), u32(~0U), u32(~0U), u32(28);
+  u32(1), u32(20), u16(1), u16(0), u32(0), u32(20);  // interface, Ethernet, no options
+  uint32_t options_size = 4;
+  for (const auto& [code, value] : options) options_size += 4 + ((value.size() + 3) & ~3U);
+  const uint32_t len = 32 + 4 + options_size;
+  u32(6), u32(len), u32(0), u32(0), u32(0), u32(3), u32(3);
+  out.insert(out.end(), {0xaa, 0xbb, 0xcc, 0});
+  for (size_t i = 0; i < options.size(); ++i) {
+    const auto& [code, value] = options[i];
+    u16(code);
+    u16(i + 1 == options.size() && bad_length ? *bad_length : static_cast<uint16_t>(value.size()));
+    out.insert(out.end(), value.begin(), value.end());
+    out.insert(out.end(), (4 - value.size() % 4) % 4, 0);
+  }
+  u32(0), u32(len);  // opt_endofopt, trailing length
+  return out;
+}
+
+TEST(CaptureFile, PcapngPacketCommentIsTheFirstOptCommentInEitherByteOrder) {
+  for (const bool big_endian : {false, true}) {
+    const std::string path = tmp("comment.pcapng");
+    // epb_flags first: the comment is found behind another option.
+    spit(path, pcapng_with_packet_options(
+                   big_endian, {{2, std::string(4, '\0')}, {1, "x.mrt:7 probe"}, {1, "second"}}));
+    auto r = CaptureReader::open(path);
+    ASSERT_TRUE(r) << r.error().to_string();
+    const auto frames = read_all(*r);
+    ASSERT_EQ(frames.size(), 1U) << "big-endian " << big_endian;
+    EXPECT_EQ(frames[0].comment, "x.mrt:7 probe") << "big-endian " << big_endian;
+    EXPECT_EQ(frames[0].data.size(), 3U);
+  }
+}
+
+TEST(CaptureFile, PcapngMalformedPacketOptionGivesNoCommentButKeepsTheFrame) {
+  const std::string path = tmp("bad_option.pcapng");
+  // The comment's length runs past the block: no comment is read from beyond it.
+  spit(path, pcapng_with_packet_options(false, {{1, "abcd"}}, uint16_t{200}));
+  auto r = CaptureReader::open(path);
+  ASSERT_TRUE(r) << r.error().to_string();
+  const auto frames = read_all(*r);
+  ASSERT_EQ(frames.size(), 1U);
+  EXPECT_EQ(frames[0].comment, "");
+  EXPECT_EQ(frames[0].data.size(), 3U);
 }
 
 TEST(CaptureFile, PcapngTimestampsInEveryResolutionBecomeNanoseconds) {

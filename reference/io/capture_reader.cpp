@@ -15,6 +15,7 @@ constexpr uint32_t kBlockPacketObsolete = 2;
 constexpr uint32_t kBlockSimplePacket = 3;
 constexpr uint32_t kBlockEnhancedPacket = 6;
 constexpr uint32_t kOptionEnd = 0;
+constexpr uint32_t kOptionComment = 1;
 constexpr uint32_t kOptionTsresol = 9;
 constexpr size_t kPcapFileHeader = 24;
 constexpr size_t kPcapRecordHeader = 16;
@@ -140,6 +141,21 @@ Expected<void, CaptureError> CaptureReader::read_section_header(uint64_t at, uin
   return {};
 }
 
+// The first opt_comment among the options in [at, end), or empty. Out of line: most
+// captures' packets have no options, and their path should not carry this loop.
+[[gnu::noinline]] std::string_view CaptureReader::packet_comment(uint64_t at, uint64_t end) const {
+  while (at + 4 <= end) {
+    const uint16_t code = u16(at);
+    const uint64_t len = u16(at + 2);
+    if (code == kOptionEnd || len > end - at - 4) return {};
+    if (code == kOptionComment) {
+      return {reinterpret_cast<const char*>(file_.bytes().data() + at + 4), len};
+    }
+    at += 4 + pad4(static_cast<uint32_t>(len));
+  }
+  return {};
+}
+
 Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng() {
   while (pos_ < size()) {
     const uint64_t at = pos_;
@@ -234,6 +250,8 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng(
         f.link_type = ifc.link_type;
         f.interface = ifid;
         f.file_offset = at;
+        const uint64_t options = body + 20 + pad4(caplen);  // caplen <= body_len - 20: no wrap
+        if (options + 4 <= body + body_len) f.comment = packet_comment(options, body + body_len);
         return f;
       }
       case kBlockSimplePacket: {

@@ -9,7 +9,9 @@
 //
 // Formats: pcap (microsecond and nanosecond, either byte order) and pcapng (Section
 // Header, Interface Description with if_tsresol, Enhanced and Simple Packet Blocks, the
-// obsolete Packet Block; other blocks are skipped; several sections and interfaces).
+// obsolete Packet Block; other blocks are skipped; several sections and interfaces). Of a
+// packet's options, the first opt_comment is kept (the harness names the script line of each
+// packet there); the others are skipped.
 //
 // Usage:
 //   auto reader = CaptureReader::open("trace.pcapng");
@@ -25,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/error/expected.h"
@@ -48,6 +51,9 @@ struct CapturedFrame {
   uint32_t link_type = kLinkTypeEthernet;
   uint32_t interface = 0;    // pcapng interface id; 0 for pcap
   uint64_t file_offset = 0;  // where the frame's record starts
+  // pcapng: the packet's first opt_comment (borrowed from the mapping), empty without one.
+  // Options are not validated beyond it: a malformed option ends the search, not the file.
+  std::string_view comment;
 };
 
 class CaptureReader {
@@ -61,8 +67,8 @@ class CaptureReader {
 
   Format format() const { return format_; }
   uint64_t size() const { return file_.bytes().size(); }
-  // The mapped file, for what the reader skips (pcapng packet comments). Bytes far behind
-  // the last frame returned may have been released: reading them faults them back in.
+  // The mapped file, for what the reader skips. Bytes far behind the last frame returned may
+  // have been released: reading them faults them back in.
   std::span<const uint8_t> bytes() const { return file_.bytes(); }
 
  private:
@@ -80,6 +86,7 @@ class CaptureReader {
   Expected<std::optional<CapturedFrame>, CaptureError> next_pcap();
   Expected<std::optional<CapturedFrame>, CaptureError> next_pcapng();
   Expected<void, CaptureError> read_section_header(uint64_t at, uint32_t block_len);
+  std::string_view packet_comment(uint64_t options, uint64_t end) const;
   Unexpected<CaptureError> fail(uint64_t at, std::string reason) const;
   uint32_t u32(uint64_t at) const;
   uint16_t u16(uint64_t at) const;
