@@ -225,12 +225,11 @@ uint32_t IcrcCalculator::update_tables(uint32_t c, std::span<const uint8_t> byte
 
 namespace {
 
-// The ICRC register of a packet whose variant fields `mask` names.
-uint32_t icrc_register(std::span<const uint8_t> bytes, const PaddedMask& mask) {
-#if defined(__x86_64__)
-  if (kHasClmul && bytes.size() >= kBlock) return icrc_in_place(bytes.data(), bytes.size(), mask);
-#endif
-  // Without carry-less multiplication: a masked copy of the first bytes, then the tables.
+// The ICRC register of a packet whose variant fields `mask` names, through the tables: a
+// masked copy of the first bytes, then the rest in place. Out of line, as the slow path: its
+// copy needs a stack frame the common path (icrc_in_place) does not.
+[[gnu::noinline]] uint32_t icrc_register_tables(std::span<const uint8_t> bytes,
+                                                const PaddedMask& mask) {
   std::array<uint8_t, kMaskedBlocks * kBlock> head;
   const size_t prefix = std::min(bytes.size(), head.size());
   std::memcpy(head.data(), bytes.data(), prefix);
@@ -240,18 +239,28 @@ uint32_t icrc_register(std::span<const uint8_t> bytes, const PaddedMask& mask) {
       bytes.subspan(prefix));
 }
 
+// The ICRC register of a packet whose variant fields `mask` names.
+inline uint32_t icrc_register(std::span<const uint8_t> bytes, const PaddedMask& mask) {
+#if defined(__x86_64__)
+  if (kHasClmul && bytes.size() >= kBlock) return icrc_in_place(bytes.data(), bytes.size(), mask);
+#endif
+  return icrc_register_tables(bytes, mask);
+}
+
+// IPv4 with options: the mask built for this header length (rare; its mask is a local).
+[[gnu::noinline]] uint32_t icrc_register_ipv4_options(std::span<const uint8_t> bytes,
+                                                      size_t ip_size) {
+  return icrc_register(bytes, make_mask(false, ip_size));
+}
+
 }  // namespace
 
 uint32_t IcrcCalculator::icrc(std::span<const uint8_t> bytes) {
   if (bytes.size() < 4) return 0;
   const bool v6 = (bytes[0] >> 4) == 6;
   const size_t ip_size = v6 ? kIpv6Size : size_t{bytes[0] & 0x0fU} * 4;
-  uint32_t c = 0;
-  if (v6 || ip_size == 20) {
-    c = icrc_register(bytes, v6 ? kMaskIpv6 : kMaskIpv4);
-  } else {
-    c = icrc_register(bytes, make_mask(false, ip_size));  // IPv4 options: the rare case
-  }
+  const uint32_t c = v6 || ip_size == 20 ? icrc_register(bytes, v6 ? kMaskIpv6 : kMaskIpv4)
+                                          : icrc_register_ipv4_options(bytes, ip_size);
   return __builtin_bswap32(~c);  // wire order is LSB first; report it read big-endian
 }
 
