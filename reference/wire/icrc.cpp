@@ -260,7 +260,7 @@ uint32_t IcrcCalculator::icrc(std::span<const uint8_t> bytes) {
   const bool v6 = (bytes[0] >> 4) == 6;
   const size_t ip_size = v6 ? kIpv6Size : size_t{bytes[0] & 0x0fU} * 4;
   const uint32_t c = v6 || ip_size == 20 ? icrc_register(bytes, v6 ? kMaskIpv6 : kMaskIpv4)
-                                          : icrc_register_ipv4_options(bytes, ip_size);
+                                         : icrc_register_ipv4_options(bytes, ip_size);
   return __builtin_bswap32(~c);  // wire order is LSB first; report it read big-endian
 }
 
