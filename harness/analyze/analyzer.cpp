@@ -15,11 +15,8 @@ Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violat
   for (size_t op = 0; op < runs_for_.size(); ++op) {
     const wire::OpcodeInfo* info =
         op == kUnknownOpcode ? nullptr : wire::opcode_info(static_cast<uint8_t>(op));
-    const uint32_t flags = info ? info->flags : 0;
     for (size_t i = 0; i < table.size(); ++i) {
-      if (table[i].packets == 0 || (flags & table[i].packets) != 0) {
-        runs_for_[op].push_back(checkers_[i].get());
-      }
+      if (!table[i].runs_on || table[i].runs_on(info)) runs_for_[op].push_back(checkers_[i].get());
     }
   }
 }

@@ -69,7 +69,7 @@ class Analyzer final : private ViolationSink {
   OnViolation on_violation_;
   std::vector<std::unique_ptr<Checker>> checkers_;  // one per checker_table() entry
   // The checkers a packet runs, in table order, by BTH opcode (kUnknownOpcode: one outside
-  // the opcode table). Built once from CheckerEntry::packets, so that the packet path
+  // the opcode table). Built once from CheckerEntry::runs_on, so that the packet path
   // tests no filter per checker (that test was a branch mispredicted on mixed traffic).
   static constexpr size_t kUnknownOpcode = 256;
   std::array<std::vector<Checker*>, kUnknownOpcode + 1> runs_for_;

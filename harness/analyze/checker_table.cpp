@@ -16,29 +16,55 @@ std::string hex(uint32_t v, int digits) {
 
 namespace {
 
+using wire::OpcodeInfo;
+
+// The packets each checker can report on (CheckerEntry::runs_on).
+constexpr bool outside_the_table(const OpcodeInfo* i) { return i == nullptr; }
+constexpr bool not_cnp(const OpcodeInfo* i) { return i == nullptr || !i->is(wire::kCnp); }
+constexpr bool message_segments(const OpcodeInfo* i) {
+  return i && i->is(wire::kPayload) && i->is(wire::kSend | wire::kWrite | wire::kRead);
+}
+constexpr bool requests(const OpcodeInfo* i) { return i && i->is(wire::kRequest); }
+constexpr bool message_ending_requests(const OpcodeInfo* i) {
+  return requests(i) && i->is(wire::kEnd);
+}
+constexpr bool responses_with_aeth(const OpcodeInfo* i) {
+  return i && i->is(wire::kResponse) && i->has(wire::kAeth);
+}
+constexpr bool acks(const OpcodeInfo* i) { return i && i->is(wire::kAck); }
+constexpr bool read_responses(const OpcodeInfo* i) {
+  return i && i->is(wire::kResponse) && i->is(wire::kRead);
+}
+constexpr bool atomic_acknowledges(const OpcodeInfo* i) {
+  return i && i->has(wire::kAtomicAckEth) && i->has(wire::kAeth);
+}
+constexpr bool cnps(const OpcodeInfo* i) { return i && i->is(wire::kCnp); }
+
+// Without runs_on: every packet.
 constexpr std::array kTable{
     CheckerEntry{"version", "MR-WF-02", make_version_checker},
     CheckerEntry{"reserved-bits", "MR-WF-04", make_reserved_bits_checker},
     CheckerEntry{"padding", "MR-WF-06", make_padding_checker},
-    CheckerEntry{"udp-port", "MR-WF-08", make_udp_port_checker},
-    CheckerEntry{"opcode", "MR-WF-10", make_opcode_checker},
+    CheckerEntry{"udp-port", "MR-WF-08", make_udp_port_checker, not_cnp},
+    CheckerEntry{"opcode", "MR-WF-10", make_opcode_checker, outside_the_table},
     CheckerEntry{"payload-size", "MR-MP-07 MR-MP-08 MR-RD-01", make_payload_size_checker,
-                 wire::kPayload},
+                 message_segments},
     CheckerEntry{"icrc", "MR-IC-01", make_icrc_checker},
-    CheckerEntry{"psn-order", "MR-PS-01 MR-PS-02 MR-PS-10", make_psn_order_checker, wire::kRequest},
-    CheckerEntry{"nak-sequence", "MR-PS-04 MR-PS-05", make_nak_sequence_checker, wire::kResponse},
-    CheckerEntry{"unacked-window", "MR-PS-11", make_unacked_window_checker, wire::kRequest},
-    CheckerEntry{"ack-psn", "MR-AK-02", make_ack_psn_checker, wire::kAck},
-    CheckerEntry{"msn", "MR-AK-03", make_msn_checker, wire::kResponse},
-    CheckerEntry{"ackreq", "MR-AK-05", make_ackreq_checker, wire::kRequest},
-    CheckerEntry{"syndrome", "MR-AK-07", make_syndrome_checker, wire::kResponse},
-    CheckerEntry{"duplicate-ack", "MR-AK-11", make_duplicate_ack_checker, wire::kAck},
-    CheckerEntry{"ack-format", "MR-AK-14", make_ack_format_checker, wire::kAck},
+    CheckerEntry{"psn-order", "MR-PS-01 MR-PS-02 MR-PS-10", make_psn_order_checker, requests},
+    CheckerEntry{"nak-sequence", "MR-PS-04 MR-PS-05", make_nak_sequence_checker,
+                 responses_with_aeth},
+    CheckerEntry{"unacked-window", "MR-PS-11", make_unacked_window_checker, requests},
+    CheckerEntry{"ack-psn", "MR-AK-02", make_ack_psn_checker, acks},
+    CheckerEntry{"msn", "MR-AK-03", make_msn_checker, responses_with_aeth},
+    CheckerEntry{"ackreq", "MR-AK-05", make_ackreq_checker, message_ending_requests},
+    CheckerEntry{"syndrome", "MR-AK-07", make_syndrome_checker, responses_with_aeth},
+    CheckerEntry{"duplicate-ack", "MR-AK-11", make_duplicate_ack_checker, acks},
+    CheckerEntry{"ack-format", "MR-AK-14", make_ack_format_checker, acks},
     CheckerEntry{"read-response", "MR-RD-01 MR-RD-02 MR-RD-03 MR-RD-09", make_read_response_checker,
-                 wire::kResponse},
-    CheckerEntry{"atomic-ack", "MR-AT-06", make_atomic_ack_checker, wire::kResponse},
-    CheckerEntry{"cnp-format", "MR-CC-01", make_cnp_format_checker, wire::kCnp},
-    CheckerEntry{"cnp-pacing", "MR-CC-03", make_cnp_pacing_checker, wire::kCnp},
+                 read_responses},
+    CheckerEntry{"atomic-ack", "MR-AT-06", make_atomic_ack_checker, atomic_acknowledges},
+    CheckerEntry{"cnp-format", "MR-CC-01", make_cnp_format_checker, cnps},
+    CheckerEntry{"cnp-pacing", "MR-CC-03", make_cnp_pacing_checker, cnps},
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "harness/analyze/checker.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::analyze {
 
@@ -16,9 +17,10 @@ struct CheckerEntry {
   std::string_view name;
   std::string_view clauses;
   std::unique_ptr<Checker> (*make)();
-  // The packets it can report on: opcodes with one of these OpcodeFlags, or every packet
-  // (0, including opcodes outside the table). The analyzer calls it for no others.
-  uint32_t packets = 0;
+  // The packets it can report on, judged from their opcode's table entry alone (nullptr:
+  // an opcode outside the table); the analyzer calls it for no others. Each is what the
+  // checker's own first test implies, so the filter changes no verdict, only the calls made.
+  bool (*runs_on)(const wire::OpcodeInfo* info) = nullptr;
 };
 
 std::span<const CheckerEntry> checker_table();
