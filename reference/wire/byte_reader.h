@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -33,28 +34,17 @@ class ByteReader {
     return short_of(n, header);
   }
 
-  // Unchecked reads: call need() first. Each advances the cursor.
+  // Unchecked reads: call need() first. Each advances the cursor. The wider ones load
+  // the word whole and swap it: assembled byte by byte, a 64-bit field took 16 loads.
   uint8_t u8() { return bytes_[pos_++]; }
-  uint16_t u16() {
-    uint16_t v = static_cast<uint16_t>(bytes_[pos_] << 8 | bytes_[pos_ + 1]);
-    pos_ += 2;
-    return v;
-  }
+  uint16_t u16() { return big_endian<uint16_t>(); }
   uint32_t u24() {
     uint32_t v = uint32_t{bytes_[pos_]} << 16 | uint32_t{bytes_[pos_ + 1]} << 8 | bytes_[pos_ + 2];
     pos_ += 3;
     return v;
   }
-  uint32_t u32() {
-    uint32_t v = uint32_t{bytes_[pos_]} << 24 | uint32_t{bytes_[pos_ + 1]} << 16 |
-                 uint32_t{bytes_[pos_ + 2]} << 8 | bytes_[pos_ + 3];
-    pos_ += 4;
-    return v;
-  }
-  uint64_t u64() {
-    uint64_t hi = u32();
-    return hi << 32 | u32();
-  }
+  uint32_t u32() { return big_endian<uint32_t>(); }
+  uint64_t u64() { return big_endian<uint64_t>(); }
   // Copies the next N bytes in one move (addresses): byte-by-byte stores followed by a
   // word-wide read of the same bytes stall store-to-load forwarding.
   template <size_t N>
@@ -69,6 +59,18 @@ class ByteReader {
   }
 
  private:
+  template <class T>
+  T big_endian() {
+    T v;
+    std::memcpy(&v, bytes_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    if constexpr (std::endian::native == std::endian::little) {
+      if constexpr (sizeof v == 2) v = __builtin_bswap16(v);
+      if constexpr (sizeof v == 4) v = __builtin_bswap32(v);
+      if constexpr (sizeof v == 8) v = __builtin_bswap64(v);
+    }
+    return v;
+  }
   // The cold half of need(): builds the error message.
   Unexpected<ParseError> short_of(size_t n, std::string_view header) const;
 
