@@ -8,6 +8,7 @@
 
 #include "harness/analyze/analyzer.h"
 #include "harness/analyze/checker_table.h"
+#include "harness/analyze/flow.h"
 #include "harness/analyze/psn.h"
 #include "reference/wire/frame_builder.h"
 
@@ -72,6 +73,106 @@ struct Trace {
 using Clauses = std::vector<std::string>;
 
 TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 20u); }
+
+// A packet of opcode `op` as the decoder gives it (extended headers exactly those the
+// opcode has) with as many fields wrong as one packet can hold, in a direction whose state
+// provokes every stateful rule; `syndrome` for its AETH.
+struct Provocation {
+  wire::DecodedRoce decoded;
+  Direction dir;
+  Direction peer;
+  uint64_t time_ns = 1'000'000;
+
+  Provocation(uint8_t op, uint8_t syndrome, bool in_sequence) {
+    const uint32_t psn = 0x100;
+    wire::RocePacket& p = decoded.packet;
+    p.bth.opcode = op;
+    p.bth.version = 1;
+    p.bth.resv6 = 1;
+    p.bth.resv7 = 1;
+    p.bth.fecn = 1;
+    p.bth.solicited = 1;
+    p.bth.padcount = 1;  // wrong for the 1-byte payload below (3)
+    p.bth.psn = psn;
+    p.udp.sport = 2;
+    const wire::OpcodeInfo* info = wire::opcode_info(op);
+    decoded.opcode_known = info != nullptr;
+    if (info && info->has(wire::kAeth)) p.aeth = wire::Aeth{syndrome, 50};
+    if (info && info->has(wire::kReth)) p.reth = wire::Reth{0x1000, 7, 100000};
+    if (info && info->has(wire::kAtomicEth)) p.atomic_eth = wire::AtomicEth{};
+    if (info && info->has(wire::kAtomicAckEth)) p.atomic_ack_eth = wire::AtomicAckEth{};
+    if (info && info->is(wire::kPayload)) p.payload = payload_;
+    p.pad = pad_;
+    decoded.icrc_computed = p.icrc.value() + 1;
+    dir.peer = &peer;
+    peer.peer = &dir;
+    dir.sport_known = true;
+    dir.sport = 1;
+    // Requests: PSN 0x100 skips 5 after the expected one, or (in sequence) makes exactly
+    // 2^23 PSNs unacknowledged.
+    dir.req.started = true;
+    dir.req.next_psn_known = true;
+    dir.req.next_psn = in_sequence ? psn : psn - 5;
+    dir.req.first_psn = psn;
+    peer.resp.acked = true;
+    peer.resp.last_ack_psn = psn_add(psn, -static_cast<int32_t>((1U << 23) - 1) - 1);
+    // Responses: the MSN goes back, a NAK repeats, the ACK runs ahead of the requests,
+    // answers a duplicate behind ePSN - 1, a READ response has no FIRST, a CNP comes 1 ns
+    // after the last.
+    dir.resp.msn_seen = true;
+    dir.resp.msn = 100;
+    dir.resp.nak_open = true;
+    dir.resp.nak_psn = psn + 10;
+    dir.resp.duplicate_pending = true;
+    dir.resp.acked = true;
+    dir.resp.last_ack_psn = psn + 5;
+    dir.resp.cnp_seen = true;
+    dir.resp.last_cnp_ns = time_ns - 1;
+    peer.req.started = true;
+    peer.req.next_psn_known = true;
+    peer.req.next_psn = psn - 20;
+  }
+
+ private:
+  std::vector<uint8_t> payload_{0xaa};
+  std::vector<uint8_t> pad_{0x55};
+};
+
+class CountingSink final : public ViolationSink {
+ public:
+  void report(const PacketContext&, std::string_view, std::string) override { ++reports; }
+  int reports = 0;
+};
+
+// CheckerEntry::runs_on only saves calls: on every opcode it leaves out, its checker reports
+// nothing even on a packet with every field wrong in a state that provokes every rule; and
+// on the opcodes it keeps, the same provocation makes the checker report, so this is not a
+// test of checkers that never report.
+TEST(Checkers, RunsOnLeavesOutOnlyPacketsItsCheckerCannotReportOn) {
+  for (const CheckerEntry& e : checker_table()) {
+    if (!e.runs_on) continue;
+    const auto checker = e.make();
+    int kept_reports = 0;
+    for (int op = 0; op < 256; ++op) {
+      const wire::OpcodeInfo* info = wire::opcode_info(static_cast<uint8_t>(op));
+      for (const uint8_t syndrome : {uint8_t{0x00}, uint8_t{0x45}, uint8_t{0x60}, uint8_t{0x20}}) {
+        for (const bool in_sequence : {false, true}) {
+          Provocation v(static_cast<uint8_t>(op), syndrome, in_sequence);
+          const PacketContext c{7, v.time_ns, v.decoded, v.decoded.packet, info, v.dir, false};
+          CountingSink sink;
+          checker->check(c, sink);
+          if (e.runs_on(info)) {
+            kept_reports += sink.reports;
+          } else {
+            EXPECT_EQ(sink.reports, 0) << e.name << " left out opcode " << op << " syndrome "
+                                       << int{syndrome} << " in sequence " << in_sequence;
+          }
+        }
+      }
+    }
+    EXPECT_GT(kept_reports, 0) << e.name << " reported on none of the opcodes it runs on";
+  }
+}
 
 TEST(Checkers, CleanSendAndAckReportNothing) {
   Trace r;
