@@ -115,6 +115,26 @@ TEST(Parser, KeysThatWouldDoNothingAreUnknown) {
   }
 }
 
+// The error lists the keys a test case may use, each of which the parser then accepts.
+TEST(Parser, UnknownKeyErrorListsKeysTheParserAccepts) {
+  auto r =
+      parse_script("# tp: X  clause: MR-PS-01  purpose: p\n# purpos: typo\n0 > none\n", "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 1U);
+  const std::string& m = r.diagnostics[0].message;
+  const size_t open = m.find("(known: ");
+  ASSERT_NE(open, std::string::npos) << m;
+  std::string list = m.substr(open + 8, m.rfind(')') - open - 8);
+  std::vector<std::string> keys;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(", ", at), list.size());
+    keys.push_back(list.substr(at, comma - at));
+    at = comma + 2;
+  }
+  EXPECT_EQ(keys.size(), 7U) << list;
+  for (const std::string& key : keys) EXPECT_TRUE(is_metadata_key(key)) << key;
+  EXPECT_FALSE(is_metadata_key("purpos"));
+}
+
 TEST(Parser, RejectsInjectingNothingAndBackwardsWindows) {
   auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\n0 < none\n+0.2~0.1 > none\n", "t.mrt");
   ASSERT_EQ(r.diagnostics.size(), 2U);
