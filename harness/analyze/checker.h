@@ -52,7 +52,7 @@ class Checker {
 
 // Reports a violation with the text `make_text()` returns, built out of line. A check whose
 // passing path builds no string needs no stack frame and no stack-protector canary: a packet
-// passes about fifteen checks, each 5 instructions that way against 22 with the text built
+// passes six to eleven checks, each 5 instructions that way against 22 with the text built
 // inline (cachegrind). Capture by value (or `&c`): capturing a local by reference would put
 // it on the stack and bring the frame back.
 //   if (v != 0) report_lazily(sink, c, "MR-WF-02", [v] { return "TVer " + std::to_string(v); });

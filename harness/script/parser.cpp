@@ -11,9 +11,9 @@
 namespace mr::script {
 namespace {
 
-// `timeout` and `requires` were accepted here once and read by nothing: a key that silently
-// does nothing is worse than an error, so they are unknown keys now (`pics` gates a test).
-// The keys a test case's header carries, as the unknown-key error lists them.
+// The keys a test case's header carries, as the unknown-key error lists them. `timeout` and
+// `requires` were accepted once and read by nothing: a key that silently does nothing is
+// worse than an error, so they are unknown now (`pics` gates a test).
 constexpr std::array<std::string_view, 7> kTestCaseKeys{
     "tp", "clause", "pics", "group", "purpose", "kills", "positive-path"};
 // Also accepted, not listed: `clauses` (clause's plural) and the keys of the harness's own
