@@ -7,11 +7,12 @@ namespace mr::analyze {
 Expected<void, io::CaptureError> analyze_capture(const std::string& path, Analyzer& analyzer) {
   auto reader = io::CaptureReader::open(path);
   if (!reader) return Unexpected(reader.error());
+  io::CapturedFrame frame;
   while (true) {
-    auto f = reader->next();
-    if (!f) return Unexpected(f.error());
-    if (!*f) return {};
-    analyzer.add(**f);
+    auto got = reader->next_into(frame);
+    if (!got) return Unexpected(got.error());
+    if (!*got) return {};
+    analyzer.add(frame);
   }
 }
 

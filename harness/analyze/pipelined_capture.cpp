@@ -39,6 +39,7 @@ struct BatchRing {
 // The decode stage: fills batches until the capture ends, it is corrupt, or the consumer
 // stops. Every wait ends: the consumer either frees a batch or sets `stop`.
 void decode_stage(io::CaptureReader& reader, BatchRing& ring) {
+  io::CapturedFrame frame;
   for (uint64_t n = 0;; ++n) {
     for (uint64_t done = ring.consumed.load(std::memory_order_acquire); n - done >= kBatches;
          done = ring.consumed.load(std::memory_order_acquire)) {
@@ -51,17 +52,17 @@ void decode_stage(io::CaptureReader& reader, BatchRing& ring) {
     b.last = false;
     b.error.reset();
     while (b.count < kBatchFrames) {
-      auto f = reader.next();
-      if (!f) {
-        b.error = std::move(f.error());
+      auto got = reader.next_into(frame);
+      if (!got) {
+        b.error = std::move(got.error());
         b.last = true;
         break;
       }
-      if (!*f) {
+      if (!*got) {
         b.last = true;
         break;
       }
-      decode_frame_input(**f, b.frames[b.count++]);
+      decode_frame_input(frame, b.frames[b.count++]);
     }
     ring.produced.store(n + 1, std::memory_order_release);
     ring.produced.notify_one();

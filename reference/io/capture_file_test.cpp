@@ -156,6 +156,55 @@ TEST(CaptureFile, PcapngMalformedPacketOptionGivesNoCommentButKeepsTheFrame) {
   EXPECT_EQ(frames[0].data.size(), 3U);
 }
 
+// A frame read into an object that held another leaves none of the other's fields: an
+// Enhanced Packet Block on interface 1 (raw IPv4, a timestamp, a comment), then a Simple
+// Packet Block, which has no timestamp, no comment and is always on interface 0 (Ethernet).
+TEST(CaptureFile, NextIntoAReusedFrameKeepsNothingOfThePreviousFrame) {
+  std::vector<uint8_t> b;
+  auto u16 = [&](uint16_t v) { b.insert(b.end(), {uint8_t(v), uint8_t(v >> 8)}); };
+  auto u32 = [&](uint32_t v) {
+    u16(static_cast<uint16_t>(v));
+    u16(static_cast<uint16_t>(v >> 16));
+  };
+  u32(0x0A0D0D0A), u32(28), u32(0x1A2B3C4D), u16(1), u16(0), u32(~0U), u32(~0U), u32(28);
+  u32(1), u32(20), u16(1), u16(0), u32(0), u32(20);    // interface 0: Ethernet
+  u32(1), u32(20), u16(228), u16(0), u32(0), u32(20);  // interface 1: raw IPv4
+  u32(6), u32(48), u32(1), u32(0), u32(7), u32(4), u32(4);
+  b.insert(b.end(), {1, 2, 3, 4});
+  u16(1), u16(1);  // opt_comment "c"
+  b.insert(b.end(), {'c', 0, 0, 0});
+  u32(0), u32(48);
+  u32(3), u32(20), u32(3);
+  b.insert(b.end(), {9, 8, 7, 0});
+  u32(20);
+  const std::string path = tmp("reused.pcapng");
+  spit(path, b);
+  auto r = CaptureReader::open(path);
+  ASSERT_TRUE(r) << r.error().to_string();
+  CapturedFrame f;
+  auto got = r->next_into(f);
+  ASSERT_TRUE(got && *got) << (got ? "end of file" : got.error().to_string());
+  EXPECT_EQ(f.interface, 1U);
+  EXPECT_EQ(f.link_type, 228U);
+  EXPECT_EQ(f.timestamp_ns, 7'000U);
+  EXPECT_EQ(f.comment, "c");
+  got = r->next_into(f);
+  ASSERT_TRUE(got && *got) << (got ? "end of file" : got.error().to_string());
+  EXPECT_EQ(f.data.size(), 3U);
+  EXPECT_EQ(f.data[0], 9);
+  EXPECT_EQ(f.original_length, 3U);
+  EXPECT_EQ(f.interface, 0U);
+  EXPECT_EQ(f.link_type, kLinkTypeEthernet);
+  EXPECT_EQ(f.timestamp_ns, 0U);
+  EXPECT_EQ(f.comment, "");
+  EXPECT_EQ(f.file_offset, 28U + 20 + 20 + 48);
+  for (int i = 0; i < 2; ++i) {  // the end is sticky
+    got = r->next_into(f);
+    ASSERT_TRUE(got) << got.error().to_string();
+    EXPECT_FALSE(*got);
+  }
+}
+
 TEST(CaptureFile, PcapngTimestampsInEveryResolutionBecomeNanoseconds) {
   struct Case {
     std::optional<uint8_t> tsresol;

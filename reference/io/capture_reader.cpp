@@ -83,17 +83,25 @@ Expected<void, CaptureError> CaptureReader::read_pcap_header() {
 }
 
 Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next() {
+  CapturedFrame f;
+  auto got = next_into(f);
+  if (!got) return Unexpected(std::move(got.error()));
+  if (!*got) return std::nullopt;
+  return f;
+}
+
+Expected<bool, CaptureError> CaptureReader::next_into(CapturedFrame& out) {
   // Pages behind the cursor are handed back in steps, so that reading a capture of any size
   // keeps a bounded resident window instead of the whole file (page cache aside).
   if (pos_ - released_ >= kReleaseStep) {
     file_.release(released_, pos_);
     released_ = pos_;
   }
-  return format_ == Format::kPcap ? next_pcap() : next_pcapng();
+  return format_ == Format::kPcap ? next_pcap(out) : next_pcapng(out);
 }
 
-Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcap() {
-  if (pos_ == size()) return std::nullopt;
+Expected<bool, CaptureError> CaptureReader::next_pcap(CapturedFrame& out) {
+  if (pos_ == size()) return false;
   const uint64_t at = pos_;
   if (size() - at < kPcapRecordHeader) {
     return fail(at, "record header truncated: " + std::to_string(size() - at) + " of 16 bytes");
@@ -114,13 +122,14 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcap() 
     return fail(at + 4, "timestamp fraction " + std::to_string(frac) + " is not below 1 second");
   }
   pos_ = at + kPcapRecordHeader + caplen;
-  CapturedFrame f;
-  f.data = file_.bytes().subspan(at + kPcapRecordHeader, caplen);
-  f.timestamp_ns = sec * 1000000000ULL + frac * (1000000000ULL / pcap_ticks_per_second_);
-  f.original_length = origlen;
-  f.link_type = pcap_link_type_;
-  f.file_offset = at;
-  return f;
+  out.data = file_.bytes().subspan(at + kPcapRecordHeader, caplen);
+  out.timestamp_ns = sec * 1000000000ULL + frac * (1000000000ULL / pcap_ticks_per_second_);
+  out.original_length = origlen;
+  out.link_type = pcap_link_type_;
+  out.interface = 0;
+  out.file_offset = at;
+  out.comment = {};
+  return true;
 }
 
 Expected<void, CaptureError> CaptureReader::read_section_header(uint64_t at, uint32_t block_len) {
@@ -156,7 +165,7 @@ Expected<void, CaptureError> CaptureReader::read_section_header(uint64_t at, uin
   return {};
 }
 
-Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng() {
+Expected<bool, CaptureError> CaptureReader::next_pcapng(CapturedFrame& out) {
   while (pos_ < size()) {
     const uint64_t at = pos_;
     if (size() - at < 12)
@@ -236,40 +245,42 @@ Expected<std::optional<CapturedFrame>, CaptureError> CaptureReader::next_pcapng(
                       "captured length " + std::to_string(caplen) + " exceeds its block");
         }
         const Interface& ifc = interfaces_[ifid];
-        CapturedFrame f;
-        f.data = file_.bytes().subspan(body + 20, caplen);
+        out.data = file_.bytes().subspan(body + 20, caplen);
         const uint64_t tps = ifc.ticks_per_second;
         if (ifc.ns_per_tick != 0 && ts <= std::numeric_limits<uint64_t>::max() / ifc.ns_per_tick) {
-          f.timestamp_ns = ts * ifc.ns_per_tick;
+          out.timestamp_ns = ts * ifc.ns_per_tick;
         } else {
-          f.timestamp_ns = (ts / tps) * 1000000000ULL +
-                           static_cast<uint64_t>(
-                               (static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
+          out.timestamp_ns = (ts / tps) * 1000000000ULL +
+                             static_cast<uint64_t>(
+                                 (static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
         }
-        f.original_length = u32(body + 16);
-        f.link_type = ifc.link_type;
-        f.interface = ifid;
-        f.file_offset = at;
+        out.original_length = u32(body + 16);
+        out.link_type = ifc.link_type;
+        out.interface = ifid;
+        out.file_offset = at;
         const uint64_t options = body + 20 + pad4(caplen);  // caplen <= body_len - 20: no wrap
-        if (options + 4 <= body + body_len) f.comment = packet_comment(options, body + body_len);
-        return f;
+        out.comment = options + 4 <= body + body_len ? packet_comment(options, body + body_len)
+                                                     : std::string_view{};
+        return true;
       }
       case kBlockSimplePacket: {
         if (interfaces_.empty()) return fail(at, "simple packet block before any interface");
         const uint32_t origlen = u32(body);
         const uint32_t caplen = std::min(origlen, body_len - 4);
-        CapturedFrame f;
-        f.data = file_.bytes().subspan(body + 4, caplen);
-        f.original_length = origlen;
-        f.link_type = interfaces_[0].link_type;
-        f.file_offset = at;
-        return f;
+        out.data = file_.bytes().subspan(body + 4, caplen);
+        out.timestamp_ns = 0;  // a simple packet block has none
+        out.original_length = origlen;
+        out.link_type = interfaces_[0].link_type;
+        out.interface = 0;
+        out.file_offset = at;
+        out.comment = {};
+        return true;
       }
       default:
         break;  // statistics, name resolution, custom blocks: not frames
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 }  // namespace mr::io
