@@ -203,13 +203,6 @@ const PendingRequest* reissued_read(const PacketContext& c, uint32_t* pmtu) {
   return nullptr;
 }
 
-std::optional<uint32_t> expected_next_psn(const Direction& d) {
-  const RequesterState& r = d.req;
-  if (r.next_psn_known) return r.next_psn;
-  if (r.last_new_read && d.pmtu()) return psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
-  return std::nullopt;
-}
-
 const PendingRequest* find_read_reissue(const RequesterState& r, uint32_t psn) {
   if (r.reissues == 0) return nullptr;  // most connections: no scan of the ring's lines
   for (const PendingRequest& q : r.reads) {

@@ -6,11 +6,13 @@
 // of that state.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 
 #include "harness/analyze/checker.h"
 #include "harness/analyze/flow.h"
+#include "harness/analyze/psn.h"
 
 namespace mr::analyze {
 
@@ -18,13 +20,28 @@ void track(const PacketContext& c);
 
 // PSNs a READ of dlen bytes consumes at this PMTU: max(1, ceil(dlen / pmtu)) (MR-PS-02).
 constexpr uint32_t read_psns(uint32_t dlen, uint32_t pmtu) {
+  if (dlen == 0) return 1;
+  // Every PMTU the spec allows is a power of two: a shift, where a division stalled the
+  // flow tracker on every READ. An inferred PMTU (the largest payload seen) may be another.
+  // (std::has_single_bit calls libgcc's popcount without -mpopcnt.)
+  if (pmtu != 0 && (pmtu & (pmtu - 1)) == 0) {
+    return (dlen >> std::countr_zero(pmtu)) + ((dlen & (pmtu - 1)) != 0 ? 1 : 0);
+  }
   // Not (dlen + pmtu - 1) / pmtu: that wraps for a DMA length near 2^32 (a hostile capture).
-  return dlen == 0 ? 1 : dlen / pmtu + (dlen % pmtu != 0 ? 1 : 0);
+  return dlen / pmtu + (dlen % pmtu != 0 ? 1 : 0);
 }
+static_assert(read_psns(0, 256) == 1 && read_psns(256, 256) == 1 && read_psns(257, 256) == 2);
+static_assert(read_psns(0xffffffff, 4096) == 0x100000 && read_psns(0xffffffff, 1000) == 4294968);
 
 // The PSN the requester's next new request must carry, once the capture shows enough to
-// know it (a READ's PSN count needs the PMTU).
-std::optional<uint32_t> expected_next_psn(const Direction& d);
+// know it (a READ's PSN count needs the PMTU). Inline: out of line, the optional came back
+// through the stack as two narrow stores and one wide load, and every check waited on them.
+inline std::optional<uint32_t> expected_next_psn(const Direction& d) {
+  const RequesterState& r = d.req;
+  if (r.next_psn_known) return r.next_psn;
+  if (r.last_new_read && d.pmtu()) return psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
+  return std::nullopt;
+}
 
 // The PSN just after the newest request PSN the requester can have sent.
 uint32_t sent_limit(const RequesterState& r);
