@@ -11,9 +11,22 @@ namespace {
 
 constexpr uint16_t kIpFlagMoreFragments = 1;
 
-Unexpected<ParseError> error(std::string_view header, std::string_view field, size_t at,
-                             std::string why) {
+// The error paths build their text out of line and cold: inline, their string temporaries
+// gave each decoding function a large stack frame, kept decode_transport out of line, and
+// the frame's one success path paid for both.
+[[gnu::cold]] Unexpected<ParseError> error(std::string_view header, std::string_view field,
+                                           size_t at, std::string why) {
   return Unexpected(ParseError{std::string(header), std::string(field), at, std::move(why)});
+}
+
+// "<what> <value> exceeds the <limit> bytes <where>"
+[[gnu::cold, gnu::noinline]] Unexpected<ParseError> exceeds(std::string_view header,
+                                                            std::string_view field, size_t at,
+                                                            std::string_view what, size_t value,
+                                                            size_t limit, std::string_view where) {
+  return error(header, field, at,
+               std::string(what) + " " + std::to_string(value) + " exceeds the " +
+                   std::to_string(limit) + " bytes " + std::string(where));
 }
 
 // Calls f(bit, slot) for each extended header slot, in wire order.
@@ -31,19 +44,10 @@ void for_each_slot(RocePacket& p, F&& f) {
   f(kCnpPadding, p.cnp_padding);
 }
 
-// Reads the extended headers the opcode implies. One bounds check covers them all; when it
-// fails, the headers are walked one by one to name the first that does not fit.
-Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
-  if (r.remaining() >= info.header_bytes()) [[likely]] {
-    for_each_slot(p, [&](HeaderBit bit, auto& slot) {
-      if (!info.has(bit)) {
-        slot.reset();
-        return;
-      }
-      slot.emplace().read(r);
-    });
-    return {};
-  }
+// The slow half of read_extensions: walks the headers one by one to name the first that
+// does not fit.
+[[gnu::cold, gnu::noinline]] Expected<void, ParseError> name_missing_extension(
+    const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
   Expected<void, ParseError> result;
   for_each_slot(p, [&](HeaderBit bit, auto& slot) {
     using H = typename std::remove_reference_t<decltype(slot)>::value_type;
@@ -57,6 +61,30 @@ Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r
     slot.emplace().read(r);
   });
   return result;
+}
+
+// Reads the extended headers the opcode implies. One bounds check covers them all; when it
+// fails, the headers are walked one by one to name the first that does not fit.
+Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
+  if (r.remaining() >= info.header_bytes()) [[likely]] {
+    for_each_slot(p, [&](HeaderBit bit, auto& slot) {
+      if (!info.has(bit)) {
+        slot.reset();
+        return;
+      }
+      slot.emplace().read(r);
+    });
+    return {};
+  }
+  return name_missing_extension(info, r, p);
+}
+
+[[gnu::cold, gnu::noinline]] Unexpected<ParseError> unexpected_payload(const OpcodeInfo& info,
+                                                                       const DecodedRoce& d,
+                                                                       size_t data) {
+  return error("BTH", "opcode", d.transport_offset,
+               info.name() + " carries no payload, but " + std::to_string(data) +
+                   " bytes follow its headers");
 }
 
 // The RoCE transport packet: BTH .. ICRC, exactly the UDP payload.
@@ -76,21 +104,21 @@ Expected<void, ParseError> decode_transport(std::span<const uint8_t> frame, size
   if (auto ok = r.need(kIcrcSize, "ICRC"); !ok) return ok;
   const size_t data = r.remaining() - kIcrcSize;
   if (p.bth.padcount > data) {
-    return error("BTH", "padcount", d.transport_offset + 1,
-                 "pad count " + std::to_string(p.bth.padcount.value()) + " exceeds the " +
-                     std::to_string(data) + " bytes before the ICRC");
+    return exceeds("BTH", "padcount", d.transport_offset + 1, "pad count", p.bth.padcount, data,
+                   "before the ICRC");
   }
-  if (info && !info->is(kPayload) && data > 0) {
-    return error("BTH", "opcode", d.transport_offset,
-                 info->name() + " carries no payload, but " + std::to_string(data) +
-                     " bytes follow its headers");
-  }
+  if (info && !info->is(kPayload) && data > 0) return unexpected_payload(*info, d, data);
   p.payload = r.take(data - p.bth.padcount);
   p.pad = r.take(p.bth.padcount);
   p.icrc = r.u32();
   d.icrc_computed =
       IcrcCalculator::icrc(frame.subspan(d.l3_offset, at + size - kIcrcSize - d.l3_offset));
   return {};
+}
+
+[[gnu::cold, gnu::noinline]] Unexpected<ParseError> wrong_ipv6_version(size_t at,
+                                                                       unsigned version) {
+  return error("IPv6", "version", at, "expected 6, got " + std::to_string(version));
 }
 
 // IPv4 or IPv6 at r; sets l4_size to the bytes the IP header says follow it. Returns false
@@ -113,9 +141,7 @@ Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t ty
     }
     const size_t available = frame.size() - d.l3_offset;
     if (ip->len > available) {
-      return error("IP", "len", d.l3_offset + 2,
-                   "total length " + std::to_string(ip->len.value()) + " exceeds the " +
-                       std::to_string(available) + " bytes captured");
+      return exceeds("IP", "len", d.l3_offset + 2, "total length", ip->len, available, "captured");
     }
     l4_size = ip->len - ip->header_size();
     return {};
@@ -124,18 +150,14 @@ Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t ty
     if (auto ok = r.need(Ipv6::kSize, Ipv6::kName); !ok) return ok;
     Ipv6 ip;
     ip.read(r);
-    if (ip.version != 6) {
-      return error("IPv6", "version", d.l3_offset,
-                   "expected 6, got " + std::to_string(ip.version.value()));
-    }
+    if (ip.version != 6) return wrong_ipv6_version(d.l3_offset, ip.version);
     if (ip.nh != kIpProtoUdp) {
       not_roce = NotRoce{"ipv6 next header", ip.nh};
       return {};
     }
     if (ip.plen > r.remaining()) {
-      return error("IPv6", "plen", d.l3_offset + 4,
-                   "payload length " + std::to_string(ip.plen.value()) + " exceeds the " +
-                       std::to_string(r.remaining()) + " bytes captured");
+      return exceeds("IPv6", "plen", d.l3_offset + 4, "payload length", ip.plen, r.remaining(),
+                     "captured");
     }
     l4_size = ip.plen;
     p.ip = ip;
@@ -143,6 +165,13 @@ Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t ty
   }
   not_roce = NotRoce{"ethertype", type};
   return {};
+}
+
+[[gnu::cold, gnu::noinline]] Unexpected<ParseError> udp_length_mismatch(size_t udp_at, size_t len,
+                                                                        size_t l4_size) {
+  return error("UDP", "len", udp_at + 4,
+               "length " + std::to_string(len) + " disagrees with the IP header, which leaves " +
+                   std::to_string(l4_size) + " bytes");
 }
 
 }  // namespace
@@ -185,12 +214,7 @@ Expected<void, ParseError> decode_frame_into(std::span<const uint8_t> frame, Dec
     out = NotRoce{"udp port", p.udp.dport};
     return {};
   }
-  if (p.udp.len != l4_size) {
-    return error("UDP", "len", udp_at + 4,
-                 "length " + std::to_string(p.udp.len.value()) +
-                     " disagrees with the IP header, which leaves " + std::to_string(l4_size) +
-                     " bytes");
-  }
+  if (p.udp.len != l4_size) return udp_length_mismatch(udp_at, p.udp.len, l4_size);
   d.transport_offset = l4.offset();
   return decode_transport(frame, d.transport_offset, l4.remaining(), d);
 }

@@ -108,6 +108,8 @@ TEST(FrameDecoder, PadCountLargerThanPayloadNamesTheField) {
   EXPECT_EQ(d.error().header, "BTH");
   EXPECT_EQ(d.error().field, "padcount");
   EXPECT_EQ(d.error().offset, 43U);
+  EXPECT_EQ(d.error().to_string(),
+            "BTH.padcount at byte 43: pad count 3 exceeds the 0 bytes before the ICRC");
 }
 
 TEST(FrameDecoder, MissingImpliedHeaderSaysWhichOpcodeImpliedIt) {
@@ -126,6 +128,9 @@ TEST(FrameDecoder, PayloadOnAnOpcodeWithoutPayloadIsRejected) {
   const auto d = decode_frame(frame);
   ASSERT_FALSE(d);
   EXPECT_EQ(d.error().field, "opcode");
+  EXPECT_EQ(
+      d.error().to_string(),
+      "BTH.opcode at byte 62: RC_ACKNOWLEDGE carries no payload, but 4 bytes follow its headers");
 }
 
 TEST(FrameDecoder, UdpLengthMustAgreeWithIp) {
@@ -135,6 +140,22 @@ TEST(FrameDecoder, UdpLengthMustAgreeWithIp) {
   ASSERT_FALSE(d);
   EXPECT_EQ(d.error().header, "UDP");
   EXPECT_EQ(d.error().field, "len");
+  EXPECT_EQ(d.error().to_string(),
+            "UDP.len at byte 38: length 32 disagrees with the IP header, which leaves 28 bytes");
+}
+
+TEST(FrameDecoder, Ipv6VersionAndPayloadLengthAreChecked) {
+  auto frame = testing::rc_send_only_ipv6();
+  frame[14] = 0x40 | (frame[14] & 0x0f);  // version 4 under the IPv6 ethertype
+  auto d = decode_frame(frame);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().to_string(), "IPv6.version at byte 14: expected 6, got 4");
+  frame = testing::rc_send_only_ipv6();
+  frame[14 + 5] += 1;  // payload length one byte beyond the capture
+  d = decode_frame(frame);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().to_string(),
+            "IPv6.plen at byte 18: payload length 33 exceeds the 32 bytes captured");
 }
 
 TEST(FrameDecoder, IpLengthBeyondTheCaptureIsRejected) {
