@@ -1,8 +1,10 @@
 // File: pcap_link.h
 //
-// A Link on a live interface through libpcap (AF_PACKET with TPACKET_V3 memory-mapped
-// rings underneath): the backend for veth and tap interfaces inside the test's network
-// namespaces, and for a real NIC facing a device under test.
+// A Link on a live interface through libpcap (AF_PACKET with a TPACKET_V2 memory-mapped
+// ring underneath: libpcap leaves TPACKET_V3 out in immediate mode, whose blocks it cannot
+// hand over one frame at a time; strace shows PACKET_VERSION 1): the backend for veth and
+// tap interfaces inside the test's network namespaces, and for a real NIC facing a device
+// under test.
 //
 // Set-up: snaplen 65535 (an option), immediate mode (no batching delay), nanosecond timestamps,
 // non-blocking, a BPF filter so that only traffic a Node handles crosses into user space,
