@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,25 +76,56 @@ TEST(CaptureFile, PcapngRoundTripsFramesTimestampsAndComments) {
   EXPECT_EQ(n, 2);
 }
 
+// The bytes of a pcapng built by hand, each field in the file's byte order.
+class PcapngBytes {
+ public:
+  explicit PcapngBytes(bool big_endian = false) : big_endian_(big_endian) {}
+
+  PcapngBytes& u16(uint16_t v) {
+    if (big_endian_) v = static_cast<uint16_t>(v << 8 | v >> 8);
+    bytes_.insert(bytes_.end(), {uint8_t(v), uint8_t(v >> 8)});
+    return *this;
+  }
+  PcapngBytes& u32(uint32_t v) {
+    if (big_endian_) v = __builtin_bswap32(v);
+    bytes_.insert(bytes_.end(), {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)});
+    return *this;
+  }
+  PcapngBytes& raw(std::string_view b) {
+    bytes_.insert(bytes_.end(), b.begin(), b.end());
+    return *this;
+  }
+  PcapngBytes& fill(size_t n, uint8_t byte) {
+    bytes_.insert(bytes_.end(), n, byte);
+    return *this;
+  }
+  // A section header block (version 1.0, section length unknown, no options).
+  PcapngBytes& section_header() {
+    return u32(0x0A0D0D0A).u32(28).u32(0x1A2B3C4D).u16(1).u16(0).u32(~0U).u32(~0U).u32(28);
+  }
+  // An interface description block without options.
+  PcapngBytes& interface(uint16_t link_type) {
+    return u32(1).u32(20).u16(link_type).u16(0).u32(0).u32(20);
+  }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  bool big_endian_;
+  std::vector<uint8_t> bytes_;
+};
+
 // A one-frame pcapng whose interface declares `tsresol` (none: the default, microseconds),
-// with the frame's timestamp `ticks` in those units; built by hand, little-endian.
+// with the frame's timestamp `ticks` in those units; little-endian.
 std::vector<uint8_t> pcapng_with_tsresol(std::optional<uint8_t> tsresol, uint64_t ticks) {
-  std::vector<uint8_t> out;
-  auto u16 = [&](uint16_t v) { out.insert(out.end(), {uint8_t(v), uint8_t(v >> 8)}); };
-  auto u32 = [&](uint32_t v) {
-    u16(static_cast<uint16_t>(v));
-    u16(static_cast<uint16_t>(v >> 16));
-  };
-  u32(0x0A0D0D0A), u32(28), u32(0x1A2B3C4D), u16(1), u16(0), u32(~0U), u32(~0U), u32(28);
+  PcapngBytes b;
+  b.section_header();
   const uint32_t idb = tsresol ? 32 : 24;
-  u32(1), u32(idb), u16(1), u16(0), u32(0);
-  if (tsresol) u16(9), u16(1), u32(*tsresol);  // if_tsresol, padded to 4
-  u32(0), u32(idb);                            // opt_endofopt
-  u32(6), u32(32 + 64), u32(0), u32(static_cast<uint32_t>(ticks >> 32));
-  u32(static_cast<uint32_t>(ticks)), u32(64), u32(64);
-  out.insert(out.end(), 64, 0x5a);
-  u32(32 + 64);
-  return out;
+  b.u32(1).u32(idb).u16(1).u16(0).u32(0);
+  if (tsresol) b.u16(9).u16(1).u32(*tsresol);  // if_tsresol, padded to 4
+  b.u32(0).u32(idb);                           // opt_endofopt
+  b.u32(6).u32(32 + 64).u32(0).u32(static_cast<uint32_t>(ticks >> 32));
+  b.u32(static_cast<uint32_t>(ticks)).u32(64).u32(64).fill(64, 0x5a).u32(32 + 64);
+  return b.bytes();
 }
 
 // A one-frame pcapng (3 bytes of data) whose packet block carries `options`, each a code
@@ -102,31 +134,21 @@ std::vector<uint8_t> pcapng_with_tsresol(std::optional<uint8_t> tsresol, uint64_
 std::vector<uint8_t> pcapng_with_packet_options(
     bool big_endian, const std::vector<std::pair<uint16_t, std::string>>& options,
     std::optional<uint16_t> bad_length = std::nullopt) {
-  std::vector<uint8_t> out;
-  auto u16 = [&](uint16_t v) {
-    if (big_endian) v = static_cast<uint16_t>(v << 8 | v >> 8);
-    out.insert(out.end(), {uint8_t(v), uint8_t(v >> 8)});
-  };
-  auto u32 = [&](uint32_t v) {
-    if (big_endian) v = __builtin_bswap32(v);
-    out.insert(out.end(), {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)});
-  };
-  u32(0x0A0D0D0A), u32(28), u32(0x1A2B3C4D), u16(1), u16(0), u32(~0U), u32(~0U), u32(28);
-  u32(1), u32(20), u16(1), u16(0), u32(0), u32(20);  // interface, Ethernet, no options
+  PcapngBytes b(big_endian);
+  b.section_header().interface(1);
   uint32_t options_size = 4;
   for (const auto& [code, value] : options) options_size += 4 + ((value.size() + 3) & ~3U);
   const uint32_t len = 32 + 4 + options_size;
-  u32(6), u32(len), u32(0), u32(0), u32(0), u32(3), u32(3);
-  out.insert(out.end(), {0xaa, 0xbb, 0xcc, 0});
+  b.u32(6).u32(len).u32(0).u32(0).u32(0).u32(3).u32(3).raw({"\xaa\xbb\xcc\0", 4});
   for (size_t i = 0; i < options.size(); ++i) {
     const auto& [code, value] = options[i];
-    u16(code);
-    u16(i + 1 == options.size() && bad_length ? *bad_length : static_cast<uint16_t>(value.size()));
-    out.insert(out.end(), value.begin(), value.end());
-    out.insert(out.end(), (4 - value.size() % 4) % 4, 0);
+    b.u16(code);
+    b.u16(i + 1 == options.size() && bad_length ? *bad_length
+                                                : static_cast<uint16_t>(value.size()));
+    b.raw(value).fill((4 - value.size() % 4) % 4, 0);
   }
-  u32(0), u32(len);  // opt_endofopt, trailing length
-  return out;
+  b.u32(0).u32(len);  // opt_endofopt, trailing length
+  return b.bytes();
 }
 
 TEST(CaptureFile, PcapngPacketCommentIsTheFirstOptCommentInEitherByteOrder) {
@@ -160,25 +182,14 @@ TEST(CaptureFile, PcapngMalformedPacketOptionGivesNoCommentButKeepsTheFrame) {
 // Enhanced Packet Block on interface 1 (raw IPv4, a timestamp, a comment), then a Simple
 // Packet Block, which has no timestamp, no comment and is always on interface 0 (Ethernet).
 TEST(CaptureFile, NextIntoAReusedFrameKeepsNothingOfThePreviousFrame) {
-  std::vector<uint8_t> b;
-  auto u16 = [&](uint16_t v) { b.insert(b.end(), {uint8_t(v), uint8_t(v >> 8)}); };
-  auto u32 = [&](uint32_t v) {
-    u16(static_cast<uint16_t>(v));
-    u16(static_cast<uint16_t>(v >> 16));
-  };
-  u32(0x0A0D0D0A), u32(28), u32(0x1A2B3C4D), u16(1), u16(0), u32(~0U), u32(~0U), u32(28);
-  u32(1), u32(20), u16(1), u16(0), u32(0), u32(20);    // interface 0: Ethernet
-  u32(1), u32(20), u16(228), u16(0), u32(0), u32(20);  // interface 1: raw IPv4
-  u32(6), u32(48), u32(1), u32(0), u32(7), u32(4), u32(4);
-  b.insert(b.end(), {1, 2, 3, 4});
-  u16(1), u16(1);  // opt_comment "c"
-  b.insert(b.end(), {'c', 0, 0, 0});
-  u32(0), u32(48);
-  u32(3), u32(20), u32(3);
-  b.insert(b.end(), {9, 8, 7, 0});
-  u32(20);
+  PcapngBytes b;
+  b.section_header().interface(1).interface(228);  // 0: Ethernet, 1: raw IPv4
+  b.u32(6).u32(48).u32(1).u32(0).u32(7).u32(4).u32(4).raw({"\x01\x02\x03\x04", 4});
+  b.u16(1).u16(1).raw({"c\0\0\0", 4});  // opt_comment "c"
+  b.u32(0).u32(48);
+  b.u32(3).u32(20).u32(3).raw({"\x09\x08\x07\0", 4}).u32(20);
   const std::string path = tmp("reused.pcapng");
-  spit(path, b);
+  spit(path, b.bytes());
   auto r = CaptureReader::open(path);
   ASSERT_TRUE(r) << r.error().to_string();
   CapturedFrame f;
