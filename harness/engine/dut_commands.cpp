@@ -6,7 +6,9 @@
 #include <set>
 
 #include "harness/agent/protocol_limits.h"
+#include "harness/engine/command_args.h"
 #include "harness/engine/evaluate.h"
+#include "harness/engine/memory_commands.h"
 #include "harness/engine/waiting_op.h"
 
 namespace mr::engine {
@@ -21,60 +23,6 @@ constexpr uint64_t kDutVaBase = 0x10000000;
 constexpr uint64_t kDefaultDutQkey = 0x11223344;
 constexpr uint64_t kDefaultTesterQkey = 0x55667788;
 
-// Arguments of a command by name, evaluated lazily; unknown names are errors.
-class Args {
- public:
-  Args(const Command& c, TestContext& ctx, const std::set<std::string>& allowed)
-      : c_(c), ctx_(ctx) {
-    for (const auto& a : c.args) {
-      if (!allowed.contains(a.name)) {
-        ctx.error(a.pos, "dut " + c.name + ": unknown argument '" + a.name + "'");
-        return;
-      }
-      args_[a.name] = &a;
-    }
-  }
-  bool has(const std::string& n) const { return args_.contains(n); }
-  uint64_t number(const std::string& n, uint64_t fallback) {
-    auto it = args_.find(n);
-    if (it == args_.end()) return fallback;
-    auto v = evaluate_number(it->second->value, ctx_.symbols);
-    if (!v) {
-      ctx_.error(it->second->pos, "dut " + c_.name + " " + n + ": " + v.error());
-      return fallback;
-    }
-    return *v;
-  }
-  std::string name(const std::string& n, const std::string& fallback) {
-    auto it = args_.find(n);
-    if (it == args_.end()) return fallback;
-    const auto& e = it->second->value;
-    if (e.kind == script::Expr::Kind::kName || e.kind == script::Expr::Kind::kSymbol) return e.text;
-    if (e.kind == script::Expr::Kind::kBytes) return e.bytes;
-    ctx_.error(it->second->pos, "dut " + c_.name + " " + n + ": expected a name");
-    return fallback;
-  }
-  std::vector<uint8_t> bytes(const std::string& n) {
-    auto it = args_.find(n);
-    if (it == args_.end()) return {};
-    auto v = evaluate_bytes(it->second->value, ctx_.symbols);
-    if (!v) {
-      ctx_.error(it->second->pos, "dut " + c_.name + " " + n + ": " + v.error());
-      return {};
-    }
-    return *v;
-  }
-  const script::Position& pos(const std::string& n) const {
-    auto it = args_.find(n);
-    return it == args_.end() ? c_.pos : it->second->pos;
-  }
-
- private:
-  const Command& c_;
-  TestContext& ctx_;
-  std::map<std::string, const script::FieldArg*> args_;
-};
-
 // A waiting request (waiting_op.h) whose wait the protocol bounds: a longer PIXIT wait is a
 // series of requests, ending at the first reply that shows what the script waits for, or when
 // wait_ms has passed.
@@ -88,23 +36,6 @@ std::optional<json> wait_in_chunks(TestContext& ctx, const script::Position& pos
     waited += chunk;
     if (!reply || wait_satisfied(op, *reply).value_or(true) || waited >= wait_ms) return reply;
   }
-}
-
-std::string hex(const std::vector<uint8_t>& b) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (uint8_t x : b) {
-    s.push_back(kDigits[x >> 4]);
-    s.push_back(kDigits[x & 15]);
-  }
-  return s;
-}
-
-std::vector<uint8_t> unhex(const std::string& s) {
-  std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < s.size(); i += 2)
-    out.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
-  return out;
 }
 
 // The remote rights a script names: ALL, NONE, or any of WRITE, READ, ATOMIC joined (e.g.
@@ -320,6 +251,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.connection.vlan = path->vlan;
   b.connection.pcp = path->pcp;
   b.type = type;
+  b.mtu = static_cast<uint32_t>(a.number("mtu", 1024));
   b.tester_qkey = static_cast<uint32_t>(tester_qkey);
   ctx.symbols.set(name + ".qkey", qkey);
   ctx.symbols.set(name + ".tqkey", tester_qkey);
@@ -498,38 +430,6 @@ void expect_counter(const Command& c, TestContext& ctx) {
   }
 }
 
-void write_mem(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"offset", "data"});
-  QpBinding* qp = target(c, ctx);
-  if (!qp || ctx.aborted) return;
-  const auto data = a.bytes("data");
-  control_request(ctx, c.pos,
-                  {{"op", "write_mem"},
-                   {"lkey", qp->lkey},
-                   {"va", qp->va + a.number("offset", 0)},
-                   {"data", hex(data)}});
-}
-
-void expect_mem(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"offset", "data"});
-  QpBinding* qp = target(c, ctx);
-  if (!qp || ctx.aborted) return;
-  const auto want = a.bytes("data");
-  auto reply = control_request(ctx, c.pos,
-                               {{"op", "read_mem"},
-                                {"lkey", qp->lkey},
-                                {"va", qp->va + a.number("offset", 0)},
-                                {"length", want.size()}});
-  if (!reply) return;
-  const auto got = unhex((*reply)["data"].get<std::string>());
-  if (got != want) {
-    size_t first = 0;
-    while (first < got.size() && first < want.size() && got[first] == want[first]) ++first;
-    ctx.fail(a.pos("data"), "memory", hex(want).substr(0, 64), hex(got).substr(0, 64),
-             "DUT memory differs from byte " + std::to_string(first));
-  }
-}
-
 void expect_state(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"state"});
   QpBinding* qp = target(c, ctx);
@@ -571,8 +471,9 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "post_send") return post_send(c, ctx);
   if (c.name == "expect_completion") return expect_completion(c, ctx, false);
   if (c.name == "expect_no_completion") return expect_completion(c, ctx, true);
-  if (c.name == "write_mem") return write_mem(c, ctx);
-  if (c.name == "expect_mem") return expect_mem(c, ctx);
+  if (c.name == "write_mem") return write_dut_mem(c, ctx);
+  if (c.name == "fill_mem") return fill_dut_mem(c, ctx);
+  if (c.name == "expect_mem") return expect_dut_mem(c, ctx);
   if (c.name == "expect_state") return expect_state(c, ctx);
   if (c.name == "modify_qp") return modify_qp(c, ctx);
   if (c.name == "arm_cq") return arm_cq(c, ctx);
@@ -581,7 +482,8 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_no_cq_event") return expect_cq_event(c, ctx, true);
   ctx.error(c.pos, "unknown command 'dut " + c.name +
                        "' (known: qp X = create_qp(...), post_recv, post_send, expect_completion, "
-                       "expect_no_completion, write_mem, expect_mem, expect_state, modify_qp, "
+                       "expect_no_completion, write_mem, fill_mem, expect_mem, expect_state, "
+                       "modify_qp, "
                        "arm_cq, expect_cq_event, expect_no_cq_event, expect_counter)");
 }
 

@@ -34,6 +34,8 @@ Expected<uint64_t, std::string> evaluate_number(const Expr& e, const SymbolTable
     }
     case Expr::Kind::kWildcard:
       return Unexpected(std::string("'*' is not a number here"));
+    case Expr::Kind::kPercent:
+      return Unexpected(std::string("a percentage is a rate (impair loss=2%), not a number here"));
     case Expr::Kind::kBytes:
     case Expr::Kind::kBytesOfLength:
       return Unexpected(std::string("a byte string is not a number"));

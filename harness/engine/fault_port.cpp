@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "reference/io/internet_checksum.h"
+#include "reference/io/ecn_mark.h"
 #include "reference/wire/frame_decoder.h"
 
 namespace mr::engine {
@@ -34,39 +34,11 @@ void release_held(std::deque<Held>& held, Due due, Out out) {
 }  // namespace
 
 Expected<FaultAction, std::string> fault_action_from_name(const std::string& name) {
-  if (name == "drop") return FaultAction::kDrop;
-  if (name == "duplicate") return FaultAction::kDuplicate;
-  if (name == "delay") return FaultAction::kDelay;
-  if (name == "reorder") return FaultAction::kReorder;
-  if (name == "corrupt") return FaultAction::kCorrupt;
-  if (name == "ecn") return FaultAction::kEcn;
-  return Unexpected("unknown event '" + name + "' (drop, duplicate, delay, reorder, corrupt, ecn)");
-}
-
-bool mark_ecn_ce(std::vector<uint8_t>& frame) {
-  size_t l3 = 14;
-  if (frame.size() < l3) return false;
-  uint16_t ethertype = static_cast<uint16_t>(frame[12] << 8 | frame[13]);
-  if (ethertype == 0x8100 && frame.size() >= 18) {
-    ethertype = static_cast<uint16_t>(frame[16] << 8 | frame[17]);
-    l3 = 18;
+  for (size_t i = 1; i < io::kImpairmentActionCount; ++i) {
+    const auto action = static_cast<FaultAction>(i);
+    if (io::impairment_action_name(action) == name) return action;
   }
-  if (ethertype == 0x0800 && frame.size() >= l3 + 20) {
-    const size_t ihl = static_cast<size_t>(frame[l3] & 0x0f) * 4;
-    if (ihl < 20 || frame.size() < l3 + ihl) return false;
-    frame[l3 + 1] |= 0x03;
-    frame[l3 + 10] = 0;
-    frame[l3 + 11] = 0;
-    const uint16_t sum = io::internet_checksum(std::span(frame).subspan(l3, ihl));
-    frame[l3 + 10] = static_cast<uint8_t>(sum >> 8);
-    frame[l3 + 11] = static_cast<uint8_t>(sum);
-    return true;
-  }
-  if (ethertype == 0x86dd && frame.size() >= l3 + 40) {
-    frame[l3 + 1] |= 0x30;  // the ECN bits are the low two of the traffic class
-    return true;
-  }
-  return false;
+  return Unexpected("unknown event '" + name + "' (drop, duplicate, reorder, delay, corrupt, ecn)");
 }
 
 std::optional<FaultEvent> FaultPort::match(FaultDirection direction,
@@ -91,8 +63,57 @@ void FaultPort::send(std::span<const uint8_t> frame) { (void)inner_.inject(frame
 void FaultPort::release_due_tester_frames() {
   const uint64_t now = inner_.now_ns();
   release_held(
-      held_tester_, [&](const Held& h) { return !h.behind_next && h.release_ns <= now; },
+      held_tester_, [&](const Held& h) { return h.release_ns <= now; },
       [&](Held& h) { send(h.bytes); });
+}
+
+void FaultPort::impair(FaultDirection direction, const std::optional<Impairment>& impairment) {
+  auto& slot = direction == FaultDirection::kTester ? tester_policy_ : dut_policy_;
+  slot.reset();
+  if (impairment) {
+    slot.emplace(
+        Policy{io::ImpairmentPolicy(impairment->seed, impairment->rates, impairment->delay_ns),
+               *impairment});
+  }
+}
+
+const io::ImpairmentCounters* FaultPort::impairment_counters(FaultDirection direction) const {
+  const auto& slot = direction == FaultDirection::kTester ? tester_policy_ : dut_policy_;
+  return slot ? &slot->policy.counters() : nullptr;
+}
+
+void FaultPort::impair_frame(FaultDirection direction, std::vector<uint8_t> bytes, uint64_t t_ns,
+                             std::vector<std::vector<uint8_t>>& now_out, std::deque<Held>& held) {
+  auto& slot = direction == FaultDirection::kTester ? tester_policy_ : dut_policy_;
+  if (!slot) {
+    now_out.push_back(std::move(bytes));
+    return;
+  }
+  std::vector<io::ImpairedFrame> out;
+  const std::vector<uint8_t> before = bytes;
+  slot->policy.apply(io::Frame{std::move(bytes), t_ns}, out);
+  const FaultAction action = slot->policy.last_action();
+  if (action != FaultAction::kPass && on_fault_) {
+    FaultEvent e;
+    e.action = action;
+    e.direction = direction;
+    e.line = slot->impairment.line;
+    e.random = true;
+    on_fault_(e, before, t_ns);
+  }
+  if (action == FaultAction::kReorder) {
+    // The policy holds it for the next frame; here it also has a deadline, so that the last
+    // frame of an exchange is late, not lost.
+    if (auto f = slot->policy.release_held())
+      held.push_back({std::move(f->bytes), t_ns + kMaxHoldNs, true});
+  }
+  for (auto& f : out) {
+    if (f.extra_delay_ns == 0) {
+      now_out.push_back(std::move(f.frame.bytes));
+    } else {
+      held.push_back({std::move(f.frame.bytes), t_ns + f.extra_delay_ns, false});
+    }
+  }
 }
 
 Expected<nlohmann::json, agent::ControlError> FaultPort::control(nlohmann::json request) {
@@ -106,14 +127,22 @@ uint64_t FaultPort::inject(std::span<const uint8_t> frame) {
   std::vector<uint8_t> bytes(frame.begin(), frame.end());
   const auto event = match(FaultDirection::kTester, frame);
   if (!event) {
-    const uint64_t sent = inner_.inject(frame);
-    // A frame held back by `reorder` follows the next one of its direction.
-    release_held(
-        held_tester_, [](const Held& h) { return h.behind_next; }, [&](Held& h) { send(h.bytes); });
+    std::vector<std::vector<uint8_t>> now_out;
+    impair_frame(FaultDirection::kTester, std::move(bytes), t, now_out, held_tester_);
+    uint64_t sent = t;
+    for (size_t i = 0; i < now_out.size(); ++i) {
+      const uint64_t at = inner_.inject(now_out[i]);
+      if (i == 0) sent = at;
+      // A frame held back by `reorder` follows the next one of its direction.
+      release_held(
+          held_tester_, [](const Held& h) { return h.behind_next; },
+          [&](Held& h) { send(h.bytes); });
+    }
     return sent;
   }
   if (on_fault_) on_fault_(*event, bytes, t);
   switch (event->action) {
+    case FaultAction::kPass:
     case FaultAction::kDrop:
       return t;
     case FaultAction::kDuplicate: {
@@ -125,13 +154,13 @@ uint64_t FaultPort::inject(std::span<const uint8_t> frame) {
       held_tester_.push_back({std::move(bytes), t + event->delay_ns, false});
       return t;
     case FaultAction::kReorder:
-      held_tester_.push_back({std::move(bytes), 0, true});
+      held_tester_.push_back({std::move(bytes), kNever, true});
       return t;
     case FaultAction::kCorrupt:
       flip_bit(bytes, *event);
       return inner_.inject(bytes);
     case FaultAction::kEcn:
-      mark_ecn_ce(bytes);
+      io::mark_ecn_ce(bytes);
       return inner_.inject(bytes);
   }
   return t;
@@ -142,9 +171,9 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
     release_due_tester_frames();
     const uint64_t now = inner_.now_ns();
     release_held(
-        held_dut_, [&](const Held& h) { return !h.behind_next && h.release_ns <= now; },
+        held_dut_, [&](const Held& h) { return h.release_ns <= now; },
         [&](Held& h) {
-          ready_dut_.push_back({std::move(h.bytes), h.release_ns});
+          ready_dut_.push_back({std::move(h.bytes), std::min(h.release_ns, now)});
         });
     if (!ready_dut_.empty()) {
       DutFrame f = std::move(ready_dut_.front());
@@ -154,25 +183,28 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
     if (now >= deadline_ns && round > 0) return std::nullopt;
     // Wake up for the earliest held frame (ours or the tester's) or the deadline.
     uint64_t wake = deadline_ns;
-    for (const auto& h : held_dut_)
-      if (!h.behind_next) wake = std::min(wake, h.release_ns);
-    for (const auto& h : held_tester_)
-      if (!h.behind_next) wake = std::min(wake, h.release_ns);
+    for (const auto& h : held_dut_) wake = std::min(wake, h.release_ns);
+    for (const auto& h : held_tester_) wake = std::min(wake, h.release_ns);
     auto f = inner_.receive(wake);
     if (!f) continue;
     const auto event = match(FaultDirection::kDut, f->bytes);
     if (!event) {
-      ready_dut_.push_back(std::move(*f));
-      const uint64_t t = ready_dut_.back().t_ns;
-      release_held(
-          held_dut_, [](const Held& h) { return h.behind_next; },
-          [&](Held& h) {
-            ready_dut_.push_back({std::move(h.bytes), t});
-          });
+      std::vector<std::vector<uint8_t>> now_out;
+      const uint64_t t = f->t_ns;
+      impair_frame(FaultDirection::kDut, std::move(f->bytes), t, now_out, held_dut_);
+      for (auto& bytes : now_out) {
+        ready_dut_.push_back({std::move(bytes), t});
+        release_held(
+            held_dut_, [](const Held& h) { return h.behind_next; },
+            [&](Held& h) {
+              ready_dut_.push_back({std::move(h.bytes), t});
+            });
+      }
       continue;
     }
     if (on_fault_) on_fault_(*event, f->bytes, f->t_ns);
     switch (event->action) {
+      case FaultAction::kPass:
       case FaultAction::kDrop:
         break;
       case FaultAction::kDuplicate:
@@ -183,14 +215,14 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
         held_dut_.push_back({std::move(f->bytes), f->t_ns + event->delay_ns, false});
         break;
       case FaultAction::kReorder:
-        held_dut_.push_back({std::move(f->bytes), 0, true});
+        held_dut_.push_back({std::move(f->bytes), kNever, true});
         break;
       case FaultAction::kCorrupt:
         flip_bit(f->bytes, *event);
         ready_dut_.push_back(std::move(*f));
         break;
       case FaultAction::kEcn:
-        mark_ecn_ce(f->bytes);
+        io::mark_ecn_ce(f->bytes);
         ready_dut_.push_back(std::move(*f));
         break;
     }
@@ -202,8 +234,7 @@ void FaultPort::wait_until(uint64_t t_ns) {
   // Delayed tester frames go out on time while we wait.
   for (int i = 0; i < kMaxReceiveRounds; ++i) {
     uint64_t next = t_ns;
-    for (const auto& h : held_tester_)
-      if (!h.behind_next) next = std::min(next, h.release_ns);
+    for (const auto& h : held_tester_) next = std::min(next, h.release_ns);
     inner_.wait_until(next);
     release_due_tester_frames();
     if (next >= t_ns) return;
@@ -216,6 +247,8 @@ Expected<void, std::string> FaultPort::reset() {
   held_tester_.clear();
   ready_dut_.clear();
   held_dut_.clear();
+  tester_policy_.reset();
+  dut_policy_.reset();
   return inner_.reset();
 }
 

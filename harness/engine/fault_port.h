@@ -9,6 +9,12 @@
 // PSN) from the start of the test; an event fires once, on the first frame that matches
 // after its line was reached.
 //
+// Beside the keyed events, a direction may carry seeded random impairment (`impair dir=dut
+// loss=2% reorder=1%`): io::ImpairmentPolicy decides the fate of every frame no armed event
+// takes, with the same actions (one vocabulary: io::ImpairmentAction) and a seed the report
+// logs. A frame it holds back for reordering follows the next frame of its direction, or
+// goes out after kMaxHoldNs when none comes.
+//
 // Every fault that fires is reported through `on_fault`, so the test's packet ladder and
 // pcapng say what the harness did to the exchange.
 #pragma once
@@ -23,12 +29,16 @@
 #include <vector>
 
 #include "harness/engine/dut_port.h"
+#include "reference/io/impairment.h"
 
 namespace mr::engine {
 
-enum class FaultAction : uint8_t { kDrop, kDuplicate, kDelay, kReorder, kCorrupt, kEcn };
+// What a fault does to a frame: the impairment vocabulary of reference/io (kPass is never
+// an event's action).
+using FaultAction = io::ImpairmentAction;
 enum class FaultDirection : uint8_t { kTester, kDut };  // tester -> DUT, DUT -> tester
 
+// drop, duplicate, delay, reorder, corrupt, ecn.
 Expected<FaultAction, std::string> fault_action_from_name(const std::string& name);
 
 struct FaultEvent {
@@ -41,6 +51,15 @@ struct FaultEvent {
   std::optional<size_t> byte_offset;  // kCorrupt: the frame byte to flip (default: the last
                                       // byte before the ICRC)
   int line = 0;                       // the script line, for the report
+  bool random = false;                // decided by an `impair` policy, not keyed
+};
+
+// One direction's seeded random impairment, from an `impair` line.
+struct Impairment {
+  io::ImpairmentProbabilities rates;
+  uint64_t seed = 0;
+  uint64_t delay_ns = 100'000;  // what a `delay` adds
+  int line = 0;
 };
 
 class FaultPort final : public DutPort {
@@ -52,6 +71,11 @@ class FaultPort final : public DutPort {
       : inner_(inner), on_fault_(std::move(on_fault)) {}
 
   void arm(const FaultEvent& event) { armed_.push_back(event); }
+  // Random impairment of one direction from now on; nullopt ends it (a frame it held back
+  // goes out first).
+  void impair(FaultDirection direction, const std::optional<Impairment>& impairment);
+  // What the direction's impairment has done so far (nullptr: none active).
+  const io::ImpairmentCounters* impairment_counters(FaultDirection direction) const;
   // Events armed but never fired (the frame never came): the report names them.
   const std::vector<FaultEvent>& unfired() const { return armed_; }
 
@@ -64,10 +88,17 @@ class FaultPort final : public DutPort {
   Expected<void, std::string> reset() override;
 
  private:
+  static constexpr uint64_t kNever = UINT64_MAX;
+  static constexpr uint64_t kMaxHoldNs = 200'000;  // a random reorder's longest hold
+
   struct Held {
     std::vector<uint8_t> bytes;
-    uint64_t release_ns = 0;   // kDelay
-    bool behind_next = false;  // kReorder: released after the next frame of its direction
+    uint64_t release_ns = kNever;  // kDelay, or the end of a random reorder's hold
+    bool behind_next = false;      // kReorder: released after the next frame of its direction
+  };
+  struct Policy {
+    io::ImpairmentPolicy policy;
+    Impairment impairment;
   };
 
   // The armed event this frame triggers, removed from the armed list (nullopt: none).
@@ -75,6 +106,10 @@ class FaultPort final : public DutPort {
   // Sends the delayed tester frames whose time has come.
   void release_due_tester_frames();
   void send(std::span<const uint8_t> frame);
+  // A frame no event took, through the direction's random impairment if one is active:
+  // what goes on now is appended to `now_out`, what is held goes to `held`.
+  void impair_frame(FaultDirection direction, std::vector<uint8_t> bytes, uint64_t t_ns,
+                    std::vector<std::vector<uint8_t>>& now_out, std::deque<Held>& held);
 
   DutPort& inner_;
   FaultCallback on_fault_;
@@ -83,10 +118,8 @@ class FaultPort final : public DutPort {
   std::deque<Held> held_tester_;    // tester -> DUT frames delayed or held back
   std::deque<DutFrame> ready_dut_;  // DUT -> tester frames due for the engine
   std::deque<Held> held_dut_;       // DUT -> tester frames delayed or held back
+  std::optional<Policy> tester_policy_;
+  std::optional<Policy> dut_policy_;
 };
-
-// Marks an IPv4 or IPv6 RoCEv2 frame ECN Congestion Experienced (IPv4: the header checksum
-// is recomputed). False when the frame has no IP header.
-bool mark_ecn_ce(std::vector<uint8_t>& frame);
 
 }  // namespace mr::engine

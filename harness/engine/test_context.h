@@ -6,17 +6,21 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/engine/driven_port.h"
 #include "harness/engine/dut_port.h"
+#include "harness/engine/fault_port.h"
 #include "harness/engine/packet_synthesis.h"
 #include "harness/engine/pixit.h"
 #include "harness/engine/symbols.h"
 #include "harness/report/results.h"
 #include "harness/script/ast.h"
+#include "reference/transport/work_request.h"
 
 namespace mr::engine {
 
@@ -32,6 +36,25 @@ struct QpBinding {
   std::string type = "RC";   // RC, UC or UD
   uint32_t tester_qkey = 0;  // UD: the Q_Key of the tester's QP, the DUT's sends default to it
   std::optional<uint16_t> dut_udp_sport;  // the first one the DUT used (MR-WF-08: it never changes)
+  uint32_t mtu = 1024;                    // the path MTU the DUT's QP was given
+  std::string tester_qp;                  // the tester QP connected to it (`connect T A`), if any
+};
+
+// A tester QP of the script (`tester qp T = create_qp(...)`): a reference QP of the tester's
+// ReferencePeer once `connect T A` has given it the QPN the DUT's QP A was pointed at.
+struct TesterQp {
+  std::string dut_qp;  // the DUT QP it is connected to; "" before `connect`
+  uint32_t qpn = 0;    // = that QP's tester QPN
+  uint32_t cq = 0;
+  uint32_t lkey = 0;
+  uint32_t rkey = 0;
+  uint64_t va = 0;
+  uint64_t mr_length = 0;
+  uint64_t pattern_seed = 0;  // its region starts filled with pattern_bytes(pattern_seed, ...)
+  // create_qp's arguments, applied at connect: mtu, timers, READ/ATOMIC depths, type.
+  std::map<std::string, uint64_t> settings;
+  std::string type = "RC";
+  std::deque<transport::Completion> completions;  // polled, not yet judged
 };
 
 struct TestContext {
@@ -53,6 +76,11 @@ struct TestContext {
   uint64_t anchor_lateness_ns = 0;  // how late the last event, an injection, went out
   // The DUT's counters when the exchange began, if the script reads counters (expect_counter).
   std::optional<nlohmann::json> counters_at_start;
+  // The tester's reference QPs (`tester` lines) and the layers their frames pass: set by
+  // run_test before the first statement.
+  DrivenPort* driven = nullptr;
+  FaultPort* faults = nullptr;
+  std::map<std::string, TesterQp> tester_qps;  // by script name
 
   void fail(const script::Position& pos, std::string field, std::string expected,
             std::string actual, std::string message,

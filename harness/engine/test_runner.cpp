@@ -7,11 +7,13 @@
 #include <map>
 #include <sstream>
 
+#include "harness/engine/driven_port.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/fault_port.h"
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/test_context.h"
+#include "harness/engine/tester_commands.h"
 #include "reference/io/pcapng_writer.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
@@ -28,6 +30,9 @@ uint64_t ms(double v) { return static_cast<uint64_t>(std::llround(v * 1e6)); }
 
 // The most packets one `> within N` line may pass over: a bound, as every wait has.
 constexpr uint64_t kMaxWithin = 1 << 20;
+// The report's ladder shows this many frames of driven traffic (a 1 MiB WRITE is a
+// thousand); the pcapng holds every one.
+constexpr size_t kMaxLadderDrivenFrames = 256;
 
 uint64_t seconds_ns(double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); }
 
@@ -95,6 +100,22 @@ class Runner {
     }
   }
 
+  // A frame of driven traffic: the tester QP's own, or the DUT's to it.
+  void record_driven(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester) {
+    std::string name = "tester";
+    auto d = wire::decode_frame(frame);
+    if (const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr) {
+      const uint32_t dqpn = r->packet.bth.dqpn.value();
+      for (const auto& [n, t] : ctx_.tester_qps) {
+        const bool ours = from_tester ? ctx_.qps.at(t.dut_qp).dut_qpn == dqpn : t.qpn == dqpn;
+        if (!t.dut_qp.empty() && ours) name = "tester " + n;
+      }
+    }
+    const std::string ref = name + (from_tester ? " (driven)" : " (received)");
+    if (driven_recorded_++ < kMaxLadderDrivenFrames) return record(frame, t_ns, from_tester, ref);
+    if (capture_) (void)capture_->write(frame, t_ns, ref);
+  }
+
   void record(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester,
               const std::string& ref) {
     report::PacketRecord r;
@@ -140,6 +161,22 @@ class Runner {
     }
     ctx_.last_event_ns = sent;
     record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
+    if (!qp->tester_qp.empty()) follow_crafted_request(*qp, *frame);
+  }
+
+  // A crafted request goes out in the connected tester QP's name: its PSN is the tester's
+  // from then on (a READ consumes one PSN per response packet).
+  void follow_crafted_request(const QpBinding& qp, const std::vector<uint8_t>& frame) {
+    auto d = wire::decode_frame(frame);
+    const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    const auto* info = r ? wire::opcode_info(r->packet.bth.opcode.value()) : nullptr;
+    if (info == nullptr || !info->is(wire::kRequest)) return;
+    uint32_t last = r->packet.bth.psn.value();
+    if (info->is(wire::kRead) && r->packet.reth && r->packet.reth->dlen.value() > 0) {
+      const uint64_t packets = (uint64_t{r->packet.reth->dlen.value()} + qp.mtu - 1) / qp.mtu;
+      last = static_cast<uint32_t>((last + packets - 1) & 0xffffff);
+    }
+    ctx_.driven->peer()->note_crafted_request(ctx_.tester_qps.at(qp.tester_qp).qpn, last);
   }
 
   // [earliest, latest] arrival for an expected packet (PIXIT tolerance around the nominal
@@ -401,12 +438,16 @@ class Runner {
 
   // The packet ladder and the pcapng show what the harness did to the exchange.
   void record_fault(const FaultEvent& e, const std::vector<uint8_t>& frame, uint64_t t_ns) {
-    static constexpr std::array kNames{"drop", "duplicate", "delay", "reorder", "corrupt", "ecn"};
     const auto slash = ctx_.script.path.find_last_of('/');
-    record(frame, t_ns, e.direction == FaultDirection::kTester,
-           ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-               std::to_string(e.line) + " event " + kNames.at(static_cast<size_t>(e.action)) +
-               " (tx " + std::to_string(e.tx) + ")");
+    const std::string ref = ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) +
+                            ":" + std::to_string(e.line) + (e.random ? " impair " : " event ") +
+                            std::string(io::impairment_action_name(e.action)) +
+                            (e.random ? std::string() : " (tx " + std::to_string(e.tx) + ")");
+    if (e.random && driven_recorded_++ >= kMaxLadderDrivenFrames) {
+      if (capture_) (void)capture_->write(frame, t_ns, ref);
+      return;
+    }
+    record(frame, t_ns, e.direction == FaultDirection::kTester, ref);
   }
 
   void probe(const script::Command& c) {
@@ -451,10 +492,11 @@ class Runner {
   }
 
   // No DUT packet may remain unexplained at the end (packetdrill's rule).
-  void quiet_period() {
+  void quiet_period(DrivenPort& driven) {
     const uint64_t until = ctx_.port.now_ns() + ms(static_cast<double>(ctx_.pixit.no_packet_ms));
     for (int i = 0; i < 16; ++i) {
-      auto f = ctx_.port.receive(until);
+      // What the tester's QPs take is explained: they are the DUT's peer.
+      auto f = driven.receive_unclaimed(until);
       if (!f) return;
       record(f->bytes, f->t_ns, false, "");
       ctx_.fail({0, 0}, "packet", "no further packet", summary(f->bytes),
@@ -467,6 +509,7 @@ class Runner {
   const TestOptions& options_;
   std::optional<io::PcapngWriter> capture_;
   std::optional<uint64_t> last_dut_packet_ns_;  // when the latest `>` line's packet came
+  size_t driven_recorded_ = 0;
 };
 
 // The `repeat max=N until A == B` ... `end` loops of a script: where each bracket's partner
@@ -586,8 +629,13 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   FaultPort faults(port, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
     if (recorder != nullptr) recorder->record_fault(e, f, t);
   });
-  TestContext ctx{script, faults,        pixit,         options.seed, {},   {},
+  DrivenPort driven(faults, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
+    if (recorder != nullptr) recorder->record_driven(f, t, from_tester);
+  });
+  TestContext ctx{script, driven,        pixit,         options.seed, {},   {},
                   {},     port.now_ns(), port.now_ns(), result,       false};
+  ctx.driven = &driven;
+  ctx.faults = &faults;
   Runner runner(ctx, options);
   recorder = &runner;
   bool exchange_started = false;
@@ -631,6 +679,12 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       runner.probe(c);
     } else if (c.actor == "event") {
       runner.event(c, faults);
+    } else if (c.actor == "tester" || c.actor == "connect" || c.actor == "impair") {
+      run_tester_command(c, ctx);
+      if (exchange_started && port.now_ns() > ctx.last_event_ns) {
+        ctx.last_event_ns = port.now_ns();
+        ctx.anchor_lateness_ns = 0;
+      }
     } else if (c.actor == "repeat") {
       pc = loops.enter(pc, ctx);
     } else if (c.actor == "end") {
@@ -639,7 +693,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       ctx.error(c.pos, "'" + c.actor + " " + c.name + "' is not supported yet by this engine");
     }
   }
-  if (!ctx.aborted) runner.quiet_period();
+  if (!ctx.aborted) runner.quiet_period(driven);
   for (const auto& e : faults.unfired()) {
     ctx.fail({e.line, 1}, "event",
              "a frame with PSN " + std::to_string(e.psn) + " (tx " + std::to_string(e.tx) + ")",

@@ -3,9 +3,14 @@
 #include <chrono>
 #include <optional>
 
-#include "harness/interop/data_pattern.h"
+#include "harness/peer/data_pattern.h"
 
 namespace mr::interop {
+using peer::kGuardByte;
+using peer::kGuardBytes;
+using peer::pattern_bytes;
+using peer::pattern_u64;
+using peer::u64_bytes;
 namespace {
 
 constexpr uint64_t kRequesterWrId = 1;

@@ -4,12 +4,13 @@
 #include <filesystem>
 
 #include "harness/interop/agent_peer.h"
-#include "harness/interop/data_pattern.h"
 #include "harness/interop/reference_peer.h"
 #include "harness/interop/wire_capture.h"
+#include "harness/peer/data_pattern.h"
 #include "reference/io/clock.h"
 
 namespace mr::interop {
+using peer::pattern_u64;
 namespace {
 
 namespace fs = std::filesystem;

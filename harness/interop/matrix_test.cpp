@@ -5,11 +5,14 @@
 #include <set>
 
 #include "harness/interop/cell.h"
-#include "harness/interop/data_pattern.h"
 #include "harness/interop/matrix_report.h"
 #include "harness/interop/matrix_runner.h"
+#include "harness/peer/data_pattern.h"
 
 namespace mr::interop {
+using peer::bytes_u64;
+using peer::pattern_bytes;
+using peer::u64_bytes;
 namespace {
 
 TEST(MatrixCells, FullMatrixHasEveryCombinationOnce) {

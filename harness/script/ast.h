@@ -20,12 +20,22 @@ struct Position {
   int column = 0;
 };
 
-// An expression: numbers, symbols (P, A.qpn), + - *, byte strings, bytes(N), and `*`.
+// An expression: numbers, symbols (P, A.qpn), + - *, byte strings, bytes(N), `*`, and
+// percentages (`loss=2%`, `reorder=0.5%`: impairment rates).
 struct Expr {
-  enum class Kind : uint8_t { kNumber, kSymbol, kBinary, kBytes, kBytesOfLength, kWildcard, kName };
+  enum class Kind : uint8_t {
+    kNumber,
+    kSymbol,
+    kBinary,
+    kBytes,
+    kBytesOfLength,
+    kWildcard,
+    kName,
+    kPercent
+  };
   Kind kind = Kind::kNumber;
   Position pos;
-  uint64_t number = 0;        // kNumber
+  uint64_t number = 0;        // kNumber; kPercent: parts per million (2% = 20000)
   std::string text;           // kSymbol: "P" or "A.qpn"; kName: an enum name such as RC_SEND_ONLY
   std::string bytes;          // kBytes: the decoded byte string
   char op = 0;                // kBinary: '+', '-', '*'

@@ -132,7 +132,7 @@ LexResult lex_line(std::string_view line, int line_no, const std::string& file) 
           {Token::Kind::kNumber, std::string(line.substr(start, i - start)), "", pos});
       continue;
     }
-    static constexpr std::string_view kPunct = "()[],=/+-*<>~:";
+    static constexpr std::string_view kPunct = "()[],=/+-*<>~:%";
     if (kPunct.find(c) != std::string_view::npos) {
       out.tokens.push_back({Token::Kind::kPunct, std::string(1, c), "", pos});
       ++i;

@@ -86,6 +86,15 @@ class LineParser {
     const Token& t = peek();
     Expr e;
     e.pos = t.pos;
+    if (t.kind == Token::Kind::kNumber && at_punct("%", 1)) {
+      next();
+      next();
+      if (!parse_percent(t.text, e.number))
+        error(t,
+              "percentage " + t.text + "% is not a number from 0 to 100 with at most 4 decimals");
+      e.kind = Expr::Kind::kPercent;
+      return e;
+    }
     if (t.kind == Token::Kind::kNumber) {
       next();
       if (!parse_number(t.text, e.number))
@@ -285,6 +294,22 @@ class LineParser {
     auto r = std::from_chars(b, e, out, hex ? 16 : 10);
     return r.ec == std::errc() && r.ptr == e;
   }
+  // "2" -> 20000, "0.5" -> 5000 parts per million; at most 4 decimals (1 ppm), at most 100%.
+  static bool parse_percent(const std::string& text, uint64_t& ppm) {
+    const size_t dot = text.find('.');
+    const std::string whole = text.substr(0, dot);
+    std::string frac = dot == std::string::npos ? "" : text.substr(dot + 1);
+    uint64_t w = 0;
+    uint64_t f = 0;
+    if (whole.empty() || !parse_number(whole, w) || frac.size() > 4 ||
+        frac.find('.') != std::string::npos)
+      return false;
+    if (!frac.empty() && !parse_number(frac, f)) return false;
+    for (size_t i = frac.size(); i < 4; ++i) f *= 10;
+    if (w > 100) return false;
+    ppm = w * 10000 + f;
+    return ppm <= 1'000'000;
+  }
   static Expr binary(char op, Expr lhs, Expr rhs, Position pos) {
     Expr e;
     e.kind = Expr::Kind::kBinary;
@@ -421,14 +446,15 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       if (end == text.size()) break;
       continue;
     }
-    if (first.kind == Token::Kind::kIdent && (first.text == "dut" || first.text == "tester" ||
-                                              first.text == "probe" || first.text == "event")) {
+    if (first.kind == Token::Kind::kIdent &&
+        (first.text == "dut" || first.text == "tester" || first.text == "probe" ||
+         first.text == "event" || first.text == "connect" || first.text == "impair")) {
       p.next();
       Command c;
       c.pos = first.pos;
       c.actor = first.text;
-      if (c.actor == "probe") {
-        c.name = "probe";
+      if (c.actor == "probe" || c.actor == "connect" || c.actor == "impair") {
+        c.name = c.actor;
       } else {
         const Token& name = p.peek();
         if (name.kind != Token::Kind::kIdent) {
@@ -453,7 +479,21 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       }
       // An optional target object name before the arguments: `dut post_recv A count=4`.
       if (p.peek().kind == Token::Kind::kIdent && !p.at_punct("=", 1)) c.target = p.next().text;
+      // `connect T A`: the tester QP, then the DUT QP it is connected to.
+      std::optional<FieldArg> peer;
+      if (c.actor == "connect") {
+        if (c.target.empty() || p.peek().kind != Token::Kind::kIdent || p.at_punct("=", 1)) {
+          p.error(p.peek(), "expected 'connect TESTER_QP DUT_QP', got " + describe(p.peek()));
+          continue;
+        }
+        const Token& dut_qp = p.next();
+        peer = FieldArg{"peer", dut_qp.pos, {}};
+        peer->value.kind = Expr::Kind::kName;
+        peer->value.pos = dut_qp.pos;
+        peer->value.text = dut_qp.text;
+      }
       c.args = p.arguments();
+      if (peer) c.args.insert(c.args.begin(), std::move(*peer));
       if (!p.failed()) r.script.statements.emplace_back(std::move(c));
       continue;
     }

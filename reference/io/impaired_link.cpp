@@ -9,14 +9,6 @@ namespace {
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 constexpr size_t kMinReceiveBurst = 32;
 
-// The one action apply() took: the only counter that moved.
-ImpairmentAction action_taken(const ImpairmentCounters& before, const ImpairmentCounters& after) {
-  for (size_t i = 0; i < kImpairmentActionCount; ++i) {
-    if (after.actions[i] != before.actions[i]) return static_cast<ImpairmentAction>(i);
-  }
-  return ImpairmentAction::kPass;
-}
-
 }  // namespace
 
 std::string_view link_direction_name(LinkDirection d) {
@@ -45,7 +37,7 @@ void ImpairedLink::impair(Side& side, LinkDirection d, Frame frame, uint64_t now
   const ImpairmentCounters before = side.policy.counters();
   std::vector<ImpairedFrame> passed;
   side.policy.apply(std::move(frame), passed);
-  const ImpairmentAction action = action_taken(before, side.policy.counters());
+  const ImpairmentAction action = side.policy.last_action();
   if (action != ImpairmentAction::kPass) log(d, before.frames, action, now);
   if (action == ImpairmentAction::kReorder) {
     side.holding = true;

@@ -1,12 +1,14 @@
 #include "reference/io/impairment.h"
 
+#include "reference/io/ecn_mark.h"
+
 namespace mr::io {
 namespace {
 
 constexpr size_t kEthernetHeaderSize = 14;
 
 constexpr std::array<std::string_view, kImpairmentActionCount> kActionNames = {
-    "pass", "drop", "duplicate", "reorder", "delay", "corrupt"};
+    "pass", "drop", "duplicate", "reorder", "delay", "corrupt", "ecn"};
 
 }  // namespace
 
@@ -34,6 +36,7 @@ ImpairmentAction ImpairmentPolicy::decide(const Frame& frame, uint64_t index) {
   if (u < (edge += p.reorder)) return ImpairmentAction::kReorder;
   if (u < (edge += p.delay)) return ImpairmentAction::kDelay;
   if (u < (edge += p.corrupt)) return ImpairmentAction::kCorrupt;
+  if (u < (edge += p.ecn)) return ImpairmentAction::kEcn;
   return ImpairmentAction::kPass;
 }
 
@@ -55,6 +58,7 @@ void ImpairmentPolicy::apply(Frame frame, std::vector<ImpairedFrame>& out) {
     action = ImpairmentAction::kPass;
   }
   ++counters_.actions[static_cast<size_t>(action)];
+  last_action_ = action;
   switch (action) {
     case ImpairmentAction::kDrop:
       break;
@@ -70,6 +74,10 @@ void ImpairmentPolicy::apply(Frame frame, std::vector<ImpairedFrame>& out) {
       break;
     case ImpairmentAction::kCorrupt:
       corrupt(frame);
+      out.push_back({std::move(frame), 0});
+      break;
+    case ImpairmentAction::kEcn:
+      (void)mark_ecn_ce(frame.bytes);  // a frame without IP passes unmarked
       out.push_back({std::move(frame), 0});
       break;
     case ImpairmentAction::kPass:

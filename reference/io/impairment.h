@@ -1,8 +1,9 @@
 // File: impairment.h
 //
 // What a faulty network does to frames, reproducibly: drop, duplicate, reorder (swap with
-// the next frame), delay (extra ns) and corrupt (flip one random byte after the Ethernet
-// header). One ImpairmentPolicy is applied per direction of a MemoryLinkPair.
+// the next frame), delay (extra ns), corrupt (flip one random byte after the Ethernet
+// header) and ECN-mark (Congestion Experienced, as a congested switch marks; ecn_mark.h). One
+// ImpairmentPolicy is applied per direction of a MemoryLinkPair.
 //
 // Decisions come from a seeded std::mt19937_64, so a failing run is replayed by logging
 // seed() and reusing it. A test that needs one exact fault (Lumina-style "drop the 2nd
@@ -30,8 +31,16 @@
 
 namespace mr::io {
 
-enum class ImpairmentAction : uint8_t { kPass, kDrop, kDuplicate, kReorder, kDelay, kCorrupt };
-inline constexpr size_t kImpairmentActionCount = 6;
+enum class ImpairmentAction : uint8_t {
+  kPass,
+  kDrop,
+  kDuplicate,
+  kReorder,
+  kDelay,
+  kCorrupt,
+  kEcn
+};
+inline constexpr size_t kImpairmentActionCount = 7;
 std::string_view impairment_action_name(ImpairmentAction action);
 
 // Each in [0, 1]; one uniform draw per frame picks at most one action, in this order, so
@@ -42,6 +51,7 @@ struct ImpairmentProbabilities {
   double reorder = 0;
   double delay = 0;
   double corrupt = 0;
+  double ecn = 0;  // last: a policy without it draws exactly as before it existed
 };
 
 struct ImpairmentCounters {
@@ -68,6 +78,8 @@ class ImpairmentPolicy {
   uint64_t seed() const { return seed_; }
   const ImpairmentProbabilities& probabilities() const { return probabilities_; }
   const ImpairmentCounters& counters() const { return counters_; }
+  // What the latest apply() did (kPass before the first).
+  ImpairmentAction last_action() const { return last_action_; }
 
   // Decides the fate of one frame and appends what leaves the faulty network, in order,
   // to out: nothing (dropped, or held back to be swapped), one frame, or more (a
@@ -90,6 +102,7 @@ class ImpairmentPolicy {
   Override override_;
   std::optional<Frame> held_;
   ImpairmentCounters counters_;
+  ImpairmentAction last_action_ = ImpairmentAction::kPass;
 };
 
 }  // namespace mr::io

@@ -118,6 +118,51 @@ TEST(ImpairmentPolicy, SameSeedSameFate) {
 TEST(ImpairmentPolicy, ActionsHaveNames) {
   EXPECT_EQ(impairment_action_name(ImpairmentAction::kReorder), "reorder");
   EXPECT_EQ(impairment_action_name(ImpairmentAction::kCorrupt), "corrupt");
+  EXPECT_EQ(impairment_action_name(ImpairmentAction::kEcn), "ecn");
+}
+
+// An IPv4 frame with ECT(0), as RoCEv2 senders mark theirs.
+Frame ipv4_ect0() {
+  Frame f;
+  f.bytes.assign(14 + 20 + 8, 0);
+  f.bytes[12] = 0x08;
+  f.bytes[14] = 0x45;
+  f.bytes[15] = 0x02;
+  return f;
+}
+
+TEST(ImpairmentPolicy, EcnMarksTheChosenShareCongestionExperienced) {
+  ImpairmentPolicy policy(3, {.ecn = 0.25});
+  std::vector<ImpairedFrame> out;
+  constexpr int kFrames = 8000;
+  for (int i = 0; i < kFrames; ++i) policy.apply(ipv4_ect0(), out);
+  ASSERT_EQ(out.size(), size_t{kFrames});  // marked, never dropped
+  size_t marked = 0;
+  for (const auto& f : out) marked += (f.frame.bytes[15] & 0x03) == 0x03 ? 1 : 0;
+  EXPECT_EQ(marked, policy.counters().count(ImpairmentAction::kEcn));
+  EXPECT_NEAR(static_cast<double>(marked) / kFrames, 0.25, 0.02);
+}
+
+// The ECN edge comes after every older one: a policy that does not use it decides every
+// frame as it did before ECN existed.
+TEST(ImpairmentPolicy, AnUnusedEcnRateLeavesEveryOtherDecisionUnchanged) {
+  const ImpairmentProbabilities without{.drop = 0.1, .reorder = 0.1, .corrupt = 0.1};
+  ImpairmentProbabilities with = without;
+  with.ecn = 0.2;
+  ImpairmentPolicy a(11, without);
+  ImpairmentPolicy b(11, with);
+  std::vector<ImpairedFrame> out_a;
+  std::vector<ImpairedFrame> out_b;
+  for (int i = 0; i < 2000; ++i) {
+    a.apply(ipv4_ect0(), out_a);
+    b.apply(ipv4_ect0(), out_b);
+  }
+  for (auto action :
+       {ImpairmentAction::kDrop, ImpairmentAction::kReorder, ImpairmentAction::kCorrupt}) {
+    EXPECT_EQ(a.counters().count(action), b.counters().count(action));
+  }
+  EXPECT_EQ(a.counters().count(ImpairmentAction::kEcn), 0U);
+  EXPECT_GT(b.counters().count(ImpairmentAction::kEcn), 0U);
 }
 
 }  // namespace

@@ -144,7 +144,9 @@ Expected<uint32_t, VerbsError> Device::create_qp(const QpInitAttributes& init) {
   if (!cqs_.contains(init.send_cq) || !cqs_.contains(init.recv_cq))
     return verbs_error("unknown cq");
   if (init.srq && !srqs_.contains(*init.srq)) return verbs_error("unknown srq");
-  const uint32_t qpn = allocate_qpn();
+  if (init.qpn && (*init.qpn <= 1 || *init.qpn >= kPsnMask || qps_.contains(*init.qpn)))
+    return verbs_error("qpn " + std::to_string(*init.qpn) + " is reserved or in use");
+  const uint32_t qpn = init.qpn ? *init.qpn : allocate_qpn();
   if (qpn == 0) return verbs_error("no free qp number");
   auto qp = std::make_unique<QueuePair>();
   qp->qpn = qpn;

@@ -320,5 +320,25 @@ TEST_F(DevicePair, BadRkeyDrawsRemoteAccessErrorAndBothSidesStop) {
   EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kError);
 }
 
+// The harness's tester QP takes the QPN the DUT was pointed at; a taken or reserved one is
+// refused rather than shared.
+TEST(Device, CreateQpTakesAChosenQpnAndRefusesATakenOrReservedOne) {
+  Device dev(config(1));
+  const uint32_t pd = *dev.memory().alloc_pd();
+  const uint32_t cq = *dev.create_cq(16);
+  QpInitAttributes init;
+  init.pd = pd;
+  init.send_cq = init.recv_cq = cq;
+  init.qpn = 0x123456;
+  auto qpn = dev.create_qp(init);
+  ASSERT_TRUE(qpn);
+  EXPECT_EQ(*qpn, 0x123456U);
+  EXPECT_FALSE(dev.create_qp(init));
+  for (uint32_t reserved : {0U, 1U, 0xffffffU, 0x1000000U}) {
+    init.qpn = reserved;
+    EXPECT_FALSE(dev.create_qp(init)) << reserved;
+  }
+}
+
 }  // namespace
 }  // namespace mr::transport

@@ -50,6 +50,9 @@ struct QpInitAttributes {
   std::optional<uint32_t> srq;
   uint32_t max_send_wr = 4096;
   uint32_t max_recv_wr = 4096;
+  // A QPN chosen by a management plane instead of the device's seeded one: the harness's
+  // tester QP takes the QPN the DUT's QP was already pointed at. Verbs has no such attribute.
+  std::optional<uint32_t> qpn;
 };
 
 // A posted send work request with its transmission progress.

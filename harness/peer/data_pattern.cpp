@@ -1,8 +1,8 @@
-#include "harness/interop/data_pattern.h"
+#include "harness/peer/data_pattern.h"
 
 #include <cstddef>
 
-namespace mr::interop {
+namespace mr::peer {
 
 uint64_t pattern_u64(uint64_t seed, uint64_t stream) {
   uint64_t z = seed + (stream + 1) * 0x9e3779b97f4a7c15ULL;
@@ -34,4 +34,4 @@ uint64_t bytes_u64(const std::vector<uint8_t>& b) {
   return v;
 }
 
-}  // namespace mr::interop
+}  // namespace mr::peer

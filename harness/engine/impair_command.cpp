@@ -1,0 +1,87 @@
+#include "harness/engine/impair_command.h"
+
+#include <cstdio>
+
+#include "harness/engine/command_args.h"
+#include "harness/peer/data_pattern.h"
+
+namespace mr::engine {
+namespace {
+
+std::string percent(uint64_t ppm) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g%%", static_cast<double>(ppm) / 10000.0);
+  return text;
+}
+
+// The ladder and the pcapng say what the impairment is, and with which seed.
+void note(TestContext& ctx, const script::Command& c, const std::string& text) {
+  report::PacketRecord r;
+  r.t_ns = ctx.port.now_ns() - ctx.t0_ns;
+  r.from_tester = true;
+  r.summary = text;
+  const auto slash = ctx.script.path.find_last_of('/');
+  r.script_ref = ctx.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+                 std::to_string(c.pos.line) + " impair";
+  ctx.result.packets.push_back(std::move(r));
+}
+
+}  // namespace
+
+void impair(const script::Command& c, TestContext& ctx) {
+  Args a(c, ctx,
+         {"dir", "loss", "duplicate", "reorder", "delay", "corrupt", "ecn", "delay_us", "seed"});
+  if (ctx.aborted) return;
+  const std::string dir = a.name("dir", "both");
+  if (dir != "tester" && dir != "dut" && dir != "both")
+    return ctx.error(a.pos("dir"),
+                     "impair dir: tester (tester -> DUT), dut (DUT -> tester) or both");
+  std::vector<FaultDirection> directions;
+  if (dir != "dut") directions.push_back(FaultDirection::kTester);
+  if (dir != "tester") directions.push_back(FaultDirection::kDut);
+  if (c.target == "off") {
+    if (c.args.size() > (a.has("dir") ? 1U : 0U))
+      return ctx.error(c.pos, "impair off takes only dir=");
+    for (auto d : directions) ctx.faults->impair(d, std::nullopt);
+    note(ctx, c, "impairment off (" + dir + ")");
+    return;
+  }
+  if (!c.target.empty())
+    return ctx.error(c.pos,
+                     "impair: unexpected '" + c.target + "' (impair off, or impair dir=...)");
+  Impairment imp;
+  uint64_t total = 0;
+  auto rate = [&](const char* name, double& out) {
+    const uint64_t ppm = a.ppm(name, 0);
+    total += ppm;
+    out = static_cast<double>(ppm) / 1e6;
+    return ppm;
+  };
+  const uint64_t loss = rate("loss", imp.rates.drop);
+  const uint64_t duplicate = rate("duplicate", imp.rates.duplicate);
+  const uint64_t reorder = rate("reorder", imp.rates.reorder);
+  const uint64_t delay = rate("delay", imp.rates.delay);
+  const uint64_t corrupt = rate("corrupt", imp.rates.corrupt);
+  const uint64_t ecn = rate("ecn", imp.rates.ecn);
+  imp.delay_ns = a.number("delay_us", 100) * 1000;
+  imp.line = c.pos.line;
+  const bool fixed_seed = a.has("seed");
+  const uint64_t seed = a.number("seed", 0);
+  if (ctx.aborted) return;
+  if (total == 0) return ctx.error(c.pos, "impair: no rate given (loss=2% reorder=1% ...)");
+  if (total > 1'000'000) return ctx.error(c.pos, "impair: the rates add up to more than 100%");
+  for (auto d : directions) {
+    imp.seed = fixed_seed ? seed
+                          : peer::pattern_u64(ctx.seed, 0x1a9a1000 + uint64_t(c.pos.line) * 2 +
+                                                            (d == FaultDirection::kDut ? 1 : 0));
+    ctx.faults->impair(d, imp);
+    note(ctx, c,
+         std::string("impairment ") +
+             (d == FaultDirection::kTester ? "tester -> DUT" : "DUT -> tester") + ": loss " +
+             percent(loss) + " duplicate " + percent(duplicate) + " reorder " + percent(reorder) +
+             " delay " + percent(delay) + " corrupt " + percent(corrupt) + " ecn " + percent(ecn) +
+             ", seed " + std::to_string(imp.seed));
+  }
+}
+
+}  // namespace mr::engine

@@ -1,0 +1,109 @@
+// File: reference_peer.h
+//
+// The DUT's remote peer in a driven exchange: a reference transport Device (a correct
+// RoCEv2 endpoint, never a mutant) driven synchronously on its user's clock, the engine's
+// port clock (virtual for the embedded DUT, CLOCK_MONOTONIC for a remote one). Each QP comes
+// with a CQ of its own and one memory region filled with a seeded pattern, so that what a
+// transfer moved can be compared byte for byte on both sides.
+//
+//   ReferencePeer peer({.mac = tester_mac, .ip = tester_ip, .seed = 7});
+//   auto qp = peer.create_qp({.qpn = dut_side_tqpn, .mr_length = 1 << 20});
+//   peer.connect(qp->qpn, {.dest_qpn = dut_qpn, .rq_psn = Q, .sq_psn = P, .av = ...});
+//   peer.post_send(qp->qpn, wr);
+//   peer.advance(now); for (auto& f : peer.take_outbox()) inject(f);
+//   if (peer.owns(frame_dqpn)) peer.receive(frame, now);
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "reference/error/expected.h"
+#include "reference/transport/device.h"
+
+namespace mr::peer {
+
+struct PeerIdentity {
+  wire::MacAddress mac;
+  wire::Ipv4Address ip;
+  std::optional<wire::Ipv6Address> ip6;
+  uint64_t seed = 1;  // keys derive from it
+};
+
+struct PeerQpSpec {
+  transport::QpType type = transport::QpType::kRc;
+  uint32_t qpn = 0;  // the QPN the DUT's QP is pointed at (the engine chose it)
+  uint64_t mr_length = 1 << 20;
+  uint64_t va = 0x40000000;
+  uint64_t pattern_seed = 1;  // the region starts filled with pattern_bytes(pattern_seed, ...)
+  uint32_t cq_depth = 1 << 16;
+  uint32_t max_send_wr = 4096;
+  uint32_t max_recv_wr = 4096;
+};
+
+struct PeerQpInfo {
+  uint32_t qpn = 0;
+  uint32_t cq = 0;
+  uint32_t pd = 0;
+  uint32_t lkey = 0;
+  uint32_t rkey = 0;
+  uint64_t va = 0;
+  uint64_t length = 0;
+};
+
+// RTR and RTS in one: where the QP sends, what it expects, its timers.
+struct PeerPath {
+  transport::AddressVector av;
+  uint32_t dest_qpn = 0;
+  uint32_t rq_psn = 0;  // the DUT's first request PSN
+  uint32_t sq_psn = 0;  // our first request PSN
+  uint32_t mtu = 1024;
+  uint16_t pkey = 0xffff;
+  uint8_t timeout = 14;
+  uint8_t retry_cnt = 7;
+  uint8_t rnr_retry = 7;
+  uint8_t min_rnr_timer = 12;
+  uint8_t max_rd_atomic = 16;
+  uint8_t max_dest_rd_atomic = 16;
+};
+
+class ReferencePeer {
+ public:
+  explicit ReferencePeer(const PeerIdentity& identity);
+
+  Expected<PeerQpInfo, std::string> create_qp(const PeerQpSpec& spec);
+  Expected<void, std::string> connect(uint32_t qpn, const PeerPath& path);
+  Expected<void, std::string> post_send(uint32_t qpn, const transport::SendWr& wr);
+  Expected<void, std::string> post_recv(uint32_t qpn, const transport::RecvWr& wr);
+  // At most `max` completions of the QP's CQ, oldest first.
+  std::vector<transport::Completion> poll(uint32_t qpn, size_t max);
+  Expected<std::vector<uint8_t>, std::string> read(uint32_t qpn, uint64_t offset, uint64_t length);
+  Expected<void, std::string> write(uint32_t qpn, uint64_t offset, std::span<const uint8_t> data);
+  // A crafted request went out in this QP's name with these PSNs: the QP's next request PSN
+  // follows it (only while the QP has nothing of its own in flight).
+  void note_crafted_request(uint32_t qpn, uint32_t last_psn);
+
+  // True when frames to this destination QPN are ours.
+  bool owns(uint32_t dqpn) const { return qps_.contains(dqpn); }
+  const std::map<uint32_t, PeerQpInfo>& qps() const { return qps_; }
+  const transport::QueuePair* qp(uint32_t qpn) const { return device_.qp(qpn); }
+  // Work posted and not yet completed on every QP (sends and their acknowledgements).
+  bool busy() const;
+
+  // --- data path, as transport::Device's ---
+  void receive(std::span<const uint8_t> frame, uint64_t now_ns) { device_.receive(frame, now_ns); }
+  void advance(uint64_t now_ns) { device_.advance(now_ns); }
+  std::optional<uint64_t> next_deadline() const { return device_.next_deadline(); }
+  std::vector<std::vector<uint8_t>> take_outbox() { return device_.take_outbox(); }
+
+ private:
+  const PeerQpInfo* find(uint32_t qpn) const;
+
+  transport::Device device_;
+  std::map<uint32_t, PeerQpInfo> qps_;  // by QPN
+};
+
+}  // namespace mr::peer
