@@ -296,24 +296,28 @@ void post_recv(const Command& c, TestContext& ctx) {
   }
 }
 
+// dut post_send [QP] opcode=... len=N [count=K stride=S]: K work requests, the i-th at
+// offset + i*S locally and remote_addr + i*S remotely (S defaults to len), wr_id + i.
 void post_send(const Command& c, TestContext& ctx) {
   Args a(c, ctx,
          {"opcode", "len", "offset", "remote_addr", "rkey", "imm", "wr_id", "solicited", "signaled",
-          "compare_add", "swap", "invalidate_rkey", "dest_qpn", "qkey"});
+          "compare_add", "swap", "invalidate_rkey", "dest_qpn", "qkey", "count", "stride"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   if (qp->type != "UD" && (a.has("dest_qpn") || a.has("qkey")))
     return ctx.error(c.pos, "post_send: dest_qpn= and qkey= are for UD QPs only");
-  json wr = {{"wr_id", a.number("wr_id", 1)},
-             {"opcode", a.name("opcode", "SEND")},
-             {"sg_list",
-              {{{"addr", qp->va + a.number("offset", 0)},
-                {"length", a.number("len", 0)},
-                {"lkey", qp->lkey}}}},
+  const uint64_t len = a.number("len", 0);
+  const uint64_t offset = a.number("offset", 0);
+  const uint64_t remote_addr = a.number("remote_addr", 0);
+  const uint64_t count = a.number("count", 1);
+  const uint64_t stride = a.number("stride", len);
+  const uint64_t wr_id = a.number("wr_id", 1);
+  if (ctx.aborted) return;
+  if (count == 0 || count > 4096) return ctx.error(a.pos("count"), "post_send: count is 1..4096");
+  json wr = {{"opcode", a.name("opcode", "SEND")},
              {"signaled", a.number("signaled", 1) != 0},
              {"solicited", a.number("solicited", 0) != 0},
              {"imm_data", a.number("imm", 0)},
-             {"remote_addr", a.number("remote_addr", 0)},
              {"rkey", a.number("rkey", 0)},
              {"compare_add", a.number("compare_add", 0)},
              {"swap", a.number("swap", 0)},
@@ -328,44 +332,65 @@ void post_send(const Command& c, TestContext& ctx) {
                 {"remote_qpn", a.number("dest_qpn", qp->connection.tester_qpn)},
                 {"remote_qkey", a.number("qkey", qp->tester_qkey)}};
   }
-  if (!ctx.aborted)
+  for (uint64_t i = 0; i < count && !ctx.aborted; ++i) {
+    wr["wr_id"] = wr_id + i;
+    wr["sg_list"] = {{{"addr", qp->va + offset + i * stride}, {"length", len}, {"lkey", qp->lkey}}};
+    wr["remote_addr"] = remote_addr + i * stride;
     control_request(ctx, c.pos, {{"op", "post_send"}, {"qpn", qp->dut_qpn}, {"wr", wr}});
+  }
 }
 
+// dut expect_completion [QP] status= opcode= len= imm= wr_id= src_qp= [count=N]: the DUT's
+// next N completions (wr_id counting up from wr_id=), each within the PIXIT's completion
+// wait; the first that differs is reported and ends the line. expect_no_completion window=MS.
 void expect_completion(const Command& c, TestContext& ctx, bool none) {
-  Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window", "src_qp"});
+  Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window", "src_qp", "count"});
   QpBinding* qp = target(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}});
-  if (!reply) return;
-  ctx.last_event_ns = ctx.port.now_ns();
-  const auto& list = (*reply)["completions"];
-  if (none) {
-    if (!list.empty())
-      ctx.fail(c.pos, "completion", "none", list[0].dump(),
-               "the DUT completed a work request it should not have");
-    return;
-  }
-  if (list.empty()) {
-    ctx.fail(c.pos, "completion", "a completion", "none within " + std::to_string(wait_ms) + " ms",
-             "the DUT reported no completion");
-    return;
-  }
-  const json& got = list[0];
-  auto check = [&](const std::string& arg, const std::string& key, const json& want) {
-    if (!got.contains(key) || got[key] != want) {
-      ctx.fail(a.pos(arg), "completion." + key, want.dump(),
-               got.contains(key) ? got[key].dump() : "absent", "completion field differs");
+  const uint64_t count = none ? 1 : a.number("count", 1);
+  if (ctx.aborted) return;
+  if (count == 0 || count > 4096)
+    return ctx.error(a.pos("count"), "expect_completion: count is 1..4096");
+  for (uint64_t i = 0; i < count; ++i) {
+    auto reply =
+        wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}});
+    if (!reply) return;
+    ctx.last_event_ns = ctx.port.now_ns();
+    const auto& list = (*reply)["completions"];
+    if (none) {
+      if (!list.empty())
+        ctx.fail(c.pos, "completion", "none", list[0].dump(),
+                 "the DUT completed a work request it should not have");
+      return;
     }
-  };
-  check("status", "status", a.name("status", "SUCCESS"));
-  if (a.has("opcode")) check("opcode", "opcode", a.name("opcode", ""));
-  if (a.has("len")) check("len", "byte_len", a.number("len", 0));
-  if (a.has("imm")) check("imm", "imm_data", a.number("imm", 0));
-  if (a.has("wr_id")) check("wr_id", "wr_id", a.number("wr_id", 0));
-  if (a.has("src_qp")) check("src_qp", "src_qp", a.number("src_qp", 0));
+    const std::string nth =
+        count > 1 ? " (completion " + std::to_string(i + 1) + " of " + std::to_string(count) + ")"
+                  : "";
+    if (list.empty()) {
+      ctx.fail(c.pos, "completion", "a completion",
+               "none within " + std::to_string(wait_ms) + " ms",
+               "the DUT reported no completion" + nth);
+      return;
+    }
+    const json& got = list[0];
+    bool differs = false;
+    auto check = [&](const std::string& arg, const std::string& key, const json& want) {
+      if (!got.contains(key) || got[key] != want) {
+        differs = true;
+        ctx.fail(a.pos(arg), "completion." + key, want.dump(),
+                 got.contains(key) ? got[key].dump() : "absent", "completion field differs" + nth);
+      }
+    };
+    check("status", "status", a.name("status", "SUCCESS"));
+    if (a.has("opcode")) check("opcode", "opcode", a.name("opcode", ""));
+    if (a.has("len")) check("len", "byte_len", a.number("len", 0));
+    if (a.has("imm")) check("imm", "imm_data", a.number("imm", 0));
+    if (a.has("wr_id")) check("wr_id", "wr_id", a.number("wr_id", 0) + i);
+    if (a.has("src_qp")) check("src_qp", "src_qp", a.number("src_qp", 0));
+    if (differs) return;
+  }
 }
 
 // dut arm_cq [QP] solicited_only=0|1: arms the QP's CQ for its next (solicited) completion.

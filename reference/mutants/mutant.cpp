@@ -72,6 +72,24 @@ constexpr std::array kTable{
                "completes a READ as successful when a later ACK skips its responses"},
     MutantInfo{M::kTimeoutZeroRetransmits, "timeout-zero-retransmits", "MR-RT-03",
                "retransmits after 4 ms even when timeout = 0"},
+    MutantInfo{
+        M::kRetryBudgetNotResetOnProgress, "retry-budget-not-reset-on-progress", "MR-RT-06",
+        "counts every retry of the QP's life against retry_cnt, not only those without progress"},
+    MutantInfo{M::kReadRetryFromMessageStart, "read-retry-from-message-start", "MR-RT-05",
+               "reissues a partly answered READ at the first missing PSN but with the original VA "
+               "and DMA length"},
+    MutantInfo{M::kLaterWqesNotRewound, "later-wqes-not-rewound", "MR-AK-09",
+               "on a go-back-N retry, resends only the message holding the NAKed PSN, not the "
+               "later ones already sent"},
+    MutantInfo{M::kTimerNotRearmedOnProgress, "timer-not-rearmed-on-progress", "MR-RT-01",
+               "an ACK that leaves packets outstanding stops the local ACK timer instead of "
+               "restarting it"},
+    MutantInfo{M::kWriteGatherWrapsAt64k, "write-gather-wraps-at-64k", "MR-MP-15",
+               "sends, as the payload at message offset k, the bytes at (k mod 65536): 16-bit "
+               "offset arithmetic"},
+    MutantInfo{M::kImplicitNakRetryStorm, "implicit-nak-retry-storm", "MR-RT-08 MR-RT-06",
+               "retries an unanswered READ again at every later response already in flight, each "
+               "retry spending the budget"},
     MutantInfo{M::kNoRnrNak, "no-rnr-nak", "MR-RN-01",
                "silently drops a SEND that finds no receive WQE"},
     MutantInfo{M::kRnrNakAdvancesEpsn, "rnr-nak-advances-epsn", "MR-RN-02",
@@ -82,6 +100,9 @@ constexpr std::array kTable{
                "retries RNR NAKs forever whatever rnr_retry says"},
     MutantInfo{M::kRnrNakForWrite, "rnr-nak-for-write", "MR-RN-06",
                "answers an RDMA WRITE with an RNR NAK when no receive WQE is posted"},
+    MutantInfo{
+        M::kRnrBudgetNotResetOnProgress, "rnr-budget-not-reset-on-progress", "MR-RN-05",
+        "counts every RNR NAK of the QP's life against rnr_retry, not only consecutive ones"},
     MutantInfo{M::kReadMiddleWithAeth, "read-middle-with-aeth", "MR-RD-03",
                "READ_RESPONSE_MIDDLE packets carry an AETH"},
     MutantInfo{M::kReadResponsePsnOffset, "read-response-psn-offset", "MR-RD-02",
@@ -90,8 +111,15 @@ constexpr std::array kTable{
                "answers a zero-length READ or WRITE with a bad R_Key with NAK 0x62"},
     MutantInfo{M::kDuplicateReadDropped, "duplicate-read-dropped", "MR-RD-07",
                "silently drops a duplicate READ instead of executing it again"},
+    MutantInfo{M::kReadResourcesHoldOne, "read-resources-hold-one", "MR-RD-08",
+               "keeps only the newest READ resource, so a duplicate of an older READ finds none"},
     MutantInfo{M::kReadFirstShort, "read-first-short", "MR-RD-01",
                "READ_RESPONSE_FIRST carries PMTU - 4 bytes"},
+    MutantInfo{
+        M::kReadResponseOffsetWrapsAt64k, "read-response-offset-wraps-at-64k", "MR-RD-15",
+        "reads each response's payload at VA + (offset mod 65536): 16-bit offset arithmetic"},
+    MutantInfo{M::kReadPlacementWrapsAt64k, "read-placement-wraps-at-64k", "MR-RD-14",
+               "places each READ response at local offset (k mod 65536): 16-bit offset arithmetic"},
     MutantInfo{M::kAtomicReplayReexecutes, "atomic-replay-reexecutes", "MR-AT-04",
                "executes a duplicate ATOMIC again instead of replaying the saved result"},
     MutantInfo{M::kCompareSwapAlwaysSwaps, "compare-swap-always-swaps", "MR-AT-01",
@@ -114,6 +142,11 @@ constexpr std::array kTable{
                "truncates a SEND longer than its receive WQE instead of NAKing it"},
     MutantInfo{M::kRemoteAccessNakAsInvalid, "remote-access-nak-as-invalid", "MR-MP-01",
                "answers R_Key violations with NAK 0x61 instead of 0x62"},
+    MutantInfo{M::kWritePlacementWrapsAt64k, "write-placement-wraps-at-64k", "MR-MP-13",
+               "places WRITE payload at VA + (offset mod 65536): 16-bit offset arithmetic"},
+    MutantInfo{
+        M::kSendPlacementWrapsAt64k, "send-placement-wraps-at-64k", "MR-MP-14",
+        "scatters SEND payload at (offset mod 65536) in the receive WQE: 16-bit offset arithmetic"},
     MutantInfo{M::kResetStateAccepts, "reset-state-accepts", "MR-QS-01",
                "a QP in RESET or INIT processes requests"},
     MutantInfo{M::kRtrAcceptsResponses, "rtr-accepts-responses", "MR-QS-03",

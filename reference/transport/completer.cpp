@@ -71,22 +71,26 @@ void succeed(QueuePair& qp, SendWqe& w, QpContext& ctx) {
 // Records that every request PSN up to `psn` is acknowledged (ignores stale values).
 // Returns whether that is progress: it resets the retry budget (MR-RT-06 counts retries
 // without progress) and ends any sequence NAK retry.
-bool note_acked(QueuePair& qp, uint32_t psn) {
+bool note_acked(QueuePair& qp, uint32_t psn, const QpContext& ctx) {
   if (psn_diff(psn, qp.acked_psn) <= 0 || psn_diff(psn, qp.next_psn) >= 0) return false;
   qp.acked_psn = psn;
-  qp.retries_left = qp.attr.retry_cnt;
+  if (!ctx.mutants.active(Mutant::kRetryBudgetNotResetOnProgress))
+    qp.retries_left = qp.attr.retry_cnt;
   qp.nak_retry_psn.reset();
   return true;
 }
 
 void progress_made(QueuePair& qp, QpContext& ctx) {
-  qp.retries_left = qp.attr.retry_cnt;
-  qp.rnr_retries_left = qp.attr.rnr_retry;
+  if (!ctx.mutants.active(Mutant::kRetryBudgetNotResetOnProgress))
+    qp.retries_left = qp.attr.retry_cnt;
+  if (!ctx.mutants.active(Mutant::kRnrBudgetNotResetOnProgress))
+    qp.rnr_retries_left = qp.attr.rnr_retry;
   retire(qp, ctx);
   const bool outstanding = !qp.sq.empty() && qp.sq.front().started;
   const uint64_t t = ack_timeout_ns(qp.attr.timeout);
   qp.retransmit_deadline_ns.reset();
-  if (outstanding && t > 0) qp.retransmit_deadline_ns = ctx.now_ns + t;
+  if (outstanding && t > 0 && !ctx.mutants.active(Mutant::kTimerNotRearmedOnProgress))
+    qp.retransmit_deadline_ns = ctx.now_ns + t;
 }
 
 // Completes every SEND/WRITE WQE whose last PSN is at or before `psn` (cumulative ACK).
@@ -146,10 +150,19 @@ void retry_from(QueuePair& qp, uint32_t psn, QpContext& ctx) {
   }
   if (qp.retries_left > 0) --qp.retries_left;
   ++ctx.counters.completer_retry_err;
-  rewind_requester(qp, psn);
+  rewind_requester(qp, psn, ctx.mutants);
   const uint64_t t = ack_timeout_ns(qp.attr.timeout);
   qp.retransmit_deadline_ns.reset();
   if (t > 0) qp.retransmit_deadline_ns = ctx.now_ns + t;
+}
+
+// MR-RT-08's implicit NAK: a READ or ATOMIC left unanswered behind a later response. Every
+// later response already in flight shows the same gap; only the first starts a retry (rxe's
+// started_retry), or each would rewind the queue again and spend the retry budget.
+void retry_unanswered(QueuePair& qp, uint32_t psn, QpContext& ctx) {
+  if (qp.nak_retry_psn == psn && !ctx.mutants.active(Mutant::kImplicitNakRetryStorm)) return;
+  qp.nak_retry_psn = psn;
+  retry_from(qp, psn, ctx);
 }
 
 CompState check_psn(QueuePair& qp, Response& r) {
@@ -182,10 +195,10 @@ CompState check_ack(Response& r) {
 }
 
 CompState acknowledge(QueuePair& qp, Response& r, QpContext& ctx) {
-  note_acked(qp, r.psn);
+  note_acked(qp, r.psn, ctx);
   if (auto missing = acknowledge_through(qp, r.psn, true, ctx)) {
     progress_made(qp, ctx);
-    retry_from(qp, *missing, ctx);
+    retry_unanswered(qp, *missing, ctx);
     return CompState::kDone;
   }
   progress_made(qp, ctx);
@@ -197,7 +210,7 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
   if (w == nullptr || w->wr.opcode != SendOpcode::kRead) return CompState::kDone;
   // Earlier SEND/WRITEs are implicitly acknowledged by a later response.
   if (auto missing = acknowledge_through(qp, psn_add(w->first_psn, -1), true, ctx)) {
-    retry_from(qp, *missing, ctx);
+    retry_unanswered(qp, *missing, ctx);
     return CompState::kDone;
   }
   const uint32_t expected = psn_add(w->first_psn, w->read_packets);
@@ -215,6 +228,7 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
   }
   const uint32_t mtu = qp.attr.path_mtu;
   uint32_t offset = w->read_packets * mtu;
+  if (ctx.mutants.active(Mutant::kReadPlacementWrapsAt64k)) offset &= 0xffff;
   // Place the payload into the gather list at its offset (MR-RD-14).
   auto remaining = r.p.payload;
   for (const Sge& sge : w->wr.sg_list) {
@@ -236,7 +250,7 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
     offset = 0;
   }
   ++w->read_packets;
-  note_acked(qp, r.psn);
+  note_acked(qp, r.psn, ctx);
   if (r.info.is(wire::kEnd)) {
     w->read_packets = w->npsn;
     succeed(qp, *w, ctx);
@@ -253,7 +267,7 @@ CompState atomic_response(QueuePair& qp, Response& r, QpContext& ctx) {
     return CompState::kDone;
   }
   if (auto missing = acknowledge_through(qp, psn_add(w->first_psn, -1), true, ctx)) {
-    retry_from(qp, *missing, ctx);
+    retry_unanswered(qp, *missing, ctx);
     return CompState::kDone;
   }
   // The original value lands in the first 8 bytes of the gather list, host order.
@@ -266,7 +280,7 @@ CompState atomic_response(QueuePair& qp, Response& r, QpContext& ctx) {
     }
   }
   w->read_packets = 1;
-  note_acked(qp, r.psn);
+  note_acked(qp, r.psn, ctx);
   succeed(qp, *w, ctx);
   progress_made(qp, ctx);
   return CompState::kDone;
@@ -276,7 +290,7 @@ CompState sequence_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   ++ctx.counters.rcvd_seq_err;
   // MR-AK-09: everything before the NAK PSN is acknowledged; retry from the NAK PSN. A
   // repeat of the NAK that started the retry under way (a duplicated frame) adds nothing.
-  const bool progress = note_acked(qp, psn_add(r.psn, -1));
+  const bool progress = note_acked(qp, psn_add(r.psn, -1), ctx);
   if (!progress && qp.nak_retry_psn == r.psn) return CompState::kDone;
   qp.nak_retry_psn = r.psn;
   if (auto missing = acknowledge_through(qp, r.psn, false, ctx)) {
@@ -291,7 +305,7 @@ CompState sequence_nak(QueuePair& qp, Response& r, QpContext& ctx) {
 
 CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   ++ctx.counters.rcvd_rnr_err;
-  note_acked(qp, psn_add(r.psn, -1));
+  note_acked(qp, psn_add(r.psn, -1), ctx);
   if (auto missing = acknowledge_through(qp, r.psn, false, ctx)) {
     retry_from(qp, *missing, ctx);
     return CompState::kDone;
@@ -307,7 +321,7 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   const uint64_t delay =
       ctx.mutants.active(Mutant::kRnrTimerIgnored) ? 0 : rnr_delay_ns(r.p.aeth->syndrome & 0x1f);
   qp.rnr_resume_ns = ctx.now_ns + delay;
-  rewind_requester(qp, r.psn);
+  rewind_requester(qp, r.psn, ctx.mutants);
   qp.retransmit_deadline_ns.reset();  // the RNR timer, not the ACK timer, governs now
   return CompState::kDone;
 }

@@ -141,7 +141,8 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
   switch (w.wr.opcode) {
     case SendOpcode::kRead: {
       // One request for the rest of the READ: a retry resumes after the responses received.
-      const uint32_t offset = w.next_packet * mtu;
+      const uint32_t offset =
+          ctx.mutants.active(Mutant::kReadRetryFromMessageStart) ? 0 : w.next_packet * mtu;
       wire::RocePacket p = ctx.factory.start(qp, 0x0c, psn);
       p.reth = wire::Reth{w.wr.remote_addr + offset, w.wr.rkey, w.length - offset};
       p.bth.ackreq = 1;
@@ -188,7 +189,9 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       } else {
         add_ackreq_policy(qp, p, last, ctx);
       }
-      const auto payload = gather(qp, w, offset, n, ctx.memory);
+      const uint32_t from =
+          ctx.mutants.active(Mutant::kWriteGatherWrapsAt64k) ? offset & 0xffff : offset;
+      const auto payload = gather(qp, w, from, n, ctx.memory);
       p.payload = payload;
       ctx.send(p);
       ++w.next_packet;
@@ -261,7 +264,7 @@ void run_requester(QueuePair& qp, QpContext& ctx) {
   }
 }
 
-void rewind_requester(QueuePair& qp, uint32_t psn) {
+void rewind_requester(QueuePair& qp, uint32_t psn, const mutants::MutantSet& mutants) {
   for (size_t i = 0; i < qp.sq.size(); ++i) {
     SendWqe& w = qp.sq[i];
     if (!w.started) break;
@@ -272,7 +275,8 @@ void rewind_requester(QueuePair& qp, uint32_t psn) {
       qp.send_index = i;
       qp.next_psn = psn_add(w.first_psn, w.next_packet);
       for (size_t j = i + 1; j < qp.sq.size(); ++j) {
-        if (qp.sq[j].started) qp.sq[j].next_packet = 0;
+        if (qp.sq[j].started && !mutants.active(Mutant::kLaterWqesNotRewound))
+          qp.sq[j].next_packet = 0;
       }
       return;
     }

@@ -252,8 +252,10 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
     data = data.first(receive_capacity(rwqe) -
                       std::min<uint64_t>(receive_capacity(rwqe), qp.open.received));
   }
-  if (!scatter_to_receive_wqe(qp, rwqe, qp.open.received, data, ctx))
-    return RespState::kErrorRemoteOperation;
+  const uint32_t at = ctx.mutants.active(Mutant::kSendPlacementWrapsAt64k)
+                          ? qp.open.received & 0xffff
+                          : qp.open.received;
+  if (!scatter_to_receive_wqe(qp, rwqe, at, data, ctx)) return RespState::kErrorRemoteOperation;
   qp.open.received += static_cast<uint32_t>(data.size());
   if (r.info.is(wire::kEnd)) {
     if (r.p.ieth && !ctx.mutants.active(Mutant::kSendWithInvalidateIgnored)) {
@@ -266,6 +268,13 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
     qp.msn = (qp.msn + 1) & kPsnMask;
   }
   return RespState::kAcknowledge;
+}
+
+// Where the next WRITE payload goes: the VA after the message's bytes so far.
+uint64_t write_address(const QueuePair& qp, const QpContext& ctx) {
+  if (!ctx.mutants.active(Mutant::kWritePlacementWrapsAt64k)) return qp.open.va;
+  const uint64_t start = qp.open.va - qp.open.received;
+  return start + (qp.open.received & 0xffff);
 }
 
 RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
@@ -281,9 +290,9 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto data = r.p.payload;
   if (!data.empty()) {
     // Later packets reuse the MR resolved at FIRST (rxe keeps the MR reference).
-    auto dst = r.info.is(wire::kStart)
-                   ? Expected<std::span<uint8_t>, memory::AccessError>(r.target)
-                   : resolve(qp, qp.open.rkey, qp.open.va, data.size(), memory::kRemoteWrite, ctx);
+    auto dst = r.info.is(wire::kStart) ? Expected<std::span<uint8_t>, memory::AccessError>(r.target)
+                                       : resolve(qp, qp.open.rkey, write_address(qp, ctx),
+                                                 data.size(), memory::kRemoteWrite, ctx);
     if (!dst) return rkey_error(ctx);
     std::memcpy(dst->data(), data.data(), std::min(dst->size(), data.size()));
   }
@@ -304,10 +313,12 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
   return RespState::kAcknowledge;
 }
 
-void remember(QueuePair& qp, const ResponderResource& res) {
+void remember(QueuePair& qp, const ResponderResource& res, const QpContext& ctx) {
   // Only max_dest_rd_atomic resources are held; the oldest is recycled (rxe's ring).
-  if (qp.resources.size() >= std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic))
-    qp.resources.pop_front();
+  const uint32_t held = ctx.mutants.active(Mutant::kReadResourcesHoldOne)
+                            ? 1
+                            : std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic);
+  if (qp.resources.size() >= held) qp.resources.pop_front();
   qp.resources.push_back(res);
 }
 
@@ -341,7 +352,10 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
     // MR-MP-11: every response re-validates the R_Key against current memory.
     std::span<const uint8_t> data;
     if (n > 0) {
-      auto src = ctx.memory.resolve_remote(rkey, qp.init.pd, va + offset, n, memory::kRemoteRead);
+      const uint64_t at =
+          va +
+          (ctx.mutants.active(Mutant::kReadResponseOffsetWrapsAt64k) ? offset & 0xffff : offset);
+      auto src = ctx.memory.resolve_remote(rkey, qp.init.pd, at, n, memory::kRemoteRead);
       if (!src && !ctx.mutants.active(Mutant::kMrAccessNotChecked) &&
           !ctx.mutants.active(Mutant::kRkeyPdNotChecked) &&
           !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
@@ -362,8 +376,10 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
 RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto& reth = *r.p.reth;
   const uint32_t npsn = packets_for(reth.dlen, qp.attr.path_mtu);
-  remember(qp, ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1),
-                                 reth.va, reth.rkey, reth.dlen, 0});
+  remember(qp,
+           ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1),
+                             reth.va, reth.rkey, reth.dlen, 0},
+           ctx);
   qp.msn = (qp.msn + 1) & kPsnMask;  // C9-148: a READ counts when executed
   qp.epsn = psn_add(r.psn, npsn);
   send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
@@ -398,8 +414,10 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
     original = *res;
     if (ctx.mutants.active(Mutant::kFetchAddReturnsNewValue)) original += a.swap;
   }
-  remember(qp, ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8,
-                                 original});
+  remember(
+      qp,
+      ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8, original},
+      ctx);
   qp.msn = (qp.msn + 1) & kPsnMask;
   qp.epsn = psn_add(r.psn, 1);
   wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
