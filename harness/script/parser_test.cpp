@@ -242,5 +242,44 @@ TEST(Parser, ArgumentsRightAfterTheCommandAreNotADefinition) {
   EXPECT_EQ(create.name, "create_qp");
 }
 
+TEST(Parser, PercentagesAreRatesInPartsPerMillion) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\nimpair dir=dut loss=2% reorder=0.5% ecn=100%\n",
+      "t.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  const auto& c = std::get<Command>(r.script.statements[0]);
+  EXPECT_EQ(c.actor, "impair");
+  ASSERT_EQ(c.args.size(), 4U);
+  EXPECT_EQ(c.args[1].value.kind, Expr::Kind::kPercent);
+  EXPECT_EQ(c.args[1].value.number, 20000U);
+  EXPECT_EQ(c.args[2].value.number, 5000U);
+  EXPECT_EQ(c.args[3].value.number, 1000000U);
+  for (const char* bad : {"101%", "0.00001%", "1.2.3%"}) {
+    auto e = parse_script(
+        std::string("# tp: X\n# clause: C\n# purpose: p\nimpair loss=") + bad + "\n", "t.mrt");
+    ASSERT_EQ(e.diagnostics.size(), 1U) << bad;
+    EXPECT_NE(e.diagnostics[0].to_string().find("t.mrt:4:13: percentage"), std::string::npos)
+        << e.diagnostics[0].to_string();
+  }
+}
+
+TEST(Parser, ConnectNamesTheTesterQpThenTheDutQp) {
+  auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\nconnect T A\n", "t.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  const auto& c = std::get<Command>(r.script.statements[0]);
+  EXPECT_EQ(c.actor, "connect");
+  EXPECT_EQ(c.target, "T");
+  ASSERT_EQ(c.args.size(), 1U);
+  EXPECT_EQ(c.args[0].name, "peer");
+  EXPECT_EQ(c.args[0].value.text, "A");
+  for (const char* bad : {"connect T\n", "connect\n", "connect T x=1\n"}) {
+    auto e = parse_script(std::string("# tp: X\n# clause: C\n# purpose: p\n") + bad, "t.mrt");
+    ASSERT_EQ(e.diagnostics.size(), 1U) << bad;
+    EXPECT_NE(e.diagnostics[0].to_string().find("expected 'connect TESTER_QP DUT_QP'"),
+              std::string::npos)
+        << e.diagnostics[0].to_string();
+  }
+}
+
 }  // namespace
 }  // namespace mr::script

@@ -1,0 +1,167 @@
+// Driven exchanges against the embedded reference: the tester's reference QP does real
+// work in either role, exact lines interleave with it, faults and seeded impairment act on
+// its packets, and a broken DUT fails at the line that judges what it broke.
+#include <gtest/gtest.h>
+
+#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/test_runner.h"
+#include "harness/script/parser.h"
+
+namespace mr::engine {
+namespace {
+
+constexpr const char* kHeader = "# tp: T-1\n# clause: MR-MP-13\n# purpose: p\n# pics: rc.write\n";
+
+report::TestResult run(const std::string& body, std::vector<std::string> mutants = {},
+                       uint64_t seed = 5) {
+  auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");
+  EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
+  auto px = Pixit::load("testcases/pixit/default.pixit.json");
+  EXPECT_TRUE(px) << px.error();
+  dut::EmbeddedReferencePort port(*px, {.seed = seed, .mutants = std::move(mutants)});
+  TestOptions options;
+  options.seed = seed;
+  options.pics = {{"rc.write", true}, {"rc.send", true}};
+  return run_test(parsed.script, port, *px, options);
+}
+
+std::string failures(const report::TestResult& r) {
+  std::string s = r.reason;
+  for (const auto& f : r.failures)
+    s += "\n" + std::to_string(f.line) + " " + f.field + " expected " + f.expected + " actual " +
+         f.actual + ": " + f.message;
+  return s;
+}
+
+constexpr const char* kLossyWrite = R"(dut qp A = create_qp(type=RC, mtu=1024, mr_len=262144)
+tester qp T = create_qp(mr_len=262144)
+connect T A
+impair dir=tester loss=2% reorder=1%
+tester post_send T opcode=RDMA_WRITE len=262144 wr_id=1
+tester expect_completion T status=SUCCESS opcode=RDMA_WRITE wr_id=1
+dut expect_mem A offset=0 len=262144 pattern=T
+)";
+
+TEST(DrivenExchange, ALossyWritePassesAndItsRetransmissionsAreOnTheWire) {
+  auto r = run(kLossyWrite);
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  size_t naks = 0;
+  size_t impaired = 0;
+  for (const auto& p : r.packets) {
+    naks += p.summary.find("syndrome 0x60") != std::string::npos ? 1 : 0;
+    impaired += p.script_ref.find("impair drop") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(naks, 0U);
+  EXPECT_GT(impaired, 0U);
+}
+
+TEST(DrivenExchange, ABrokenPlacementFailsAtTheMemoryLineNamingTheFirstByte) {
+  auto r = run(kLossyWrite, {"write-placement-wraps-at-64k"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].line, 11);
+  EXPECT_EQ(r.failures[0].field, "memory");
+  // The data at offset 64 KiB and beyond overwrote the region's start.
+  EXPECT_NE(r.failures[0].message.find("DUT memory differs from byte 0 "), std::string::npos)
+      << r.failures[0].message;
+}
+
+TEST(DrivenExchange, TheSeedReplaysTheSameExchangeAndAnotherSeedChangesIt) {
+  auto ladder = [](const report::TestResult& r) {
+    std::string s;
+    for (const auto& p : r.packets) s += p.summary + "|" + p.script_ref + "\n";
+    return s;
+  };
+  const auto a = run(kLossyWrite, {}, 7);
+  const auto b = run(kLossyWrite, {}, 7);
+  const auto c = run(kLossyWrite, {}, 8);
+  EXPECT_EQ(ladder(a), ladder(b));
+  EXPECT_NE(ladder(a), ladder(c));
+  bool seed_logged = false;
+  for (const auto& p : a.packets) seed_logged |= p.summary.find(", seed ") != std::string::npos;
+  EXPECT_TRUE(seed_logged);
+}
+
+TEST(DrivenExchange, ADutRequesterIsAnsweredWhileTheScriptWaitsOnTheDut) {
+  auto r = run(R"(dut qp A = create_qp(type=RC, mtu=4096, mr_len=131072)
+dut fill_mem A
+tester qp T = create_qp(mr_len=131072)
+connect T A
+dut post_send A opcode=RDMA_WRITE len=131072 remote_addr=T.va rkey=T.rkey wr_id=4
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=4
+tester expect_mem T offset=0 len=131072 pattern=A
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  auto broken = run(R"(dut qp A = create_qp(type=RC, mtu=4096, mr_len=131072)
+dut fill_mem A
+tester qp T = create_qp(mr_len=131072)
+connect T A
+dut post_send A opcode=RDMA_WRITE len=131072 remote_addr=T.va rkey=T.rkey wr_id=4
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=4
+tester expect_mem T offset=0 len=131072 pattern=A
+)",
+                    {"write-gather-wraps-at-64k"});
+  EXPECT_EQ(broken.verdict, report::Verdict::kFail);
+}
+
+// A `<` line goes out in the tester QP's name: the tester's next request follows its PSN,
+// so the DUT takes it as new (ACK P+1), not as a duplicate of P.
+TEST(DrivenExchange, ACraftedRequestMovesTheTesterQpsPsn) {
+  auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=2 len=64
+tester qp T = create_qp(mr_len=4096)
+connect T A
+0   < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"crafted")
++0  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
+tester post_send T opcode=SEND len=16 wr_id=2
+*   > BTH(opcode=RC_ACKNOWLEDGE, psn=P+1)/AETH(syndrome=ACK, msn=2)
+tester expect_completion T status=SUCCESS opcode=SEND wr_id=2
+dut expect_completion A status=SUCCESS opcode=RECV len=7
+dut expect_completion A status=SUCCESS opcode=RECV len=16
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+}
+
+// Exact expectations interleave with driven traffic: the tester's third packet is dropped
+// and the DUT must NAK exactly that PSN among the ACKs of the stream.
+TEST(DrivenExchange, AnExpectLineFindsTheNakAmongTheDrivenTraffic) {
+  constexpr const char* kScript = R"(dut qp A = create_qp(type=RC, mtu=1024, mr_len=65536)
+tester qp T = create_qp(mr_len=65536)
+connect T A
+event drop A dir=tester psn=T.P+2
+tester post_send T opcode=RDMA_WRITE len=65536 wr_id=1
+* > within 64 BTH(opcode=RC_ACKNOWLEDGE, psn=T.P+2)/AETH(syndrome=NAK_PSN_SEQUENCE_ERROR)
+tester expect_completion T status=SUCCESS wr_id=1
+)";
+  auto r = run(kScript);
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  auto wrong = run(kScript, {"nak-carries-packet-psn"});
+  EXPECT_EQ(wrong.verdict, report::Verdict::kFail) << failures(wrong);
+}
+
+TEST(DrivenExchange, ScriptMistakesAreHarnessErrorsNamingTheLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"tester post_send T opcode=RDMA_WRITE len=8\n", "no tester QP named 'T'"},
+      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\ntester post_send T len=8\n",
+       "is not connected yet"},
+      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T B\n",
+       "no DUT QP named 'B'"},
+      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(colour=1)\n",
+       "unknown argument 'colour'"},
+      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T A\n"
+       "tester post_send T opcode=RDMA_WRIT len=8\n",
+       "unknown 'RDMA_WRIT'"},
+      {"impair dir=dut\n", "no rate given"},
+      {"impair loss=60% reorder=50%\n", "more than 100%"},
+      {"impair loss=2\n", "expected a percentage"},
+  };
+  for (const auto& [body, text] : cases) {
+    auto r = run(body);
+    EXPECT_EQ(r.verdict, report::Verdict::kError) << body;
+    EXPECT_NE(r.reason.find(text), std::string::npos) << body << " -> " << r.reason;
+    EXPECT_NE(r.reason.find("t.mrt:"), std::string::npos) << r.reason;
+  }
+}
+
+}  // namespace
+}  // namespace mr::engine
