@@ -25,8 +25,10 @@ constexpr bool message_segments(const OpcodeInfo* i) {
   return i && i->is(wire::kPayload) && i->is(wire::kSend | wire::kWrite | wire::kRead);
 }
 constexpr bool requests(const OpcodeInfo* i) { return i && i->is(wire::kRequest); }
-constexpr bool message_ending_requests(const OpcodeInfo* i) {
-  return requests(i) && i->is(wire::kEnd);
+// UC and UD requests are never acknowledged: their AckReq is 0 (MR-UC-01, MR-UD-02).
+constexpr bool acknowledged_message_ending_requests(const OpcodeInfo* i) {
+  return requests(i) && i->is(wire::kEnd) && i->transport != wire::Transport::kUc &&
+         i->transport != wire::Transport::kUd;
 }
 constexpr bool responses_with_aeth(const OpcodeInfo* i) {
   return i && i->is(wire::kResponse) && i->has(wire::kAeth);
@@ -56,7 +58,7 @@ constexpr std::array kTable{
     CheckerEntry{"unacked-window", "MR-PS-11", make_unacked_window_checker, requests},
     CheckerEntry{"ack-psn", "MR-AK-02", make_ack_psn_checker, acks},
     CheckerEntry{"msn", "MR-AK-03", make_msn_checker, responses_with_aeth},
-    CheckerEntry{"ackreq", "MR-AK-05", make_ackreq_checker, message_ending_requests},
+    CheckerEntry{"ackreq", "MR-AK-05", make_ackreq_checker, acknowledged_message_ending_requests},
     CheckerEntry{"syndrome", "MR-AK-07", make_syndrome_checker, responses_with_aeth},
     CheckerEntry{"duplicate-ack", "MR-AK-11", make_duplicate_ack_checker, acks},
     CheckerEntry{"ack-format", "MR-AK-14", make_ack_format_checker, acks},

@@ -226,6 +226,18 @@ TEST(Checkers, MissingAckReq) {
   EXPECT_EQ(r.clauses(), Clauses{"MR-AK-05"});
 }
 
+// UC and UD requests are never acknowledged: AckReq 0 on their last packet is right.
+TEST(Checkers, UnacknowledgedTransportsEndMessagesWithoutAckReq) {
+  for (uint8_t opcode : {uint8_t{0x24}, uint8_t{0x2a}, uint8_t{0x64}}) {  // UC SEND/WRITE, UD SEND
+    Trace r;
+    RocePacket p = send_only(5);
+    p.bth.opcode = opcode;
+    p.bth.ackreq = 0;
+    r.add(p);
+    for (const auto& c : r.clauses()) EXPECT_NE(c, "MR-AK-05") << int{opcode};
+  }
+}
+
 TEST(Checkers, SecondSequenceNakBeforeTheExpectedPsn) {
   Trace r;
   r.add(send_only(5));
@@ -310,6 +322,18 @@ TEST(Checkers, ReadResponses) {
   psns.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
   psns.add(send_only(9));  // a 3000-byte READ at PMTU 1024 consumes 3 PSNs: 5, 6, 7
   EXPECT_EQ(psns.clauses(), Clauses{"MR-PS-02"});
+}
+
+// Sixteen READs deep with reissues of their tails, the ring of pending READs recycles the
+// oldest entries; a READ retransmitted after that is asked again, and its answer is one
+// (found by RC-RD-019: 100 READs under reordering and loss).
+TEST(Checkers, TheAnswerToAReadRetransmittedAfterTheRingRecycledItIsARead) {
+  const std::vector<uint8_t> one(1, 1);
+  Trace r;
+  for (uint32_t i = 0; i < 40; ++i) r.add(read_request(10 + i, 0x1000 + i, 1));
+  r.add(read_request(10, 0x1000, 1));  // the first READ again: its entry was recycled
+  r.add(read_response(0x10, 10), one);
+  for (const auto& c : r.clauses()) EXPECT_NE(c, "MR-RD-02");
 }
 
 // A READ whose responses were partly lost is reissued from the first missing PSN with the

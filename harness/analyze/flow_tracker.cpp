@@ -101,6 +101,11 @@ void track_request(const PacketContext& c) {
     if (c.is(wire::kAtomic)) push(r.atomics, r.atomics_at, PendingRequest{psn, 0, true});
   } else {
     ++d.retransmissions;
+    // A retransmitted READ whose entry the ring has recycled (many READs and reissues since)
+    // is asked again: the responses to it must find it.
+    if (c.is(wire::kRead) && c.p.reth && !find_read(r, psn, d.pmtu())) {
+      push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
+    }
     r.in_retx = n != 0;
     r.retx_next = psn_add(psn, n);
     if (psn_diff(r.retx_next, r.next_psn) >= 0) r.in_retx = false;

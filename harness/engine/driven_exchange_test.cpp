@@ -139,6 +139,27 @@ tester expect_completion T status=SUCCESS wr_id=1
   EXPECT_EQ(wrong.verdict, report::Verdict::kFail) << failures(wrong);
 }
 
+// The trace checkers judge every exchange: a DUT whose last WRITE packet lacks AckReq still
+// completes against a tolerant peer, and no line of the script looks at AckReq, yet the test
+// fails, naming MR-AK-05 and the packet.
+TEST(DrivenExchange, ATraceCheckerViolationFailsTheTestNamingTheClause) {
+  constexpr const char* kScript = R"(dut qp A = create_qp(type=RC, mtu=4096, mr_len=65536)
+dut fill_mem A
+tester qp T = create_qp(mr_len=65536)
+connect T A
+dut post_send A opcode=RDMA_WRITE len=65536 remote_addr=T.va rkey=T.rkey wr_id=4
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=4
+)";
+  EXPECT_EQ(run(kScript).verdict, report::Verdict::kPass);
+  auto r = run(kScript, {"ackreq-not-on-last"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  bool named = false;
+  for (const auto& f : r.failures)
+    named |= f.field == "trace MR-AK-05" && f.line == 10 &&
+             f.message.find("RC_RDMA_WRITE_LAST") != std::string::npos;
+  EXPECT_TRUE(named) << failures(r);
+}
+
 TEST(DrivenExchange, ScriptMistakesAreHarnessErrorsNamingTheLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"tester post_send T opcode=RDMA_WRITE len=8\n", "no tester QP named 'T'"},

@@ -14,6 +14,7 @@
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/test_context.h"
 #include "harness/engine/tester_commands.h"
+#include "harness/engine/trace_judge.h"
 #include "reference/io/pcapng_writer.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
@@ -592,6 +593,22 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// A trace checker's violation is the DUT's failure like any other: its clause, the frame
+// (by its time in the exchange; the ladder and the pcapng show it) and what is wrong.
+void judge_trace(TestContext& ctx, const TraceJudge& judge) {
+  script::Position last{0, 1};
+  if (!ctx.script.statements.empty()) {
+    std::visit([&](const auto& s) { last = s.pos; }, ctx.script.statements.back());
+  }
+  for (const auto& v : judge.violations()) {
+    const uint64_t at = v.time_ns > ctx.t0_ns ? v.time_ns - ctx.t0_ns : 0;
+    ctx.fail(last, "trace " + std::string(v.clause), "no violation", v.text,
+             "trace checker: the DUT's packet at +" + std::to_string(at / 1000) + "." +
+                 std::to_string(at % 1000 / 100) + " us (" + v.flow + ") breaks " +
+                 std::string(v.clause) + ": " + v.text);
+  }
+}
+
 }  // namespace
 
 report::TestResult run_test(const script::Script& script, DutPort& port, const Pixit& pixit,
@@ -626,7 +643,9 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   const uint64_t drops_before = port.capture_drops();
   // Fault events act between the engine and the DUT; they see every frame of the test.
   Runner* recorder = nullptr;
-  FaultPort faults(port, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
+  // The trace checkers watch from the DUT's side of the faults.
+  TraceJudge judge(port);
+  FaultPort faults(judge, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
     if (recorder != nullptr) recorder->record_fault(e, f, t);
   });
   DrivenPort driven(faults, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
@@ -694,6 +713,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     }
   }
   if (!ctx.aborted) runner.quiet_period(driven);
+  if (!ctx.aborted) judge_trace(ctx, judge);
   for (const auto& e : faults.unfired()) {
     ctx.fail({e.line, 1}, "event",
              "a frame with PSN " + std::to_string(e.psn) + " (tx " + std::to_string(e.tx) + ")",

@@ -1,0 +1,46 @@
+// File: trace_judge.h
+//
+// The passive checkers of harness/analyze on every test's exchange (DESIGN.md, "Roles on
+// the wire": expectations plus the trace checkers judge the whole exchange). A DutPort at
+// the DUT's side of the fault layer: it sees each tester frame as the DUT received it (after
+// drops, corruption, reordering) and each DUT frame as the DUT sent it (before them), which
+// is the view the clauses are written from. Violations by the tester's own packets (crafted
+// to be wrong on purpose) are not the DUT's and are not kept.
+//
+//   TraceJudge judge(port);            // engine -> faults -> judge -> port
+//   ... run the test through it ...
+//   for (const auto& v : judge.violations()) fail(v);
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "harness/analyze/analyzer.h"
+#include "harness/engine/dut_port.h"
+
+namespace mr::engine {
+
+class TraceJudge final : public DutPort {
+ public:
+  explicit TraceJudge(DutPort& inner);
+
+  const std::vector<analyze::Violation>& violations() const { return violations_; }
+  uint64_t frames() const { return analyzer_.counts().frames; }
+
+  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override {
+    return inner_.control(std::move(request));
+  }
+  uint64_t inject(std::span<const uint8_t> frame) override;
+  std::optional<DutFrame> receive(uint64_t deadline_ns) override;
+  void wait_until(uint64_t t_ns) override { inner_.wait_until(t_ns); }
+  uint64_t now_ns() override { return inner_.now_ns(); }
+  uint64_t capture_drops() override { return inner_.capture_drops(); }
+  Expected<void, std::string> reset() override;
+
+ private:
+  DutPort& inner_;
+  std::vector<analyze::Violation> violations_;
+  analyze::Analyzer analyzer_;
+};
+
+}  // namespace mr::engine
