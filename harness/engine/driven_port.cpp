@@ -45,7 +45,7 @@ DrivenPort::Step DrivenPort::step(uint64_t deadline_ns) {
   return s;
 }
 
-std::optional<DutFrame> DrivenPort::receive(uint64_t deadline_ns) {
+std::optional<DutFrame> DrivenPort::next_frame(uint64_t deadline_ns, bool claimed_too) {
   if (!unclaimed_.empty()) {
     DutFrame f = std::move(unclaimed_.front());
     unclaimed_.pop_front();
@@ -54,22 +54,7 @@ std::optional<DutFrame> DrivenPort::receive(uint64_t deadline_ns) {
   if (!active()) return inner_.receive(deadline_ns);
   for (int i = 0; i < kMaxSteps; ++i) {
     Step s = step(deadline_ns);
-    if (s.frame) return std::move(s.frame);
-    if (inner_.now_ns() >= deadline_ns) return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-std::optional<DutFrame> DrivenPort::receive_unclaimed(uint64_t deadline_ns) {
-  if (!unclaimed_.empty()) {
-    DutFrame f = std::move(unclaimed_.front());
-    unclaimed_.pop_front();
-    return f;
-  }
-  if (!active()) return inner_.receive(deadline_ns);
-  for (int i = 0; i < kMaxSteps; ++i) {
-    Step s = step(deadline_ns);
-    if (s.frame && !s.claimed) return std::move(s.frame);
+    if (s.frame && (claimed_too || !s.claimed)) return std::move(s.frame);
     if (s.frame && record_) record_(s.frame->bytes, s.frame->t_ns, false);
     if (!s.frame && inner_.now_ns() >= deadline_ns) return std::nullopt;
   }

@@ -41,13 +41,17 @@ class DrivenPort final : public DutPort {
 
   Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override { return inner_.inject(frame); }
-  std::optional<DutFrame> receive(uint64_t deadline_ns) override;
+  std::optional<DutFrame> receive(uint64_t deadline_ns) override {
+    return next_frame(deadline_ns, true);
+  }
   void wait_until(uint64_t t_ns) override;
   uint64_t now_ns() override { return inner_.now_ns(); }
   uint64_t capture_drops() override { return inner_.capture_drops(); }
   Expected<void, std::string> reset() override;
 
-  std::optional<DutFrame> receive_unclaimed(uint64_t deadline_ns);
+  std::optional<DutFrame> receive_unclaimed(uint64_t deadline_ns) {
+    return next_frame(deadline_ns, false);
+  }
   // Runs the peer until `done()` holds (tested after every frame and at the start) or the
   // deadline passes; true when done() held.
   bool run_until(uint64_t deadline_ns, const std::function<bool()>& done);
@@ -64,6 +68,9 @@ class DrivenPort final : public DutPort {
   // next receive); false when no frame came.
   bool wait_step(uint64_t deadline_ns);
   bool claims(const std::vector<uint8_t>& frame) const;
+  // The next DUT frame by the deadline: a frame kept from a wait first; then, running the
+  // peer, the next frame the DUT sends (`claimed_too`) or the next no tester QP claims.
+  std::optional<DutFrame> next_frame(uint64_t deadline_ns, bool claimed_too);
 
   DutPort& inner_;
   Recorder record_;

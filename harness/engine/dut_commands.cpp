@@ -65,7 +65,9 @@ std::vector<json> unreliable_steps(const std::string& type, const std::vector<js
   return {rc[0], rtr, {{"state", "RTS"}, {"sq_psn", sq_psn}}};
 }
 
-QpBinding* target(const Command& c, TestContext& ctx) {
+}  // namespace
+
+QpBinding* named_dut_qp(const Command& c, TestContext& ctx) {
   const std::string name = c.target.empty() ? ctx.current_qp : c.target;
   auto it = ctx.qps.find(name);
   if (it == ctx.qps.end()) {
@@ -75,6 +77,8 @@ QpBinding* target(const Command& c, TestContext& ctx) {
   }
   return &it->second;
 }
+
+namespace {
 
 // How the DUT's QP reaches the tester: address family, VLAN tag, traffic class, hop limit.
 struct ConnectionPath {
@@ -275,7 +279,7 @@ void create_qp(const Command& c, TestContext& ctx) {
 
 void post_recv(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"count", "len", "offset", "wr_id"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t count = a.number("count", 1);
   const uint64_t len = a.number("len", 4096);
@@ -302,7 +306,7 @@ void post_send(const Command& c, TestContext& ctx) {
   Args a(c, ctx,
          {"opcode", "len", "offset", "remote_addr", "rkey", "imm", "wr_id", "solicited", "signaled",
           "compare_add", "swap", "invalidate_rkey", "dest_qpn", "qkey", "count", "stride"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   if (qp->type != "UD" && (a.has("dest_qpn") || a.has("qkey")))
     return ctx.error(c.pos, "post_send: dest_qpn= and qkey= are for UD QPs only");
@@ -345,7 +349,7 @@ void post_send(const Command& c, TestContext& ctx) {
 // wait; the first that differs is reported and ends the line. expect_no_completion window=MS.
 void expect_completion(const Command& c, TestContext& ctx, bool none) {
   Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "window", "src_qp", "count"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
@@ -396,7 +400,7 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
 // dut arm_cq [QP] solicited_only=0|1: arms the QP's CQ for its next (solicited) completion.
 void arm_cq(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"solicited_only"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const bool solicited_only = a.number("solicited_only", 0) != 0;
   if (!ctx.aborted)
@@ -408,7 +412,7 @@ void arm_cq(const Command& c, TestContext& ctx) {
 // event (within the PIXIT's completion wait), or none within the window.
 void expect_cq_event(const Command& c, TestContext& ctx, bool none) {
   Args a(c, ctx, {"window"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
@@ -457,7 +461,7 @@ void expect_counter(const Command& c, TestContext& ctx) {
 
 void expect_state(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"state"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   auto reply = control_request(ctx, c.pos, {{"op", "query_qp"}, {"qpn", qp->dut_qpn}});
   if (!reply) return;
@@ -468,7 +472,7 @@ void expect_state(const Command& c, TestContext& ctx) {
 
 void modify_qp(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"state", "pkey", "access"});
-  QpBinding* qp = target(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const std::string state = a.name("state", "ERROR");
   json attrs = {{"state", state}};

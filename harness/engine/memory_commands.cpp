@@ -46,17 +46,6 @@ std::optional<std::vector<uint8_t>> unhex(const std::string& s) {
   return out;
 }
 
-QpBinding* dut_qp(const Command& c, TestContext& ctx) {
-  const std::string name = c.target.empty() ? ctx.current_qp : c.target;
-  auto it = ctx.qps.find(name);
-  if (it == ctx.qps.end()) {
-    ctx.error(c.pos, "dut " + c.name + ": no QP named '" + name + "' (create it with dut qp " +
-                         name + " = create_qp(...))");
-    return nullptr;
-  }
-  return &it->second;
-}
-
 // The region pattern of QP `name` (tester or DUT), bytes [from, from + len).
 std::optional<std::vector<uint8_t>> pattern_of(TestContext& ctx, const script::Position& pos,
                                                const std::string& name, uint64_t from,
@@ -149,7 +138,7 @@ void write_dut(TestContext& ctx, const script::Position& pos, const QpBinding& q
 
 void write_dut_mem(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"offset", "data"});
-  QpBinding* qp = dut_qp(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const auto data = a.bytes("data");
   const uint64_t offset = a.number("offset", 0);
@@ -158,7 +147,7 @@ void write_dut_mem(const Command& c, TestContext& ctx) {
 
 void fill_dut_mem(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"offset", "len"});
-  QpBinding* qp = dut_qp(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t offset = a.number("offset", 0);
   const uint64_t len = a.number("len", qp->mr_length > offset ? qp->mr_length - offset : 0);
@@ -173,7 +162,7 @@ void fill_dut_mem(const Command& c, TestContext& ctx) {
 
 void expect_dut_mem(const Command& c, TestContext& ctx) {
   Args a(c, ctx, {"offset", "data", "len", "pattern", "from"});
-  QpBinding* qp = dut_qp(c, ctx);
+  QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t offset = a.number("offset", 0);
   auto want = wanted(c, ctx, a, offset);
