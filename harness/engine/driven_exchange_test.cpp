@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kHeader = "# tp: T-1\n# clause: MR-MP-13\n# purpose: p\n# pics: rc.write\n";
 
 report::TestResult run(const std::string& body, std::vector<std::string> mutants = {},
-                       uint64_t seed = 5) {
+                       uint64_t seed = 5, std::map<std::string, std::string> levels = {}) {
   auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");
   EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
   auto px = Pixit::load("testcases/pixit/default.pixit.json");
@@ -22,6 +22,7 @@ report::TestResult run(const std::string& body, std::vector<std::string> mutants
   TestOptions options;
   options.seed = seed;
   options.pics = {{"rc.write", true}, {"rc.send", true}};
+  options.clause_levels = std::move(levels);
   return run_test(parsed.script, port, *px, options);
 }
 
@@ -150,6 +151,13 @@ dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=4
     named |= f.field == "trace MR-AK-05" && f.line == 10 &&
              f.message.find("RC_RDMA_WRITE_LAST") != std::string::npos;
   EXPECT_TRUE(named) << failures(r);
+  // Were MR-AK-05 a SHOULD, the same exchange would pass, with the violation in the ladder.
+  auto advisory = run(kScript, {"ackreq-not-on-last"}, 5, {{"MR-AK-05", "SHOULD"}});
+  EXPECT_EQ(advisory.verdict, report::Verdict::kPass) << failures(advisory);
+  bool noted = false;
+  for (const auto& p : advisory.packets)
+    noted |= p.summary.rfind("advisory (SHOULD MR-AK-05)", 0) == 0;
+  EXPECT_TRUE(noted);
 }
 
 TEST(DrivenExchange, ScriptMistakesAreHarnessErrorsNamingTheLine) {

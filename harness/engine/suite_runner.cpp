@@ -108,6 +108,7 @@ struct SelectedTest {
 // What every run of a suite reads and none changes: safe to share between jobs.
 struct Suite {
   std::map<std::string, bool> features;
+  std::map<std::string, std::string> clause_levels;  // from the catalog: MUST, SHOULD, ...
   std::vector<SelectedTest> tests;
 };
 
@@ -129,6 +130,10 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
   auto catalog = load_json(o.catalog_path);
   if (!catalog) return Unexpected(catalog.error());
   run.clause_catalog = (*catalog)["clauses"];
+  for (const auto& c : run.clause_catalog) {
+    if (c.contains("id") && c["id"].is_string() && c.contains("level") && c["level"].is_string())
+      suite.clause_levels[c["id"].get<std::string>()] = c["level"].get<std::string>();
+  }
   // The DUT's identity for the report: who it is and where, not its whole capability list.
   if (auto caps = identity.control({{"op", "capabilities"}})) {
     for (const char* key : {"device", "mac", "ips", "gids"}) {
@@ -163,6 +168,7 @@ report::TestResult run_once(const Suite& suite, const SelectedTest& test, int re
   TestOptions t;
   t.seed = repetition_seed(o.seed, rep);
   t.pics = suite.features;
+  t.clause_levels = suite.clause_levels;
   const std::string capture = capture_name(test.tp, rep);
   t.capture_path = o.out_dir + "/" + capture;
   report::TestResult result;

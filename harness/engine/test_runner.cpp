@@ -593,19 +593,32 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-// A trace checker's violation is the DUT's failure like any other: its clause, the frame
-// (by its time in the exchange; the ladder and the pcapng show it) and what is wrong.
-void judge_trace(TestContext& ctx, const TraceJudge& judge) {
+// A trace checker's violation of a MUST clause is the DUT's failure like any other: its
+// clause, the packet (by its time in the exchange; the ladder and the pcapng show it) and
+// what is wrong. One of a SHOULD or MAY clause is advisory: in the ladder, not the verdict.
+void judge_trace(TestContext& ctx, const TraceJudge& judge,
+                 const std::map<std::string, std::string>& levels) {
   script::Position last{0, 1};
   if (!ctx.script.statements.empty()) {
     std::visit([&](const auto& s) { last = s.pos; }, ctx.script.statements.back());
   }
   for (const auto& v : judge.violations()) {
     const uint64_t at = v.time_ns > ctx.t0_ns ? v.time_ns - ctx.t0_ns : 0;
-    ctx.fail(last, "trace " + std::string(v.clause), "no violation", v.text,
-             "trace checker: the DUT's packet at +" + std::to_string(at / 1000) + "." +
-                 std::to_string(at % 1000 / 100) + " us (" + v.flow + ") breaks " +
-                 std::string(v.clause) + ": " + v.text);
+    const std::string clause(v.clause);
+    const std::string where = "the DUT's packet at +" + std::to_string(at / 1000) + "." +
+                              std::to_string(at % 1000 / 100) + " us (" + v.flow + ")";
+    auto level = levels.find(clause);
+    if (level != levels.end() && (level->second == "SHOULD" || level->second == "MAY")) {
+      report::PacketRecord note;
+      note.t_ns = at;
+      note.from_tester = false;
+      note.summary = "advisory (" + level->second + " " + clause + "): " + v.text;
+      note.script_ref = "trace checker: " + where;
+      ctx.result.packets.push_back(std::move(note));
+      continue;
+    }
+    ctx.fail(last, "trace " + clause, "no violation", v.text,
+             "trace checker: " + where + " breaks " + clause + ": " + v.text);
   }
 }
 
@@ -713,7 +726,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     }
   }
   if (!ctx.aborted) runner.quiet_period(driven);
-  if (!ctx.aborted) judge_trace(ctx, judge);
+  if (!ctx.aborted) judge_trace(ctx, judge, options.clause_levels);
   for (const auto& e : faults.unfired()) {
     ctx.fail({e.line, 1}, "event",
              "a frame with PSN " + std::to_string(e.psn) + " (tx " + std::to_string(e.tx) + ")",

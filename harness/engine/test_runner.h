@@ -20,6 +20,9 @@ struct TestOptions {
   uint64_t seed = 1;
   std::map<std::string, bool> pics;  // features the DUT claims
   std::string capture_path;          // per-test pcapng, "" for none
+  // Clause levels from the catalog: a trace checker's violation of a SHOULD or MAY clause
+  // is advisory (shown, not failed); a clause missing here counts as MUST.
+  std::map<std::string, std::string> clause_levels;
 };
 
 report::TestResult run_test(const script::Script& script, DutPort& port, const Pixit& pixit,
