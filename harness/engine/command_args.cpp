@@ -1,8 +1,36 @@
 #include "harness/engine/command_args.h"
 
+#include <algorithm>
+
 #include "harness/engine/evaluate.h"
 
 namespace mr::engine {
+
+std::string did_you_mean(const std::string& word, const std::set<std::string>& known) {
+  // Levenshtein distance, two rows: the names are short.
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> prev(b.size() + 1);
+    std::vector<size_t> cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j)
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+      std::swap(prev, cur);
+    }
+    return prev[b.size()];
+  };
+  std::string best;
+  size_t best_distance = 3;  // more than two edits away is not a typo
+  for (const auto& k : known) {
+    const size_t d = distance(word, k);
+    if (d < best_distance) {
+      best_distance = d;
+      best = k;
+    }
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
 
 Args::Args(const script::Command& c, TestContext& ctx, const std::set<std::string>& allowed)
     : c_(c), ctx_(ctx) {
@@ -10,8 +38,9 @@ Args::Args(const script::Command& c, TestContext& ctx, const std::set<std::strin
     if (!allowed.contains(a.name)) {
       std::string known;
       for (const auto& k : allowed) known += (known.empty() ? "" : ", ") + k;
-      ctx.error(a.pos, c.actor + " " + c.name + ": unknown argument '" + a.name + "' (takes " +
-                           known + ")");
+      const std::string hint = did_you_mean(a.name, allowed);
+      ctx.error(a.pos, c.actor + " " + c.name + ": unknown argument '" + a.name + "'" +
+                           (hint.empty() ? " (takes " + known + ")" : hint));
       return;
     }
     args_[a.name] = &a;

@@ -17,6 +17,9 @@
 
 namespace mr::engine {
 
+// " (did you mean 'len'?)" for a word at most two edits from one of `known`, else "".
+std::string did_you_mean(const std::string& word, const std::set<std::string>& known);
+
 class Args {
  public:
   Args(const script::Command& c, TestContext& ctx, const std::set<std::string>& allowed);

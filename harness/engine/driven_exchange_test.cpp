@@ -168,7 +168,9 @@ TEST(DrivenExchange, ScriptMistakesAreHarnessErrorsNamingTheLine) {
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T B\n",
        "no DUT QP named 'B'"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(colour=1)\n",
-       "unknown argument 'colour'"},
+       "unknown argument 'colour' (takes "},
+      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(mr_lne=4096)\n",
+       "unknown argument 'mr_lne' (did you mean 'mr_len'?)"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T A\n"
        "tester post_send T opcode=RDMA_WRIT len=8\n",
        "unknown 'RDMA_WRIT'"},

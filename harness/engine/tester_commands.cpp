@@ -343,9 +343,14 @@ void run_tester_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_no_completion") return expect_completion(c, ctx, true);
   if (c.name == "wait") return wait(c, ctx);
   if (c.name == "expect_mem") return expect_tester_mem(c, ctx);
-  ctx.error(c.pos, "unknown command 'tester " + c.name +
-                       "' (known: qp T = create_qp(...), post_send, post_recv, "
-                       "expect_completion, expect_no_completion, wait, expect_mem)");
+  static const std::set<std::string> kCommands{
+      "create_qp", "post_send", "post_recv", "expect_completion", "expect_no_completion",
+      "wait",      "expect_mem"};
+  const std::string hint = did_you_mean(c.name, kCommands);
+  ctx.error(c.pos, "unknown command 'tester " + c.name + "'" +
+                       (hint.empty() ? " (known: qp T = create_qp(...), post_send, post_recv, "
+                                       "expect_completion, expect_no_completion, wait, expect_mem)"
+                                     : hint));
 }
 
 }  // namespace mr::engine
