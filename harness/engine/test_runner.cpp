@@ -624,8 +624,13 @@ void judge_trace(TestContext& ctx, const TraceJudge& judge,
       ctx.result.packets.push_back(std::move(note));
       continue;
     }
-    ctx.fail(last, "trace " + clause, "no violation", v.text,
-             "trace checker: " + where + " breaks " + clause + ": " + v.text);
+    std::string message = "trace checker: ";
+    message += where;
+    message += " breaks ";
+    message += clause;
+    message += ": ";
+    message += v.text;
+    ctx.fail(last, "trace " + clause, "no violation", v.text, std::move(message));
   }
 }
 
