@@ -1,46 +1,19 @@
 #include "harness/engine/command_args.h"
 
-#include <algorithm>
-
 #include "harness/engine/evaluate.h"
 
 namespace mr::engine {
 
-std::string did_you_mean(const std::string& word, const std::set<std::string>& known) {
-  // Levenshtein distance, two rows: the names are short.
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<size_t> prev(b.size() + 1);
-    std::vector<size_t> cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      cur[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j)
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-      std::swap(prev, cur);
-    }
-    return prev[b.size()];
-  };
-  std::string best;
-  size_t best_distance = 3;  // more than two edits away is not a typo
-  for (const auto& k : known) {
-    const size_t d = distance(word, k);
-    if (d < best_distance) {
-      best_distance = d;
-      best = k;
-    }
+Args::Args(const script::Command& c, TestContext& ctx)
+    : c_(c), ctx_(ctx), spec_(script::find_command(c.actor, c.name)) {
+  // A script from parse_script never gets here with an unknown name; one built in code can.
+  if (spec_ == nullptr) {
+    ctx.error(c.pos, "'" + c.actor + " " + c.name + "' is not a command of the language");
+    return;
   }
-  return best.empty() ? "" : " (did you mean '" + best + "'?)";
-}
-
-Args::Args(const script::Command& c, TestContext& ctx, const std::set<std::string>& allowed)
-    : c_(c), ctx_(ctx) {
   for (const auto& a : c.args) {
-    if (!allowed.contains(a.name)) {
-      std::string known;
-      for (const auto& k : allowed) known += (known.empty() ? "" : ", ") + k;
-      const std::string hint = did_you_mean(a.name, allowed);
-      ctx.error(a.pos, c.actor + " " + c.name + ": unknown argument '" + a.name + "'" +
-                           (hint.empty() ? " (takes " + known + ")" : hint));
+    if (spec_->arg(a.name) == nullptr) {
+      ctx.error(a.pos, c.actor + " " + c.name + ": unknown argument '" + a.name + "'");
       return;
     }
     args_[a.name] = &a;
@@ -53,6 +26,13 @@ uint64_t Args::number(const std::string& n, uint64_t fallback) {
   auto v = evaluate_number(it->second->value, ctx_.symbols);
   if (!v) {
     ctx_.error(it->second->pos, what(n) + ": " + v.error());
+    return fallback;
+  }
+  const script::ArgSpec* spec = spec_->arg(n);
+  if (spec->wraps) return *v & 0xffffff;  // a PSN, modulo 2^24 as on the wire
+  if (*v > spec->max) {
+    ctx_.error(it->second->pos, what(n) + ": " + std::to_string(*v) + " does not fit (at most " +
+                                    std::to_string(spec->max) + ")");
     return fallback;
   }
   return *v;

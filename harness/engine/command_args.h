@@ -1,28 +1,27 @@
 // File: command_args.h
 //
-// The arguments of a `dut`, `tester` or `impair` line by name, evaluated when asked for;
-// a name the command does not take is a harness error at its column, as is a value of the
-// wrong kind ("tester post_send T len: unknown symbol 'X'").
+// The arguments of a `dut`, `tester` or `impair` line by name, evaluated when asked for,
+// against the command's entry in the language's schema (harness/script/command_schema.h):
+// the parser has checked names and literals; what is left for run time is a computed value
+// that does not fit ("tester create_qp timeout: 40 does not fit") or does not evaluate
+// ("tester post_send T len: unknown symbol 'X'"), a harness error at its column.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "harness/engine/test_context.h"
 #include "harness/script/ast.h"
+#include "harness/script/command_schema.h"
 
 namespace mr::engine {
 
-// " (did you mean 'len'?)" for a word at most two edits from one of `known`, else "".
-std::string did_you_mean(const std::string& word, const std::set<std::string>& known);
-
 class Args {
  public:
-  Args(const script::Command& c, TestContext& ctx, const std::set<std::string>& allowed);
+  Args(const script::Command& c, TestContext& ctx);
   bool has(const std::string& n) const { return args_.contains(n); }
   uint64_t number(const std::string& n, uint64_t fallback);
   // A NAME (RC, SUCCESS, A) or a string.
@@ -36,6 +35,7 @@ class Args {
   std::string what(const std::string& n) const { return c_.actor + " " + c_.name + " " + n; }
 
   const script::Command& c_;
+  const script::CommandSpec* spec_ = nullptr;
   TestContext& ctx_;
   std::map<std::string, const script::FieldArg*> args_;
 };

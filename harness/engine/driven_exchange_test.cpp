@@ -173,23 +173,37 @@ dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=4
   EXPECT_TRUE(noted);
 }
 
-TEST(DrivenExchange, ScriptMistakesAreHarnessErrorsNamingTheLine) {
+TEST(DrivenExchange, ScriptMistakesTheParserSeesAreDiagnosticsAtLineAndColumn) {
   const std::pair<const char*, const char*> cases[] = {
-      {"tester post_send T opcode=RDMA_WRITE len=8\n", "no tester QP named 'T'"},
-      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\ntester post_send T len=8\n",
-       "is not connected yet"},
+      {"tester post_send T opcode=RDMA_WRITE len=8\n",
+       "t.mrt:5:1: tester post_send: no tester QP "
+       "named 'T' before this line"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T B\n",
-       "no DUT QP named 'B'"},
+       "t.mrt:7:11: connect connect peer: no DUT QP named 'B'"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(colour=1)\n",
-       "unknown argument 'colour' (takes "},
+       "t.mrt:6:25: tester create_qp: unknown argument 'colour' (takes type, mtu"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(mr_lne=4096)\n",
        "unknown argument 'mr_lne' (did you mean 'mr_len'?)"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T A\n"
        "tester post_send T opcode=RDMA_WRIT len=8\n",
-       "unknown 'RDMA_WRIT'"},
+       "t.mrt:8:27: tester post_send opcode: unknown value 'RDMA_WRIT' (did you mean "
+       "'RDMA_WRITE'?)"},
+      {"impair loss=2\n", "t.mrt:5:13: impair impair loss: expected a percentage"},
+  };
+  for (const auto& [body, text] : cases) {
+    auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");
+    ASSERT_EQ(parsed.diagnostics.size(), 1U) << body;
+    EXPECT_NE(parsed.diagnostics[0].to_string().find(text), std::string::npos)
+        << body << " -> " << parsed.diagnostics[0].to_string();
+  }
+}
+
+TEST(DrivenExchange, ScriptMistakesOnlyARunSeesAreHarnessErrorsNamingTheLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\ntester post_send T len=8\n",
+       "is not connected yet"},
       {"impair dir=dut\n", "no rate given"},
       {"impair loss=60% reorder=50%\n", "more than 100%"},
-      {"impair loss=2\n", "expected a percentage"},
   };
   for (const auto& [body, text] : cases) {
     auto r = run(body);

@@ -2,10 +2,13 @@
 // variant (a mutant) fails with a message that names the line and the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/engine/fault_port.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/engine/test_runner.h"
+#include "harness/script/command_schema.h"
 #include "harness/script/parser.h"
 
 namespace mr::engine {
@@ -104,8 +107,11 @@ dut expect_completion A status=SUCCESS opcode=SEND wr_id=1
   EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
   r = run("dut qp A = create_qp(type=UC, mtu=1024)\ndut post_send A opcode=SEND len=1 qkey=5\n");
   EXPECT_EQ(r.verdict, report::Verdict::kError);
-  r = run("dut qp A = create_qp(type=XRC)\n");
-  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  // An unknown QP type never reaches the DUT: the parser refuses it (command_schema).
+  const auto parsed =
+      script::parse_script(std::string(kHeader) + "dut qp A = create_qp(type=XRC)\n", "t.mrt");
+  ASSERT_EQ(parsed.diagnostics.size(), 1U);
+  EXPECT_NE(parsed.diagnostics[0].message.find("unknown value 'XRC'"), std::string::npos);
 }
 
 TEST(Engine, CreateQpStateRtrLeavesTheQpReceivingButNotSending) {
@@ -256,13 +262,30 @@ event drop A dir=tester psn=P+5
   EXPECT_EQ(r.failures.back().line, 7);  // kHeader is 4 lines
 }
 
-TEST(FaultEvents, BadArgumentsAreHarnessErrorsNamingTheArgument) {
-  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
-event delay A dir=sideways psn=P us=5
-)");
-  EXPECT_EQ(r.verdict, report::Verdict::kError);
-  EXPECT_NE(r.reason.find("dir"), std::string::npos) << r.reason;
+TEST(FaultEvents, BadArgumentsAreParseErrorsNamingTheArgument) {
+  const auto parsed = script::parse_script(
+      std::string(kHeader) +
+          "dut qp A = create_qp(type=RC, mtu=1024)\n"
+          "event delay A dir=sideways psn=P us=5\nevent explode A dir=dut psn=P\n",
+      "t.mrt");
+  ASSERT_EQ(parsed.diagnostics.size(), 2U);
+  EXPECT_NE(parsed.diagnostics[0].message.find("event delay dir: unknown value 'sideways'"),
+            std::string::npos)
+      << parsed.diagnostics[0].message;
+  EXPECT_NE(parsed.diagnostics[1].message.find("unknown command 'event explode'"),
+            std::string::npos);
   EXPECT_FALSE(fault_action_from_name("explode").has_value());
+}
+
+// The parser's event names are the fault actions the engine arms, no more and no fewer.
+TEST(FaultEvents, EveryEventTheSchemaNamesIsAFaultActionAndTheReverse) {
+  const auto names = script::command_names("event");
+  for (std::string_view n : names)
+    EXPECT_TRUE(fault_action_from_name(std::string(n)).has_value()) << n;
+  for (size_t i = 1; i < io::kImpairmentActionCount; ++i) {
+    const auto name = io::impairment_action_name(static_cast<FaultAction>(i));
+    EXPECT_NE(std::ranges::find(names, name), names.end()) << name;
+  }
 }
 
 }  // namespace

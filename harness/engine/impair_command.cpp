@@ -29,8 +29,7 @@ void note(TestContext& ctx, const script::Command& c, const std::string& text) {
 }  // namespace
 
 void impair(const script::Command& c, TestContext& ctx) {
-  Args a(c, ctx,
-         {"dir", "loss", "duplicate", "reorder", "delay", "corrupt", "ecn", "delay_us", "seed"});
+  Args a(c, ctx);
   if (ctx.aborted) return;
   const std::string dir = a.name("dir", "both");
   if (dir != "tester" && dir != "dut" && dir != "both")

@@ -137,7 +137,7 @@ void write_dut(TestContext& ctx, const script::Position& pos, const QpBinding& q
 }  // namespace
 
 void write_dut_mem(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"offset", "data"});
+  Args a(c, ctx);
   QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const auto data = a.bytes("data");
@@ -146,7 +146,7 @@ void write_dut_mem(const Command& c, TestContext& ctx) {
 }
 
 void fill_dut_mem(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"offset", "len"});
+  Args a(c, ctx);
   QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t offset = a.number("offset", 0);
@@ -161,7 +161,7 @@ void fill_dut_mem(const Command& c, TestContext& ctx) {
 }
 
 void expect_dut_mem(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"offset", "data", "len", "pattern", "from"});
+  Args a(c, ctx);
   QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const uint64_t offset = a.number("offset", 0);
@@ -172,7 +172,7 @@ void expect_dut_mem(const Command& c, TestContext& ctx) {
 }
 
 void expect_tester_mem(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"offset", "data", "len", "pattern", "from"});
+  Args a(c, ctx);
   auto it = ctx.tester_qps.find(c.target);
   if (it == ctx.tester_qps.end() || it->second.dut_qp.empty())
     return ctx.error(c.pos, "tester expect_mem: no connected tester QP named '" + c.target + "'");

@@ -44,9 +44,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   static const std::set<std::string> kSettings{
       "mtu",       "mr_len",        "timeout",       "retry_cnt",
       "rnr_retry", "min_rnr_timer", "max_rd_atomic", "max_dest_rd_atomic"};
-  std::set<std::string> allowed = kSettings;
-  allowed.insert("type");
-  Args a(c, ctx, allowed);
+  Args a(c, ctx);
   if (ctx.aborted) return;
   if (ctx.tester_qps.contains(c.assign) || ctx.qps.contains(c.assign))
     return ctx.error(c.pos, "tester qp " + c.assign + ": the name is taken");
@@ -142,9 +140,7 @@ void connect(const Command& c, TestContext& ctx) {
 }
 
 void post_send(const Command& c, TestContext& ctx) {
-  Args a(c, ctx,
-         {"opcode", "len", "offset", "remote_offset", "rkey", "count", "stride", "wr_id", "imm",
-          "solicited", "signaled", "compare_add", "swap", "invalidate_rkey"});
+  Args a(c, ctx);
   TesterQp* t = tester_qp(c, ctx, true);
   if (t == nullptr || ctx.aborted) return;
   const std::string opcode = a.name("opcode", "SEND");
@@ -188,7 +184,7 @@ void post_send(const Command& c, TestContext& ctx) {
 }
 
 void post_recv(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"count", "len", "offset", "wr_id"});
+  Args a(c, ctx);
   TesterQp* t = tester_qp(c, ctx, true);
   if (t == nullptr || ctx.aborted) return;
   const uint64_t count = a.number("count", 1);
@@ -233,7 +229,7 @@ bool await_completions(TestContext& ctx, TesterQp& t, size_t count, uint64_t wai
 }
 
 void expect_completion(const Command& c, TestContext& ctx, bool none) {
-  Args a(c, ctx, {"status", "opcode", "len", "imm", "wr_id", "count", "window"});
+  Args a(c, ctx);
   TesterQp* t = tester_qp(c, ctx, true);
   if (t == nullptr || ctx.aborted) return;
   if (none) {
@@ -295,7 +291,7 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
 // tester wait T until=idle [max_ms=MS]: the exchange runs until T's sends are all
 // complete; tester wait T ms=MS: it runs for MS ms of DUT time (the tester is slow to react).
 void wait(const Command& c, TestContext& ctx) {
-  Args a(c, ctx, {"until", "max_ms", "ms"});
+  Args a(c, ctx);
   TesterQp* t = tester_qp(c, ctx, true);
   if (t == nullptr || ctx.aborted) return;
   auto& peer = *ctx.driven->peer();
@@ -350,14 +346,8 @@ void run_tester_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_no_completion") return expect_completion(c, ctx, true);
   if (c.name == "wait") return wait(c, ctx);
   if (c.name == "expect_mem") return expect_tester_mem(c, ctx);
-  static const std::set<std::string> kCommands{
-      "create_qp", "post_send", "post_recv", "expect_completion", "expect_no_completion",
-      "wait",      "expect_mem"};
-  const std::string hint = did_you_mean(c.name, kCommands);
-  ctx.error(c.pos, "unknown command 'tester " + c.name + "'" +
-                       (hint.empty() ? " (known: qp T = create_qp(...), post_send, post_recv, "
-                                       "expect_completion, expect_no_completion, wait, expect_mem)"
-                                     : hint));
+  // The parser refuses unknown commands (command_schema); a script built in code can get here.
+  ctx.error(c.pos, "'tester " + c.name + "' is not a command of the language");
 }
 
 }  // namespace mr::engine

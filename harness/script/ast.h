@@ -99,7 +99,8 @@ using Statement = std::variant<PacketLine, Command>;
 
 struct Script {
   std::string path;
-  std::map<std::string, std::string> metadata;  // tp, clause, pics, group, purpose, ...
+  std::map<std::string, std::string> metadata;   // tp, clause, pics, group, purpose, ...
+  std::map<std::string, Position> metadata_pos;  // where each key's value first begins
   std::vector<Statement> statements;
   std::string text;  // the source, for reports
 };

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/script/command_schema.h"
 #include "harness/script/lexer.h"
 
 namespace mr::script {
@@ -376,7 +377,11 @@ void parse_metadata(std::string_view body, int line_no, const std::string& file,
       continue;
     }
     std::string value = trim(body.substr(value_start, value_end - value_start));
-    auto& slot = s.metadata[key == "clauses" ? "clause" : key];
+    const std::string name = key == "clauses" ? "clause" : key;
+    size_t value_at = value_start;
+    while (value_at < body.size() && body[value_at] == ' ') ++value_at;
+    s.metadata_pos.try_emplace(name, Position{line_no, static_cast<int>(value_at) + 3});
+    auto& slot = s.metadata[name];
     if (!slot.empty()) slot += ' ';
     slot += value;
     last_key = key == "clauses" ? "clause" : key;
@@ -396,6 +401,7 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
   r.script.text = std::string(text);
   std::string last_key;
   std::vector<Position> loops;  // the `repeat` lines still open
+  CommandChecker commands(path);
   bool in_header = true;
   int line_no = 0;
   size_t start = 0;
@@ -494,7 +500,9 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       }
       c.args = p.arguments();
       if (peer) c.args.insert(c.args.begin(), std::move(*peer));
-      if (!p.failed()) r.script.statements.emplace_back(std::move(c));
+      if (p.failed()) continue;
+      commands.check(c, r.diagnostics);
+      r.script.statements.emplace_back(std::move(c));
       continue;
     }
     PacketLine pl;

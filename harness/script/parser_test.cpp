@@ -264,9 +264,12 @@ TEST(Parser, PercentagesAreRatesInPartsPerMillion) {
 }
 
 TEST(Parser, ConnectNamesTheTesterQpThenTheDutQp) {
-  auto r = parse_script("# tp: X\n# clause: C\n# purpose: p\nconnect T A\n", "t.mrt");
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\ndut qp A = create_qp()\ntester qp T = create_qp()\n"
+      "connect T A\n",
+      "t.mrt");
   ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
-  const auto& c = std::get<Command>(r.script.statements[0]);
+  const auto& c = std::get<Command>(r.script.statements[2]);
   EXPECT_EQ(c.actor, "connect");
   EXPECT_EQ(c.target, "T");
   ASSERT_EQ(c.args.size(), 1U);

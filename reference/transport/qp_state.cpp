@@ -1,12 +1,9 @@
 #include "reference/transport/qp_state.h"
 
-#include <array>
+#include "reference/transport/verbs_names.h"
 
 namespace mr::transport {
 namespace {
-
-constexpr std::array<std::string_view, 6> kNames{"RESET", "INIT", "RTR", "RTS", "SQD", "ERROR"};
-constexpr std::array<std::string_view, 3> kTypeNames{"RC", "UC", "UD"};
 
 bool has_all(uint32_t mask, uint32_t required) { return (mask & required) == required; }
 
@@ -41,11 +38,12 @@ std::string_view check_unreliable(QpState from, QpState to, uint32_t mask, QpTyp
 
 }  // namespace
 
-std::string_view to_string(QpState s) { return kNames[static_cast<size_t>(s)]; }
+std::string_view to_string(QpState s) { return qp_state_names()[static_cast<size_t>(s)]; }
 
 bool qp_state_from_string(std::string_view name, QpState& out) {
-  for (size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == name) {
+  const auto names = qp_state_names();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) {
       out = static_cast<QpState>(i);
       return true;
     }
@@ -53,11 +51,12 @@ bool qp_state_from_string(std::string_view name, QpState& out) {
   return false;
 }
 
-std::string_view to_string(QpType t) { return kTypeNames[static_cast<size_t>(t)]; }
+std::string_view to_string(QpType t) { return qp_type_names()[static_cast<size_t>(t)]; }
 
 bool qp_type_from_string(std::string_view name, QpType& out) {
-  for (size_t i = 0; i < kTypeNames.size(); ++i) {
-    if (kTypeNames[i] == name) {
+  const auto names = qp_type_names();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) {
       out = static_cast<QpType>(i);
       return true;
     }
