@@ -1,7 +1,6 @@
 #include "harness/cli/list_command.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -10,8 +9,10 @@
 #include <sstream>
 
 #include "harness/engine/pics_predicate.h"
+#include "harness/engine/suite_check.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/script/parser.h"
+#include "harness/spec/clause_catalog.h"
 
 namespace mr::cli {
 namespace {
@@ -30,16 +31,9 @@ struct TestInfo {
 };
 
 int run(const ListOptions& o) {
-  std::ifstream in(o.catalog);
-  if (!in) {
-    std::fprintf(stderr, "metaroce list: %s: cannot read\n", o.catalog.c_str());
-    return kExitHarnessError;
-  }
-  nlohmann::json catalog;
-  try {
-    catalog = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    std::fprintf(stderr, "metaroce list: %s: %s\n", o.catalog.c_str(), e.what());
+  auto catalog = spec::ClauseCatalog::load(o.catalog);
+  if (!catalog) {
+    std::fprintf(stderr, "metaroce list: %s\n", catalog.error().c_str());
     return kExitHarnessError;
   }
   std::map<std::string, bool> features;
@@ -53,14 +47,17 @@ int run(const ListOptions& o) {
   }
   std::map<std::string, std::vector<TestInfo>> by_clause;
   int diagnostics = 0;
-  for (const auto& path : engine::find_test_cases(o.testcases)) {
-    auto parsed = script::parse_file(path);
+  std::vector<script::ParseResult> suite;
+  for (const auto& path : engine::find_test_cases(o.testcases))
+    suite.push_back(script::parse_file(path));
+  engine::check_suite(suite, *catalog);
+  for (const auto& parsed : suite) {
     for (const auto& d : parsed.diagnostics) {
       std::fprintf(stderr, "%s\n", d.to_string().c_str());
       ++diagnostics;
     }
     const auto& meta = parsed.script.metadata;
-    TestInfo t{meta.contains("tp") ? meta.at("tp") : path, path, true};
+    TestInfo t{meta.contains("tp") ? meta.at("tp") : parsed.script.path, parsed.script.path, true};
     if (!o.profile.empty() && meta.contains("pics")) {
       auto ok = engine::evaluate_pics(meta.at("pics"), features);
       t.applicable = ok && *ok;
@@ -72,10 +69,10 @@ int run(const ListOptions& o) {
   int must_total = 0;
   int must_covered = 0;
   std::vector<std::string> uncovered_must;
-  for (const auto& c : catalog["clauses"]) {
-    const std::string id = c["id"];
-    const std::string level = c.value("level", "");
-    const std::string part = c.value("part", "");
+  for (const auto& c : catalog->clauses()) {
+    const std::string& id = c.id;
+    const std::string& level = c.level;
+    const std::string& part = c.part;
     const auto& tests = by_clause[id];
     const bool covered =
         std::any_of(tests.begin(), tests.end(), [](const TestInfo& t) { return t.applicable; });
@@ -88,7 +85,7 @@ int run(const ListOptions& o) {
       }
     }
     nlohmann::ordered_json row = {
-        {"clause", id}, {"level", level}, {"part", part}, {"statement", c.value("statement", "")}};
+        {"clause", id}, {"level", level}, {"part", part}, {"statement", c.statement}};
     row["tests"] = nlohmann::ordered_json::array();
     for (const auto& t : tests)
       row["tests"].push_back({{"tp", t.tp}, {"file", t.file}, {"applicable", t.applicable}});

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "harness/engine/ordered_runs.h"
+#include "harness/engine/suite_check.h"
 #include "harness/engine/test_runner.h"
 #include "harness/report/sha256.h"
 #include "harness/script/parser.h"
@@ -41,7 +42,10 @@ report::TestResult parse_failure(const script::ParseResult& parsed) {
   r.verdict = report::Verdict::kError;
   r.reason = parsed.diagnostics.front().to_string();
   for (const auto& d : parsed.diagnostics) {
-    r.failures.push_back({d.file, d.pos.line, "script", "", "", d.to_string(), nullptr, nullptr});
+    // The failure names file and line; the message keeps the column.
+    r.failures.push_back({d.file, d.pos.line, "script", "", "",
+                          "column " + std::to_string(d.pos.column) + ": " + d.message, nullptr,
+                          nullptr});
   }
   return r;
 }
@@ -127,13 +131,10 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
   auto features = load_pics(o.pics_path);
   if (!features) return Unexpected(features.error());
   suite.features = std::move(*features);
-  auto catalog = load_json(o.catalog_path);
+  auto catalog = spec::ClauseCatalog::load(o.catalog_path);
   if (!catalog) return Unexpected(catalog.error());
-  run.clause_catalog = (*catalog)["clauses"];
-  for (const auto& c : run.clause_catalog) {
-    if (c.contains("id") && c["id"].is_string() && c.contains("level") && c["level"].is_string())
-      suite.clause_levels[c["id"].get<std::string>()] = c["level"].get<std::string>();
-  }
+  run.catalog = std::move(*catalog);
+  for (const auto& c : run.catalog.clauses()) suite.clause_levels[c.id] = c.level;
   // The DUT's identity for the report: who it is and where, not its whole capability list.
   if (auto caps = identity.control({{"op", "capabilities"}})) {
     for (const char* key : {"device", "mac", "ips", "gids"}) {
@@ -145,13 +146,23 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
   for (const auto& input : {o.pics_path, o.pixit_path, o.catalog_path}) {
     if (auto h = report::sha256_file(input)) run.inputs[input] = *h;
   }
-  for (const auto& path : files) {
-    auto parsed = script::parse_file(path);
-    std::string tp = parsed.script.metadata.contains("tp") ? parsed.script.metadata.at("tp") : path;
+  // Every file is parsed and checked, selected or not: a duplicate tp id is found whichever
+  // of its files the filter selects.
+  std::vector<script::ParseResult> parsed;
+  parsed.reserve(files.size());
+  for (const auto& path : files) parsed.push_back(script::parse_file(path));
+  check_suite(parsed, run.catalog);
+  for (auto& p : parsed) {
+    const std::string& path = p.script.path;
+    std::string tp = p.script.metadata.contains("tp") ? p.script.metadata.at("tp") : path;
     if (!filter_selects(o.filter, path, tp)) continue;
     if (auto h = report::sha256_file(path)) run.inputs[path] = *h;
-    suite.tests.push_back({std::move(tp), std::move(parsed)});
+    suite.tests.push_back({std::move(tp), std::move(p)});
   }
+  // A run that tests nothing must not look like a passing one.
+  if (suite.tests.empty())
+    return Unexpected("--filter " + o.filter + " selects none of the " +
+                      std::to_string(files.size()) + " test cases in " + o.testcases_dir);
   std::filesystem::create_directories(o.out_dir + "/captures");
   return {};
 }

@@ -15,36 +15,18 @@ int level_rank(std::string_view level) {
   return static_cast<int>(std::size(kOrder));
 }
 
-const nlohmann::ordered_json* catalog_clauses(const nlohmann::ordered_json& catalog) {
-  if (catalog.is_array()) return &catalog;
-  if (catalog.is_object()) {
-    auto it = catalog.find("clauses");
-    if (it != catalog.end() && it->is_array()) return &*it;
-  }
-  return nullptr;
-}
-
-std::string string_field(const nlohmann::ordered_json& j, const char* key) {
-  if (!j.is_object()) return "";
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 }  // namespace
 
 std::vector<ClauseCoverage> clause_coverage(const RunResult& run) {
   std::vector<ClauseCoverage> out;
   std::map<std::string, size_t> index;
-  if (const auto* clauses = catalog_clauses(run.clause_catalog)) {
-    for (const auto& c : *clauses) {
-      ClauseCoverage cov;
-      cov.id = string_field(c, "id");
-      if (cov.id.empty() || index.contains(cov.id)) continue;
-      cov.level = string_field(c, "level");
-      cov.statement = string_field(c, "statement");
-      index.emplace(cov.id, out.size());
-      out.push_back(std::move(cov));
-    }
+  for (const auto& c : run.catalog.clauses()) {
+    ClauseCoverage cov;
+    cov.id = c.id;
+    cov.level = c.level;
+    cov.statement = c.statement;
+    index.emplace(cov.id, out.size());
+    out.push_back(std::move(cov));
   }
   for (const TestResult& t : run.tests) {
     for (const std::string& id : t.clauses) {

@@ -28,9 +28,9 @@ struct ClauseCoverage {
   bool mandatory() const { return level == "MUST" || level == "MUST-IF"; }
 };
 
-// Every clause of run.clause_catalog (the whole clauses.json or just its "clauses" array),
-// then every clause the tests cite that the catalog lacks. Ordered MUST, MUST-IF, SHOULD,
-// MAY, unknown, and by catalog order within a level. The pointers point into run.tests.
+// Every clause of run.catalog, then every clause the tests cite that the catalog lacks. Ordered
+// MUST, MUST-IF, SHOULD, MAY, unknown, and by catalog order within a level. The pointers point into
+// run.tests.
 std::vector<ClauseCoverage> clause_coverage(const RunResult& run);
 
 // The directory of a test file below testcases/: "testcases/base/psn/RC-PSN-004.mrt" gives

@@ -107,7 +107,7 @@ nlohmann::ordered_json to_report_json(const RunResult& run) {
               {"inputs", run.inputs},
               {"tests", std::move(tests)},
               {"coverage", coverage_json(run)},
-              {"clause_catalog", run.clause_catalog}};
+              {"clause_catalog", run.catalog.clauses_json()}};
 }
 
 std::string render_report_json(const RenderContext& ctx) {

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/spec/clause_catalog.h"
+
 namespace mr::report {
 
 enum class Verdict : uint8_t { kNone, kPass, kInconc, kFail, kError, kNotApplicable };
@@ -103,7 +105,7 @@ struct RunResult {
   std::map<std::string, std::string> inputs;  // path -> SHA-256 of every input file
   std::vector<TestResult> tests;
   // Every clause of the catalog with its level, so reports can show uncovered ones.
-  nlohmann::ordered_json clause_catalog;
+  spec::ClauseCatalog catalog;
 
   std::map<Verdict, int> counts() const;
   Verdict overall() const;  // the worst verdict of the applicable tests

@@ -55,13 +55,14 @@ RunResult sample_run() {
   run.pixit = Json{{"T_ACK_TIMEOUT", 4096}};
   run.seed = 42;
   run.inputs = {{"testcases/base/psn/RC-PSN-004.mrt", std::string(64, 'a')}};
-  run.clause_catalog =
+  run.catalog = *spec::ClauseCatalog::from_json(
       Json{{"schema_version", 1},
            {"clauses",
             {clause("MR-PS-02", "SHOULD", "A responder should do a thing."),
              clause("MR-PS-01", "MUST", "A responder answers a duplicate request with an ACK."),
              clause("MR-WF-01", "MUST", "Every RoCEv2 packet has UDP destination port 4791."),
-             clause("MR-AK-09", "MUST", "An uncovered MUST clause.")}}};
+             clause("MR-AK-09", "MUST", "An uncovered MUST clause.")}}},
+      "the sample catalog");
 
   TestResult pass =
       test("RC-PSN-001", "testcases/base/psn/RC-PSN-001.mrt", Verdict::kPass, {"MR-PS-01"});
