@@ -2,7 +2,7 @@
 // PSN the requester has sent.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -15,10 +15,10 @@ class AckPsnChecker final : public Checker {
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const RequesterState& r = c.dir.peer->req;
     const uint32_t psn = c.psn();
-    if (psn_diff(psn, sent_limit(r)) < 0) return;
+    if (wire::psn_diff(psn, sent_limit(r)) < 0) return;
     report_lazily(sink, c, "MR-AK-02", [psn, &r] {
       return "ACK PSN " + hex(psn) + " acknowledges a request the requester never sent " +
-             "(newest request PSN " + hex(psn_add(sent_limit(r), -1)) + ")";
+             "(newest request PSN " + hex(wire::psn_add(sent_limit(r), -1)) + ")";
     });
   }
 };

@@ -9,8 +9,8 @@
 #include "harness/analyze/analyzer.h"
 #include "harness/analyze/checker_table.h"
 #include "harness/analyze/flow.h"
-#include "harness/analyze/psn.h"
 #include "reference/wire/frame_builder.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -115,7 +115,7 @@ struct Provocation {
     dir.req.next_psn = in_sequence ? psn : psn - 5;
     dir.req.first_psn = psn;
     peer.resp.acked = true;
-    peer.resp.last_ack_psn = psn_add(psn, -static_cast<int32_t>((1U << 23) - 1) - 1);
+    peer.resp.last_ack_psn = wire::psn_add(psn, -static_cast<int32_t>((1U << 23) - 1) - 1);
     // Responses: the MSN goes back, a NAK repeats, the ACK runs ahead of the requests,
     // answers a duplicate behind ePSN - 1, a READ response has no FIRST, a CNP comes 1 ns
     // after the last.
@@ -415,7 +415,7 @@ TEST(Checkers, UnackedRequestPsnsBeyondHalfThePsnSpace) {
     t->add(ack(2));
     t->add(read_request(3, 0x10000, read_packets * 256));
     if (acked) t->add(read_response(0x0d, 3), pmtu);
-    t->add(send_only(psn_add(3, read_packets)));
+    t->add(send_only(wire::psn_add(3, read_packets)));
     return t;
   };
   auto over = trace(kWindow, false);

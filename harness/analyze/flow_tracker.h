@@ -12,7 +12,7 @@
 
 #include "harness/analyze/checker.h"
 #include "harness/analyze/flow.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 
@@ -39,7 +39,8 @@ static_assert(read_psns(0xffffffff, 4096) == 0x100000 && read_psns(0xffffffff, 1
 inline std::optional<uint32_t> expected_next_psn(const Direction& d) {
   const RequesterState& r = d.req;
   if (r.next_psn_known) return r.next_psn;
-  if (r.last_new_read && d.pmtu()) return psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
+  if (r.last_new_read && d.pmtu())
+    return wire::psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
   return std::nullopt;
 }
 

@@ -7,7 +7,7 @@
 // the tap (docs/analyze.md). A second NAK at e or behind it is judged.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -18,7 +18,7 @@ class NakSequenceChecker final : public Checker {
     if (!c.p.aeth || !c.is_response() || c.p.aeth->syndrome.value() != kNakPsnSequence) return;
     const uint32_t psn = c.psn();
     const ResponderState& s = c.dir.resp;
-    if (s.nak_open && psn_diff(psn, s.nak_psn) <= 0) {
+    if (s.nak_open && wire::psn_diff(psn, s.nak_psn) <= 0) {
       report_lazily(sink, c, "MR-PS-05", [psn, &s] {
         return "second PSN sequence NAK (PSN " + hex(psn) + ") before a request with PSN " +
                hex(s.nak_psn) + " arrived";
@@ -26,13 +26,13 @@ class NakSequenceChecker final : public Checker {
     }
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const RequesterState& r = c.dir.peer->req;
-    if (psn_diff(psn, sent_limit(r)) >= 0) {
+    if (wire::psn_diff(psn, sent_limit(r)) >= 0) {
       report_lazily(sink, c, "MR-PS-04", [psn, &r] {
         return "PSN sequence NAK carries PSN " + hex(psn) +
                ", which the requester has not sent yet (next new PSN " + hex(sent_limit(r)) +
                "), so it is no ePSN";
       });
-    } else if (s.acked && psn_diff(psn, s.last_ack_psn) <= 0) {
+    } else if (s.acked && wire::psn_diff(psn, s.last_ack_psn) <= 0) {
       report_lazily(sink, c, "MR-PS-04", [psn, &s] {
         return "PSN sequence NAK carries PSN " + hex(psn) + ", at or before PSN " +
                hex(s.last_ack_psn) + " already acknowledged, so it is no ePSN";

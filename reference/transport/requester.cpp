@@ -70,7 +70,7 @@ std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offs
 }
 
 uint32_t unacked_psns(const QueuePair& qp) {
-  const int32_t d = psn_diff(qp.next_psn, psn_add(qp.acked_psn, 1));
+  const int32_t d = wire::psn_diff(qp.next_psn, wire::psn_add(qp.acked_psn, 1));
   return d > 0 ? static_cast<uint32_t>(d) : 0;
 }
 
@@ -137,7 +137,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       w.npsn = 1;
     }
   }
-  const uint32_t psn = psn_add(w.first_psn, w.next_packet);
+  const uint32_t psn = wire::psn_add(w.first_psn, w.next_packet);
   switch (w.wr.opcode) {
     case SendOpcode::kRead: {
       // One request for the rest of the READ: a retry resumes after the responses received.
@@ -149,7 +149,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       qp.unacked_packets_since_ackreq = 0;
       ctx.send(p);
       w.next_packet = w.npsn;
-      qp.next_psn = psn_add(w.first_psn, w.npsn);
+      qp.next_psn = wire::psn_add(w.first_psn, w.npsn);
       break;
     }
     case SendOpcode::kCompareSwap:
@@ -164,7 +164,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       qp.unacked_packets_since_ackreq = 0;
       ctx.send(p);
       w.next_packet = 1;
-      qp.next_psn = psn_add(psn, 1);
+      qp.next_psn = wire::psn_add(psn, 1);
       break;
     }
     default: {
@@ -195,7 +195,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       p.payload = payload;
       ctx.send(p);
       ++w.next_packet;
-      qp.next_psn = psn_add(psn, 1);
+      qp.next_psn = wire::psn_add(psn, 1);
       break;
     }
   }
@@ -268,12 +268,12 @@ void rewind_requester(QueuePair& qp, uint32_t psn, const mutants::MutantSet& mut
   for (size_t i = 0; i < qp.sq.size(); ++i) {
     SendWqe& w = qp.sq[i];
     if (!w.started) break;
-    const int32_t d = psn_diff(psn, w.first_psn);
+    const int32_t d = wire::psn_diff(psn, w.first_psn);
     if (d >= 0 && d < static_cast<int32_t>(w.npsn)) {
       // READ: resume after the responses already placed; others: at the PSN itself.
       w.next_packet = w.wr.opcode == SendOpcode::kRead ? w.read_packets : static_cast<uint32_t>(d);
       qp.send_index = i;
-      qp.next_psn = psn_add(w.first_psn, w.next_packet);
+      qp.next_psn = wire::psn_add(w.first_psn, w.next_packet);
       for (size_t j = i + 1; j < qp.sq.size(); ++j) {
         if (qp.sq[j].started && !mutants.active(Mutant::kLaterWqesNotRewound))
           qp.sq[j].next_packet = 0;

@@ -52,7 +52,7 @@ struct Request {
 };
 
 uint32_t msn_of(const QueuePair& qp, QpContext& ctx) {
-  return (qp.msn + (ctx.mutants.active(Mutant::kWrongMsn) ? 1 : 0)) & kPsnMask;
+  return (qp.msn + (ctx.mutants.active(Mutant::kWrongMsn) ? 1 : 0)) & wire::u24::kMax;
 }
 
 void send_ack(QueuePair& qp, uint32_t psn, uint8_t syndrome, QpContext& ctx) {
@@ -78,8 +78,8 @@ void abandon_open_message(QueuePair& qp, QpContext& ctx) {
 
 RespState check_psn_uc(QueuePair& qp, Request& r, QpContext& ctx) {
   const bool gap =
-      psn_diff(r.psn, qp.epsn) != 0 && !ctx.mutants.active(Mutant::kUcKeepsMessageAfterGap);
-  qp.epsn = psn_add(r.psn, 1);
+      wire::psn_diff(r.psn, qp.epsn) != 0 && !ctx.mutants.active(Mutant::kUcKeepsMessageAfterGap);
+  qp.epsn = wire::psn_add(r.psn, 1);
   if (!gap && !qp.uc_drop_message) return RespState::kCheckOpSequence;
   abandon_open_message(qp, ctx);
   if (r.info.is(wire::kStart)) {
@@ -91,7 +91,7 @@ RespState check_psn_uc(QueuePair& qp, Request& r, QpContext& ctx) {
 
 RespState check_psn(QueuePair& qp, Request& r, QpContext& ctx) {
   if (qp.init.type == QpType::kUc) return check_psn_uc(qp, r, ctx);
-  const int32_t d = psn_diff(r.psn, qp.epsn);
+  const int32_t d = wire::psn_diff(r.psn, qp.epsn);
   if (d == 0) return RespState::kCheckOpSequence;
   if (d < 0) return RespState::kDuplicate;
   if (ctx.mutants.active(Mutant::kExecuteAheadOfSequence)) {
@@ -265,7 +265,7 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
     }
     complete_receive(qp, r, WcOpcode::kRecv, qp.open.received, ctx);
     qp.open = OpenMessage{};
-    qp.msn = (qp.msn + 1) & kPsnMask;
+    qp.msn = (qp.msn + 1) & wire::u24::kMax;
   }
   return RespState::kAcknowledge;
 }
@@ -308,7 +308,7 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
       complete_receive(qp, r, WcOpcode::kRecvRdmaWithImm, total, ctx);
     }
     qp.open = OpenMessage{};
-    qp.msn = (qp.msn + 1) & kPsnMask;
+    qp.msn = (qp.msn + 1) & wire::u24::kMax;
   }
   return RespState::kAcknowledge;
 }
@@ -338,13 +338,13 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
                          QpContext& ctx) {
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t count = packets_for(len, mtu);
-  if (ctx.mutants.active(Mutant::kReadResponsePsnOffset)) psn = psn_add(psn, 1);
+  if (ctx.mutants.active(Mutant::kReadResponsePsnOffset)) psn = wire::psn_add(psn, 1);
   uint32_t offset = 0;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t n = std::min(mtu, len - offset);
     uint8_t opcode = count == 1 ? 0x10 : i == 0 ? 0x0d : i + 1 == count ? 0x0f : 0x0e;
     if (opcode == 0x0d && ctx.mutants.active(Mutant::kReadFirstShort)) n -= 4;
-    wire::RocePacket p = ctx.factory.start(qp, opcode, psn_add(psn, i));
+    wire::RocePacket p = ctx.factory.start(qp, opcode, wire::psn_add(psn, i));
     if (opcode != 0x0e || ctx.mutants.active(Mutant::kReadMiddleWithAeth)) {
       p.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
       if (opcode == 0x0e) p.bth.opcode = 0x0d;  // the mutant sends FIRST-shaped middles
@@ -359,7 +359,7 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
       if (!src && !ctx.mutants.active(Mutant::kMrAccessNotChecked) &&
           !ctx.mutants.active(Mutant::kRkeyPdNotChecked) &&
           !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
-        wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn_add(psn, i));
+        wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, wire::psn_add(psn, i));
         nak.aeth = wire::Aeth{kNakRemoteAccess, msn_of(qp, ctx)};
         ctx.send(nak);
         enter_error(qp, ctx);
@@ -377,11 +377,11 @@ RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto& reth = *r.p.reth;
   const uint32_t npsn = packets_for(reth.dlen, qp.attr.path_mtu);
   remember(qp,
-           ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1),
+           ResponderResource{ResponderResource::Kind::kRead, r.psn, wire::psn_add(r.psn, npsn - 1),
                              reth.va, reth.rkey, reth.dlen, 0},
            ctx);
-  qp.msn = (qp.msn + 1) & kPsnMask;  // C9-148: a READ counts when executed
-  qp.epsn = psn_add(r.psn, npsn);
+  qp.msn = (qp.msn + 1) & wire::u24::kMax;  // C9-148: a READ counts when executed
+  qp.epsn = wire::psn_add(r.psn, npsn);
   send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
   return RespState::kDone;
 }
@@ -418,8 +418,8 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
       qp,
       ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8, original},
       ctx);
-  qp.msn = (qp.msn + 1) & kPsnMask;
-  qp.epsn = psn_add(r.psn, 1);
+  qp.msn = (qp.msn + 1) & wire::u24::kMax;
+  qp.epsn = wire::psn_add(r.psn, 1);
   wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
   ack.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
   ack.atomic_ack_eth = wire::AtomicAckEth{original};
@@ -428,14 +428,15 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
 }
 
 RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
-  qp.epsn = psn_add(r.psn, 1);
+  qp.epsn = wire::psn_add(r.psn, 1);
   // MR-UC-01: a UC responder never acknowledges, whatever AckReq says.
   if (qp.init.type == QpType::kUc && !ctx.mutants.active(Mutant::kUcAnswersWithAcks))
     return RespState::kDone;
   if (r.p.bth.ackreq) {
     if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == 0x04)
       return RespState::kDone;
-    const uint32_t psn = ctx.mutants.active(Mutant::kAckPsnOffByOne) ? psn_add(r.psn, 1) : r.psn;
+    const uint32_t psn =
+        ctx.mutants.active(Mutant::kAckPsnOffByOne) ? wire::psn_add(r.psn, 1) : r.psn;
     send_ack(qp, psn, kSyndromeAck, ctx);
   }
   return RespState::kDone;
@@ -447,8 +448,8 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
     if (ctx.mutants.active(Mutant::kDuplicateReadDropped)) return RespState::kDone;
     for (const auto& res : qp.resources) {
       if (res.kind != ResponderResource::Kind::kRead) continue;
-      const int32_t into = psn_diff(r.psn, res.first_psn);
-      if (into < 0 || psn_diff(r.psn, res.last_psn) > 0) continue;
+      const int32_t into = wire::psn_diff(r.psn, res.first_psn);
+      if (into < 0 || wire::psn_diff(r.psn, res.last_psn) > 0) continue;
       // MR-RD-07/08: the same READ or a sub-range of it, same R_Key: execute again from
       // current memory, responses from the duplicate's PSN, starting with FIRST/ONLY.
       const auto& reth = *r.p.reth;
@@ -488,7 +489,7 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
   }
   // MR-AK-11: a duplicate SEND/WRITE is not executed again and draws an ACK for ePSN - 1.
   const uint32_t psn =
-      ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : psn_add(qp.epsn, -1);
+      ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : wire::psn_add(qp.epsn, -1);
   send_ack(qp, psn, kSyndromeAck, ctx);
   return RespState::kDone;
 }
@@ -509,7 +510,7 @@ RespState error_rnr(QueuePair& qp, Request& r, QpContext& ctx) {
   ++ctx.counters.send_rnr_err;
   send_ack(qp, r.psn, static_cast<uint8_t>(0x20 | (qp.attr.min_rnr_timer & 0x1f)), ctx);
   qp.rnr_nak_outstanding = true;
-  if (ctx.mutants.active(Mutant::kRnrNakAdvancesEpsn)) qp.epsn = psn_add(r.psn, 1);
+  if (ctx.mutants.active(Mutant::kRnrNakAdvancesEpsn)) qp.epsn = wire::psn_add(r.psn, 1);
   return RespState::kDone;
 }
 

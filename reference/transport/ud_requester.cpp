@@ -60,7 +60,7 @@ void transmit(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   const auto payload = gather_all(qp, w, ctx.memory);
   p.payload = payload;
   ctx.send(p);
-  qp.next_psn = psn_add(psn, 1);
+  qp.next_psn = wire::psn_add(psn, 1);
 }
 
 }  // namespace
