@@ -6,6 +6,7 @@
 #include "reference/memory/atomics.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/timers.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
@@ -181,18 +182,12 @@ CompState check_psn(QueuePair& qp, Response& r) {
 
 CompState check_ack(Response& r) {
   if (r.info.is(wire::kRead)) return CompState::kReadResponse;
-  if (r.p.bth.opcode == 0x12) return CompState::kAtomicResponse;
+  if (r.p.bth.opcode == wire::kOpRcAtomicAcknowledge) return CompState::kAtomicResponse;
   const uint8_t syndrome = r.p.aeth ? r.p.aeth->syndrome.value() : 0;
-  switch (syndrome >> 5) {
-    case 0:
-      return CompState::kAcknowledge;
-    case 1:
-      return CompState::kRnrNak;
-    case 3:
-      return (syndrome & 0x1f) == 0 ? CompState::kSequenceNak : CompState::kFatalNak;
-    default:
-      return CompState::kFatalNak;  // reserved syndrome (MR-AK-16)
-  }
+  if (wire::is_ack(syndrome)) return CompState::kAcknowledge;
+  if (wire::is_rnr_nak(syndrome)) return CompState::kRnrNak;
+  if (syndrome == wire::kNakPsnSequenceError) return CompState::kSequenceNak;
+  return CompState::kFatalNak;  // the other NAK codes, and reserved syndromes (MR-AK-16)
 }
 
 CompState acknowledge(QueuePair& qp, Response& r, QpContext& ctx) {
@@ -218,12 +213,13 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
   if (r.psn != expected) return CompState::kDone;  // out of order: the timer recovers
   const bool start = r.info.is(wire::kStart);
   // MR-RD-11: FIRST/ONLY starts, MIDDLE/LAST continue; anything else is a bad response.
-  if (start != (w->read_packets == 0 || r.p.bth.opcode == 0x0d || r.p.bth.opcode == 0x10)) {
+  if (start != (w->read_packets == 0 || r.p.bth.opcode == wire::kOpRcRdmaReadResponseFirst ||
+                r.p.bth.opcode == wire::kOpRcRdmaReadResponseOnly)) {
     fail(qp, *w, WcStatus::kBadResponseError, ctx);
     return CompState::kDone;
   }
   // MR-RD-11: FIRST, LAST and ONLY must carry an AETH of the ACK type.
-  if (r.p.aeth && (r.p.aeth->syndrome.value() >> 5) != 0) {
+  if (r.p.aeth && !wire::is_ack(r.p.aeth->syndrome.value())) {
     fail(qp, *w, WcStatus::kBadResponseError, ctx);
     return CompState::kDone;
   }
@@ -319,8 +315,9 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
     return CompState::kDone;
   }
   if (qp.rnr_retries_left > 0 && !unlimited) --qp.rnr_retries_left;
-  const uint64_t delay =
-      ctx.mutants.active(Mutant::kRnrTimerIgnored) ? 0 : rnr_delay_ns(r.p.aeth->syndrome & 0x1f);
+  const uint64_t delay = ctx.mutants.active(Mutant::kRnrTimerIgnored)
+                             ? 0
+                             : rnr_delay_ns(wire::syndrome_value(r.p.aeth->syndrome));
   qp.rnr_resume_ns = ctx.now_ns + delay;
   rewind_requester(qp, r.psn, ctx.mutants);
   qp.retransmit_deadline_ns.reset();  // the RNR timer, not the ACK timer, governs now
@@ -330,8 +327,8 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
 CompState fatal_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   const uint8_t syndrome = r.p.aeth ? r.p.aeth->syndrome.value() : 0;
   WcStatus status = WcStatus::kRemoteOperationError;
-  if (syndrome == 0x61) status = WcStatus::kRemoteInvalidRequestError;
-  if (syndrome == 0x62) status = WcStatus::kRemoteAccessError;
+  if (syndrome == wire::kNakInvalidRequest) status = WcStatus::kRemoteInvalidRequestError;
+  if (syndrome == wire::kNakRemoteAccessError) status = WcStatus::kRemoteAccessError;
   acknowledge_through(qp, r.psn, false, ctx);
   SendWqe* w = wqe_for(qp, r.psn);
   if (w == nullptr && !qp.sq.empty()) w = &qp.sq.front();

@@ -28,18 +28,23 @@ uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count) {
     case SendOpcode::kSendWithImm:
     case SendOpcode::kSendWithInv: {
       if (first && last)
-        return op == SendOpcode::kSend ? 0x04 : op == SendOpcode::kSendWithImm ? 0x05 : 0x17;
-      if (first) return 0x00;
-      if (!last) return 0x01;
-      return op == SendOpcode::kSend ? 0x02 : op == SendOpcode::kSendWithImm ? 0x03 : 0x16;
+        return op == SendOpcode::kSend          ? wire::kOpRcSendOnly
+               : op == SendOpcode::kSendWithImm ? wire::kOpRcSendOnlyWithImmediate
+                                                : wire::kOpRcSendOnlyWithInvalidate;
+      if (first) return wire::kOpRcSendFirst;
+      if (!last) return wire::kOpRcSendMiddle;
+      return op == SendOpcode::kSend          ? wire::kOpRcSendLast
+             : op == SendOpcode::kSendWithImm ? wire::kOpRcSendLastWithImmediate
+                                              : wire::kOpRcSendLastWithInvalidate;
     }
     case SendOpcode::kWrite:
     case SendOpcode::kWriteWithImm: {
       const bool imm = op == SendOpcode::kWriteWithImm;
-      if (first && last) return imm ? 0x0b : 0x0a;
-      if (first) return 0x06;
-      if (!last) return 0x07;
-      return imm ? 0x09 : 0x08;
+      if (first && last)
+        return imm ? wire::kOpRcRdmaWriteOnlyWithImmediate : wire::kOpRcRdmaWriteOnly;
+      if (first) return wire::kOpRcRdmaWriteFirst;
+      if (!last) return wire::kOpRcRdmaWriteMiddle;
+      return imm ? wire::kOpRcRdmaWriteLastWithImmediate : wire::kOpRcRdmaWriteLast;
     }
     default:
       return 0;
@@ -143,7 +148,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       // One request for the rest of the READ: a retry resumes after the responses received.
       const uint32_t offset =
           ctx.mutants.active(Mutant::kReadRetryFromMessageStart) ? 0 : w.next_packet * mtu;
-      wire::RocePacket p = ctx.factory.start(qp, 0x0c, psn);
+      wire::RocePacket p = ctx.factory.start(qp, wire::kOpRcRdmaReadRequest, psn);
       p.reth = wire::Reth{w.wr.remote_addr + offset, w.wr.rkey, w.length - offset};
       p.bth.ackreq = 1;
       qp.unacked_packets_since_ackreq = 0;
@@ -154,8 +159,10 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
     }
     case SendOpcode::kCompareSwap:
     case SendOpcode::kFetchAdd: {
-      wire::RocePacket p =
-          ctx.factory.start(qp, w.wr.opcode == SendOpcode::kCompareSwap ? 0x13 : 0x14, psn);
+      wire::RocePacket p = ctx.factory.start(
+          qp,
+          w.wr.opcode == SendOpcode::kCompareSwap ? wire::kOpRcCompareSwap : wire::kOpRcFetchAdd,
+          psn);
       p.atomic_eth =
           wire::AtomicEth{w.wr.remote_addr, w.wr.rkey,
                           w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.swap : w.wr.compare_add,
@@ -173,7 +180,9 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
       const bool uc = qp.init.type == QpType::kUc;
       uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
-      if (uc && !ctx.mutants.active(Mutant::kUcSendsRcOpcodes)) opcode |= 0x20;  // MR-UC-05
+      if (uc && !ctx.mutants.active(Mutant::kUcSendsRcOpcodes)) {
+        opcode |= wire::kOpTransportUc;  // MR-UC-05: RC's operation codes under UC's bits
+      }
       const auto info = wire::opcode_info(opcode);
       wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
       if (info->has(wire::kReth)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
