@@ -2,6 +2,7 @@
 // PSN the requester has sent.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/psn.h"
 
 namespace mr::analyze {
@@ -11,7 +12,7 @@ class AckPsnChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (!c.is(wire::kAck) || !c.p.aeth) return;
-    if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) return;
+    if (wire::syndrome_type(c.p.aeth->syndrome.value()) != wire::SyndromeType::kAck) return;
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const RequesterState& r = c.dir.peer->req;
     const uint32_t psn = c.psn();

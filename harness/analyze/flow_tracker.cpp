@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/psn.h"
 
 namespace mr::analyze {
@@ -135,17 +136,17 @@ void track_response(const PacketContext& c) {
     s.msn_seen = true;
     s.msn = c.p.aeth->msn.value();
     const uint8_t syn = c.p.aeth->syndrome.value();
-    const AckType type = ack_type(syn);
+    const wire::SyndromeType type = wire::syndrome_type(syn);
     // An ACK for a PSN never sent (MR-AK-02, reported) does not move the bookkeeping.
     const bool plausible =
         !d.peer || !d.peer->req.started || wire::psn_diff(psn, sent_limit(d.peer->req)) < 0;
-    if (type == AckType::kAck && plausible) {
+    if (type == wire::SyndromeType::kAck && plausible) {
       if (!s.acked || wire::psn_diff(psn, s.last_ack_psn) > 0) s.last_ack_psn = psn;
       s.acked = true;
       if (c.is(wire::kAck)) s.duplicate_pending = false;
-    } else if (type == AckType::kNak || type == AckType::kRnrNak) {
+    } else if (type == wire::SyndromeType::kNak || type == wire::SyndromeType::kRnrNak) {
       ++d.naks;
-      if (syn == kNakPsnSequence) {
+      if (syn == wire::kNakPsnSequenceError) {
         s.nak_open = true;
         s.nak_psn = psn;
       }

@@ -58,9 +58,4 @@ const PendingRequest* reissued_read(const PacketContext& c, uint32_t* pmtu = nul
 // The READ reissued at exactly `psn`, or nullptr.
 const PendingRequest* find_read_reissue(const RequesterState& r, uint32_t psn);
 
-// Syndrome type (IBTA 9.3.5.1): bits 6:5.
-enum class AckType { kAck = 0, kRnrNak = 1, kReserved = 2, kNak = 3 };
-constexpr AckType ack_type(uint8_t syndrome) { return static_cast<AckType>((syndrome >> 5) & 3); }
-inline constexpr uint8_t kNakPsnSequence = 0x60;
-
 }  // namespace mr::analyze

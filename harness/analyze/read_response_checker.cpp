@@ -7,6 +7,7 @@
 // Either way the tracker resynchronises on the packet, so one event is one violation.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/psn.h"
 
 namespace mr::analyze {
@@ -18,7 +19,7 @@ class ReadResponseChecker final : public Checker {
     if (!c.is_response() || !c.is(wire::kRead)) return;
     const ResponderState& s = c.dir.resp;
     const uint32_t psn = c.psn();
-    if (c.p.aeth && ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
+    if (c.p.aeth && wire::syndrome_type(c.p.aeth->syndrome.value()) != wire::SyndromeType::kAck) {
       report_lazily(sink, c, "MR-RD-03", [&c] {
         return what(c) + " carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
                ", not an ACK syndrome";
