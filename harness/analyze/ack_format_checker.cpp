@@ -1,4 +1,4 @@
-// MR-AK-14: every ACK and NAK has opcode 0x11, SE 0, AckReq 0, PadCnt 0 and no payload.
+// MR-AK-14: every ACK and NAK is an RC_ACKNOWLEDGE with SE 0, AckReq 0, PadCnt 0 and no payload.
 #include "harness/analyze/checkers.h"
 
 namespace mr::analyze {
@@ -18,7 +18,8 @@ class AckFormatChecker final : public Checker {
       add("SE", b.solicited.value());
       add("AckReq", b.ackreq.value());
       add("PadCnt", b.padcount.value());
-      // The decoder refuses payload on 0x11, so a payload here cannot occur; the pad counts.
+      // The decoder refuses payload on an ACKNOWLEDGE, so a payload here cannot occur; the pad
+      // counts.
       return "ACK/NAK has " + bad + " (all must be 0)";
     });
   }

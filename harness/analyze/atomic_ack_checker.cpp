@@ -1,17 +1,17 @@
 // MR-AT-06: an ATOMIC_ACKNOWLEDGE carries the ATOMIC request's PSN and an ACK syndrome.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::analyze {
 namespace {
 
-constexpr uint8_t kOpAtomicAcknowledge = 0x12;
-
 class AtomicAckChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
-    if (c.p.bth.opcode.value() != kOpAtomicAcknowledge || !c.p.aeth) return;
-    if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
+    if (c.p.bth.opcode.value() != wire::kOpRcAtomicAcknowledge || !c.p.aeth) return;
+    if (wire::syndrome_type(c.p.aeth->syndrome.value()) != wire::SyndromeType::kAck) {
       report_lazily(sink, c, "MR-AT-06", [&c] {
         return "ATOMIC_ACKNOWLEDGE carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
                ", not an ACK syndrome";

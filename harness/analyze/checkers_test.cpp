@@ -9,13 +9,18 @@
 #include "harness/analyze/analyzer.h"
 #include "harness/analyze/checker_table.h"
 #include "harness/analyze/flow.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
+#include "reference/wire/opcode.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
 
 using wire::RocePacket;
+
+// Type 10: no syndrome of that type has a meaning (MR-AK-07 reports it).
+constexpr uint8_t kReservedSyndrome = 0x45;
 
 RocePacket packet(bool from_requester, uint8_t op, uint32_t psn) {
   RocePacket p;
@@ -30,25 +35,25 @@ RocePacket packet(bool from_requester, uint8_t op, uint32_t psn) {
   return p;
 }
 RocePacket send_only(uint32_t psn) {
-  RocePacket p = packet(true, 0x04, psn);
+  RocePacket p = packet(true, wire::kOpRcSendOnly, psn);
   p.bth.ackreq = 1;
   return p;
 }
-RocePacket ack(uint32_t psn, uint8_t syndrome = 0x1f, uint32_t msn = 1) {
-  RocePacket p = packet(false, 0x11, psn);
+RocePacket ack(uint32_t psn, uint8_t syndrome = wire::kSyndromeAck, uint32_t msn = 1) {
+  RocePacket p = packet(false, wire::kOpRcAcknowledge, psn);
   p.aeth = wire::Aeth{syndrome, msn};
   return p;
 }
 // A READ request (AckReq set), and a READ response (an AETH on all but MIDDLE).
 RocePacket read_request(uint32_t psn, uint64_t va, uint32_t dlen) {
-  RocePacket p = packet(true, 0x0c, psn);
+  RocePacket p = packet(true, wire::kOpRcRdmaReadRequest, psn);
   p.bth.ackreq = 1;
   p.reth = wire::Reth{va, 7, dlen};
   return p;
 }
-RocePacket read_response(uint8_t op, uint32_t psn, uint8_t syndrome = 0x1f) {
+RocePacket read_response(uint8_t op, uint32_t psn, uint8_t syndrome = wire::kSyndromeAck) {
   RocePacket p = packet(false, op, psn);
-  if (op != 0x0e) p.aeth = wire::Aeth{syndrome, 1};
+  if (op != wire::kOpRcRdmaReadResponseMiddle) p.aeth = wire::Aeth{syndrome, 1};
   return p;
 }
 
@@ -115,7 +120,7 @@ struct Provocation {
     dir.req.next_psn = in_sequence ? psn : psn - 5;
     dir.req.first_psn = psn;
     peer.resp.acked = true;
-    peer.resp.last_ack_psn = psn_add(psn, -static_cast<int32_t>((1U << 23) - 1) - 1);
+    peer.resp.last_ack_psn = wire::psn_add(psn, -static_cast<int32_t>((1U << 23) - 1) - 1);
     // Responses: the MSN goes back, a NAK repeats, the ACK runs ahead of the requests,
     // answers a duplicate behind ePSN - 1, a READ response has no FIRST, a CNP comes 1 ns
     // after the last.
@@ -155,7 +160,8 @@ TEST(Checkers, RunsOnLeavesOutOnlyPacketsItsCheckerCannotReportOn) {
     int kept_reports = 0;
     for (int op = 0; op < 256; ++op) {
       const wire::OpcodeInfo* info = wire::opcode_info(static_cast<uint8_t>(op));
-      for (const uint8_t syndrome : {uint8_t{0x00}, uint8_t{0x45}, uint8_t{0x60}, uint8_t{0x20}}) {
+      for (const uint8_t syndrome :
+           {wire::ack(0), kReservedSyndrome, wire::kNakPsnSequenceError, wire::rnr_nak(0)}) {
         for (const bool in_sequence : {false, true}) {
           Provocation v(static_cast<uint8_t>(op), syndrome, in_sequence);
           const PacketContext c{7, v.time_ns, v.decoded, v.decoded.packet, info, v.dir, false};
@@ -179,7 +185,7 @@ TEST(Checkers, CleanSendAndAckReportNothing) {
   r.add(send_only(5), {1, 2, 3});
   r.add(ack(5));
   r.add(send_only(6));
-  r.add(ack(6, 0x1f, 2));
+  r.add(ack(6, wire::kSyndromeAck, 2));
   EXPECT_EQ(r.clauses(), Clauses{});
 }
 
@@ -228,7 +234,7 @@ TEST(Checkers, MissingAckReq) {
 
 // UC and UD requests are never acknowledged: AckReq 0 on their last packet is right.
 TEST(Checkers, UnacknowledgedTransportsEndMessagesWithoutAckReq) {
-  for (uint8_t opcode : {uint8_t{0x24}, uint8_t{0x2a}, uint8_t{0x64}}) {  // UC SEND/WRITE, UD SEND
+  for (uint8_t opcode : {wire::kOpUcSendOnly, wire::kOpUcRdmaWriteOnly, wire::kOpUdSendOnly}) {
     Trace r;
     RocePacket p = send_only(5);
     p.bth.opcode = opcode;
@@ -243,9 +249,9 @@ TEST(Checkers, SecondSequenceNakBeforeTheExpectedPsn) {
   r.add(send_only(5));
   r.add(send_only(6));
   r.add(send_only(7));
-  r.add(ack(6, 0x60));
+  r.add(ack(6, wire::kNakPsnSequenceError));
   r.add(send_only(8));
-  r.add(ack(6, 0x60));
+  r.add(ack(6, wire::kNakPsnSequenceError));
   ASSERT_EQ(r.clauses(), Clauses{"MR-PS-05"});
   EXPECT_EQ(r.found[0].frame, 6u);
   EXPECT_EQ(r.found[0].flow, "10.0.0.2->10.0.0.1 qp 0x000123");
@@ -257,10 +263,10 @@ TEST(Checkers, NakAfterRetransmissionIsAllowed) {
   r.add(send_only(5));
   r.add(send_only(6));
   r.add(send_only(7));
-  r.add(ack(6, 0x60));
+  r.add(ack(6, wire::kNakPsnSequenceError));
   r.add(send_only(6));
   r.add(send_only(8));
-  r.add(ack(7, 0x60));
+  r.add(ack(7, wire::kNakPsnSequenceError));
   EXPECT_EQ(r.clauses(), Clauses{});
 }
 
@@ -271,12 +277,12 @@ TEST(Checkers, AckAheadMsnBackSyndromeFormat) {
   EXPECT_EQ(r.clauses(), Clauses{"MR-AK-02"});
   Trace m;
   m.add(send_only(5));
-  m.add(ack(5, 0x1f, 3));
-  m.add(ack(5, 0x1f, 2));
+  m.add(ack(5, wire::kSyndromeAck, 3));
+  m.add(ack(5, wire::kSyndromeAck, 2));
   EXPECT_EQ(m.clauses(), Clauses{"MR-AK-03"});
   Trace s;
   s.add(send_only(5));
-  s.add(ack(5, 0x45));
+  s.add(ack(5, kReservedSyndrome));
   EXPECT_EQ(s.clauses(), Clauses{"MR-AK-07"});
   Trace f;
   f.add(send_only(5));
@@ -291,9 +297,9 @@ TEST(Checkers, DuplicateAnsweredWithItsOwnPsn) {
   r.add(send_only(5));
   r.add(ack(5));
   r.add(send_only(6));
-  r.add(ack(6, 0x1f, 2));
+  r.add(ack(6, wire::kSyndromeAck, 2));
   r.add(send_only(5));  // duplicate
-  r.add(ack(5, 0x1f, 2));
+  r.add(ack(5, wire::kSyndromeAck, 2));
   EXPECT_EQ(r.clauses(), Clauses{"MR-AK-11"});
 }
 
@@ -301,25 +307,26 @@ TEST(Checkers, ReadResponses) {
   const std::vector<uint8_t> mtu(1024, 1);
   Trace ok;
   ok.add(read_request(5, 0x1000, 3000));
-  ok.add(read_response(0x0d, 5), mtu);
-  ok.add(read_response(0x0e, 6), mtu);
-  ok.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
+  ok.add(read_response(wire::kOpRcRdmaReadResponseFirst, 5), mtu);
+  ok.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 6), mtu);
+  ok.add(read_response(wire::kOpRcRdmaReadResponseLast, 7), std::vector<uint8_t>(952, 1));
   ok.add(send_only(8));
   EXPECT_EQ(ok.clauses(), Clauses{});
   Trace gap;
   gap.add(read_request(5, 0x1000, 3000));
-  gap.add(read_response(0x0d, 5), mtu);
-  gap.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
+  gap.add(read_response(wire::kOpRcRdmaReadResponseFirst, 5), mtu);
+  gap.add(read_response(wire::kOpRcRdmaReadResponseLast, 7), std::vector<uint8_t>(952, 1));
   EXPECT_EQ(gap.clauses(), Clauses{"MR-RD-02"});
   Trace aeth;
   aeth.add(read_request(5, 0x1000, 100));
-  aeth.add(read_response(0x10, 5, 0x61), std::vector<uint8_t>(100, 1));
+  aeth.add(read_response(wire::kOpRcRdmaReadResponseOnly, 5, wire::kNakInvalidRequest),
+           std::vector<uint8_t>(100, 1));
   EXPECT_EQ(aeth.clauses(), Clauses{"MR-RD-03"});
   Trace psns;
   psns.add(read_request(5, 0x1000, 3000));
-  psns.add(read_response(0x0d, 5), mtu);
-  psns.add(read_response(0x0e, 6), mtu);
-  psns.add(read_response(0x0f, 7), std::vector<uint8_t>(952, 1));
+  psns.add(read_response(wire::kOpRcRdmaReadResponseFirst, 5), mtu);
+  psns.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 6), mtu);
+  psns.add(read_response(wire::kOpRcRdmaReadResponseLast, 7), std::vector<uint8_t>(952, 1));
   psns.add(send_only(9));  // a 3000-byte READ at PMTU 1024 consumes 3 PSNs: 5, 6, 7
   EXPECT_EQ(psns.clauses(), Clauses{"MR-PS-02"});
 }
@@ -332,7 +339,7 @@ TEST(Checkers, TheAnswerToAReadRetransmittedAfterTheRingRecycledItIsARead) {
   Trace r;
   for (uint32_t i = 0; i < 40; ++i) r.add(read_request(10 + i, 0x1000 + i, 1));
   r.add(read_request(10, 0x1000, 1));  // the first READ again: its entry was recycled
-  r.add(read_response(0x10, 10), one);
+  r.add(read_response(wire::kOpRcRdmaReadResponseOnly, 10), one);
   for (const auto& c : r.clauses()) EXPECT_NE(c, "MR-RD-02");
 }
 
@@ -344,24 +351,28 @@ TEST(Checkers, ReadReissuedMidRangeIsOneRd09AndNoPs02) {
   const std::vector<uint8_t> mtu(1024, 1);
   Trace r;
   r.add(read_request(5, 0x10000, 6144));  // PSNs 5..10 at PMTU 1024, which the capture shows later
-  r.add(read_response(0x0d, 5), mtu);
-  r.add(read_response(0x0e, 6), mtu);
-  r.add(read_response(0x0e, 7), mtu);     // lost on the way to the requester
+  r.add(read_response(wire::kOpRcRdmaReadResponseFirst, 5), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 6), mtu);
+  // Lost on the way to the requester:
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 7), mtu);
   r.add(read_request(7, 0x10800, 4096));  // the tail: 2 PMTUs in, 4096 bytes left
-  r.add(read_response(0x0e, 7), mtu);     // answered from the middle
-  r.add(read_response(0x0e, 8), mtu);
-  r.add(read_response(0x0e, 9), mtu);
-  r.add(read_response(0x0f, 10), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 7), mtu);  // answered from the middle
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 8), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 9), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseLast, 10), mtu);
   r.add(send_only(11));
   ASSERT_EQ(r.clauses(), Clauses{"MR-RD-09"});
   EXPECT_EQ(r.found[0].frame, 6u);
 
   Trace first;  // the same reissue answered FIRST..LAST, as MR-RD-09 asks: clean
   first.add(read_request(5, 0x10000, 6144));
-  first.add(read_response(0x0d, 5), mtu);
-  first.add(read_response(0x0e, 6), mtu);
+  first.add(read_response(wire::kOpRcRdmaReadResponseFirst, 5), mtu);
+  first.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 6), mtu);
   first.add(read_request(7, 0x10800, 4096));
-  for (auto [op, psn] : {std::pair{0x0d, 7}, {0x0e, 8}, {0x0e, 9}, {0x0f, 10}}) {
+  for (auto [op, psn] : {std::pair{wire::kOpRcRdmaReadResponseFirst, 7},
+                         {wire::kOpRcRdmaReadResponseMiddle, 8},
+                         {wire::kOpRcRdmaReadResponseMiddle, 9},
+                         {wire::kOpRcRdmaReadResponseLast, 10}}) {
     first.add(read_response(static_cast<uint8_t>(op), static_cast<uint32_t>(psn)), mtu);
   }
   first.add(send_only(11));
@@ -369,8 +380,8 @@ TEST(Checkers, ReadReissuedMidRangeIsOneRd09AndNoPs02) {
 
   Trace bad;  // a READ inside the range that names no tail of it is still a miscount
   bad.add(read_request(5, 0x10000, 6144));
-  bad.add(read_response(0x0d, 5), mtu);
-  bad.add(read_response(0x0e, 6), mtu);
+  bad.add(read_response(wire::kOpRcRdmaReadResponseFirst, 5), mtu);
+  bad.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 6), mtu);
   bad.add(read_request(7, 0x90000, 512));
   EXPECT_EQ(bad.clauses(), Clauses{"MR-PS-02"});
 }
@@ -383,18 +394,19 @@ TEST(Checkers, ReadReissueIsFoundAfterTheReadRingWraps) {
   uint32_t psn = 1;
   for (size_t i = 0; i < kPendingReads + 3; ++i, ++psn) {  // one-PSN READs, each answered
     r.add(read_request(psn, 0x1000 * i, 64));
-    r.add(read_response(0x10, psn), std::vector<uint8_t>(64, 2));
+    r.add(read_response(wire::kOpRcRdmaReadResponseOnly, psn), std::vector<uint8_t>(64, 2));
   }
   const uint32_t big = psn;  // 6144 bytes: 6 PSNs at PMTU 1024
   r.add(read_request(big, 0x10000, 6144));
-  r.add(read_response(0x0d, big), mtu);
-  r.add(read_response(0x0e, big + 1), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseFirst, big), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, big + 1), mtu);
   r.add(read_request(big + 1, 0x10400, 5120));  // the tail from PSN big+1
-  r.add(read_response(0x0e, big + 1), mtu);     // answered from the middle: MR-RD-09
-  r.add(read_response(0x0e, big + 2), mtu);
-  r.add(read_response(0x0e, big + 3), mtu);
+  // Answered from the middle: MR-RD-09.
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, big + 1), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, big + 2), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, big + 3), mtu);
   r.add(read_request(big + 2, 0x10800, 4096));  // reissued again, from PSN big+2
-  r.add(read_response(0x0e, big + 2), mtu);     // MR-RD-09 again
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, big + 2), mtu);  // MR-RD-09 again
   ASSERT_EQ(r.clauses(), (Clauses{"MR-RD-09", "MR-RD-09"}));
 }
 
@@ -406,16 +418,17 @@ TEST(Checkers, UnackedRequestPsnsBeyondHalfThePsnSpace) {
   const std::vector<uint8_t> pmtu(256, 1);
   auto trace = [&](uint32_t read_packets, bool acked) {
     auto t = std::make_unique<Trace>();
-    RocePacket first = packet(true, 0x06, 1);  // WRITE FIRST + LAST: the PMTU is 256
+    // WRITE FIRST + LAST: the PMTU is 256.
+    RocePacket first = packet(true, wire::kOpRcRdmaWriteFirst, 1);
     first.reth = wire::Reth{0x1000, 7, 512};
     t->add(first, pmtu);
-    RocePacket last = packet(true, 0x08, 2);
+    RocePacket last = packet(true, wire::kOpRcRdmaWriteLast, 2);
     last.bth.ackreq = 1;
     t->add(last, pmtu);
     t->add(ack(2));
     t->add(read_request(3, 0x10000, read_packets * 256));
-    if (acked) t->add(read_response(0x0d, 3), pmtu);
-    t->add(send_only(psn_add(3, read_packets)));
+    if (acked) t->add(read_response(wire::kOpRcRdmaReadResponseFirst, 3), pmtu);
+    t->add(send_only(wire::psn_add(3, read_packets)));
     return t;
   };
   auto over = trace(kWindow, false);
@@ -429,15 +442,15 @@ TEST(Checkers, UnackedRequestPsnsBeyondHalfThePsnSpace) {
 
 // Responses that lost their FIRST are one MR-RD-01, not one per packet that follows.
 TEST(Checkers, ReadResponseWithoutFirstIsReportedOnce) {
-  RocePacket rq = packet(true, 0x0c, 5);
+  RocePacket rq = packet(true, wire::kOpRcRdmaReadRequest, 5);
   rq.bth.ackreq = 1;
   rq.reth = wire::Reth{0x1000, 7, 4096};
   const std::vector<uint8_t> mtu(1024, 1);
   Trace r;
   r.add(rq);
-  r.add(read_response(0x0e, 6), mtu);
-  r.add(read_response(0x0e, 7), mtu);
-  r.add(read_response(0x0f, 8), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 6), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseMiddle, 7), mtu);
+  r.add(read_response(wire::kOpRcRdmaReadResponseLast, 8), mtu);
   EXPECT_EQ(r.clauses(), Clauses{"MR-RD-01"});
 }
 
@@ -447,22 +460,22 @@ TEST(Checkers, ReadResponseWithoutFirstIsReportedOnce) {
 TEST(Checkers, SecondNakWithLaterPsnIsNoPs05) {
   Trace r;
   for (uint32_t psn = 5; psn <= 8; ++psn) r.add(send_only(psn));
-  r.add(ack(6, 0x60));
-  r.add(ack(7, 0x60));
+  r.add(ack(6, wire::kNakPsnSequenceError));
+  r.add(ack(7, wire::kNakPsnSequenceError));
   EXPECT_EQ(r.clauses(), Clauses{});
   Trace same;
   for (uint32_t psn = 5; psn <= 8; ++psn) same.add(send_only(psn));
-  same.add(ack(6, 0x60));
-  same.add(ack(6, 0x60));
+  same.add(ack(6, wire::kNakPsnSequenceError));
+  same.add(ack(6, wire::kNakPsnSequenceError));
   EXPECT_EQ(same.clauses(), Clauses{"MR-PS-05"});
 }
 
 TEST(Checkers, AtomicAcknowledgePsn) {
-  RocePacket fa = packet(true, 0x14, 5);
+  RocePacket fa = packet(true, wire::kOpRcFetchAdd, 5);
   fa.bth.ackreq = 1;
   fa.atomic_eth = wire::AtomicEth{0x1000, 7, 1, 0};
-  RocePacket aa = packet(false, 0x12, 4);
-  aa.aeth = wire::Aeth{0x1f, 1};
+  RocePacket aa = packet(false, wire::kOpRcAtomicAcknowledge, 4);
+  aa.aeth = wire::Aeth{wire::kSyndromeAck, 1};
   aa.atomic_ack_eth = wire::AtomicAckEth{9};
   Trace r;
   r.add(fa);

@@ -1,4 +1,4 @@
-// MR-CC-01: a CNP has opcode 0x81, BECN 1, FECN 0, SE 0, PadCnt 0, TVer 0, AckReq 0 and
+// MR-CC-01: a CNP has the CNP opcode, BECN 1, FECN 0, SE 0, PadCnt 0, TVer 0, AckReq 0 and
 // PSN 0 (its 16 reserved bytes are read by the decoder; they are not judged).
 #include "harness/analyze/checkers.h"
 

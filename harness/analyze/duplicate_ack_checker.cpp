@@ -2,7 +2,8 @@
 // whose PSN is ePSN - 1, never one that goes back to the duplicate's own PSN.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -12,8 +13,8 @@ class DuplicateAckChecker final : public Checker {
   void check(const PacketContext& c, ViolationSink& sink) override {
     const ResponderState& s = c.dir.resp;
     if (!c.is(wire::kAck) || !c.p.aeth || !s.duplicate_pending) return;
-    if (ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) return;
-    if (psn_diff(c.psn(), s.last_ack_psn) >= 0) return;
+    if (wire::syndrome_type(c.p.aeth->syndrome.value()) != wire::SyndromeType::kAck) return;
+    if (wire::psn_diff(c.psn(), s.last_ack_psn) >= 0) return;
     report_lazily(sink, c, "MR-AK-11", [&c, &s] {
       return "ACK for a duplicate request carries PSN " + hex(c.psn()) +
              ", behind ePSN - 1 (at least " + hex(s.last_ack_psn) + ")";

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "harness/analyze/psn.h"
 #include "reference/wire/address.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 
@@ -117,8 +117,8 @@ void FlowTable::pair(Direction& d, uint32_t psn, bool is_response) {
     ++count;
     only = &c;
     const RequesterState& r = c.req;
-    if (is_response && r.started && psn_diff(psn, psn_add(r.first_psn, -1)) >= 0 &&
-        psn_diff(psn, r.next_psn) < 0) {
+    if (is_response && r.started && wire::psn_diff(psn, wire::psn_add(r.first_psn, -1)) >= 0 &&
+        wire::psn_diff(psn, r.next_psn) < 0) {
       by_psn = &c;
     }
   }

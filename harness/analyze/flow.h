@@ -88,7 +88,7 @@ struct ResponderState {
   uint32_t msn = 0;
   bool acked = false;
   uint32_t last_ack_psn = 0;  // newest ACK PSN sent
-  bool nak_open = false;      // a NAK 0x60 was sent and no request with its PSN arrived yet
+  bool nak_open = false;      // a PSN sequence NAK was sent, no request with its PSN arrived yet
   uint32_t nak_psn = 0;
   bool duplicate_pending = false;  // a duplicate SEND/WRITE with AckReq awaits its ACK
   bool read_open = false;          // a multi-packet READ response is in progress

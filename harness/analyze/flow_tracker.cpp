@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "harness/analyze/psn.h"
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -35,7 +36,7 @@ void push_read(RequesterState& r, PendingRequest q) {
 // five) for which the reissue names exactly the tail of q's range (MR-RT-05), or 0.
 uint32_t reissue_pmtu(const PendingRequest& q, uint32_t psn, uint32_t dlen, uint64_t va,
                       uint32_t known_pmtu) {
-  const int32_t k = psn_diff(psn, q.psn);
+  const int32_t k = wire::psn_diff(psn, q.psn);
   if (k <= 0) return 0;
   for (uint32_t pmtu = 256; pmtu <= 4096; pmtu *= 2) {
     if (known_pmtu && pmtu != known_pmtu) continue;
@@ -69,26 +70,26 @@ void track_request(const PacketContext& c) {
   uint32_t reissue_at_pmtu = 0;
   if (const PendingRequest* q = reissued_read(c, &reissue_at_pmtu)) {
     // MR-RT-05: the tail of an earlier READ asked again; a retransmission, never new.
-    const uint32_t original_end = psn_add(q->psn, read_psns(q->dlen, reissue_at_pmtu));
+    const uint32_t original_end = wire::psn_add(q->psn, read_psns(q->dlen, reissue_at_pmtu));
     if (!r.next_psn_known && q->psn == r.read_psn) {
       r.next_psn = original_end;
       r.next_psn_known = true;
     }
     ++d.retransmissions;
-    r.retx_next = psn_add(psn, read_psns(c.p.reth->dlen.value(), reissue_at_pmtu));
-    r.in_retx = psn_diff(r.retx_next, r.next_psn) < 0;
+    r.retx_next = wire::psn_add(psn, read_psns(c.p.reth->dlen.value(), reissue_at_pmtu));
+    r.in_retx = wire::psn_diff(r.retx_next, r.next_psn) < 0;
     push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), true});
     track_responder_side(c);
     return;
   }
   const uint32_t n = consumed(c, d.pmtu());
-  const bool fresh = !r.started || psn_diff(psn, r.next_psn) >= 0;
+  const bool fresh = !r.started || wire::psn_diff(psn, r.next_psn) >= 0;
   if (fresh) {
     if (!r.started) r.first_psn = psn;
     r.started = true;
     r.in_retx = false;
     r.next_psn_known = n != 0;
-    r.next_psn = psn_add(psn, n ? n : 1);
+    r.next_psn = wire::psn_add(psn, n ? n : 1);
     r.last_new_read = c.is(wire::kRead) && c.p.reth;
     if (r.last_new_read) {
       r.read_psn = psn;
@@ -107,8 +108,8 @@ void track_request(const PacketContext& c) {
       push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
     }
     r.in_retx = n != 0;
-    r.retx_next = psn_add(psn, n);
-    if (psn_diff(r.retx_next, r.next_psn) >= 0) r.in_retx = false;
+    r.retx_next = wire::psn_add(psn, n);
+    if (wire::psn_diff(r.retx_next, r.next_psn) >= 0) r.in_retx = false;
   }
   track_responder_side(c);
 }
@@ -121,7 +122,7 @@ void track_responder_side(const PacketContext& c) {
   ResponderState& s = d.peer->resp;
   if (s.nak_open && psn == s.nak_psn) s.nak_open = false;
   if ((c.is(wire::kSend) || c.is(wire::kWrite)) && c.p.bth.ackreq && s.acked &&
-      psn_diff(psn, s.last_ack_psn) <= 0) {
+      wire::psn_diff(psn, s.last_ack_psn) <= 0) {
     s.duplicate_pending = true;
   }
 }
@@ -135,17 +136,17 @@ void track_response(const PacketContext& c) {
     s.msn_seen = true;
     s.msn = c.p.aeth->msn.value();
     const uint8_t syn = c.p.aeth->syndrome.value();
-    const AckType type = ack_type(syn);
+    const wire::SyndromeType type = wire::syndrome_type(syn);
     // An ACK for a PSN never sent (MR-AK-02, reported) does not move the bookkeeping.
     const bool plausible =
-        !d.peer || !d.peer->req.started || psn_diff(psn, sent_limit(d.peer->req)) < 0;
-    if (type == AckType::kAck && plausible) {
-      if (!s.acked || psn_diff(psn, s.last_ack_psn) > 0) s.last_ack_psn = psn;
+        !d.peer || !d.peer->req.started || wire::psn_diff(psn, sent_limit(d.peer->req)) < 0;
+    if (type == wire::SyndromeType::kAck && plausible) {
+      if (!s.acked || wire::psn_diff(psn, s.last_ack_psn) > 0) s.last_ack_psn = psn;
       s.acked = true;
       if (c.is(wire::kAck)) s.duplicate_pending = false;
-    } else if (type == AckType::kNak || type == AckType::kRnrNak) {
+    } else if (type == wire::SyndromeType::kNak || type == wire::SyndromeType::kRnrNak) {
       ++d.naks;
-      if (syn == kNakPsnSequence) {
+      if (syn == wire::kNakPsnSequenceError) {
         s.nak_open = true;
         s.nak_psn = psn;
       }
@@ -163,11 +164,12 @@ void track_response(const PacketContext& c) {
       if (d.peer) {
         if (const PendingRequest* rq = find_read(d.peer->req, psn, d.pmtu())) {
           s.read_last_known = d.pmtu() != 0;
-          s.read_last_psn = psn_add(rq->psn, read_psns(rq->dlen, d.pmtu() ? d.pmtu() : 1) - 1);
+          s.read_last_psn =
+              wire::psn_add(rq->psn, read_psns(rq->dlen, d.pmtu() ? d.pmtu() : 1) - 1);
         }
       }
     }
-    s.read_next_psn = psn_add(psn, 1);
+    s.read_next_psn = wire::psn_add(psn, 1);
     if (c.is(wire::kEnd)) s.read_open = false;
   }
 }
@@ -176,14 +178,14 @@ void track_response(const PacketContext& c) {
 
 uint32_t sent_limit(const RequesterState& r) {
   if (r.next_psn_known) return r.next_psn;
-  return psn_add(r.read_psn, read_psns(r.read_dlen, kSmallestPmtu));
+  return wire::psn_add(r.read_psn, read_psns(r.read_dlen, kSmallestPmtu));
 }
 
 const PendingRequest* find_read(const RequesterState& r, uint32_t psn, uint32_t pmtu) {
   for (const PendingRequest& q : r.reads) {
     if (!q.valid) continue;
     const uint32_t count = read_psns(q.dlen, pmtu ? pmtu : kSmallestPmtu);
-    const int32_t off = psn_diff(psn, q.psn);
+    const int32_t off = wire::psn_diff(psn, q.psn);
     if (off >= 0 && static_cast<uint32_t>(off) < count) return &q;
   }
   return nullptr;
@@ -193,9 +195,9 @@ const PendingRequest* reissued_read(const PacketContext& c, uint32_t* pmtu) {
   if (!c.is_request() || !c.is(wire::kRead) || !c.p.reth || !c.dir.req.started) return nullptr;
   const RequesterState& r = c.dir.req;
   const uint32_t psn = c.psn();
-  if (auto next = expected_next_psn(c.dir); next && psn_diff(psn, *next) >= 0) return nullptr;
+  if (auto next = expected_next_psn(c.dir); next && wire::psn_diff(psn, *next) >= 0) return nullptr;
   for (const PendingRequest& q : r.reads) {
-    const int32_t k = psn_diff(psn, q.psn);
+    const int32_t k = wire::psn_diff(psn, q.psn);
     if (!q.valid || k <= 0 || static_cast<uint32_t>(k) >= read_psns(q.dlen, kSmallestPmtu)) {
       continue;
     }

@@ -12,7 +12,7 @@
 
 #include "harness/analyze/checker.h"
 #include "harness/analyze/flow.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 
@@ -39,7 +39,8 @@ static_assert(read_psns(0xffffffff, 4096) == 0x100000 && read_psns(0xffffffff, 1
 inline std::optional<uint32_t> expected_next_psn(const Direction& d) {
   const RequesterState& r = d.req;
   if (r.next_psn_known) return r.next_psn;
-  if (r.last_new_read && d.pmtu()) return psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
+  if (r.last_new_read && d.pmtu())
+    return wire::psn_add(r.read_psn, read_psns(r.read_dlen, d.pmtu()));
   return std::nullopt;
 }
 
@@ -56,10 +57,5 @@ const PendingRequest* find_atomic(const RequesterState& r, uint32_t psn);
 const PendingRequest* reissued_read(const PacketContext& c, uint32_t* pmtu = nullptr);
 // The READ reissued at exactly `psn`, or nullptr.
 const PendingRequest* find_read_reissue(const RequesterState& r, uint32_t psn);
-
-// Syndrome type (IBTA 9.3.5.1): bits 6:5.
-enum class AckType { kAck = 0, kRnrNak = 1, kReserved = 2, kNak = 3 };
-constexpr AckType ack_type(uint8_t syndrome) { return static_cast<AckType>((syndrome >> 5) & 3); }
-inline constexpr uint8_t kNakPsnSequence = 0x60;
 
 }  // namespace mr::analyze

@@ -9,17 +9,34 @@
 #include <vector>
 
 #include "reference/io/pcapng_writer.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
 
 namespace {
 
+using mr::wire::kNakInvalidRequest;
+using mr::wire::kNakPsnSequenceError;
+using mr::wire::kOpRcAcknowledge;
+using mr::wire::kOpRcAtomicAcknowledge;
+using mr::wire::kOpRcFetchAdd;
+using mr::wire::kOpRcRdmaReadRequest;
+using mr::wire::kOpRcRdmaReadResponseFirst;
+using mr::wire::kOpRcRdmaReadResponseLast;
+using mr::wire::kOpRcRdmaReadResponseMiddle;
+using mr::wire::kOpRcRdmaReadResponseOnly;
+using mr::wire::kOpRcRdmaWriteFirst;
+using mr::wire::kOpRcRdmaWriteMiddle;
+using mr::wire::kOpRcRdmaWriteOnly;
+using mr::wire::kOpRcSendFirst;
+using mr::wire::kOpRcSendLast;
+using mr::wire::kOpRcSendMiddle;
+using mr::wire::kOpRcSendOnly;
+using mr::wire::kSyndromeAck;
 using mr::wire::RocePacket;
 
-constexpr uint8_t kSendFirst = 0x00, kSendMiddle = 0x01, kSendLast = 0x02, kSendOnly = 0x04;
-constexpr uint8_t kWriteFirst = 0x06, kWriteMiddle = 0x07, kWriteOnly = 0x0a;
-constexpr uint8_t kReadRequest = 0x0c, kReadFirst = 0x0d, kReadMiddle = 0x0e, kReadLast = 0x0f,
-                  kReadOnly = 0x10, kAck = 0x11, kAtomicAck = 0x12, kFetchAdd = 0x14;
+// Type 10: reserved, no meaning in base mode (MR-AK-07's plant).
+constexpr uint8_t kReservedSyndrome = 0x41;
 
 struct Frame {
   RocePacket p;
@@ -47,16 +64,17 @@ Frame request(uint8_t op, uint32_t psn, size_t len, bool ackreq) {
   f.p.bth.psn = psn;
   f.p.bth.ackreq = ackreq ? 1 : 0;
   f.payload.assign(len, 0x5a);
-  if (op == kWriteFirst || op == kWriteOnly) f.p.reth = mr::wire::Reth{0x1000, 0x77, 4096};
+  if (op == kOpRcRdmaWriteFirst || op == kOpRcRdmaWriteOnly)
+    f.p.reth = mr::wire::Reth{0x1000, 0x77, 4096};
   return f;
 }
 Frame read_request(uint32_t psn, uint32_t dlen) {
-  Frame f = request(kReadRequest, psn, 0, true);
+  Frame f = request(kOpRcRdmaReadRequest, psn, 0, true);
   f.p.reth = mr::wire::Reth{0x2000, 0x77, dlen};
   return f;
 }
 Frame fetch_add(uint32_t psn) {
-  Frame f = request(kFetchAdd, psn, 0, true);
+  Frame f = request(kOpRcFetchAdd, psn, 0, true);
   f.p.atomic_eth = mr::wire::AtomicEth{0x3000, 0x77, 1, 0};
   return f;
 }
@@ -64,8 +82,8 @@ Frame response(uint8_t op, uint32_t psn, uint8_t syndrome, uint32_t msn, size_t 
   Frame f{base(false)};
   f.p.bth.opcode = op;
   f.p.bth.psn = psn;
-  if (op != kReadMiddle) f.p.aeth = mr::wire::Aeth{syndrome, msn};
-  if (op == kAtomicAck) f.p.atomic_ack_eth = mr::wire::AtomicAckEth{41};
+  if (op != kOpRcRdmaReadResponseMiddle) f.p.aeth = mr::wire::Aeth{syndrome, msn};
+  if (op == kOpRcAtomicAcknowledge) f.p.atomic_ack_eth = mr::wire::AtomicAckEth{41};
   f.payload.assign(len, 0xa5);
   return f;
 }
@@ -81,17 +99,17 @@ Frame cnp(uint64_t gap_ns) {
 // SEND of 3 packets, ACK, READ 2048 (2 PSNs) and its responses, FETCH_ADD and its ACK,
 // WRITE ONLY and its ACK, two CNPs 100 us apart: the exchange every plant starts from.
 std::vector<Frame> clean() {
-  return {request(kSendFirst, 0x100, 1024, false),
-          request(kSendMiddle, 0x101, 1024, false),
-          request(kSendLast, 0x102, 100, true),
-          response(kAck, 0x102, 0x1f, 1),
+  return {request(kOpRcSendFirst, 0x100, 1024, false),
+          request(kOpRcSendMiddle, 0x101, 1024, false),
+          request(kOpRcSendLast, 0x102, 100, true),
+          response(kOpRcAcknowledge, 0x102, kSyndromeAck, 1),
           read_request(0x103, 2048),
-          response(kReadFirst, 0x103, 0x1f, 2, 1024),
-          response(kReadLast, 0x104, 0x1f, 2, 1024),
+          response(kOpRcRdmaReadResponseFirst, 0x103, kSyndromeAck, 2, 1024),
+          response(kOpRcRdmaReadResponseLast, 0x104, kSyndromeAck, 2, 1024),
           fetch_add(0x105),
-          response(kAtomicAck, 0x105, 0x1f, 3),
-          request(kWriteOnly, 0x106, 64, true),
-          response(kAck, 0x106, 0x1f, 4),
+          response(kOpRcAtomicAcknowledge, 0x105, kSyndromeAck, 3),
+          request(kOpRcRdmaWriteOnly, 0x106, 64, true),
+          response(kOpRcAcknowledge, 0x106, kSyndromeAck, 4),
           cnp(10000),
           cnp(100000)};
 }
@@ -129,8 +147,8 @@ const std::vector<Plant>& plants() {
       {"mp07-write-size",
        [] {
          return with(clean(), [](auto& v) {
-           v.insert(v.end(), {request(kWriteFirst, 0x107, 1024, false),
-                              request(kWriteMiddle, 0x108, 512, false)});
+           v.insert(v.end(), {request(kOpRcRdmaWriteFirst, 0x107, 1024, false),
+                              request(kOpRcRdmaWriteMiddle, 0x108, 512, false)});
          });
        }},
       {"ps01-psn-gap", [] { return with(clean(), [](auto& v) { v[9].p.bth.psn = 0x108; }); }},
@@ -138,54 +156,58 @@ const std::vector<Plant>& plants() {
        [] {
          return with(clean(), [](auto& v) {
            v.push_back(read_request(0x107, 4096));  // 4 PSNs at PMTU 1024
-           v.push_back(request(kSendOnly, 0x108, 8, true));
+           v.push_back(request(kOpRcSendOnly, 0x108, 8, true));
          });
        }},
       {"ps11-unacked-window",
        [] {
          // PMTU 256 (the SEND's FIRST), then a READ of 2^23 - 1 packets: 2^23 - 1 PSNs
          // unacknowledged, and the SEND behind it makes 2^23.
-         return std::vector<Frame>{request(kSendFirst, 0x100, 256, false),
-                                   request(kSendLast, 0x101, 100, true),
-                                   response(kAck, 0x101, 0x1f, 1), read_request(0x102, 0x7fffff00),
-                                   request(kSendOnly, 0x102 + 0x7fffff, 8, true)};
+         return std::vector<Frame>{
+             request(kOpRcSendFirst, 0x100, 256, false), request(kOpRcSendLast, 0x101, 100, true),
+             response(kOpRcAcknowledge, 0x101, kSyndromeAck, 1), read_request(0x102, 0x7fffff00),
+             request(kOpRcSendOnly, 0x102 + 0x7fffff, 8, true)};
        }},
       {"ps05-second-nak",
        [] {
-         return std::vector<Frame>{
-             request(kSendOnly, 0x100, 8, true), response(kAck, 0x100, 0x1f, 1),
-             request(kSendOnly, 0x101, 8, true),  // lost after the tap
-             request(kSendOnly, 0x102, 8, true), response(kAck, 0x101, 0x60, 1),
-             request(kSendOnly, 0x103, 8, true), response(kAck, 0x101, 0x60, 1)};
+         return std::vector<Frame>{request(kOpRcSendOnly, 0x100, 8, true),
+                                   response(kOpRcAcknowledge, 0x100, kSyndromeAck, 1),
+                                   request(kOpRcSendOnly, 0x101, 8, true),  // lost after the tap
+                                   request(kOpRcSendOnly, 0x102, 8, true),
+                                   response(kOpRcAcknowledge, 0x101, kNakPsnSequenceError, 1),
+                                   request(kOpRcSendOnly, 0x103, 8, true),
+                                   response(kOpRcAcknowledge, 0x101, kNakPsnSequenceError, 1)};
        }},
       {"ps04-nak-psn",
        [] {
-         return std::vector<Frame>{request(kSendOnly, 0x100, 8, true),
-                                   request(kSendOnly, 0x101, 8, true),
-                                   response(kAck, 0x105, 0x60, 0)};
+         return std::vector<Frame>{request(kOpRcSendOnly, 0x100, 8, true),
+                                   request(kOpRcSendOnly, 0x101, 8, true),
+                                   response(kOpRcAcknowledge, 0x105, kNakPsnSequenceError, 0)};
        }},
       {"ak02-ack-ahead", [] { return with(clean(), [](auto& v) { v[3].p.bth.psn = 0x150; }); }},
       {"ak03-msn-back", [] { return with(clean(), [](auto& v) { v[10].p.aeth->msn = 1; }); }},
       {"ak05-ackreq", [] { return with(clean(), [](auto& v) { v[2].p.bth.ackreq = 0; }); }},
       {"ak07-syndrome",
-       [] { return with(clean(), [](auto& v) { v[10].p.aeth->syndrome = 0x41; }); }},
+       [] { return with(clean(), [](auto& v) { v[10].p.aeth->syndrome = kReservedSyndrome; }); }},
       {"ak11-duplicate-ack",
        [] {
          return with(clean(), [](auto& v) {
-           v.push_back(request(kWriteOnly, 0x106, 64, true));  // duplicate
-           v.push_back(response(kAck, 0x106 - 4, 0x1f, 4));    // answered with an old PSN
+           // A duplicate, answered with an old PSN.
+           v.push_back(request(kOpRcRdmaWriteOnly, 0x106, 64, true));
+           v.push_back(response(kOpRcAcknowledge, 0x106 - 4, kSyndromeAck, 4));
          });
        }},
       {"ak14-ack-format", [] { return with(clean(), [](auto& v) { v[3].p.bth.solicited = 1; }); }},
       {"rd01-read-segmentation",
        [] {
          return with(clean(), [](auto& v) {
-           v[5].p.bth.opcode = kReadOnly;  // a 2048-byte READ answered with ONLY, then LAST
+           // A 2048-byte READ answered with ONLY, then LAST.
+           v[5].p.bth.opcode = kOpRcRdmaReadResponseOnly;
          });
        }},
       {"rd02-read-psn", [] { return with(clean(), [](auto& v) { v[6].p.bth.psn = 0x105; }); }},
       {"rd03-read-aeth",
-       [] { return with(clean(), [](auto& v) { v[6].p.aeth->syndrome = 0x61; }); }},
+       [] { return with(clean(), [](auto& v) { v[6].p.aeth->syndrome = kNakInvalidRequest; }); }},
       {"at06-atomic-psn", [] { return with(clean(), [](auto& v) { v[8].p.bth.psn = 0x104; }); }},
       {"cc01-cnp-format", [] { return with(clean(), [](auto& v) { v[11].p.bth.psn = 7; }); }},
       {"cc03-cnp-pacing", [] { return with(clean(), [](auto& v) { v[12].gap_ns = 20000; }); }},

@@ -1,7 +1,7 @@
 // MR-AK-03: the MSN of a responder's AETHs counts completed inbound messages: it never
 // goes backwards (modulo 2^24).
 #include "harness/analyze/checkers.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -11,7 +11,7 @@ class MsnChecker final : public Checker {
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (!c.p.aeth || !c.is_response() || !c.dir.resp.msn_seen) return;
     const uint32_t msn = c.p.aeth->msn.value();
-    if (psn_diff(msn, c.dir.resp.msn) >= 0) return;
+    if (wire::psn_diff(msn, c.dir.resp.msn) >= 0) return;
     report_lazily(sink, c, "MR-AK-03", [&c, msn] {
       return "MSN went back from " + std::to_string(c.dir.resp.msn) + " to " + std::to_string(msn);
     });

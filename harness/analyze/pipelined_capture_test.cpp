@@ -17,6 +17,7 @@
 #include "reference/io/capture_reader.h"
 #include "reference/io/pcapng_writer.h"
 #include "reference/wire/frame_builder.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::analyze {
 namespace {
@@ -134,7 +135,7 @@ TEST(PipelinedCapture, PacketCommentsMarkTheTestersPacketsOnBothPaths) {
       ip.src = *wire::Ipv4Address::parse("198.18.0.2");
       ip.dst = *wire::Ipv4Address::parse("198.18.0.1");
       p.ip = ip;
-      p.bth.opcode = 0x04;  // SEND_ONLY
+      p.bth.opcode = wire::kOpRcSendOnly;
       p.bth.ackreq = 1;
       p.bth.dqpn = 0x123;
       p.bth.psn = 5 + i;

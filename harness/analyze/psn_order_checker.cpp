@@ -8,7 +8,7 @@
 
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -29,7 +29,7 @@ class PsnOrderChecker final : public Checker {
     const uint32_t psn = c.psn();
     const std::optional<uint32_t> expected = expected_next_psn(c.dir);
     if (!expected) {
-      const int32_t count = psn_diff(psn, r.read_psn);
+      const int32_t count = wire::psn_diff(psn, r.read_psn);
       if (count > 0 && !some_pmtu_gives(r.read_dlen, count)) {
         report_lazily(sink, c, "MR-PS-02", [psn, &r, count] {
           return "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
@@ -39,8 +39,8 @@ class PsnOrderChecker final : public Checker {
       }
       return;
     }
-    const int32_t ahead = psn_diff(psn, *expected);
-    const int32_t after_read = psn_diff(psn, r.read_psn);
+    const int32_t ahead = wire::psn_diff(psn, *expected);
+    const int32_t after_read = wire::psn_diff(psn, r.read_psn);
     // Past the newest READ's first PSN but not where its count ends: a miscount (a READ
     // reissued for its tail returned above).
     if (r.last_new_read && ahead != 0 && after_read > 0 && !r.in_retx) {
@@ -48,7 +48,7 @@ class PsnOrderChecker final : public Checker {
         const RequesterState& r = c.dir.req;
         return "request PSN " + hex(psn) + " follows a " + std::to_string(r.read_dlen) +
                "-byte READ at PSN " + hex(r.read_psn) + " by " + std::to_string(after_read) +
-               " PSNs, not the " + std::to_string(psn_diff(want, r.read_psn)) + " the PMTU " +
+               " PSNs, not the " + std::to_string(wire::psn_diff(want, r.read_psn)) + " the PMTU " +
                std::to_string(c.dir.pmtu()) + " gives";
       });
     } else if (ahead > 0) {
@@ -56,7 +56,7 @@ class PsnOrderChecker final : public Checker {
         return "new request PSN " + hex(psn) + " skips " + std::to_string(ahead) +
                " PSN(s) after the expected " + hex(want);
       });
-    } else if (ahead < 0 && r.in_retx && psn_diff(psn, r.retx_next) > 0) {
+    } else if (ahead < 0 && r.in_retx && wire::psn_diff(psn, r.retx_next) > 0) {
       report_lazily(sink, c, "MR-PS-10", [psn, &r] {
         return "retransmitted PSN " + hex(psn) + " skips ahead of " + hex(r.retx_next) +
                " instead of resending in order";

@@ -7,7 +7,8 @@
 // Either way the tracker resynchronises on the packet, so one event is one violation.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -18,7 +19,7 @@ class ReadResponseChecker final : public Checker {
     if (!c.is_response() || !c.is(wire::kRead)) return;
     const ResponderState& s = c.dir.resp;
     const uint32_t psn = c.psn();
-    if (c.p.aeth && ack_type(c.p.aeth->syndrome.value()) != AckType::kAck) {
+    if (c.p.aeth && wire::syndrome_type(c.p.aeth->syndrome.value()) != wire::SyndromeType::kAck) {
       report_lazily(sink, c, "MR-RD-03", [&c] {
         return what(c) + " carries syndrome " + hex(c.p.aeth->syndrome.value(), 2) +
                ", not an ACK syndrome";
@@ -48,7 +49,7 @@ class ReadResponseChecker final : public Checker {
     if (psn != s.read_next_psn) {
       report_lazily(sink, c, "MR-RD-02", [&c, psn, &s] {
         return what(c) + " PSN " + hex(psn) + " does not follow the previous response PSN " +
-               hex(psn_add(s.read_next_psn, -1));
+               hex(wire::psn_add(s.read_next_psn, -1));
       });
       return;
     }
@@ -94,7 +95,7 @@ class ReadResponseChecker final : public Checker {
     }
     if (!pmtu) return;
     const uint32_t count = read_psns(rq->dlen, pmtu);
-    const uint32_t remaining = count - static_cast<uint32_t>(psn_diff(psn, rq->psn));
+    const uint32_t remaining = count - static_cast<uint32_t>(wire::psn_diff(psn, rq->psn));
     if (c.is(wire::kOnly) && remaining > 1) {
       report_lazily(sink, c, "MR-RD-01", [rq, pmtu, remaining] {
         return "READ_RESPONSE_ONLY for a " + std::to_string(rq->dlen) + "-byte READ, which " +

@@ -14,7 +14,7 @@
 
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
-#include "harness/analyze/psn.h"
+#include "reference/wire/psn.h"
 
 namespace mr::analyze {
 namespace {
@@ -30,11 +30,11 @@ class UnackedWindowChecker final : public Checker {
     const Direction* responder = c.dir.peer;
     uint32_t oldest = psn;
     if (responder && responder->resp.acked) {
-      oldest = psn_add(responder->resp.last_ack_psn, 1);
+      oldest = wire::psn_add(responder->resp.last_ack_psn, 1);
     } else if (r.started) {
       oldest = r.first_psn;
     }
-    const uint32_t before = (psn - oldest) & kPsnMask;
+    const uint32_t before = (psn - oldest) & wire::kPsnMask;
     // Decided first, for almost every request: a one-PSN request crosses the bound only from
     // exactly kMaxUnackedPsns, and none crosses it from beyond.
     const bool read = c.is(wire::kRead) && c.p.reth;
@@ -49,7 +49,7 @@ class UnackedWindowChecker final : public Checker {
       const uint32_t pmtu = c.dir.pmtu();
       count = pmtu ? read_psns(c.p.reth->dlen.value(), pmtu) : 1;
     }
-    const uint32_t after = (psn_add(psn, count) - oldest) & kPsnMask;
+    const uint32_t after = (wire::psn_add(psn, count) - oldest) & wire::kPsnMask;
     if (after <= kMaxUnackedPsns || after <= before) return;
     report_lazily(sink, c, "MR-PS-11", [&c, after, oldest] {
       return wire::opcode_name(c.p.bth.opcode.value()) + " PSN " + hex(c.psn()) + " makes " +

@@ -7,6 +7,7 @@
 #include "harness/engine/test_runner.h"
 #include "harness/script/parser.h"
 #include "reference/io/capture_reader.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_decoder.h"
 
 namespace mr::engine {
@@ -63,7 +64,10 @@ TEST(DrivenExchange, ALossyWritePassesAndItsRetransmissionsAreOnTheWire) {
     dropped += (*f)->comment.find("impair drop") != std::string::npos ? 1 : 0;
     auto d = wire::decode_frame((*f)->data);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-    naks += roce && roce->packet.aeth && roce->packet.aeth->syndrome.value() == 0x60 ? 1 : 0;
+    naks += roce && roce->packet.aeth &&
+                    roce->packet.aeth->syndrome.value() == wire::kNakPsnSequenceError
+                ? 1
+                : 0;
   }
   EXPECT_GT(naks, 0U);
   EXPECT_GT(dropped, 0U);

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "harness/engine/evaluate.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
 
@@ -286,12 +287,12 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
       if (where == "AETH.syndrome" && arg.value.kind == Expr::Kind::kName) {
         const auto cls = syndrome_class(arg.value.text);
         if (cls == SyndromeClass::kAck) {
-          if (got > 0x1f)
+          if (!wire::is_ack(static_cast<uint8_t>(got)))
             out.push_back({arg.pos, where, "an ACK syndrome (0x00-0x1f)", format_value(got, 8)});
           return;
         }
         if (cls == SyndromeClass::kRnrNak) {
-          if ((got & 0xe0) != 0x20) {
+          if (!wire::is_rnr_nak(static_cast<uint8_t>(got))) {
             out.push_back(
                 {arg.pos, where, "an RNR NAK syndrome (0x20-0x3f)", format_value(got, 8)});
           }

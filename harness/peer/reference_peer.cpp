@@ -154,7 +154,7 @@ void ReferencePeer::note_crafted_request(uint32_t qpn, uint32_t last_psn) {
   const transport::QueuePair* q = device_.qp(qpn);
   if (q == nullptr || !q->sq.empty() || q->attr.state != QpState::kRts) return;
   QpAttributes a = q->attr;
-  a.sq_psn = transport::psn_add(last_psn, 1);
+  a.sq_psn = wire::psn_add(last_psn, 1);
   (void)device_.modify_qp(qpn, a, transport::kAttrSqPsn);
 }
 

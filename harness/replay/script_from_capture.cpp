@@ -7,13 +7,14 @@
 #include <optional>
 #include <set>
 
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
+#include "reference/wire/psn.h"
 
 namespace mr::replay {
 
 namespace {
 
-constexpr uint32_t kPsnMask = 0xffffff;
 constexpr size_t kMemLineBytes = 2048;  // one write_mem line stays readable
 
 std::string hex(uint64_t v) {
@@ -23,10 +24,10 @@ std::string hex(uint64_t v) {
 }
 
 std::string psn_symbol(uint32_t psn, uint32_t psn0) {
-  const uint32_t off = (psn - psn0) & kPsnMask;
-  if (off == 0) return "P";
-  if (off > kPsnMask / 2) return "P-" + std::to_string((kPsnMask + 1) - off);
-  return "P+" + std::to_string(off);
+  const int32_t d = wire::psn_diff(psn, psn0);
+  if (d == 0) return "P";
+  if (d < 0) return "P-" + std::to_string(-d);
+  return "P+" + std::to_string(d);
 }
 
 std::string va_symbol(uint64_t va, uint64_t base) {
@@ -82,8 +83,8 @@ std::string packet_line(const RecordedPacket& p, uint32_t psn0, uint64_t va_base
   if (w.ieth) s += "/IETH(rkey=A.rkey)";
   if (w.aeth) {
     const uint8_t syndrome = w.aeth->syndrome;
-    // An ACK's credit count is the responder's own business (rxe always sends 0x1f).
-    const std::string name = (syndrome >> 5) == 0 ? "ACK" : hex(syndrome);
+    // An ACK's credit count is the responder's own business (rxe sends only wire::kSyndromeAck).
+    const std::string name = wire::is_ack(syndrome) ? "ACK" : hex(syndrome);
     s += "/AETH(syndrome=" + name + ", msn=" + std::to_string(static_cast<uint32_t>(w.aeth->msn)) +
          ")";
   }
@@ -130,7 +131,7 @@ Expected<std::string, std::string> script_from_connection(const RecordedConnecti
   std::map<uint32_t, size_t> last_rnr_nak;  // PSN -> index of the packet
   for (size_t k = 0; k < c.packets.size(); ++k) {
     const auto& w = c.packets[k].decoded.packet;
-    if (!c.packets[k].from_requester && w.aeth && (w.aeth->syndrome >> 5) == 1)
+    if (!c.packets[k].from_requester && w.aeth && wire::is_rnr_nak(w.aeth->syndrome))
       last_rnr_nak[w.bth.psn] = k;
   }
   size_t receives = 0;
@@ -171,7 +172,7 @@ Expected<std::string, std::string> script_from_connection(const RecordedConnecti
       std::set<uint32_t> used;
       for (size_t r = k + 1; r < c.packets.size() && data.size() < w.reth->dlen; ++r) {
         const auto& resp = c.packets[r];
-        const uint32_t off = (resp.decoded.packet.bth.psn - w.bth.psn) & kPsnMask;
+        const uint32_t off = (resp.decoded.packet.bth.psn - w.bth.psn) & wire::kPsnMask;
         if (resp.from_requester || !info(resp).is(wire::kRead) || used.contains(off)) continue;
         if (off != used.size()) continue;  // in PSN order, each response once
         used.insert(off);

@@ -40,8 +40,8 @@
 #include "reference/io/node.h"
 #include "reference/io/veth_pair.h"
 #include "reference/transport/device.h"
-#include "reference/transport/psn.h"
 #include "reference/wire/frame_decoder.h"
+#include "reference/wire/psn.h"
 
 namespace mr::io {
 namespace {
@@ -302,7 +302,7 @@ class VethBulkMatrix : public ::testing::Test {
       ASSERT_TRUE(qpn) << qpn.error().message;
       (s == &a_ ? w.qpn_a : w.qpn_b) = *qpn;
     }
-    const uint32_t peer_start = transport::psn_add(start_psn, 0x1234);
+    const uint32_t peer_start = wire::psn_add(start_psn, 0x1234);
     for (Side* s : {&a_, &b_}) {
       const bool is_a = s == &a_;
       const Side& peer = is_a ? b_ : a_;
@@ -441,7 +441,7 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
   a_.queue_drops = b_.queue_drops = 0;
   CellWire w;
   // Half the message's PSNs before 2^24, half after (one-packet messages take 0xffffff).
-  const uint32_t start_psn = transport::psn_add(0, -int64_t{(cell.packets() + 1) / 2});
+  const uint32_t start_psn = wire::psn_add(0, -int64_t{(cell.packets() + 1) / 2});
   const auto* result = ::testing::UnitTest::GetInstance()->current_test_info()->result();
   const int parts_before = result->total_part_count();
   connect(cell, start_psn, w);
@@ -579,7 +579,7 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
   // The message's PSNs crossed 2^24 (or it took PSN 0xffffff) and used exactly its packets.
   const transport::QueuePair* qp = a_.dev->qp(w.qpn_a);
   ASSERT_NE(qp, nullptr);
-  EXPECT_EQ(qp->next_psn, transport::psn_add(start_psn, cell.packets()));
+  EXPECT_EQ(qp->next_psn, wire::psn_add(start_psn, cell.packets()));
 
   const ImpairmentCounters got_a = w.link_a->counters(LinkDirection::kReceive);
   const ImpairmentCounters got_b = w.link_b->counters(LinkDirection::kReceive);

@@ -6,6 +6,7 @@
 #include "reference/memory/atomics.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/timers.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
@@ -72,7 +73,7 @@ void succeed(QueuePair& qp, SendWqe& w, QpContext& ctx) {
 // Returns whether that is progress: it resets the retry budget (MR-RT-06 counts retries
 // without progress) and ends any sequence NAK retry.
 bool note_acked(QueuePair& qp, uint32_t psn, const QpContext& ctx) {
-  if (psn_diff(psn, qp.acked_psn) <= 0 || psn_diff(psn, qp.next_psn) >= 0) return false;
+  if (wire::psn_diff(psn, qp.acked_psn) <= 0 || wire::psn_diff(psn, qp.next_psn) >= 0) return false;
   qp.acked_psn = psn;
   if (!ctx.mutants.active(Mutant::kRetryBudgetNotResetOnProgress))
     qp.retries_left = qp.attr.retry_cnt;
@@ -101,7 +102,7 @@ std::optional<uint32_t> acknowledge_through(QueuePair& qp, uint32_t psn, bool in
   for (SendWqe& w : qp.sq) {
     if (w.completed) continue;
     if (!w.started) break;
-    const int32_t d = psn_diff(w.last_psn(), psn);
+    const int32_t d = wire::psn_diff(w.last_psn(), psn);
     if (d > 0 || (d == 0 && !inclusive)) break;
     if (w.is_read_or_atomic()) {
       if (ctx.mutants.active(Mutant::kNoImplicitNakForRead)) {
@@ -110,9 +111,10 @@ std::optional<uint32_t> acknowledge_through(QueuePair& qp, uint32_t psn, bool in
       }
       // The READ/ATOMIC's missing responses are not acknowledged by the later PSN: pull the
       // acknowledged PSN back so that the responses to the retried request are not stale.
-      const uint32_t answered = psn_add(w.first_psn, static_cast<int32_t>(w.read_packets) - 1);
-      if (psn_diff(qp.acked_psn, answered) > 0) qp.acked_psn = answered;
-      return psn_add(w.first_psn, w.read_packets);
+      const uint32_t answered =
+          wire::psn_add(w.first_psn, static_cast<int32_t>(w.read_packets) - 1);
+      if (wire::psn_diff(qp.acked_psn, answered) > 0) qp.acked_psn = answered;
+      return wire::psn_add(w.first_psn, w.read_packets);
     }
     succeed(qp, w, ctx);
   }
@@ -122,7 +124,7 @@ std::optional<uint32_t> acknowledge_through(QueuePair& qp, uint32_t psn, bool in
 SendWqe* wqe_for(QueuePair& qp, uint32_t psn) {
   for (SendWqe& w : qp.sq) {
     if (!w.started) break;
-    const int32_t d = psn_diff(psn, w.first_psn);
+    const int32_t d = wire::psn_diff(psn, w.first_psn);
     if (!w.completed && d >= 0 && d < static_cast<int32_t>(w.npsn)) return &w;
   }
   return nullptr;
@@ -169,10 +171,10 @@ CompState check_psn(QueuePair& qp, Response& r) {
   // A response for PSNs already acknowledged is stale (MR-AK-10); one for a PSN never sent
   // is ignored too.
   if (qp.sq.empty() || !qp.sq.front().started) return CompState::kDone;
-  const uint32_t oldest = psn_add(qp.acked_psn, 1);
-  if (psn_diff(r.psn, oldest) < 0) return CompState::kDone;
-  if (psn_diff(r.psn, qp.next_psn) >= 0 && psn_diff(r.psn, qp.sq.front().last_psn()) > 0 &&
-      !r.info.is(wire::kRead)) {
+  const uint32_t oldest = wire::psn_add(qp.acked_psn, 1);
+  if (wire::psn_diff(r.psn, oldest) < 0) return CompState::kDone;
+  if (wire::psn_diff(r.psn, qp.next_psn) >= 0 &&
+      wire::psn_diff(r.psn, qp.sq.front().last_psn()) > 0 && !r.info.is(wire::kRead)) {
     return CompState::kDone;
   }
   return CompState::kCheckAck;
@@ -180,18 +182,12 @@ CompState check_psn(QueuePair& qp, Response& r) {
 
 CompState check_ack(Response& r) {
   if (r.info.is(wire::kRead)) return CompState::kReadResponse;
-  if (r.p.bth.opcode == 0x12) return CompState::kAtomicResponse;
+  if (r.p.bth.opcode == wire::kOpRcAtomicAcknowledge) return CompState::kAtomicResponse;
   const uint8_t syndrome = r.p.aeth ? r.p.aeth->syndrome.value() : 0;
-  switch (syndrome >> 5) {
-    case 0:
-      return CompState::kAcknowledge;
-    case 1:
-      return CompState::kRnrNak;
-    case 3:
-      return (syndrome & 0x1f) == 0 ? CompState::kSequenceNak : CompState::kFatalNak;
-    default:
-      return CompState::kFatalNak;  // reserved syndrome (MR-AK-16)
-  }
+  if (wire::is_ack(syndrome)) return CompState::kAcknowledge;
+  if (wire::is_rnr_nak(syndrome)) return CompState::kRnrNak;
+  if (syndrome == wire::kNakPsnSequenceError) return CompState::kSequenceNak;
+  return CompState::kFatalNak;  // the other NAK codes, and reserved syndromes (MR-AK-16)
 }
 
 CompState acknowledge(QueuePair& qp, Response& r, QpContext& ctx) {
@@ -209,20 +205,21 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
   SendWqe* w = wqe_for(qp, r.psn);
   if (w == nullptr || w->wr.opcode != SendOpcode::kRead) return CompState::kDone;
   // Earlier SEND/WRITEs are implicitly acknowledged by a later response.
-  if (auto missing = acknowledge_through(qp, psn_add(w->first_psn, -1), true, ctx)) {
+  if (auto missing = acknowledge_through(qp, wire::psn_add(w->first_psn, -1), true, ctx)) {
     retry_unanswered(qp, *missing, ctx);
     return CompState::kDone;
   }
-  const uint32_t expected = psn_add(w->first_psn, w->read_packets);
+  const uint32_t expected = wire::psn_add(w->first_psn, w->read_packets);
   if (r.psn != expected) return CompState::kDone;  // out of order: the timer recovers
   const bool start = r.info.is(wire::kStart);
   // MR-RD-11: FIRST/ONLY starts, MIDDLE/LAST continue; anything else is a bad response.
-  if (start != (w->read_packets == 0 || r.p.bth.opcode == 0x0d || r.p.bth.opcode == 0x10)) {
+  if (start != (w->read_packets == 0 || r.p.bth.opcode == wire::kOpRcRdmaReadResponseFirst ||
+                r.p.bth.opcode == wire::kOpRcRdmaReadResponseOnly)) {
     fail(qp, *w, WcStatus::kBadResponseError, ctx);
     return CompState::kDone;
   }
   // MR-RD-11: FIRST, LAST and ONLY must carry an AETH of the ACK type.
-  if (r.p.aeth && (r.p.aeth->syndrome.value() >> 5) != 0) {
+  if (r.p.aeth && !wire::is_ack(r.p.aeth->syndrome.value())) {
     fail(qp, *w, WcStatus::kBadResponseError, ctx);
     return CompState::kDone;
   }
@@ -266,7 +263,7 @@ CompState atomic_response(QueuePair& qp, Response& r, QpContext& ctx) {
       !r.p.atomic_ack_eth) {
     return CompState::kDone;
   }
-  if (auto missing = acknowledge_through(qp, psn_add(w->first_psn, -1), true, ctx)) {
+  if (auto missing = acknowledge_through(qp, wire::psn_add(w->first_psn, -1), true, ctx)) {
     retry_unanswered(qp, *missing, ctx);
     return CompState::kDone;
   }
@@ -290,7 +287,7 @@ CompState sequence_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   ++ctx.counters.rcvd_seq_err;
   // MR-AK-09: everything before the NAK PSN is acknowledged; retry from the NAK PSN. A
   // repeat of the NAK that started the retry under way (a duplicated frame) adds nothing.
-  const bool progress = note_acked(qp, psn_add(r.psn, -1), ctx);
+  const bool progress = note_acked(qp, wire::psn_add(r.psn, -1), ctx);
   if (!progress && qp.nak_retry_psn == r.psn) return CompState::kDone;
   qp.nak_retry_psn = r.psn;
   if (auto missing = acknowledge_through(qp, r.psn, false, ctx)) {
@@ -305,7 +302,7 @@ CompState sequence_nak(QueuePair& qp, Response& r, QpContext& ctx) {
 
 CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   ++ctx.counters.rcvd_rnr_err;
-  note_acked(qp, psn_add(r.psn, -1), ctx);
+  note_acked(qp, wire::psn_add(r.psn, -1), ctx);
   if (auto missing = acknowledge_through(qp, r.psn, false, ctx)) {
     retry_from(qp, *missing, ctx);
     return CompState::kDone;
@@ -318,8 +315,9 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
     return CompState::kDone;
   }
   if (qp.rnr_retries_left > 0 && !unlimited) --qp.rnr_retries_left;
-  const uint64_t delay =
-      ctx.mutants.active(Mutant::kRnrTimerIgnored) ? 0 : rnr_delay_ns(r.p.aeth->syndrome & 0x1f);
+  const uint64_t delay = ctx.mutants.active(Mutant::kRnrTimerIgnored)
+                             ? 0
+                             : rnr_delay_ns(wire::syndrome_value(r.p.aeth->syndrome));
   qp.rnr_resume_ns = ctx.now_ns + delay;
   rewind_requester(qp, r.psn, ctx.mutants);
   qp.retransmit_deadline_ns.reset();  // the RNR timer, not the ACK timer, governs now
@@ -329,8 +327,8 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
 CompState fatal_nak(QueuePair& qp, Response& r, QpContext& ctx) {
   const uint8_t syndrome = r.p.aeth ? r.p.aeth->syndrome.value() : 0;
   WcStatus status = WcStatus::kRemoteOperationError;
-  if (syndrome == 0x61) status = WcStatus::kRemoteInvalidRequestError;
-  if (syndrome == 0x62) status = WcStatus::kRemoteAccessError;
+  if (syndrome == wire::kNakInvalidRequest) status = WcStatus::kRemoteInvalidRequestError;
+  if (syndrome == wire::kNakRemoteAccessError) status = WcStatus::kRemoteAccessError;
   acknowledge_through(qp, r.psn, false, ctx);
   SendWqe* w = wqe_for(qp, r.psn);
   if (w == nullptr && !qp.sq.empty()) w = &qp.sq.front();
@@ -379,7 +377,7 @@ void complete_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx)
 void on_retransmit_timeout(QueuePair& qp, QpContext& ctx) {
   qp.retransmit_deadline_ns.reset();
   if (qp.sq.empty() || !qp.sq.front().started) return;
-  retry_from(qp, psn_add(qp.acked_psn, 1), ctx);
+  retry_from(qp, wire::psn_add(qp.acked_psn, 1), ctx);
 }
 
 }  // namespace mr::transport

@@ -55,7 +55,7 @@ std::string check_wr_for_type(QpType type, const SendWr& wr) {
       return "a UD QP posts only SEND and SEND_WITH_IMM, not " + std::string(to_string(op));
     if (!wr.ud)
       return "a UD send work request needs its destination (ud: ah, remote_qpn, remote_qkey)";
-    if (wr.ud->remote_qpn > kPsnMask) return "ud.remote_qpn is 24-bit";
+    if (wr.ud->remote_qpn > wire::u24::kMax) return "ud.remote_qpn is 24-bit";
     return "";
   }
   if (wr.ud) return "only a UD QP takes a ud destination in its work requests";
@@ -120,8 +120,8 @@ uint32_t Device::allocate_qpn() {
   // run can be replayed, and are not simply 2, 3, 4 (a tester must not guess them).
   for (int attempt = 0; attempt < 1000; ++attempt) {
     qpn_state_ = qpn_state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-    const auto qpn = static_cast<uint32_t>(qpn_state_ >> 40) & 0xffffff;
-    if (qpn > 1 && qpn != 0xffffff && !qps_.contains(qpn)) return qpn;
+    const auto qpn = static_cast<uint32_t>(qpn_state_ >> 40) & wire::u24::kMax;
+    if (qpn > 1 && qpn != wire::u24::kMax && !qps_.contains(qpn)) return qpn;
   }
   return 0;
 }
@@ -144,7 +144,7 @@ Expected<uint32_t, VerbsError> Device::create_qp(const QpInitAttributes& init) {
   if (!cqs_.contains(init.send_cq) || !cqs_.contains(init.recv_cq))
     return verbs_error("unknown cq");
   if (init.srq && !srqs_.contains(*init.srq)) return verbs_error("unknown srq");
-  if (init.qpn && (*init.qpn <= 1 || *init.qpn >= kPsnMask || qps_.contains(*init.qpn)))
+  if (init.qpn && (*init.qpn <= 1 || *init.qpn >= wire::u24::kMax || qps_.contains(*init.qpn)))
     return verbs_error("qpn " + std::to_string(*init.qpn) + " is reserved or in use");
   const uint32_t qpn = init.qpn ? *init.qpn : allocate_qpn();
   if (qpn == 0) return verbs_error("no free qp number");
@@ -178,7 +178,8 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if ((mask & kAttrMinRnrTimer) && attr.min_rnr_timer > 31)
     return verbs_error("min_rnr_timer must be 0..31");
   if ((mask & (kAttrRqPsn | kAttrSqPsn | kAttrDestQpn)) &&
-      (attr.rq_psn > kPsnMask || attr.sq_psn > kPsnMask || attr.dest_qpn > kPsnMask)) {
+      (attr.rq_psn > wire::kPsnMask || attr.sq_psn > wire::kPsnMask ||
+       attr.dest_qpn > wire::u24::kMax)) {
     return verbs_error("psn and qpn values are 24-bit");
   }
   if (mask & kAttrAccessFlags) qp.attr.access_flags = attr.access_flags;
@@ -192,7 +193,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrSqPsn) {
     qp.attr.sq_psn = attr.sq_psn;
     qp.next_psn = attr.sq_psn;
-    qp.acked_psn = psn_add(attr.sq_psn, -1);
+    qp.acked_psn = wire::psn_add(attr.sq_psn, -1);
   }
   if (mask & kAttrTimeout) qp.attr.timeout = attr.timeout;
   if (mask & kAttrRetryCnt) {

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "reference/transport/testing/loopback_fabric.h"
+#include "reference/wire/psn.h"
 
 namespace mr::transport {
 namespace {
@@ -251,7 +252,7 @@ TEST_F(DevicePair, MessagesAcrossThePsnWrapComplete) {
   EXPECT_EQ(c[1].status, WcStatus::kSuccess);
   EXPECT_EQ(read(*b_, 0, 40000), data);
   EXPECT_EQ(read(*a_, 1 << 20, 40000), data);
-  EXPECT_EQ(a_->dev.qp(a_->qpn)->next_psn, (0xfffff0 + 40 + 40) & 0xffffff);
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->next_psn, wire::psn_add(0xfffff0, 40 + 40));
 }
 
 TEST_F(DevicePair, RecoversFromSeededLossReorderDuplicationAndCorruption) {

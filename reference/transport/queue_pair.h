@@ -12,9 +12,9 @@
 
 #include "reference/transport/address_vector.h"
 #include "reference/transport/dcqcn_reaction_point.h"
-#include "reference/transport/psn.h"
 #include "reference/transport/qp_state.h"
 #include "reference/transport/work_request.h"
+#include "reference/wire/psn.h"
 
 namespace mr::transport {
 
@@ -66,7 +66,7 @@ struct SendWqe {
   uint32_t read_packets = 0;  // READ responses received in order
   bool completed = false;
 
-  uint32_t last_psn() const { return psn_add(first_psn, npsn - 1); }
+  uint32_t last_psn() const { return wire::psn_add(first_psn, npsn - 1); }
   bool is_read_or_atomic() const {
     return wr.opcode == SendOpcode::kRead || wr.opcode == SendOpcode::kCompareSwap ||
            wr.opcode == SendOpcode::kFetchAdd;

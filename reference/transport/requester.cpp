@@ -28,18 +28,23 @@ uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count) {
     case SendOpcode::kSendWithImm:
     case SendOpcode::kSendWithInv: {
       if (first && last)
-        return op == SendOpcode::kSend ? 0x04 : op == SendOpcode::kSendWithImm ? 0x05 : 0x17;
-      if (first) return 0x00;
-      if (!last) return 0x01;
-      return op == SendOpcode::kSend ? 0x02 : op == SendOpcode::kSendWithImm ? 0x03 : 0x16;
+        return op == SendOpcode::kSend          ? wire::kOpRcSendOnly
+               : op == SendOpcode::kSendWithImm ? wire::kOpRcSendOnlyWithImmediate
+                                                : wire::kOpRcSendOnlyWithInvalidate;
+      if (first) return wire::kOpRcSendFirst;
+      if (!last) return wire::kOpRcSendMiddle;
+      return op == SendOpcode::kSend          ? wire::kOpRcSendLast
+             : op == SendOpcode::kSendWithImm ? wire::kOpRcSendLastWithImmediate
+                                              : wire::kOpRcSendLastWithInvalidate;
     }
     case SendOpcode::kWrite:
     case SendOpcode::kWriteWithImm: {
       const bool imm = op == SendOpcode::kWriteWithImm;
-      if (first && last) return imm ? 0x0b : 0x0a;
-      if (first) return 0x06;
-      if (!last) return 0x07;
-      return imm ? 0x09 : 0x08;
+      if (first && last)
+        return imm ? wire::kOpRcRdmaWriteOnlyWithImmediate : wire::kOpRcRdmaWriteOnly;
+      if (first) return wire::kOpRcRdmaWriteFirst;
+      if (!last) return wire::kOpRcRdmaWriteMiddle;
+      return imm ? wire::kOpRcRdmaWriteLastWithImmediate : wire::kOpRcRdmaWriteLast;
     }
     default:
       return 0;
@@ -70,7 +75,7 @@ std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offs
 }
 
 uint32_t unacked_psns(const QueuePair& qp) {
-  const int32_t d = psn_diff(qp.next_psn, psn_add(qp.acked_psn, 1));
+  const int32_t d = wire::psn_diff(qp.next_psn, wire::psn_add(qp.acked_psn, 1));
   return d > 0 ? static_cast<uint32_t>(d) : 0;
 }
 
@@ -137,25 +142,27 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       w.npsn = 1;
     }
   }
-  const uint32_t psn = psn_add(w.first_psn, w.next_packet);
+  const uint32_t psn = wire::psn_add(w.first_psn, w.next_packet);
   switch (w.wr.opcode) {
     case SendOpcode::kRead: {
       // One request for the rest of the READ: a retry resumes after the responses received.
       const uint32_t offset =
           ctx.mutants.active(Mutant::kReadRetryFromMessageStart) ? 0 : w.next_packet * mtu;
-      wire::RocePacket p = ctx.factory.start(qp, 0x0c, psn);
+      wire::RocePacket p = ctx.factory.start(qp, wire::kOpRcRdmaReadRequest, psn);
       p.reth = wire::Reth{w.wr.remote_addr + offset, w.wr.rkey, w.length - offset};
       p.bth.ackreq = 1;
       qp.unacked_packets_since_ackreq = 0;
       ctx.send(p);
       w.next_packet = w.npsn;
-      qp.next_psn = psn_add(w.first_psn, w.npsn);
+      qp.next_psn = wire::psn_add(w.first_psn, w.npsn);
       break;
     }
     case SendOpcode::kCompareSwap:
     case SendOpcode::kFetchAdd: {
-      wire::RocePacket p =
-          ctx.factory.start(qp, w.wr.opcode == SendOpcode::kCompareSwap ? 0x13 : 0x14, psn);
+      wire::RocePacket p = ctx.factory.start(
+          qp,
+          w.wr.opcode == SendOpcode::kCompareSwap ? wire::kOpRcCompareSwap : wire::kOpRcFetchAdd,
+          psn);
       p.atomic_eth =
           wire::AtomicEth{w.wr.remote_addr, w.wr.rkey,
                           w.wr.opcode == SendOpcode::kCompareSwap ? w.wr.swap : w.wr.compare_add,
@@ -164,7 +171,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       qp.unacked_packets_since_ackreq = 0;
       ctx.send(p);
       w.next_packet = 1;
-      qp.next_psn = psn_add(psn, 1);
+      qp.next_psn = wire::psn_add(psn, 1);
       break;
     }
     default: {
@@ -173,7 +180,9 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
       const bool uc = qp.init.type == QpType::kUc;
       uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
-      if (uc && !ctx.mutants.active(Mutant::kUcSendsRcOpcodes)) opcode |= 0x20;  // MR-UC-05
+      if (uc && !ctx.mutants.active(Mutant::kUcSendsRcOpcodes)) {
+        opcode |= wire::kOpTransportUc;  // MR-UC-05: RC's operation codes under UC's bits
+      }
       const auto info = wire::opcode_info(opcode);
       wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
       if (info->has(wire::kReth)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
@@ -195,7 +204,7 @@ ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
       p.payload = payload;
       ctx.send(p);
       ++w.next_packet;
-      qp.next_psn = psn_add(psn, 1);
+      qp.next_psn = wire::psn_add(psn, 1);
       break;
     }
   }
@@ -268,12 +277,12 @@ void rewind_requester(QueuePair& qp, uint32_t psn, const mutants::MutantSet& mut
   for (size_t i = 0; i < qp.sq.size(); ++i) {
     SendWqe& w = qp.sq[i];
     if (!w.started) break;
-    const int32_t d = psn_diff(psn, w.first_psn);
+    const int32_t d = wire::psn_diff(psn, w.first_psn);
     if (d >= 0 && d < static_cast<int32_t>(w.npsn)) {
       // READ: resume after the responses already placed; others: at the PSN itself.
       w.next_packet = w.wr.opcode == SendOpcode::kRead ? w.read_packets : static_cast<uint32_t>(d);
       qp.send_index = i;
-      qp.next_psn = psn_add(w.first_psn, w.next_packet);
+      qp.next_psn = wire::psn_add(w.first_psn, w.next_packet);
       for (size_t j = i + 1; j < qp.sq.size(); ++j) {
         if (qp.sq[j].started && !mutants.active(Mutant::kLaterWqesNotRewound))
           qp.sq[j].next_packet = 0;

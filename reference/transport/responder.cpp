@@ -7,6 +7,7 @@
 #include "reference/memory/atomics.h"
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
@@ -27,20 +28,15 @@ enum class RespState : uint8_t {
   kAtomicReply,
   kAcknowledge,
   kDuplicate,
-  kErrorPsnOutOfSequence,  // Class B: NAK 0x60
+  kErrorPsnOutOfSequence,  // Class B: NAK PSN sequence error
   kErrorRnr,               // Class B: RNR NAK
-  kErrorInvalidRequest,    // Class C: NAK 0x61, QP to Error
-  kErrorRemoteAccess,      // Class C: NAK 0x62, QP to Error
-  kErrorRemoteOperation,   // Class A: NAK 0x63, QP to Error
+  kErrorInvalidRequest,    // Class C: NAK invalid request, QP to Error
+  kErrorRemoteAccess,      // Class C: NAK remote access error, QP to Error
+  kErrorRemoteOperation,   // Class A: NAK remote operational error, QP to Error
   kUcDropMessage,          // UC Class D1/E: silently drop the message, stay operational
   kDone,
 };
 
-constexpr uint8_t kSyndromeAck = 0x1f;  // ACK, no end-to-end credit (rxe's only value)
-constexpr uint8_t kNakSequence = 0x60;
-constexpr uint8_t kNakInvalidRequest = 0x61;
-constexpr uint8_t kNakRemoteAccess = 0x62;
-constexpr uint8_t kNakRemoteOperation = 0x63;
 constexpr uint64_t kMaxDmaLength = uint64_t{1} << 31;  // C9-94
 
 struct Request {
@@ -52,7 +48,7 @@ struct Request {
 };
 
 uint32_t msn_of(const QueuePair& qp, QpContext& ctx) {
-  return (qp.msn + (ctx.mutants.active(Mutant::kWrongMsn) ? 1 : 0)) & kPsnMask;
+  return (qp.msn + (ctx.mutants.active(Mutant::kWrongMsn) ? 1 : 0)) & wire::u24::kMax;
 }
 
 void send_ack(QueuePair& qp, uint32_t psn, uint8_t syndrome, QpContext& ctx) {
@@ -78,8 +74,8 @@ void abandon_open_message(QueuePair& qp, QpContext& ctx) {
 
 RespState check_psn_uc(QueuePair& qp, Request& r, QpContext& ctx) {
   const bool gap =
-      psn_diff(r.psn, qp.epsn) != 0 && !ctx.mutants.active(Mutant::kUcKeepsMessageAfterGap);
-  qp.epsn = psn_add(r.psn, 1);
+      wire::psn_diff(r.psn, qp.epsn) != 0 && !ctx.mutants.active(Mutant::kUcKeepsMessageAfterGap);
+  qp.epsn = wire::psn_add(r.psn, 1);
   if (!gap && !qp.uc_drop_message) return RespState::kCheckOpSequence;
   abandon_open_message(qp, ctx);
   if (r.info.is(wire::kStart)) {
@@ -91,7 +87,7 @@ RespState check_psn_uc(QueuePair& qp, Request& r, QpContext& ctx) {
 
 RespState check_psn(QueuePair& qp, Request& r, QpContext& ctx) {
   if (qp.init.type == QpType::kUc) return check_psn_uc(qp, r, ctx);
-  const int32_t d = psn_diff(r.psn, qp.epsn);
+  const int32_t d = wire::psn_diff(r.psn, qp.epsn);
   if (d == 0) return RespState::kCheckOpSequence;
   if (d < 0) return RespState::kDuplicate;
   if (ctx.mutants.active(Mutant::kExecuteAheadOfSequence)) {
@@ -194,7 +190,8 @@ Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_
   if (!span) return span;
   if (len == 0) return std::span<uint8_t>();
   // A mutant that accepts more than the region holds still never touches memory outside it:
-  // the broken device is seen on the wire (an ACK instead of NAK 0x62), not as a crash.
+  // the broken device is seen on the wire (an ACK instead of a remote access NAK), not as a
+  // crash.
   return std::span<uint8_t>(span->data(), std::min<uint64_t>(len, span->size()));
 }
 
@@ -265,7 +262,7 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
     }
     complete_receive(qp, r, WcOpcode::kRecv, qp.open.received, ctx);
     qp.open = OpenMessage{};
-    qp.msn = (qp.msn + 1) & kPsnMask;
+    qp.msn = (qp.msn + 1) & wire::u24::kMax;
   }
   return RespState::kAcknowledge;
 }
@@ -308,7 +305,7 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
       complete_receive(qp, r, WcOpcode::kRecvRdmaWithImm, total, ctx);
     }
     qp.open = OpenMessage{};
-    qp.msn = (qp.msn + 1) & kPsnMask;
+    qp.msn = (qp.msn + 1) & wire::u24::kMax;
   }
   return RespState::kAcknowledge;
 }
@@ -338,16 +335,24 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
                          QpContext& ctx) {
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t count = packets_for(len, mtu);
-  if (ctx.mutants.active(Mutant::kReadResponsePsnOffset)) psn = psn_add(psn, 1);
+  if (ctx.mutants.active(Mutant::kReadResponsePsnOffset)) psn = wire::psn_add(psn, 1);
   uint32_t offset = 0;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t n = std::min(mtu, len - offset);
-    uint8_t opcode = count == 1 ? 0x10 : i == 0 ? 0x0d : i + 1 == count ? 0x0f : 0x0e;
-    if (opcode == 0x0d && ctx.mutants.active(Mutant::kReadFirstShort)) n -= 4;
-    wire::RocePacket p = ctx.factory.start(qp, opcode, psn_add(psn, i));
-    if (opcode != 0x0e || ctx.mutants.active(Mutant::kReadMiddleWithAeth)) {
-      p.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
-      if (opcode == 0x0e) p.bth.opcode = 0x0d;  // the mutant sends FIRST-shaped middles
+    uint8_t opcode = count == 1       ? wire::kOpRcRdmaReadResponseOnly
+                     : i == 0         ? wire::kOpRcRdmaReadResponseFirst
+                     : i + 1 == count ? wire::kOpRcRdmaReadResponseLast
+                                      : wire::kOpRcRdmaReadResponseMiddle;
+    if (opcode == wire::kOpRcRdmaReadResponseFirst && ctx.mutants.active(Mutant::kReadFirstShort)) {
+      n -= 4;
+    }
+    wire::RocePacket p = ctx.factory.start(qp, opcode, wire::psn_add(psn, i));
+    if (opcode != wire::kOpRcRdmaReadResponseMiddle ||
+        ctx.mutants.active(Mutant::kReadMiddleWithAeth)) {
+      p.aeth = wire::Aeth{wire::kSyndromeAck, msn_of(qp, ctx)};
+      // The mutant sends FIRST-shaped middles.
+      if (opcode == wire::kOpRcRdmaReadResponseMiddle)
+        p.bth.opcode = wire::kOpRcRdmaReadResponseFirst;
     }
     // MR-MP-11: every response re-validates the R_Key against current memory.
     std::span<const uint8_t> data;
@@ -359,8 +364,8 @@ void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey
       if (!src && !ctx.mutants.active(Mutant::kMrAccessNotChecked) &&
           !ctx.mutants.active(Mutant::kRkeyPdNotChecked) &&
           !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
-        wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn_add(psn, i));
-        nak.aeth = wire::Aeth{kNakRemoteAccess, msn_of(qp, ctx)};
+        wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, wire::psn_add(psn, i));
+        nak.aeth = wire::Aeth{wire::kNakRemoteAccessError, msn_of(qp, ctx)};
         ctx.send(nak);
         enter_error(qp, ctx);
         return;
@@ -377,11 +382,11 @@ RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto& reth = *r.p.reth;
   const uint32_t npsn = packets_for(reth.dlen, qp.attr.path_mtu);
   remember(qp,
-           ResponderResource{ResponderResource::Kind::kRead, r.psn, psn_add(r.psn, npsn - 1),
+           ResponderResource{ResponderResource::Kind::kRead, r.psn, wire::psn_add(r.psn, npsn - 1),
                              reth.va, reth.rkey, reth.dlen, 0},
            ctx);
-  qp.msn = (qp.msn + 1) & kPsnMask;  // C9-148: a READ counts when executed
-  qp.epsn = psn_add(r.psn, npsn);
+  qp.msn = (qp.msn + 1) & wire::u24::kMax;  // C9-148: a READ counts when executed
+  qp.epsn = wire::psn_add(r.psn, npsn);
   send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
   return RespState::kDone;
 }
@@ -394,13 +399,13 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
     uint64_t value = 0;
     std::memcpy(&value, r.target.data(), 8);
     original = value;
-    if (r.p.bth.opcode == 0x13) {
+    if (r.p.bth.opcode == wire::kOpRcCompareSwap) {
       if (value == a.comp) value = a.swap;
     } else {
       value += a.swap;
     }
     std::memcpy(r.target.data(), &value, 8);
-  } else if (r.p.bth.opcode == 0x13) {
+  } else if (r.p.bth.opcode == wire::kOpRcCompareSwap) {
     const uint64_t swap = a.swap;
     uint64_t compare = a.comp;
     if (ctx.mutants.active(Mutant::kCompareSwapAlwaysSwaps))
@@ -418,25 +423,26 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
       qp,
       ResponderResource{ResponderResource::Kind::kAtomic, r.psn, r.psn, a.va, a.rkey, 8, original},
       ctx);
-  qp.msn = (qp.msn + 1) & kPsnMask;
-  qp.epsn = psn_add(r.psn, 1);
-  wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
-  ack.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
+  qp.msn = (qp.msn + 1) & wire::u24::kMax;
+  qp.epsn = wire::psn_add(r.psn, 1);
+  wire::RocePacket ack = ctx.factory.start(qp, wire::kOpRcAtomicAcknowledge, r.psn);
+  ack.aeth = wire::Aeth{wire::kSyndromeAck, msn_of(qp, ctx)};
   ack.atomic_ack_eth = wire::AtomicAckEth{original};
   ctx.send(ack);
   return RespState::kDone;
 }
 
 RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
-  qp.epsn = psn_add(r.psn, 1);
+  qp.epsn = wire::psn_add(r.psn, 1);
   // MR-UC-01: a UC responder never acknowledges, whatever AckReq says.
   if (qp.init.type == QpType::kUc && !ctx.mutants.active(Mutant::kUcAnswersWithAcks))
     return RespState::kDone;
   if (r.p.bth.ackreq) {
-    if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == 0x04)
+    if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == wire::kOpRcSendOnly)
       return RespState::kDone;
-    const uint32_t psn = ctx.mutants.active(Mutant::kAckPsnOffByOne) ? psn_add(r.psn, 1) : r.psn;
-    send_ack(qp, psn, kSyndromeAck, ctx);
+    const uint32_t psn =
+        ctx.mutants.active(Mutant::kAckPsnOffByOne) ? wire::psn_add(r.psn, 1) : r.psn;
+    send_ack(qp, psn, wire::kSyndromeAck, ctx);
   }
   return RespState::kDone;
 }
@@ -447,8 +453,8 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
     if (ctx.mutants.active(Mutant::kDuplicateReadDropped)) return RespState::kDone;
     for (const auto& res : qp.resources) {
       if (res.kind != ResponderResource::Kind::kRead) continue;
-      const int32_t into = psn_diff(r.psn, res.first_psn);
-      if (into < 0 || psn_diff(r.psn, res.last_psn) > 0) continue;
+      const int32_t into = wire::psn_diff(r.psn, res.first_psn);
+      if (into < 0 || wire::psn_diff(r.psn, res.last_psn) > 0) continue;
       // MR-RD-07/08: the same READ or a sub-range of it, same R_Key: execute again from
       // current memory, responses from the duplicate's PSN, starting with FIRST/ONLY.
       const auto& reth = *r.p.reth;
@@ -471,8 +477,8 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
         qp.epsn = saved;
         return RespState::kDone;
       }
-      wire::RocePacket ack = ctx.factory.start(qp, 0x12, r.psn);
-      ack.aeth = wire::Aeth{kSyndromeAck, msn_of(qp, ctx)};
+      wire::RocePacket ack = ctx.factory.start(qp, wire::kOpRcAtomicAcknowledge, r.psn);
+      ack.aeth = wire::Aeth{wire::kSyndromeAck, msn_of(qp, ctx)};
       ack.atomic_ack_eth = wire::AtomicAckEth{res.original};
       ctx.send(ack);  // MR-AT-04: the saved value, no second execution
       return RespState::kDone;
@@ -488,8 +494,8 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
   }
   // MR-AK-11: a duplicate SEND/WRITE is not executed again and draws an ACK for ePSN - 1.
   const uint32_t psn =
-      ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : psn_add(qp.epsn, -1);
-  send_ack(qp, psn, kSyndromeAck, ctx);
+      ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : wire::psn_add(qp.epsn, -1);
+  send_ack(qp, psn, wire::kSyndromeAck, ctx);
   return RespState::kDone;
 }
 
@@ -499,7 +505,7 @@ RespState error_psn_out_of_sequence(QueuePair& qp, Request& r, QpContext& ctx) {
   const bool may_nak = !qp.sent_psn_nak || ctx.mutants.active(Mutant::kTwoNaksPerSequenceError);
   if (may_nak && !qp.rnr_nak_outstanding) {
     const uint32_t psn = ctx.mutants.active(Mutant::kNakCarriesPacketPsn) ? r.psn : qp.epsn;
-    send_ack(qp, psn, kNakSequence, ctx);
+    send_ack(qp, psn, wire::kNakPsnSequenceError, ctx);
     qp.sent_psn_nak = true;
   }
   return RespState::kDone;
@@ -507,9 +513,9 @@ RespState error_psn_out_of_sequence(QueuePair& qp, Request& r, QpContext& ctx) {
 
 RespState error_rnr(QueuePair& qp, Request& r, QpContext& ctx) {
   ++ctx.counters.send_rnr_err;
-  send_ack(qp, r.psn, static_cast<uint8_t>(0x20 | (qp.attr.min_rnr_timer & 0x1f)), ctx);
+  send_ack(qp, r.psn, wire::rnr_nak(qp.attr.min_rnr_timer), ctx);
   qp.rnr_nak_outstanding = true;
-  if (ctx.mutants.active(Mutant::kRnrNakAdvancesEpsn)) qp.epsn = psn_add(r.psn, 1);
+  if (ctx.mutants.active(Mutant::kRnrNakAdvancesEpsn)) qp.epsn = wire::psn_add(r.psn, 1);
   return RespState::kDone;
 }
 
@@ -539,12 +545,12 @@ void respond(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   // RC: a fatal error NAKs and ends the QP; UC drops the message and stays operational.
   auto uc_error = [&](Request& req, uint8_t syndrome) {
     if (!uc) return fatal(qp, req, syndrome, ctx);
-    if (syndrome == kNakInvalidRequest && ctx.mutants.active(Mutant::kUcErrorOnStrayMiddle) &&
+    if (syndrome == wire::kNakInvalidRequest && ctx.mutants.active(Mutant::kUcErrorOnStrayMiddle) &&
         !req.info.is(wire::kStart)) {
       enter_error(qp, ctx);
       return RespState::kDone;
     }
-    if (syndrome == kNakRemoteAccess && ctx.mutants.active(Mutant::kUcRkeyErrorNaks))
+    if (syndrome == wire::kNakRemoteAccessError && ctx.mutants.active(Mutant::kUcRkeyErrorNaks))
       send_ack(qp, req.psn, syndrome, ctx);
     return uc_drop_message(qp, ctx);
   };
@@ -590,13 +596,13 @@ void respond(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         r.state = uc ? uc_drop_message(qp, ctx) : error_rnr(qp, r, ctx);
         break;
       case RespState::kErrorInvalidRequest:
-        r.state = uc_error(r, kNakInvalidRequest);
+        r.state = uc_error(r, wire::kNakInvalidRequest);
         break;
       case RespState::kErrorRemoteAccess:
-        r.state = uc_error(r, kNakRemoteAccess);
+        r.state = uc_error(r, wire::kNakRemoteAccessError);
         break;
       case RespState::kErrorRemoteOperation:
-        r.state = uc_error(r, kNakRemoteOperation);
+        r.state = uc_error(r, wire::kNakRemoteOperationalError);
         break;
       case RespState::kUcDropMessage:
         r.state = uc_drop_message(qp, ctx);

@@ -9,9 +9,6 @@ namespace {
 
 using mutants::Mutant;
 
-constexpr uint8_t kOpUdSendOnly = 0x64;
-constexpr uint8_t kOpUdSendOnlyWithImm = 0x65;
-
 // The message bytes of a UD work request (validated at post time; a region deregistered
 // since then sends zeros in its place, as the RC requester does).
 std::vector<uint8_t> gather_all(const QueuePair& qp, const SendWqe& w,
@@ -50,8 +47,9 @@ void transmit(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   const UdDestination& d = *w.wr.ud;
   const bool imm = w.wr.opcode == SendOpcode::kSendWithImm;
   const uint32_t psn = qp.next_psn;
-  wire::RocePacket p = ctx.factory.start(d.ah, qp.attr.pkey, d.remote_qpn,
-                                         imm ? kOpUdSendOnlyWithImm : kOpUdSendOnly, psn);
+  wire::RocePacket p =
+      ctx.factory.start(d.ah, qp.attr.pkey, d.remote_qpn,
+                        imm ? wire::kOpUdSendOnlyWithImmediate : wire::kOpUdSendOnly, psn);
   p.deth = wire::Deth{deth_qkey(qp, d, ctx), 0, qp.qpn};
   if (imm) p.imm_dt = wire::ImmDt{w.wr.imm_data};
   p.bth.solicited = w.wr.solicited ? 1 : 0;
@@ -60,7 +58,7 @@ void transmit(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   const auto payload = gather_all(qp, w, ctx.memory);
   p.payload = payload;
   ctx.send(p);
-  qp.next_psn = psn_add(psn, 1);
+  qp.next_psn = wire::psn_add(psn, 1);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // File: ud_requester.h
 //
 // The requester of an unreliable datagram QP (IBTA 9.8, rxe_req.c for IB_QPT_UD): each
-// send work request becomes one SEND ONLY (0x64) or SEND ONLY WITH IMMEDIATE (0x65) packet
+// send work request becomes one UD_SEND_ONLY or UD_SEND_ONLY_WITH_IMMEDIATE packet
 // with a DETH, addressed by the work request's own address handle, never acknowledged and
 // never retransmitted, completed as soon as it is on the wire.
 #pragma once

@@ -10,6 +10,7 @@
 #include "reference/transport/ud_responder.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::transport {
 namespace {
@@ -110,7 +111,7 @@ TEST(UnreliableDatagram, SendIsOneSendOnlyWithDethAndNoAckReq) {
   auto frames = a.send(b, data);
   ASSERT_EQ(frames.size(), 1U);
   const auto p = decode(frames[0]);
-  EXPECT_EQ(p.bth.opcode, 0x64);
+  EXPECT_EQ(p.bth.opcode, wire::kOpUdSendOnly);
   EXPECT_EQ(p.bth.ackreq, 0U);
   EXPECT_EQ(p.bth.dqpn, b.qpn);
   EXPECT_EQ(p.bth.psn, 0x100U);
@@ -129,7 +130,7 @@ TEST(UnreliableDatagram, ImmediateUsesOpcode65AndReachesTheCompletion) {
   b.post_recv(0, 256, 9);
   auto frames = a.send(b, {1, 2, 3}, kQkey, true);
   ASSERT_EQ(frames.size(), 1U);
-  EXPECT_EQ(decode(frames[0]).bth.opcode, 0x65);
+  EXPECT_EQ(decode(frames[0]).bth.opcode, wire::kOpUdSendOnlyWithImmediate);
   b.dev.receive(frames[0], kNow);
   const auto c = b.poll();
   ASSERT_EQ(c.size(), 1U);
@@ -254,7 +255,7 @@ TEST(UnreliableDatagram, RcOpcodeToUdQpIsDropped) {
   auto frames = a.send(b, {1, 2});
   auto d = wire::decode_frame(frames[0]);
   wire::RocePacket p = std::get<wire::DecodedRoce>(*d).packet;
-  p.bth.opcode = 0x04;  // RC SEND ONLY
+  p.bth.opcode = wire::kOpRcSendOnly;
   p.deth.reset();
   b.dev.receive(wire::build_frame(p, {}), kNow);
   EXPECT_TRUE(b.poll().empty());

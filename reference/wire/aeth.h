@@ -1,7 +1,8 @@
 // File: aeth.h
 //
 // ACK Extended Transport Header (IBTA 9.3.5), 4 bytes: syndrome(8) msn(24).
-// Syndrome: bits 6:5 are the type (00 ACK, 01 RNR NAK, 11 NAK), bits 4:0 the value.
+// Syndrome: bits 6:5 are the type (00 ACK, 01 RNR NAK, 11 NAK), bits 4:0 the value; its
+// names and tests are in aeth_syndrome.h.
 #pragma once
 
 #include <string_view>

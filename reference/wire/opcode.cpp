@@ -18,45 +18,52 @@ struct OperationRow {
 };
 
 constexpr std::array kRcOperations{
-    OperationRow{0x00, "SEND_FIRST", 0, kRequest | kSend | kFirst | kPayload},
-    OperationRow{0x01, "SEND_MIDDLE", 0, kRequest | kSend | kMiddle | kPayload},
-    OperationRow{0x02, "SEND_LAST", 0, kRequest | kSend | kLast | kPayload},
-    OperationRow{0x03, "SEND_LAST_WITH_IMMEDIATE", kImmDt,
+    OperationRow{kOpRcSendFirst, "SEND_FIRST", 0, kRequest | kSend | kFirst | kPayload},
+    OperationRow{kOpRcSendMiddle, "SEND_MIDDLE", 0, kRequest | kSend | kMiddle | kPayload},
+    OperationRow{kOpRcSendLast, "SEND_LAST", 0, kRequest | kSend | kLast | kPayload},
+    OperationRow{kOpRcSendLastWithImmediate, "SEND_LAST_WITH_IMMEDIATE", kImmDt,
                  kRequest | kSend | kLast | kPayload | kImmediate},
-    OperationRow{0x04, "SEND_ONLY", 0, kRequest | kSend | kOnly | kPayload},
-    OperationRow{0x05, "SEND_ONLY_WITH_IMMEDIATE", kImmDt,
+    OperationRow{kOpRcSendOnly, "SEND_ONLY", 0, kRequest | kSend | kOnly | kPayload},
+    OperationRow{kOpRcSendOnlyWithImmediate, "SEND_ONLY_WITH_IMMEDIATE", kImmDt,
                  kRequest | kSend | kOnly | kPayload | kImmediate},
-    OperationRow{0x06, "RDMA_WRITE_FIRST", kReth, kRequest | kWrite | kFirst | kPayload},
-    OperationRow{0x07, "RDMA_WRITE_MIDDLE", 0, kRequest | kWrite | kMiddle | kPayload},
-    OperationRow{0x08, "RDMA_WRITE_LAST", 0, kRequest | kWrite | kLast | kPayload},
-    OperationRow{0x09, "RDMA_WRITE_LAST_WITH_IMMEDIATE", kImmDt,
+    OperationRow{kOpRcRdmaWriteFirst, "RDMA_WRITE_FIRST", kReth,
+                 kRequest | kWrite | kFirst | kPayload},
+    OperationRow{kOpRcRdmaWriteMiddle, "RDMA_WRITE_MIDDLE", 0,
+                 kRequest | kWrite | kMiddle | kPayload},
+    OperationRow{kOpRcRdmaWriteLast, "RDMA_WRITE_LAST", 0, kRequest | kWrite | kLast | kPayload},
+    OperationRow{kOpRcRdmaWriteLastWithImmediate, "RDMA_WRITE_LAST_WITH_IMMEDIATE", kImmDt,
                  kRequest | kWrite | kLast | kPayload | kImmediate},
-    OperationRow{0x0a, "RDMA_WRITE_ONLY", kReth, kRequest | kWrite | kOnly | kPayload},
-    OperationRow{0x0b, "RDMA_WRITE_ONLY_WITH_IMMEDIATE", kReth | kImmDt,
+    OperationRow{kOpRcRdmaWriteOnly, "RDMA_WRITE_ONLY", kReth,
+                 kRequest | kWrite | kOnly | kPayload},
+    OperationRow{kOpRcRdmaWriteOnlyWithImmediate, "RDMA_WRITE_ONLY_WITH_IMMEDIATE", kReth | kImmDt,
                  kRequest | kWrite | kOnly | kPayload | kImmediate},
-    OperationRow{0x0c, "RDMA_READ_REQUEST", kReth, kRequest | kRead | kOnly},
-    OperationRow{0x0d, "RDMA_READ_RESPONSE_FIRST", kAeth, kResponse | kRead | kFirst | kPayload},
-    OperationRow{0x0e, "RDMA_READ_RESPONSE_MIDDLE", 0, kResponse | kRead | kMiddle | kPayload},
-    OperationRow{0x0f, "RDMA_READ_RESPONSE_LAST", kAeth, kResponse | kRead | kLast | kPayload},
-    OperationRow{0x10, "RDMA_READ_RESPONSE_ONLY", kAeth, kResponse | kRead | kOnly | kPayload},
-    OperationRow{0x11, "ACKNOWLEDGE", kAeth, kResponse | kAck | kOnly},
-    OperationRow{0x12, "ATOMIC_ACKNOWLEDGE", kAeth | kAtomicAckEth,
+    OperationRow{kOpRcRdmaReadRequest, "RDMA_READ_REQUEST", kReth, kRequest | kRead | kOnly},
+    OperationRow{kOpRcRdmaReadResponseFirst, "RDMA_READ_RESPONSE_FIRST", kAeth,
+                 kResponse | kRead | kFirst | kPayload},
+    OperationRow{kOpRcRdmaReadResponseMiddle, "RDMA_READ_RESPONSE_MIDDLE", 0,
+                 kResponse | kRead | kMiddle | kPayload},
+    OperationRow{kOpRcRdmaReadResponseLast, "RDMA_READ_RESPONSE_LAST", kAeth,
+                 kResponse | kRead | kLast | kPayload},
+    OperationRow{kOpRcRdmaReadResponseOnly, "RDMA_READ_RESPONSE_ONLY", kAeth,
+                 kResponse | kRead | kOnly | kPayload},
+    OperationRow{kOpRcAcknowledge, "ACKNOWLEDGE", kAeth, kResponse | kAck | kOnly},
+    OperationRow{kOpRcAtomicAcknowledge, "ATOMIC_ACKNOWLEDGE", kAeth | kAtomicAckEth,
                  kResponse | kAtomic | kAck | kOnly},
-    OperationRow{0x13, "COMPARE_SWAP", kAtomicEth, kRequest | kAtomic | kOnly},
-    OperationRow{0x14, "FETCH_ADD", kAtomicEth, kRequest | kAtomic | kOnly},
-    OperationRow{0x16, "SEND_LAST_WITH_INVALIDATE", kIeth,
+    OperationRow{kOpRcCompareSwap, "COMPARE_SWAP", kAtomicEth, kRequest | kAtomic | kOnly},
+    OperationRow{kOpRcFetchAdd, "FETCH_ADD", kAtomicEth, kRequest | kAtomic | kOnly},
+    OperationRow{kOpRcSendLastWithInvalidate, "SEND_LAST_WITH_INVALIDATE", kIeth,
                  kRequest | kSend | kLast | kPayload | kInvalidate},
-    OperationRow{0x17, "SEND_ONLY_WITH_INVALIDATE", kIeth,
+    OperationRow{kOpRcSendOnlyWithInvalidate, "SEND_ONLY_WITH_INVALIDATE", kIeth,
                  kRequest | kSend | kOnly | kPayload | kInvalidate},
-    OperationRow{0x1c, "FLUSH", kFeth | kReth, kRequest | kFlush | kOnly},
-    OperationRow{0x1d, "ATOMIC_WRITE", kReth, kRequest | kAtomic | kOnly | kPayload},
+    OperationRow{kOpRcFlush, "FLUSH", kFeth | kReth, kRequest | kFlush | kOnly},
+    OperationRow{kOpRcAtomicWrite, "ATOMIC_WRITE", kReth, kRequest | kAtomic | kOnly | kPayload},
 };
 
-// UC has the SEND and RDMA WRITE operations of RC (0x00..0x0b) and nothing else.
-constexpr uint8_t kLastUcOperation = 0x0b;
+// UC has the SEND and RDMA WRITE operations of RC and nothing else.
+constexpr uint8_t kLastUcOperation = kOpRcRdmaWriteOnlyWithImmediate;
 // RD has RC's operations up to FETCH_ADD. Requests carry RDETH and DETH; responses (READ
 // responses, ACKNOWLEDGE, ATOMIC ACKNOWLEDGE) carry RDETH only (IBTA 9.3.1, 9.3.2).
-constexpr uint8_t kLastRdOperation = 0x14;
+constexpr uint8_t kLastRdOperation = kOpRcFetchAdd;
 
 constexpr unsigned extension_bytes(uint16_t headers) {
   unsigned n = 0;
@@ -89,15 +96,15 @@ constexpr Table build_table() {
   Table t;
   for (const auto& row : kRcOperations) {
     add(t, row.op, Transport::kRc, row, 0);
-    if (row.op <= kLastUcOperation) add(t, 0x20 | row.op, Transport::kUc, row, 0);
+    if (row.op <= kLastUcOperation) add(t, kOpTransportUc | row.op, Transport::kUc, row, 0);
     if (row.op <= kLastRdOperation) {
       const bool response = (row.flags & kResponse) != 0;
-      add(t, 0x40 | row.op, Transport::kRd, row, response ? kRdeth : kRdeth | kDeth);
+      add(t, kOpTransportRd | row.op, Transport::kRd, row, response ? kRdeth : kRdeth | kDeth);
     }
   }
   // UD carries only single-packet SENDs, each with a DETH (Q_Key, source QP).
-  add(t, 0x64, Transport::kUd, kRcOperations[4], kDeth);
-  add(t, 0x65, Transport::kUd, kRcOperations[5], kDeth);
+  add(t, kOpUdSendOnly, Transport::kUd, kRcOperations[4], kDeth);
+  add(t, kOpUdSendOnlyWithImmediate, Transport::kUd, kRcOperations[5], kDeth);
   // RoCEv2 Annex A17: the CNP is a BTH with BECN set and 16 reserved bytes.
   add(t, kOpCnp, Transport::kCnp, OperationRow{kOpCnp, "CNP", kCnpPadding, kCnp}, 0);
   return t;

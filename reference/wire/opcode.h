@@ -73,10 +73,89 @@ std::optional<uint8_t> opcode_by_name(std::string_view name);
 // Name for any value: the table name, or "0xNN" for unknown opcodes.
 std::string opcode_name(uint8_t opcode);
 
-// Well-known values used across the code base.
+// Opcode values (IBTA table 37), named as Scapy names them: kOpRcSendFirst is
+// "RC_SEND_FIRST". Bits 7:5 select the transport and bits 4:0 the operation; UC and RD
+// opcodes are the transport bits over RC's operation codes, so each value is written once.
+inline constexpr uint8_t kOpTransportMask = 0xe0;
+inline constexpr uint8_t kOpTransportRc = 0x00;
+inline constexpr uint8_t kOpTransportUc = 0x20;
+inline constexpr uint8_t kOpTransportRd = 0x40;
+inline constexpr uint8_t kOpTransportUd = 0x60;
+
+inline constexpr uint8_t kOpRcSendFirst = 0x00;
+inline constexpr uint8_t kOpRcSendMiddle = 0x01;
+inline constexpr uint8_t kOpRcSendLast = 0x02;
+inline constexpr uint8_t kOpRcSendLastWithImmediate = 0x03;
 inline constexpr uint8_t kOpRcSendOnly = 0x04;
+inline constexpr uint8_t kOpRcSendOnlyWithImmediate = 0x05;
+inline constexpr uint8_t kOpRcRdmaWriteFirst = 0x06;
+inline constexpr uint8_t kOpRcRdmaWriteMiddle = 0x07;
+inline constexpr uint8_t kOpRcRdmaWriteLast = 0x08;
+inline constexpr uint8_t kOpRcRdmaWriteLastWithImmediate = 0x09;
+inline constexpr uint8_t kOpRcRdmaWriteOnly = 0x0a;
+inline constexpr uint8_t kOpRcRdmaWriteOnlyWithImmediate = 0x0b;
+inline constexpr uint8_t kOpRcRdmaReadRequest = 0x0c;
+inline constexpr uint8_t kOpRcRdmaReadResponseFirst = 0x0d;
+inline constexpr uint8_t kOpRcRdmaReadResponseMiddle = 0x0e;
+inline constexpr uint8_t kOpRcRdmaReadResponseLast = 0x0f;
+inline constexpr uint8_t kOpRcRdmaReadResponseOnly = 0x10;
 inline constexpr uint8_t kOpRcAcknowledge = 0x11;
+inline constexpr uint8_t kOpRcAtomicAcknowledge = 0x12;
+inline constexpr uint8_t kOpRcCompareSwap = 0x13;
+inline constexpr uint8_t kOpRcFetchAdd = 0x14;
+inline constexpr uint8_t kOpRcSendLastWithInvalidate = 0x16;
+inline constexpr uint8_t kOpRcSendOnlyWithInvalidate = 0x17;
+inline constexpr uint8_t kOpRcFlush = 0x1c;
+inline constexpr uint8_t kOpRcAtomicWrite = 0x1d;
+
+// UC: RC's SEND and RDMA WRITE operations only.
+inline constexpr uint8_t kOpUcSendFirst = kOpTransportUc | kOpRcSendFirst;
+inline constexpr uint8_t kOpUcSendMiddle = kOpTransportUc | kOpRcSendMiddle;
+inline constexpr uint8_t kOpUcSendLast = kOpTransportUc | kOpRcSendLast;
+inline constexpr uint8_t kOpUcSendLastWithImmediate = kOpTransportUc | kOpRcSendLastWithImmediate;
+inline constexpr uint8_t kOpUcSendOnly = kOpTransportUc | kOpRcSendOnly;
+inline constexpr uint8_t kOpUcSendOnlyWithImmediate = kOpTransportUc | kOpRcSendOnlyWithImmediate;
+inline constexpr uint8_t kOpUcRdmaWriteFirst = kOpTransportUc | kOpRcRdmaWriteFirst;
+inline constexpr uint8_t kOpUcRdmaWriteMiddle = kOpTransportUc | kOpRcRdmaWriteMiddle;
+inline constexpr uint8_t kOpUcRdmaWriteLast = kOpTransportUc | kOpRcRdmaWriteLast;
+inline constexpr uint8_t kOpUcRdmaWriteLastWithImmediate =
+    kOpTransportUc | kOpRcRdmaWriteLastWithImmediate;
+inline constexpr uint8_t kOpUcRdmaWriteOnly = kOpTransportUc | kOpRcRdmaWriteOnly;
+inline constexpr uint8_t kOpUcRdmaWriteOnlyWithImmediate =
+    kOpTransportUc | kOpRcRdmaWriteOnlyWithImmediate;
+
+// RD: RC's operations up to FETCH_ADD.
+inline constexpr uint8_t kOpRdSendFirst = kOpTransportRd | kOpRcSendFirst;
+inline constexpr uint8_t kOpRdSendMiddle = kOpTransportRd | kOpRcSendMiddle;
+inline constexpr uint8_t kOpRdSendLast = kOpTransportRd | kOpRcSendLast;
+inline constexpr uint8_t kOpRdSendLastWithImmediate = kOpTransportRd | kOpRcSendLastWithImmediate;
+inline constexpr uint8_t kOpRdSendOnly = kOpTransportRd | kOpRcSendOnly;
+inline constexpr uint8_t kOpRdSendOnlyWithImmediate = kOpTransportRd | kOpRcSendOnlyWithImmediate;
+inline constexpr uint8_t kOpRdRdmaWriteFirst = kOpTransportRd | kOpRcRdmaWriteFirst;
+inline constexpr uint8_t kOpRdRdmaWriteMiddle = kOpTransportRd | kOpRcRdmaWriteMiddle;
+inline constexpr uint8_t kOpRdRdmaWriteLast = kOpTransportRd | kOpRcRdmaWriteLast;
+inline constexpr uint8_t kOpRdRdmaWriteLastWithImmediate =
+    kOpTransportRd | kOpRcRdmaWriteLastWithImmediate;
+inline constexpr uint8_t kOpRdRdmaWriteOnly = kOpTransportRd | kOpRcRdmaWriteOnly;
+inline constexpr uint8_t kOpRdRdmaWriteOnlyWithImmediate =
+    kOpTransportRd | kOpRcRdmaWriteOnlyWithImmediate;
+inline constexpr uint8_t kOpRdRdmaReadRequest = kOpTransportRd | kOpRcRdmaReadRequest;
+inline constexpr uint8_t kOpRdRdmaReadResponseFirst = kOpTransportRd | kOpRcRdmaReadResponseFirst;
+inline constexpr uint8_t kOpRdRdmaReadResponseMiddle = kOpTransportRd | kOpRcRdmaReadResponseMiddle;
+inline constexpr uint8_t kOpRdRdmaReadResponseLast = kOpTransportRd | kOpRcRdmaReadResponseLast;
+inline constexpr uint8_t kOpRdRdmaReadResponseOnly = kOpTransportRd | kOpRcRdmaReadResponseOnly;
+inline constexpr uint8_t kOpRdAcknowledge = kOpTransportRd | kOpRcAcknowledge;
+inline constexpr uint8_t kOpRdAtomicAcknowledge = kOpTransportRd | kOpRcAtomicAcknowledge;
+inline constexpr uint8_t kOpRdCompareSwap = kOpTransportRd | kOpRcCompareSwap;
+inline constexpr uint8_t kOpRdFetchAdd = kOpTransportRd | kOpRcFetchAdd;
+
+// UD: the single-packet SENDs.
+inline constexpr uint8_t kOpUdSendOnly = kOpTransportUd | kOpRcSendOnly;
+inline constexpr uint8_t kOpUdSendOnlyWithImmediate = kOpTransportUd | kOpRcSendOnlyWithImmediate;
+
+// RoCEv2 Annex A17's congestion notification packet.
 inline constexpr uint8_t kOpCnp = 0x81;
+
 inline constexpr uint16_t kRoceV2Port = 4791;
 
 }  // namespace mr::wire

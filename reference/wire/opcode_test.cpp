@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string_view>
+#include <utility>
+#include <vector>
+
 namespace mr::wire {
 namespace {
 
@@ -12,6 +16,77 @@ TEST(Opcode, NamesFollowScapy) {
   EXPECT_EQ(opcode_name(0x64), "UD_SEND_ONLY");
   EXPECT_EQ(opcode_name(0x81), "CNP");
   EXPECT_EQ(opcode_name(0x15), "0x15");
+}
+
+// Every named constant is the table's opcode of that name, so a typo in either shows.
+TEST(Opcode, NamedConstantsAreTheTableValuesOfTheirNames) {
+  const std::vector<std::pair<uint8_t, std::string_view>> named{
+      {kOpRcSendFirst, "RC_SEND_FIRST"},
+      {kOpRcSendMiddle, "RC_SEND_MIDDLE"},
+      {kOpRcSendLast, "RC_SEND_LAST"},
+      {kOpRcSendLastWithImmediate, "RC_SEND_LAST_WITH_IMMEDIATE"},
+      {kOpRcSendOnly, "RC_SEND_ONLY"},
+      {kOpRcSendOnlyWithImmediate, "RC_SEND_ONLY_WITH_IMMEDIATE"},
+      {kOpRcRdmaWriteFirst, "RC_RDMA_WRITE_FIRST"},
+      {kOpRcRdmaWriteMiddle, "RC_RDMA_WRITE_MIDDLE"},
+      {kOpRcRdmaWriteLast, "RC_RDMA_WRITE_LAST"},
+      {kOpRcRdmaWriteLastWithImmediate, "RC_RDMA_WRITE_LAST_WITH_IMMEDIATE"},
+      {kOpRcRdmaWriteOnly, "RC_RDMA_WRITE_ONLY"},
+      {kOpRcRdmaWriteOnlyWithImmediate, "RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE"},
+      {kOpRcRdmaReadRequest, "RC_RDMA_READ_REQUEST"},
+      {kOpRcRdmaReadResponseFirst, "RC_RDMA_READ_RESPONSE_FIRST"},
+      {kOpRcRdmaReadResponseMiddle, "RC_RDMA_READ_RESPONSE_MIDDLE"},
+      {kOpRcRdmaReadResponseLast, "RC_RDMA_READ_RESPONSE_LAST"},
+      {kOpRcRdmaReadResponseOnly, "RC_RDMA_READ_RESPONSE_ONLY"},
+      {kOpRcAcknowledge, "RC_ACKNOWLEDGE"},
+      {kOpRcAtomicAcknowledge, "RC_ATOMIC_ACKNOWLEDGE"},
+      {kOpRcCompareSwap, "RC_COMPARE_SWAP"},
+      {kOpRcFetchAdd, "RC_FETCH_ADD"},
+      {kOpRcSendLastWithInvalidate, "RC_SEND_LAST_WITH_INVALIDATE"},
+      {kOpRcSendOnlyWithInvalidate, "RC_SEND_ONLY_WITH_INVALIDATE"},
+      {kOpRcFlush, "RC_FLUSH"},
+      {kOpRcAtomicWrite, "RC_ATOMIC_WRITE"},
+      {kOpUcSendFirst, "UC_SEND_FIRST"},
+      {kOpUcSendMiddle, "UC_SEND_MIDDLE"},
+      {kOpUcSendLast, "UC_SEND_LAST"},
+      {kOpUcSendLastWithImmediate, "UC_SEND_LAST_WITH_IMMEDIATE"},
+      {kOpUcSendOnly, "UC_SEND_ONLY"},
+      {kOpUcSendOnlyWithImmediate, "UC_SEND_ONLY_WITH_IMMEDIATE"},
+      {kOpUcRdmaWriteFirst, "UC_RDMA_WRITE_FIRST"},
+      {kOpUcRdmaWriteMiddle, "UC_RDMA_WRITE_MIDDLE"},
+      {kOpUcRdmaWriteLast, "UC_RDMA_WRITE_LAST"},
+      {kOpUcRdmaWriteLastWithImmediate, "UC_RDMA_WRITE_LAST_WITH_IMMEDIATE"},
+      {kOpUcRdmaWriteOnly, "UC_RDMA_WRITE_ONLY"},
+      {kOpUcRdmaWriteOnlyWithImmediate, "UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE"},
+      {kOpRdSendFirst, "RD_SEND_FIRST"},
+      {kOpRdSendMiddle, "RD_SEND_MIDDLE"},
+      {kOpRdSendLast, "RD_SEND_LAST"},
+      {kOpRdSendLastWithImmediate, "RD_SEND_LAST_WITH_IMMEDIATE"},
+      {kOpRdSendOnly, "RD_SEND_ONLY"},
+      {kOpRdSendOnlyWithImmediate, "RD_SEND_ONLY_WITH_IMMEDIATE"},
+      {kOpRdRdmaWriteFirst, "RD_RDMA_WRITE_FIRST"},
+      {kOpRdRdmaWriteMiddle, "RD_RDMA_WRITE_MIDDLE"},
+      {kOpRdRdmaWriteLast, "RD_RDMA_WRITE_LAST"},
+      {kOpRdRdmaWriteLastWithImmediate, "RD_RDMA_WRITE_LAST_WITH_IMMEDIATE"},
+      {kOpRdRdmaWriteOnly, "RD_RDMA_WRITE_ONLY"},
+      {kOpRdRdmaWriteOnlyWithImmediate, "RD_RDMA_WRITE_ONLY_WITH_IMMEDIATE"},
+      {kOpRdRdmaReadRequest, "RD_RDMA_READ_REQUEST"},
+      {kOpRdRdmaReadResponseFirst, "RD_RDMA_READ_RESPONSE_FIRST"},
+      {kOpRdRdmaReadResponseMiddle, "RD_RDMA_READ_RESPONSE_MIDDLE"},
+      {kOpRdRdmaReadResponseLast, "RD_RDMA_READ_RESPONSE_LAST"},
+      {kOpRdRdmaReadResponseOnly, "RD_RDMA_READ_RESPONSE_ONLY"},
+      {kOpRdAcknowledge, "RD_ACKNOWLEDGE"},
+      {kOpRdAtomicAcknowledge, "RD_ATOMIC_ACKNOWLEDGE"},
+      {kOpRdCompareSwap, "RD_COMPARE_SWAP"},
+      {kOpRdFetchAdd, "RD_FETCH_ADD"},
+      {kOpUdSendOnly, "UD_SEND_ONLY"},
+      {kOpUdSendOnlyWithImmediate, "UD_SEND_ONLY_WITH_IMMEDIATE"},
+      {kOpCnp, "CNP"},
+  };
+  for (const auto& [value, name] : named) EXPECT_EQ(opcode_name(value), name) << int{value};
+  size_t in_table = 0;  // and the table has no opcode without a constant
+  for (int v = 0; v < 256; ++v) in_table += opcode_info(static_cast<uint8_t>(v)) ? 1 : 0;
+  EXPECT_EQ(in_table, named.size());
 }
 
 TEST(Opcode, ReverseLookupByNameRoundTrips) {

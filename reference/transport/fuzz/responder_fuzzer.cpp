@@ -123,7 +123,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)h.dev.poll_cq(h.cq, 64);
     const auto* qp = h.dev.qp(h.qpn);
     check(qp != nullptr);
-    check(qp->epsn <= transport::kPsnMask && qp->next_psn <= transport::kPsnMask);
+    check(qp->epsn <= wire::kPsnMask && qp->next_psn <= wire::kPsnMask);
     check(qp->send_index <= qp->sq.size());
   }
   return 0;

@@ -1,0 +1,62 @@
+// File: aeth_syndrome.h
+//
+// The AETH syndrome byte (IBTA 9.3.5, table 44): bit 7 reserved, bits 6:5 the type
+// (00 ACK, 01 RNR NAK, 10 reserved, 11 NAK), bits 4:0 the value (ACK: credit count;
+// RNR NAK: timer code; NAK: the NAK code). Every syndrome in the code base is named here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mr::wire {
+
+enum class SyndromeType : uint8_t { kAck = 0, kRnrNak = 1, kReserved = 2, kNak = 3 };
+
+inline constexpr uint8_t kSyndromeValueMask = 0x1f;
+// Bits 7:5 in place, the reserved bit included, for the is_* tests below.
+inline constexpr uint8_t kSyndromeClassMask = 0xe0;
+inline constexpr uint8_t kSyndromeClassAck = 0x00;
+inline constexpr uint8_t kSyndromeClassRnrNak = 0x20;
+inline constexpr uint8_t kSyndromeClassNak = 0x60;
+
+// Credit count 31 is "invalid": the responder does no end-to-end flow control. rxe sends no
+// other ACK.
+inline constexpr uint8_t kAckCreditInvalid = 0x1f;
+
+// The NAK codes (type 11).
+inline constexpr uint8_t kNakPsnSequenceError = 0x60;
+inline constexpr uint8_t kNakInvalidRequest = 0x61;
+inline constexpr uint8_t kNakRemoteAccessError = 0x62;
+inline constexpr uint8_t kNakRemoteOperationalError = 0x63;
+inline constexpr uint8_t kNakInvalidRdRequest = 0x64;
+
+// Bits 6:5 only: the type a reader takes from a syndrome whatever its reserved bit.
+constexpr SyndromeType syndrome_type(uint8_t s) {
+  return static_cast<SyndromeType>((s >> 5) & 0x3);
+}
+// Bits 4:0: credit count, RNR timer code or NAK code.
+constexpr uint8_t syndrome_value(uint8_t s) { return s & kSyndromeValueMask; }
+
+// Strict tests: a syndrome with the reserved bit 7 set is none of these.
+constexpr bool is_ack(uint8_t s) { return (s & kSyndromeClassMask) == kSyndromeClassAck; }
+constexpr bool is_rnr_nak(uint8_t s) { return (s & kSyndromeClassMask) == kSyndromeClassRnrNak; }
+constexpr bool is_nak(uint8_t s) { return (s & kSyndromeClassMask) == kSyndromeClassNak; }
+
+constexpr uint8_t ack(uint8_t credit) { return kSyndromeClassAck | (credit & kSyndromeValueMask); }
+constexpr uint8_t rnr_nak(uint8_t timer) {
+  return kSyndromeClassRnrNak | (timer & kSyndromeValueMask);
+}
+
+// The ACK the reference responder sends.
+inline constexpr uint8_t kSyndromeAck = ack(kAckCreditInvalid);
+
+// Text for a syndrome: "ACK" (any credit), "RNR_NAK" (any timer), "NAK_PSN_SEQUENCE_ERROR" ..
+// "NAK_INVALID_RD_REQUEST", or "0xNN" for a reserved value. The names test scripts use.
+std::string syndrome_name(uint8_t s);
+// The syndrome a name stands for when a packet is built: ACK is kSyndromeAck, RNR_NAK the
+// RNR NAK with timer code 0, a NAK name its code. nullopt for any other name.
+std::optional<uint8_t> syndrome_by_name(std::string_view name);
+
+}  // namespace mr::wire
