@@ -1,6 +1,7 @@
 #include "harness/engine/command_args.h"
 
 #include "harness/engine/evaluate.h"
+#include "reference/wire/psn.h"
 
 namespace mr::engine {
 
@@ -29,7 +30,7 @@ uint64_t Args::number(const std::string& n, uint64_t fallback) {
     return fallback;
   }
   const script::ArgSpec* spec = spec_->arg(n);
-  if (spec->wraps) return *v & 0xffffff;  // a PSN, modulo 2^24 as on the wire
+  if (spec->wraps) return *v & wire::kPsnMask;  // a PSN, modulo 2^24 as on the wire
   if (*v > spec->max) {
     ctx_.error(it->second->pos, what(n) + ": " + std::to_string(*v) + " does not fit (at most " +
                                     std::to_string(spec->max) + ")");

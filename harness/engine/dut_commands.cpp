@@ -10,6 +10,7 @@
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
 #include "harness/engine/waiting_op.h"
+#include "reference/wire/psn.h"
 
 namespace mr::engine {
 namespace {
@@ -149,8 +150,8 @@ void create_qp(const Command& c, TestContext& ctx) {
   QpBinding b;
   // Reproducible, seeded starting PSNs unless the script fixes them.
   const uint64_t mix = (ctx.seed + index + 1) * 0x9e3779b97f4a7c15ULL;
-  const uint64_t rq_psn = a.number("rq_psn", (mix >> 20) & 0xffffff);
-  const uint64_t sq_psn = a.number("sq_psn", (mix >> 44) & 0xffffff);
+  const uint64_t rq_psn = a.number("rq_psn", (mix >> 20) & wire::kPsnMask);
+  const uint64_t sq_psn = a.number("sq_psn", (mix >> 44) & wire::kPsnMask);
   const uint64_t mr_len = a.number("mr_len", kDefaultMrLength);
   const std::string access = a.name("access", "ALL");
   if (ctx.aborted) return;

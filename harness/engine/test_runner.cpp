@@ -11,15 +11,19 @@
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/fault_port.h"
+#include "harness/engine/frame_summary.h"
 #include "harness/engine/pics_predicate.h"
+#include "harness/engine/script_loops.h"
 #include "harness/engine/test_context.h"
 #include "harness/engine/tester_commands.h"
 #include "harness/engine/trace_judge.h"
 #include "reference/io/pcapng_writer.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/packet_json.h"
+#include "reference/wire/psn.h"
 
 namespace mr::engine {
 namespace {
@@ -36,61 +40,6 @@ constexpr uint64_t kMaxWithin = 1 << 20;
 constexpr size_t kMaxLadderDrivenFrames = 64;
 
 uint64_t seconds_ns(double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); }
-
-std::string summary(const std::vector<uint8_t>& frame) {
-  auto d = wire::decode_frame(frame);
-  if (!d) return "malformed: " + d.error().to_string();
-  const auto* r = std::get_if<wire::DecodedRoce>(&*d);
-  if (!r) return "not RoCE: " + std::get<wire::NotRoce>(*d).to_string();
-  const auto& p = r->packet;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s psn 0x%06x dqpn 0x%06x%s",
-                wire::opcode_name(p.bth.opcode).c_str(), p.bth.psn.value(), p.bth.dqpn.value(),
-                p.bth.ackreq ? " ackreq" : "");
-  std::string s = buf;
-  if (p.aeth) {
-    std::snprintf(buf, sizeof buf, " syndrome 0x%02x msn %u", p.aeth->syndrome.value(),
-                  p.aeth->msn.value());
-    s += buf;
-  }
-  if (!p.payload.empty()) s += " len " + std::to_string(p.payload.size());
-  if (!r->icrc_ok()) s += " BAD-ICRC";
-  return s;
-}
-
-nlohmann::ordered_json decoded(const std::vector<uint8_t>& frame) {
-  auto d = wire::decode_frame(frame);
-  if (!d) return wire::to_json(d.error());
-  if (const auto* r = std::get_if<wire::DecodedRoce>(&*d)) return wire::to_json(*r);
-  return wire::to_json(std::get<wire::NotRoce>(*d));
-}
-
-// The expected packet as the report shows it: each layer with the fields the script gives,
-// evaluated where they are numbers, "*" where they are don't-care.
-nlohmann::ordered_json expected_json(const script::PacketExpr& p, const SymbolTable& symbols) {
-  // ordered_json keeps members in a vector: no reference into it survives an insertion.
-  nlohmann::ordered_json j;
-  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-  for (const auto& l : p.layers) layers.push_back(l.name);
-  j["layers"] = layers;
-  for (const auto& l : p.layers) {
-    nlohmann::ordered_json fields = nlohmann::ordered_json::object();
-    for (const auto& a : l.args) {
-      if (a.value.kind == script::Expr::Kind::kWildcard) {
-        fields[a.name] = "*";
-      } else if (a.value.kind == script::Expr::Kind::kName &&
-                 syndrome_class(a.value.text) != SyndromeClass::kNone) {
-        fields[a.name] = a.value.text;
-      } else if (auto v = evaluate_number(a.value, symbols)) {
-        fields[a.name] = *v;
-      } else if (auto b = evaluate_bytes(a.value, symbols)) {
-        fields[a.name] = std::to_string(b->size()) + " bytes";
-      }
-    }
-    j[l.name] = fields;
-  }
-  return j;
-}
 
 class Runner {
  public:
@@ -129,9 +78,9 @@ class Runner {
     report::PacketRecord r;
     r.t_ns = t_ns - ctx_.t0_ns;
     r.from_tester = from_tester;
-    r.summary = summary(frame);
+    r.summary = frame_summary(frame);
     r.script_ref = ref;
-    r.decoded = decoded(frame);
+    r.decoded = decoded_json(frame);
     if (capture_) {
       (void)capture_->write(frame, t_ns,
                             ref.empty() ? (from_tester ? "tester" : "dut: unmatched") : ref);
@@ -182,7 +131,7 @@ class Runner {
     uint32_t last = r->packet.bth.psn.value();
     if (info->is(wire::kRead) && r->packet.reth && r->packet.reth->dlen.value() > 0) {
       const uint64_t packets = (uint64_t{r->packet.reth->dlen.value()} + qp.mtu - 1) / qp.mtu;
-      last = static_cast<uint32_t>((last + packets - 1) & 0xffffff);
+      last = wire::psn_add(last, static_cast<int64_t>(packets) - 1);
     }
     ctx_.driven->peer()->note_crafted_request(ctx_.tester_qps.at(qp.tester_qp).qpn, last);
   }
@@ -232,7 +181,7 @@ class Runner {
     if (line.packet.none) {
       if (auto f = ctx_.port.receive(latest)) {
         record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)"));
-        ctx_.fail(line.pos, "packet", "none", summary(f->bytes),
+        ctx_.fail(line.pos, "packet", "none", frame_summary(f->bytes),
                   "the DUT sent a packet where none was expected");
         ctx_.last_event_ns = f->t_ns;
         return;
@@ -271,7 +220,7 @@ class Runner {
       record(f->bytes, f->t_ns, false, ref(line.pos, "passed over (within)"));
       ctx_.last_event_ns = f->t_ns;
       if (roce == nullptr) {
-        ctx_.fail(line.pos, "packet", "a RoCEv2 packet", summary(f->bytes),
+        ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
                   "the DUT sent something that is not RoCEv2");
         continue;
       }
@@ -280,7 +229,7 @@ class Runner {
       if (auto base = match(nothing, *roce, qp->connection, ctx_.symbols); base) {
         for (const auto& m : *base) {
           ctx_.fail(line.pos, m.field, m.expected, m.actual,
-                    "a passed-over packet is not valid: " + summary(f->bytes), nullptr,
+                    "a passed-over packet is not valid: " + frame_summary(f->bytes), nullptr,
                     wire::to_json(*roce));
         }
       }
@@ -296,7 +245,7 @@ class Runner {
     auto d = wire::decode_frame(f->bytes);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
-      ctx_.fail(line.pos, "packet", "a RoCEv2 packet", summary(f->bytes),
+      ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
                 "the DUT sent something that is not RoCEv2");
       return;
     }
@@ -308,7 +257,7 @@ class Runner {
                        : "";
     for (const auto& m : *mismatches) {
       ctx_.fail(m.pos, m.field, m.expected, m.actual,
-                "field differs; actual packet: " + summary(f->bytes) + after,
+                "field differs; actual packet: " + frame_summary(f->bytes) + after,
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
     }
     remember(*roce);
@@ -425,7 +374,7 @@ class Runner {
       auto v = evaluate_number(a.value, ctx_.symbols);
       if (!v) return ctx_.error(a.pos, "event " + a.name + ": " + v.error());
       if (a.name == "psn") {
-        e.psn = static_cast<uint32_t>(*v & 0xffffff);
+        e.psn = static_cast<uint32_t>(*v & wire::kPsnMask);
         have_psn = true;
       } else if (a.name == "tx" && *v >= 1) {
         e.tx = static_cast<uint32_t>(*v);
@@ -473,7 +422,7 @@ class Runner {
     auto psn = evaluate_number(psn_arg->value, ctx_.symbols);
     if (!psn) return ctx_.error(psn_arg->pos, "probe psn: " + psn.error());
     wire::RocePacket p = connection_packet(qp->connection);
-    p.bth.opcode = 0x0a;  // RC_RDMA_WRITE_ONLY, zero length: valid whatever the R_Key (MR-MP-06)
+    p.bth.opcode = wire::kOpRcRdmaWriteOnly;  // zero length: valid whatever the R_Key (MR-MP-06)
     p.bth.psn = *psn;
     p.bth.ackreq = 1;
     p.reth = wire::Reth{0, 0, 0};
@@ -482,7 +431,7 @@ class Runner {
     record(frame, sent, true, ref(c.pos, "probe"));
     auto f = ctx_.port.receive(sent + ms(static_cast<double>(ctx_.pixit.expect_ms)));
     if (!f) {
-      ctx_.fail(c.pos, "probe", "an ACK for PSN " + format_value(*psn & 0xffffff, 24), "none",
+      ctx_.fail(c.pos, "probe", "an ACK for PSN " + format_value(*psn & wire::kPsnMask, 24), "none",
                 "liveness probe unanswered: the DUT stopped responding, so the silence before is "
                 "not a proven drop");
       return;
@@ -492,10 +441,10 @@ class Runner {
     auto d = wire::decode_frame(f->bytes);
     const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (!r || r->packet.bth.opcode != wire::kOpRcAcknowledge || !r->packet.aeth ||
-        r->packet.aeth->syndrome > 0x1f || r->packet.bth.psn != (*psn & 0xffffff)) {
+        !wire::is_ack(r->packet.aeth->syndrome) || r->packet.bth.psn != (*psn & wire::kPsnMask)) {
       ctx_.fail(c.pos, "probe",
-                "RC_ACKNOWLEDGE psn " + format_value(*psn & 0xffffff, 24) + " syndrome ACK",
-                summary(f->bytes), "liveness probe drew the wrong answer");
+                "RC_ACKNOWLEDGE psn " + format_value(*psn & wire::kPsnMask, 24) + " syndrome ACK",
+                frame_summary(f->bytes), "liveness probe drew the wrong answer");
     }
   }
 
@@ -507,7 +456,7 @@ class Runner {
       auto f = driven.receive_unclaimed(until);
       if (!f) return;
       record(f->bytes, f->t_ns, false, "");
-      ctx_.fail({0, 0}, "packet", "no further packet", summary(f->bytes),
+      ctx_.fail({0, 0}, "packet", "no further packet", frame_summary(f->bytes),
                 "the DUT sent a packet the script does not expect");
     }
   }
@@ -518,72 +467,6 @@ class Runner {
   std::optional<io::PcapngWriter> capture_;
   std::optional<uint64_t> last_dut_packet_ns_;  // when the latest `>` line's packet came
   size_t driven_recorded_ = 0;
-};
-
-// The `repeat max=N until A == B` ... `end` loops of a script: where each bracket's partner
-// is, and how many passes each loop has made. The condition is tested before every pass
-// (a loop may run zero times), modulo 2^24 as PSNs and MSNs compare.
-class Loops {
- public:
-  explicit Loops(const std::vector<script::Statement>& statements) : statements_(statements) {
-    std::vector<size_t> open;
-    for (size_t i = 0; i < statements.size(); ++i) {
-      const auto* c = std::get_if<script::Command>(&statements[i]);
-      if (c == nullptr) continue;
-      if (c->actor == "repeat") open.push_back(i);
-      if (c->actor == "end" && !open.empty()) {  // the parser guarantees the balance
-        partner_[open.back()] = i;
-        partner_[i] = open.back();
-        open.pop_back();
-      }
-    }
-  }
-
-  // At `repeat` (statement pc): the index to continue after, i.e. pc to run the body, or
-  // the matching `end` to leave the loop.
-  size_t enter(size_t pc, TestContext& ctx) {
-    const auto& c = std::get<script::Command>(statements_[pc]);
-    const script::FieldArg* max = nullptr;
-    const script::FieldArg* until = nullptr;
-    const script::FieldArg* equals = nullptr;
-    for (const auto& a : c.args) {
-      if (a.name == "max") max = &a;
-      if (a.name == "until") until = &a;
-      if (a.name == "equals") equals = &a;
-    }
-    const size_t exit = partner_.at(pc);
-    if (max == nullptr || until == nullptr || equals == nullptr) {
-      ctx.error(c.pos, "repeat needs max=N until EXPR == EXPR");
-      return exit;
-    }
-    auto limit = evaluate_number(max->value, ctx.symbols);
-    auto lhs = evaluate_number(until->value, ctx.symbols);
-    auto rhs = evaluate_number(equals->value, ctx.symbols);
-    if (!limit || !lhs || !rhs) {
-      ctx.error(c.pos, "repeat: " + (!limit ? limit.error() : !lhs ? lhs.error() : rhs.error()));
-      return exit;
-    }
-    if (((*lhs - *rhs) & 0xffffff) == 0) {
-      passes_.erase(pc);
-      return exit;
-    }
-    if (passes_[pc]++ >= *limit) {
-      ctx.fail(c.pos, "repeat", "the condition true within " + std::to_string(*limit) + " passes",
-               "still false", "the loop did not reach its end condition");
-      passes_.erase(pc);
-      return exit;
-    }
-    return pc;
-  }
-
-  // At `end`: continue at the `repeat` itself, which tests the condition again.
-  // (For a `repeat` at index 0 this wraps to SIZE_MAX; the caller's ++pc wraps it back.)
-  size_t back_to_repeat(size_t pc) const { return partner_.at(pc) - 1; }
-
- private:
-  const std::vector<script::Statement>& statements_;
-  std::map<size_t, size_t> partner_;
-  std::map<size_t, uint64_t> passes_;
 };
 
 bool reads_counters(const script::Script& script) {
@@ -598,40 +481,6 @@ std::vector<std::string> split(const std::string& s) {
   std::istringstream in(s);
   for (std::string w; in >> w;) out.push_back(w);
   return out;
-}
-
-// A trace checker's violation of a MUST clause is the DUT's failure like any other: its
-// clause, the packet (by its time in the exchange; the ladder and the pcapng show it) and
-// what is wrong. One of a SHOULD or MAY clause is advisory: in the ladder, not the verdict.
-void judge_trace(TestContext& ctx, const TraceJudge& judge,
-                 const std::map<std::string, std::string>& levels) {
-  script::Position last{0, 1};
-  if (!ctx.script.statements.empty()) {
-    std::visit([&](const auto& s) { last = s.pos; }, ctx.script.statements.back());
-  }
-  for (const auto& v : judge.violations()) {
-    const uint64_t at = v.time_ns > ctx.t0_ns ? v.time_ns - ctx.t0_ns : 0;
-    const std::string clause(v.clause);
-    const std::string where = "the DUT's packet at +" + std::to_string(at / 1000) + "." +
-                              std::to_string(at % 1000 / 100) + " us (" + v.flow + ")";
-    auto level = levels.find(clause);
-    if (level != levels.end() && (level->second == "SHOULD" || level->second == "MAY")) {
-      report::PacketRecord note;
-      note.t_ns = at;
-      note.from_tester = false;
-      note.summary = "advisory (" + level->second + " " + clause + "): " + v.text;
-      note.script_ref = "trace checker: " + where;
-      ctx.result.packets.push_back(std::move(note));
-      continue;
-    }
-    std::string message = "trace checker: ";
-    message += where;
-    message += " breaks ";
-    message += clause;
-    message += ": ";
-    message += v.text;
-    ctx.fail(last, "trace " + clause, "no violation", v.text, std::move(message));
-  }
 }
 
 }  // namespace
@@ -683,7 +532,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   Runner runner(ctx, options);
   recorder = &runner;
   bool exchange_started = false;
-  Loops loops(script.statements);
+  ScriptLoops loops(script.statements);
   // Each statement runs once, except the bodies of `repeat` loops; every loop is bounded
   // by its max=, so this ends.
   for (size_t pc = 0; pc < script.statements.size(); ++pc) {

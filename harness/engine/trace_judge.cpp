@@ -1,5 +1,7 @@
 #include "harness/engine/trace_judge.h"
 
+#include "harness/engine/test_context.h"
+
 namespace mr::engine {
 namespace {
 
@@ -28,6 +30,37 @@ std::optional<DutFrame> TraceJudge::receive(uint64_t deadline_ns) {
 Expected<void, std::string> TraceJudge::reset() {
   violations_.clear();
   return inner_.reset();
+}
+
+void judge_trace(TestContext& ctx, const TraceJudge& judge,
+                 const std::map<std::string, std::string>& levels) {
+  script::Position last{0, 1};
+  if (!ctx.script.statements.empty()) {
+    std::visit([&](const auto& s) { last = s.pos; }, ctx.script.statements.back());
+  }
+  for (const auto& v : judge.violations()) {
+    const uint64_t at = v.time_ns > ctx.t0_ns ? v.time_ns - ctx.t0_ns : 0;
+    const std::string clause(v.clause);
+    const std::string where = "the DUT's packet at +" + std::to_string(at / 1000) + "." +
+                              std::to_string(at % 1000 / 100) + " us (" + v.flow + ")";
+    auto level = levels.find(clause);
+    if (level != levels.end() && (level->second == "SHOULD" || level->second == "MAY")) {
+      report::PacketRecord note;
+      note.t_ns = at;
+      note.from_tester = false;
+      note.summary = "advisory (" + level->second + " " + clause + "): " + v.text;
+      note.script_ref = "trace checker: " + where;
+      ctx.result.packets.push_back(std::move(note));
+      continue;
+    }
+    std::string message = "trace checker: ";
+    message += where;
+    message += " breaks ";
+    message += clause;
+    message += ": ";
+    message += v.text;
+    ctx.fail(last, "trace " + clause, "no violation", v.text, std::move(message));
+  }
 }
 
 }  // namespace mr::engine

@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "harness/analyze/analyzer.h"
@@ -42,5 +44,14 @@ class TraceJudge final : public DutPort {
   std::vector<analyze::Violation> violations_;
   analyze::Analyzer analyzer_;
 };
+
+struct TestContext;
+
+// A trace checker's violation of a MUST clause is the DUT's failure like any other: its
+// clause, the packet (by its time in the exchange; the ladder and the pcapng show it) and
+// what is wrong, cited at the script's last line. One of a SHOULD or MAY clause (by
+// `levels`, from the clause catalog) is advisory: in the ladder, not the verdict.
+void judge_trace(TestContext& ctx, const TraceJudge& judge,
+                 const std::map<std::string, std::string>& levels);
 
 }  // namespace mr::engine
