@@ -32,7 +32,10 @@ class Args {
   const script::Position& pos(const std::string& n) const;
 
  private:
-  std::string what(const std::string& n) const { return c_.actor + " " + c_.name + " " + n; }
+  // "dut post_recv len"; connect, impair and probe are their own command names.
+  std::string what(const std::string& n) const {
+    return (c_.actor == c_.name ? c_.actor : c_.actor + " " + c_.name) + " " + n;
+  }
 
   const script::Command& c_;
   const script::CommandSpec* spec_ = nullptr;

@@ -183,7 +183,7 @@ TEST(DrivenExchange, ScriptMistakesTheParserSeesAreDiagnosticsAtLineAndColumn) {
        "t.mrt:5:1: tester post_send: no tester QP "
        "named 'T' before this line"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp()\nconnect T B\n",
-       "t.mrt:7:11: connect connect peer: no DUT QP named 'B'"},
+       "t.mrt:7:11: connect peer: no DUT QP named 'B'"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(colour=1)\n",
        "t.mrt:6:25: tester create_qp: unknown argument 'colour' (takes type, mtu"},
       {"dut qp A = create_qp(type=RC)\ntester qp T = create_qp(mr_lne=4096)\n",
@@ -192,7 +192,7 @@ TEST(DrivenExchange, ScriptMistakesTheParserSeesAreDiagnosticsAtLineAndColumn) {
        "tester post_send T opcode=RDMA_WRIT len=8\n",
        "t.mrt:8:27: tester post_send opcode: unknown value 'RDMA_WRIT' (did you mean "
        "'RDMA_WRITE'?)"},
-      {"impair loss=2\n", "t.mrt:5:13: impair impair loss: expected a percentage"},
+      {"impair loss=2\n", "t.mrt:5:13: impair loss: expected a percentage"},
   };
   for (const auto& [body, text] : cases) {
     auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");

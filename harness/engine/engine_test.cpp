@@ -199,10 +199,17 @@ dut post_recv A
 
 TEST(Engine, ScriptMistakesAreHarnessErrorsNotFailures) {
   const auto r = run(R"(dut qp A = create_qp(type=RC)
-0 < BTH(opcode=RC_SEND_ONLY, psnn=P)
+0 < BTH(opcode=RC_SEND_ONLY, psn=Z)
 )");
   EXPECT_EQ(r.verdict, report::Verdict::kError);
-  EXPECT_NE(r.reason.find("BTH has no field 'psnn'"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("unknown symbol 'Z'"), std::string::npos) << r.reason;
+  // A field BTH does not have never gets that far: the parser refuses it (layer_schema).
+  const auto parsed = script::parse_script(
+      std::string(kHeader) +
+          "dut qp A = create_qp(type=RC)\n0 < BTH(opcode=RC_SEND_ONLY, psnn=P)\n",
+      "t.mrt");
+  ASSERT_EQ(parsed.diagnostics.size(), 1U);
+  EXPECT_EQ(parsed.diagnostics[0].message, "BTH has no field 'psnn' (did you mean 'psn'?)");
 }
 
 TEST(Engine, TestsThePicsDoesNotClaimAreNotApplicable) {

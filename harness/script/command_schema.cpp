@@ -257,7 +257,10 @@ bool is_access(std::string_view w) {
   return true;
 }
 
-std::string in_command(const Command& c) { return c.actor + " " + c.name; }
+// "dut post_recv"; "connect", "impair", "probe" are their own command names.
+std::string in_command(const Command& c) {
+  return c.actor == c.name ? c.actor : c.actor + " " + c.name;
+}
 
 }  // namespace
 
@@ -364,7 +367,9 @@ void CommandChecker::check_arg(const Command& c, const ArgSpec& spec, const Fiel
                                std::vector<Diagnostic>& out) const {
   const Expr& v = a.value;
   const std::string what = in_command(c) + " " + a.name;
-  auto problem = [&](const std::string& message) { out.push_back({file_, v.pos, what + ": " + message}); };
+  auto problem = [&](const std::string& message) {
+    out.push_back({file_, v.pos, what + ": " + message});
+  };
   switch (spec.kind) {
     case ArgKind::kNumber:
     case ArgKind::kMtu:

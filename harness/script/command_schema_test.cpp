@@ -64,7 +64,7 @@ TEST(CommandSchema, APsnLiteralAbove24BitsIsRefused) {
   EXPECT_TRUE(one_diagnostic("dut qp A = create_qp(type=RC, rq_psn=0x1000000)\n",
                              "rq_psn: 16777216 does not fit (at most 16777215)"));
   EXPECT_TRUE(one_diagnostic("dut qp A = create_qp(type=RC)\nprobe A psn=0x1000000\n",
-                             "probe probe psn: 16777216 does not fit"));
+                             "probe psn: 16777216 does not fit"));
 }
 
 TEST(CommandSchema, ASettingThatWouldWrapInItsFieldIsRefused) {
@@ -77,7 +77,7 @@ TEST(CommandSchema, ASettingThatWouldWrapInItsFieldIsRefused) {
 TEST(CommandSchema, AQpNamedBeforeItsDefinitionIsRefused) {
   EXPECT_TRUE(one_diagnostic("dut post_recv B\n", "no DUT QP named 'B' before this line"));
   EXPECT_TRUE(one_diagnostic("dut qp A = create_qp()\nconnect T A\n",
-                             "connect connect: no tester QP named 'T' before this line"));
+                             "connect: no tester QP named 'T' before this line"));
   EXPECT_TRUE(one_diagnostic("dut qp A = create_qp()\ndut expect_mem A len=4 pattern=Q\n",
                              "pattern: no QP named 'Q' before this line"));
   EXPECT_TRUE(one_diagnostic("dut qp A = create_qp()\ndut qp A = create_qp()\n",
@@ -115,6 +115,33 @@ TEST(CommandSchema, DefinitionsAndPlainCommandsKeepTheirShape) {
   EXPECT_TRUE(one_diagnostic("impair sideways\n", "unexpected 'sideways'"));
   EXPECT_EQ(find_command("dut", "create_qp")->arg("rq_psn")->max, 0xffffffU);
   EXPECT_EQ(find_command("dut", "nothing"), nullptr);
+}
+
+TEST(LayerSchema, APacketLineOfKnownLayersFieldsAndNamesHasNoDiagnostic) {
+  EXPECT_TRUE(diagnostics("0 < BTH(opcode=RC_SEND_ONLY, psn=0xffffff, ackreq=1)/Raw(load=b\"x\")\n"
+                          "+0 > BTH(opcode=RC_ACKNOWLEDGE, psn=P+1)/AETH(syndrome=ACK, msn=*)\n"
+                          "+0 < IP(src=\"198.18.0.1\")/UDP(chksum=None)/BTH(opcode=CNP)\n")
+                  .empty());
+}
+
+TEST(LayerSchema, UnknownLayersFieldsAndNamesSuggestTheNearestOne) {
+  EXPECT_TRUE(
+      one_diagnostic("0 < BHT(psn=1)\n", "t.mrt:3:5: unknown layer 'BHT' (did you mean 'BTH'?)"));
+  EXPECT_TRUE(one_diagnostic("0 < BTH(pns=1)\n",
+                             "t.mrt:3:9: BTH has no field 'pns' (did you mean 'psn'?)"));
+  EXPECT_TRUE(
+      one_diagnostic("0 < BTH(opcode=RC_SEND_ONYL)\n",
+                     "BTH opcode: unknown name 'RC_SEND_ONYL' (did you mean 'RC_SEND_ONLY'?)"));
+  EXPECT_TRUE(one_diagnostic("0 > BTH(psn=1)/AETH(syndrome=NAK_PSN_SEQUENCE_EROR)\n",
+                             "did you mean 'NAK_PSN_SEQUENCE_ERROR'?"));
+}
+
+TEST(LayerSchema, ALiteralThatDoesNotFitItsFieldIsRefusedButAComputedPsnWraps) {
+  EXPECT_TRUE(one_diagnostic("0 < BTH(psn=0x1000000)\n",
+                             "t.mrt:3:13: BTH psn: 16777216 does not fit in 24 bits (at most "
+                             "16777215)"));
+  EXPECT_TRUE(one_diagnostic("0 < BTH(psn=1, padcount=4)\n", "padcount: 4 does not fit in 2 bits"));
+  EXPECT_TRUE(diagnostics("0 < BTH(psn=0xffffff + 1)\n").empty());
 }
 
 }  // namespace

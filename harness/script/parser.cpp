@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/script/command_schema.h"
+#include "harness/script/layer_schema.h"
 #include "harness/script/lexer.h"
 
 namespace mr::script {
@@ -536,7 +537,10 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       p.error(first, "'> not_before S none' means nothing: a window of silence is '> none'");
     if (pl.inject && pl.packet.none)
       p.error(first, "'< none' means nothing: only '> none' can expect silence");
-    if (!p.failed()) r.script.statements.emplace_back(std::move(pl));
+    if (!p.failed()) {
+      check_packet(pl.packet, path, r.diagnostics);
+      r.script.statements.emplace_back(std::move(pl));
+    }
     if (end == text.size()) break;
   }
   for (const Position& open : loops)

@@ -17,7 +17,15 @@ constexpr std::array<std::pair<std::string_view, uint8_t>, 7> kNamed{{
     {"NAK_INVALID_RD_REQUEST", kNakInvalidRdRequest},
 }};
 
+constexpr std::array<std::string_view, kNamed.size()> kNames = [] {
+  std::array<std::string_view, kNamed.size()> out{};
+  for (size_t i = 0; i < kNamed.size(); ++i) out[i] = kNamed[i].first;
+  return out;
+}();
+
 }  // namespace
+
+std::span<const std::string_view> syndrome_names() { return kNames; }
 
 std::string syndrome_name(uint8_t s) {
   if (is_ack(s)) return "ACK";

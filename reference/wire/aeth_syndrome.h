@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -58,5 +59,7 @@ std::string syndrome_name(uint8_t s);
 // The syndrome a name stands for when a packet is built: ACK is kSyndromeAck, RNR_NAK the
 // RNR NAK with timer code 0, a NAK name its code. nullopt for any other name.
 std::optional<uint8_t> syndrome_by_name(std::string_view name);
+// Every name syndrome_by_name knows, for a parser's did-you-mean.
+std::span<const std::string_view> syndrome_names();
 
 }  // namespace mr::wire
