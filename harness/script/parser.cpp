@@ -67,6 +67,7 @@ class LineParser {
     while (!failed_ && (at_punct("+") || at_punct("-"))) {
       const Token op = next();
       Expr rhs = term();
+      if (!more_operators(op)) break;
       lhs = binary(op.text[0], std::move(lhs), std::move(rhs), op.pos);
     }
     return lhs;
@@ -78,6 +79,7 @@ class LineParser {
     while (!failed_ && at_punct("*") && !ends_value(1)) {
       const Token op = next();
       Expr rhs = atom();
+      if (!more_operators(op)) break;
       lhs = binary('*', std::move(lhs), std::move(rhs), op.pos);
     }
     return lhs;
@@ -117,7 +119,9 @@ class LineParser {
     }
     if (at_punct("(")) {
       next();
+      if (!deeper(t)) return e;
       Expr inner = expression();
+      --depth_;
       expect_punct(")", "to close the parenthesis");
       return inner;
     }
@@ -125,8 +129,10 @@ class LineParser {
       next();
       if (t.text == "bytes" && at_punct("(")) {
         next();
+        if (!deeper(t)) return e;
         e.kind = Expr::Kind::kBytesOfLength;
         e.lhs = std::make_unique<Expr>(expression());
+        --depth_;
         expect_punct(")", "after the length of bytes(...)");
         return e;
       }
@@ -277,6 +283,24 @@ class LineParser {
   }
 
  private:
+  // Parentheses nest at most kMaxDepth deep: the descent is recursive, and a hostile script
+  // must get an error, not a stack overflow.
+  static constexpr int kMaxDepth = 64;
+  // And a line has at most kMaxOperators + - *: a chain of them is as deep a tree to
+  // evaluate and to free as nested parentheses.
+  static constexpr int kMaxOperators = 256;
+  bool more_operators(const Token& at) {
+    if (++operators_ <= kMaxOperators) return true;
+    error(at, "a line has at most " + std::to_string(kMaxOperators) + " operators (+ - *)");
+    return false;
+  }
+  bool deeper(const Token& at) {
+    if (++depth_ <= kMaxDepth) return true;
+    --depth_;
+    error(at, "expressions nest at most " + std::to_string(kMaxDepth) + " parentheses deep");
+    return false;
+  }
+
   bool ends_value(size_t k) const {
     const Token& t = peek(k);
     return t.kind == Token::Kind::kEnd ||
@@ -327,6 +351,8 @@ class LineParser {
   const std::string& file_;
   std::vector<Diagnostic>& diags_;
   bool failed_ = false;
+  int depth_ = 0;
+  int operators_ = 0;
 };
 
 std::string trim(std::string_view s) {

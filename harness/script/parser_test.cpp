@@ -284,5 +284,30 @@ TEST(Parser, ConnectNamesTheTesterQpThenTheDutQp) {
   }
 }
 
+TEST(Parser, DeeplyNestedParenthesesAreAnErrorNotAStackOverflow) {
+  const std::string header = "# tp: X\n# clause: C\n# purpose: p\n";
+  const std::string deep(5000, '(');
+  auto r =
+      parse_script(header + "0 < BTH(psn=" + deep + "1" + std::string(5000, ')') + ")\n", "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 1U);
+  EXPECT_NE(r.diagnostics[0].to_string().find("nest at most 64 parentheses deep"),
+            std::string::npos)
+      << r.diagnostics[0].to_string();
+  r = parse_script(
+      header + "0 < Raw(load=bytes(" + std::string(100, '(') + "1" + std::string(100, ')') + "))\n",
+      "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 1U);
+  // 64 deep is allowed.
+  r = parse_script(
+      header + "0 < BTH(psn=" + std::string(63, '(') + "1" + std::string(63, ')') + ")\n", "t.mrt");
+  EXPECT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  // A flat chain builds as deep a tree: bounded too.
+  std::string chain = "1";
+  for (int i = 0; i < 200000; ++i) chain += "+1";
+  r = parse_script(header + "0 < BTH(psn=" + chain + ")\n", "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 1U);
+  EXPECT_NE(r.diagnostics[0].message.find("at most 256 operators"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mr::script
