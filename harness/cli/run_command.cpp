@@ -109,7 +109,27 @@ Expected<uint64_t, std::string> parse_seed(const std::string& s) {
   }
 }
 
+// The run directory: a file there is refused before any test runs; an earlier run's
+// captures are removed, so the directory shows this run only.
+Expected<void, std::string> prepare_out_dir(const std::string& dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    return Unexpected("--out " + dir + ": exists and is not a directory");
+  std::filesystem::remove_all(std::filesystem::path(dir) / "captures", ec);
+  if (ec) return Unexpected("--out " + dir + ": cannot clear its captures: " + ec.message());
+  return {};
+}
+
 int run_impl(const RunOptions& o) {
+  if (!o.fail_on.empty() && o.fail_on != "inconc") {
+    std::fprintf(stderr, "metaroce run: --fail-on %s: the one choice is inconc\n",
+                 o.fail_on.c_str());
+    return kExitHarnessError;
+  }
+  if (auto ok = prepare_out_dir(o.out); !ok) {
+    std::fprintf(stderr, "metaroce run: %s\n", ok.error().c_str());
+    return kExitHarnessError;
+  }
   if (o.link != "memory") {
     std::fprintf(
         stderr,
@@ -237,6 +257,7 @@ int run_impl(const RunOptions& o) {
     return kExitHarnessError;
   }
   if (count(report::Verdict::kError) > 0) return kExitHarnessError;
+  if (o.fail_on == "inconc" && count(report::Verdict::kInconc) > 0) return kExitFailed;
   return count(report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
 }
 
@@ -281,6 +302,8 @@ Runner setup_run(CLI::App& app) {
                  "run each test N times, each on a fresh DUT with a seed derived from --seed; "
                  "a test whose verdict changes is flagged flaky")
       ->capture_default_str();
+  app.add_option("--fail-on", o->fail_on,
+                 "inconc: an inconclusive test fails the run (exit 1) like a failed one");
   app.add_flag("--no-progress", o->no_progress,
                "no live progress line on a terminal (there is none when stderr is not one)");
   return [o] { return run_with(*o); };

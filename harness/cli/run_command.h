@@ -30,6 +30,9 @@ struct RunOptions {
   int jobs = 1;              // tests at once (embedded reference only); 0: one per core
   int repeat = 1;            // runs of each test purpose, each on a fresh DUT
   bool no_progress = false;  // no live line on a terminal
+  // "inconc": an inconclusive test fails the run (exit 1) as a failed one does, so a CI job
+  // whose every test could not be judged is not green.
+  std::string fail_on;
 };
 
 Runner setup_run(CLI::App& app);

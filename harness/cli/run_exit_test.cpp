@@ -1,0 +1,68 @@
+// What `metaroce run` refuses and how it ends: a CI job that tested nothing, or judged
+// nothing, must not be green; a run directory shows one run only.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "harness/cli/command.h"
+#include "harness/cli/run_command.h"
+
+namespace mr::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+RunOptions options(const std::string& name) {
+  RunOptions o;
+  o.out = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+  o.no_progress = true;
+  o.quiet = true;
+  return o;
+}
+
+TEST(RunExit, AFilterThatSelectsNoTestIsAHarnessError) {
+  RunOptions o = options("none");
+  o.filter = "NO-SUCH-TEST-*";
+  EXPECT_EQ(run_with(o), kExitHarnessError);
+}
+
+TEST(RunExit, AnOutPathThatIsAFileIsRefusedBeforeAnyTestRuns) {
+  RunOptions o = options("file");
+  std::ofstream(o.out) << "not a directory";
+  o.filter = "RC-PSN-004";
+  EXPECT_EQ(run_with(o), kExitHarnessError);
+  EXPECT_TRUE(fs::is_regular_file(o.out));
+}
+
+TEST(RunExit, AnEarlierRunsCapturesAreClearedFromTheRunDirectory) {
+  RunOptions o = options("again");
+  fs::create_directories(o.out + "/captures");
+  std::ofstream(o.out + "/captures/RC-OLD-001.pcapng") << "stale";
+  o.filter = "RC-PSN-004";
+  EXPECT_EQ(run_with(o), kExitOk);
+  EXPECT_FALSE(fs::exists(o.out + "/captures/RC-OLD-001.pcapng"));
+  EXPECT_TRUE(fs::exists(o.out + "/captures/RC-PSN-004.pcapng"));
+}
+
+TEST(RunExit, FailOnInconcTurnsAnInconclusiveRunRed) {
+  // A test that posts more receive WQEs than the DUT queue holds is inconclusive (ENOSPC).
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/inconc-suite/base";
+  fs::create_directories(dir);
+  std::ofstream(dir + "/X-1.mrt")
+      << "# tp: X-1  clause: MR-AK-01\n# pics: rc.send  group: BV\n"
+         "# purpose: p\n# positive-path: none\n"
+         "dut qp A = create_qp(type=RC)\ndut post_recv A count=1025 len=8\n";
+  RunOptions o = options("inconc");
+  o.testcases = dir + "/..";
+  ASSERT_EQ(run_with(o), kExitOk) << "without --fail-on an inconclusive run exits 0";
+  o.fail_on = "inconc";
+  EXPECT_EQ(run_with(o), kExitFailed);
+  o.fail_on = "sometimes";
+  EXPECT_EQ(run_with(o), kExitHarnessError);
+}
+
+}  // namespace
+}  // namespace mr::cli
