@@ -24,13 +24,22 @@ std::string ip_dst(const wire::RocePacket& p) {
   return std::visit([](const auto& ip) { return ip.dst.to_string(); }, p.ip);
 }
 
+// Seconds with nine decimals, from integer nanoseconds: a double has 53 bits and an epoch
+// time in ns needs 61, so "%.9f" of ns / 1e9 was up to ~220 ns off.
+std::string seconds_text(uint64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%llu.%09llu", static_cast<unsigned long long>(ns / 1'000'000'000),
+                static_cast<unsigned long long>(ns % 1'000'000'000));
+  return buf;
+}
+
 // One line per frame, tcpdump-like, for people.
-void print_text(uint64_t frame, double t, const wire::DecodedRoce& d) {
+void print_text(uint64_t frame, uint64_t t_ns, const wire::DecodedRoce& d) {
   const auto& p = d.packet;
-  std::printf("%6llu %.9f %s > %s %s dqpn 0x%06x psn 0x%06x%s",
-              static_cast<unsigned long long>(frame), t, ip_src(p).c_str(), ip_dst(p).c_str(),
-              wire::opcode_name(p.bth.opcode).c_str(), p.bth.dqpn.value(), p.bth.psn.value(),
-              p.bth.ackreq ? " ackreq" : "");
+  std::printf("%6llu %s %s > %s %s dqpn 0x%06x psn 0x%06x%s",
+              static_cast<unsigned long long>(frame), seconds_text(t_ns).c_str(), ip_src(p).c_str(),
+              ip_dst(p).c_str(), wire::opcode_name(p.bth.opcode).c_str(), p.bth.dqpn.value(),
+              p.bth.psn.value(), p.bth.ackreq ? " ackreq" : "");
   if (p.aeth) std::printf(" syndrome 0x%02x msn %u", p.aeth->syndrome.value(), p.aeth->msn.value());
   if (p.reth) {
     std::printf(" va 0x%llx rkey 0x%08x dlen %u",
@@ -67,7 +76,7 @@ int run_decode(const DecodeOptions& o) {
       text = "malformed: " + d.error().to_string();
     } else if (const auto* roce = std::get_if<wire::DecodedRoce>(&*d)) {
       if (!o.json) {
-        print_text(n, t, *roce);
+        print_text(n, frame.timestamp_ns, *roce);
         continue;
       }
       j = wire::to_json(*roce);
@@ -83,7 +92,8 @@ int run_decode(const DecodeOptions& o) {
       out.update(j);
       std::cout << out.dump() << '\n';
     } else {
-      std::printf("%6llu %.9f %s\n", static_cast<unsigned long long>(n), t, text.c_str());
+      std::printf("%6llu %s %s\n", static_cast<unsigned long long>(n),
+                  seconds_text(frame.timestamp_ns).c_str(), text.c_str());
     }
   }
   std::cout.flush();
