@@ -41,7 +41,11 @@ case "$area" in
     bin=$(bazel info --config=bench bazel-bin 2>/dev/null)
     exe="$bin/${target#//}"
     exe="${exe/://}"
-    "$exe" --benchmark_format=json >"$out_dir/$area.json" 2>/dev/null || exit 2
+    # JSON to a file of its own: a benchmark with a display reporter of its own (the link
+    # benchmark's ratio line) writes its table to stdout whatever --benchmark_format says.
+    "$exe" --benchmark_out="$out_dir/$area.json" --benchmark_out_format=json --benchmark_color=false \
+      >"$cache/$area.console" 2>&1 || { tail -20 "$cache/$area.console" >&2; exit 2; }
+    sed "s/\x1b\[[0-9;]*m//g" "$cache/$area.console" | grep -h "ratio" || true
     /usr/bin/python3 - "$out_dir/$area.json" "$area" <<'PY'
 import json, sys
 b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
@@ -55,8 +59,12 @@ if sys.argv[2] == "transport":
         print(f"{n:>6} QPs: {x['items_per_second']/1e3:7.0f} k messages/s ({x['items_per_second']/one:.2f} of 1 QP), "
               f"{x['heap_bytes_per_qp']:.0f} heap bytes per QP")
 else:
+    standard = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
+                "repetitions", "repetition_index", "threads", "iterations", "real_time",
+                "cpu_time", "time_unit"}
     for name, x in b.items():
-        print(name, {k: v for k, v in x.items() if k.endswith("per_second") or k in ("ratio",)})
+        counters = {k: v for k, v in x.items() if k not in standard and isinstance(v, (int, float))}
+        print(name, ", ".join(f"{k} {v:.0f}" for k, v in counters.items()))
 PY
     echo "results: $out_dir/$area.json"
     exit 0
