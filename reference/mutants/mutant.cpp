@@ -202,6 +202,8 @@ constexpr std::array kTable{
                "delivers a UD payload larger than the receive WQE truncated"},
     MutantInfo{M::kControlledQkeyIgnored, "controlled-qkey-ignored", "MR-UD-05",
                "sends the work request's controlled Q_Key instead of the QP's"},
+    MutantInfo{M::kReceiveWqeLostOnError, "receive-wqe-lost-on-error", "MR-CQ-06",
+               "never completes the receive WQE a failed SEND consumed"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -131,6 +131,8 @@ enum class Mutant : uint8_t {
   kUdSourceQpNotReported,
   kUdLongMessageTruncated,
   kControlledQkeyIgnored,
+  // completions (MR-CQ)
+  kReceiveWqeLostOnError,
   kCount,
 };
 

@@ -234,6 +234,25 @@ void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_
   ++ctx.counters.rdma_recvs;
 }
 
+// A SEND that consumed a receive WQE and then failed does not lose it. RC completes it with
+// the error (MR-CQ-06, ibv_poll_cq(3)), the receive queue's first completion, ahead of the
+// ones the QP's Error state then flushes. UC leaves it open: dropping the message puts the
+// WQE back for the next one (abandon_open_message), as rxe's class D1 does.
+RespState fail_receive(QueuePair& qp, WcStatus status, RespState error, QpContext& ctx) {
+  if (qp.init.type == QpType::kUc) return error;
+  if (qp.open.rwqe && !ctx.mutants.active(Mutant::kReceiveWqeLostOnError)) {
+    Completion c;
+    c.wr_id = qp.open.rwqe->wr_id;
+    c.status = status;
+    c.opcode = WcOpcode::kRecv;
+    c.byte_len = qp.open.received;
+    c.qp_num = qp.qpn;
+    ctx.complete_recv(c);
+  }
+  qp.open = OpenMessage{};
+  return error;
+}
+
 RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
   if (r.info.is(wire::kStart)) {
     auto& rq = ctx.receive_queue(qp);
@@ -245,20 +264,23 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
   const RecvWr& rwqe = *qp.open.rwqe;
   auto data = r.p.payload;
   if (qp.open.received + data.size() > receive_capacity(rwqe)) {
-    if (!ctx.mutants.active(Mutant::kLongSendTruncated)) return RespState::kErrorInvalidRequest;
+    if (!ctx.mutants.active(Mutant::kLongSendTruncated))
+      return fail_receive(qp, WcStatus::kLocalLengthError, RespState::kErrorInvalidRequest, ctx);
     data = data.first(receive_capacity(rwqe) -
                       std::min<uint64_t>(receive_capacity(rwqe), qp.open.received));
   }
   const uint32_t at = ctx.mutants.active(Mutant::kSendPlacementWrapsAt64k)
                           ? qp.open.received & 0xffff
                           : qp.open.received;
-  if (!scatter_to_receive_wqe(qp, rwqe, at, data, ctx)) return RespState::kErrorRemoteOperation;
+  if (!scatter_to_receive_wqe(qp, rwqe, at, data, ctx))
+    return fail_receive(qp, WcStatus::kLocalProtectionError, RespState::kErrorRemoteOperation, ctx);
   qp.open.received += static_cast<uint32_t>(data.size());
   if (r.info.is(wire::kEnd)) {
     if (r.p.ieth && !ctx.mutants.active(Mutant::kSendWithInvalidateIgnored)) {
       // MR-MP-09: invalidate after the message; a key that cannot be invalidated is an error.
       if (!ctx.memory.invalidate_rkey(r.p.ieth->rkey, qp.init.pd))
-        return RespState::kErrorInvalidRequest;
+        return fail_receive(qp, WcStatus::kRemoteInvalidRequestError,
+                            RespState::kErrorInvalidRequest, ctx);
     }
     complete_receive(qp, r, WcOpcode::kRecv, qp.open.received, ctx);
     qp.open = OpenMessage{};
