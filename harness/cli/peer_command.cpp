@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "harness/agent/socket_io.h"
-#include "harness/peer/capturing_link.h"
 #include "harness/peer/control_socket.h"
+#include "harness/peer/peer_recording.h"
 #include "harness/peer/perftest_session.h"
 #include "harness/peer/pingpong_session.h"
 #include "harness/peer/rxe_interop.h"
@@ -85,10 +85,10 @@ int run_live(const PeerOptions& o) {
     log(pcap.error());
     return kExitHarnessError;
   }
-  std::unique_ptr<peer::CapturingLink> capture;
+  std::unique_ptr<io::RecordingLink> capture;
   io::Link* link = &*pcap;
   if (!o.capture.empty()) {
-    auto created = peer::CapturingLink::create(*pcap, o.capture);
+    auto created = io::RecordingLink::create(o.capture, peer::peer_recording(), &*pcap);
     if (!created) {
       log(created.error());
       return kExitHarnessError;

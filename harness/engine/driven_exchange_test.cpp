@@ -3,6 +3,12 @@
 // its packets, and a broken DUT fails at the line that judges what it broke.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/engine/test_runner.h"
 #include "harness/script/parser.h"
@@ -57,10 +63,14 @@ TEST(DrivenExchange, ALossyWritePassesAndItsRetransmissionsAreOnTheWire) {
   ASSERT_TRUE(reader) << reader.error().to_string();
   size_t naks = 0;
   size_t dropped = 0;
+  uint64_t last_t_ns = 0;
   for (int i = 0; i < 100000; ++i) {
     auto f = reader->next();
     ASSERT_TRUE(f);
     if (!*f) break;
+    // Frames the fault layer held back (reordered) are still in time order in the file.
+    EXPECT_GE((*f)->timestamp_ns, last_t_ns);
+    last_t_ns = (*f)->timestamp_ns;
     dropped += (*f)->comment.find("impair drop") != std::string::npos ? 1 : 0;
     auto d = wire::decode_frame((*f)->data);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
@@ -215,6 +225,36 @@ TEST(DrivenExchange, ScriptMistakesOnlyARunSeesAreHarnessErrorsNamingTheLine) {
     EXPECT_NE(r.reason.find(text), std::string::npos) << body << " -> " << r.reason;
     EXPECT_NE(r.reason.find("t.mrt:"), std::string::npos) << r.reason;
   }
+}
+
+// The capture names the direction of each frame, and the frame a `>` line failed on carries
+// the failure text after the script line.
+TEST(DrivenExchange, TheFailingFramesCommentCarriesTheFailure) {
+  const std::string capture = ::testing::TempDir() + "/failing-line.pcapng";
+  auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=1 len=64
+0   < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"hello")
++0  > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=7)
+)",
+               {}, 5, {}, capture);
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  auto reader = io::CaptureReader::open(capture);
+  ASSERT_TRUE(reader) << reader.error().to_string();
+  std::vector<std::pair<uint32_t, std::string>> frames;  // interface, first comment
+  for (int i = 0; i < 100; ++i) {
+    auto f = reader->next();
+    ASSERT_TRUE(f);
+    if (!*f) break;
+    frames.emplace_back((*f)->interface, std::string((*f)->comment));
+  }
+  ASSERT_EQ(frames.size(), 2U);
+  EXPECT_EQ(frames[0], (std::pair<uint32_t, std::string>{0, "t.mrt:7 inject"}));
+  EXPECT_EQ(frames[1], (std::pair<uint32_t, std::string>{1, "t.mrt:8 expect"}));
+  std::ifstream in(capture, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  EXPECT_NE(bytes.find("tester->dut"), std::string::npos);
+  EXPECT_NE(bytes.find("dut->tester"), std::string::npos);
+  EXPECT_NE(bytes.find("line 8: AETH.msn expected"), std::string::npos) << failures(r);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "harness/engine/driven_port.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/evaluate.h"
+#include "harness/engine/exchange_recorder.h"
 #include "harness/engine/fault_port.h"
 #include "harness/engine/frame_summary.h"
 #include "harness/engine/pics_predicate.h"
@@ -17,7 +18,6 @@
 #include "harness/engine/test_context.h"
 #include "harness/engine/tester_commands.h"
 #include "harness/engine/trace_judge.h"
-#include "reference/io/pcapng_writer.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
@@ -35,58 +35,21 @@ uint64_t ms(double v) { return static_cast<uint64_t>(std::llround(v * 1e6)); }
 
 // The most packets one `> within N` line may pass over: a bound, as every wait has.
 constexpr uint64_t kMaxWithin = 1 << 20;
-// The report's ladder shows this many frames of driven traffic (a 1 MiB WRITE is a
-// thousand); the pcapng holds every one.
-constexpr size_t kMaxLadderDrivenFrames = 64;
 
 uint64_t seconds_ns(double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); }
 
 class Runner {
  public:
-  Runner(TestContext& ctx, const TestOptions& options) : ctx_(ctx), options_(options) {
-    if (!options.capture_path.empty()) {
-      auto w = io::PcapngWriter::create(options.capture_path, "metaroce harness");
-      if (w) capture_.emplace(std::move(*w));
-    }
-  }
+  Runner(TestContext& ctx, ExchangeRecorder& rec) : ctx_(ctx), rec_(rec) {}
 
-  // A frame of driven traffic: the tester QP's own, or the DUT's to it.
-  void record_driven(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester) {
-    std::string name = "tester";
-    auto d = wire::decode_frame(frame);
-    if (const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr) {
-      const uint32_t dqpn = r->packet.bth.dqpn.value();
-      for (const auto& [n, t] : ctx_.tester_qps) {
-        const bool ours = from_tester ? ctx_.qps.at(t.dut_qp).dut_qpn == dqpn : t.qpn == dqpn;
-        if (!t.dut_qp.empty() && ours) name = "tester " + n;
-      }
-    }
-    const std::string ref = name + (from_tester ? " (driven)" : " (received)");
-    if (driven_recorded_++ >= kMaxLadderDrivenFrames) {
-      if (capture_) (void)capture_->write(frame, t_ns, ref);
-      return;
-    }
-    record(frame, t_ns, from_tester, ref);
-    // Driven payloads are seeded patterns judged by expect_mem: the ladder shows their length
-    // (in the summary), the pcapng their bytes.
-    auto& decoded = ctx_.result.packets.back().decoded;
-    if (decoded.is_object()) decoded.erase("payload");
-  }
-
-  void record(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester,
-              const std::string& ref) {
-    report::PacketRecord r;
-    r.t_ns = t_ns - ctx_.t0_ns;
-    r.from_tester = from_tester;
-    r.summary = frame_summary(frame);
-    r.script_ref = ref;
-    r.decoded = decoded_json(frame);
-    if (capture_) {
-      (void)capture_->write(frame, t_ns,
-                            ref.empty() ? (from_tester ? "tester" : "dut: unmatched") : ref);
-    }
-    ctx_.result.packets.push_back(std::move(r));
-  }
+  // The failures reported while this lives go into the comment of the frame just recorded.
+  struct Noted {
+    ExchangeRecorder& rec;
+    std::optional<uint64_t> frame;
+    size_t before;
+    ~Noted() { rec.note_failures(frame, before); }
+  };
+  Noted noted(std::optional<uint64_t> frame) { return {rec_, frame, ctx_.result.failures.size()}; }
 
   std::string ref(const script::Position& pos, const char* what) const {
     const auto slash = ctx_.script.path.find_last_of('/');
@@ -117,7 +80,7 @@ class Runner {
                          std::to_string((sent - nominal) / 1000) + " us late";
     }
     ctx_.last_event_ns = sent;
-    record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
+    rec_.record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
     if (!qp->tester_qp.empty()) follow_crafted_request(*qp, *frame);
   }
 
@@ -180,7 +143,8 @@ class Runner {
     const auto [earliest, latest] = window(line.time, line.packet.none);
     if (line.packet.none) {
       if (auto f = ctx_.port.receive(latest)) {
-        record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)"));
+        const auto note = noted(
+            rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)")));
         ctx_.fail(line.pos, "packet", "none", frame_summary(f->bytes),
                   "the DUT sent a packet where none was expected");
         ctx_.last_event_ns = f->t_ns;
@@ -217,7 +181,8 @@ class Runner {
       if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
       if (roce != nullptr && mismatches->empty())
         return matched(line, *f, *roce, earliest, seen, anchor_ns);
-      record(f->bytes, f->t_ns, false, ref(line.pos, "passed over (within)"));
+      const auto note =
+          noted(rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "passed over (within)")));
       ctx_.last_event_ns = f->t_ns;
       if (roce == nullptr) {
         ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
@@ -236,7 +201,7 @@ class Runner {
     }
     auto f = ctx_.port.receive(latest);
     if (!f) return missing(line, latest, candidates - 1);
-    record(f->bytes, f->t_ns, false, ref(line.pos, "expect"));
+    const auto note = noted(rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "expect")));
     ctx_.last_event_ns = f->t_ns;
     last_dut_packet_ns_ = f->t_ns;
     ctx_.anchor_lateness_ns = 0;
@@ -266,8 +231,9 @@ class Runner {
   // A `within` line found its packet after passing over `seen - 1` others.
   void matched(const PacketLine& line, const DutFrame& f, const wire::DecodedRoce& roce,
                uint64_t earliest, uint64_t seen, uint64_t anchor_ns) {
-    record(f.bytes, f.t_ns, false,
-           ref(line.pos, ("expect (candidate " + std::to_string(seen) + ")").c_str()));
+    const auto note = noted(
+        rec_.record(f.bytes, f.t_ns, false,
+                    ref(line.pos, ("expect (candidate " + std::to_string(seen) + ")").c_str())));
     ctx_.last_event_ns = f.t_ns;
     last_dut_packet_ns_ = f.t_ns;
     ctx_.anchor_lateness_ns = 0;
@@ -393,20 +359,6 @@ class Runner {
     faults.arm(e);
   }
 
-  // The packet ladder and the pcapng show what the harness did to the exchange.
-  void record_fault(const FaultEvent& e, const std::vector<uint8_t>& frame, uint64_t t_ns) {
-    const auto slash = ctx_.script.path.find_last_of('/');
-    const std::string ref = ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1) +
-                            ":" + std::to_string(e.line) + (e.random ? " impair " : " event ") +
-                            std::string(io::impairment_action_name(e.action)) +
-                            (e.random ? std::string() : " (tx " + std::to_string(e.tx) + ")");
-    if (e.random && driven_recorded_++ >= kMaxLadderDrivenFrames) {
-      if (capture_) (void)capture_->write(frame, t_ns, ref);
-      return;
-    }
-    record(frame, t_ns, e.direction == FaultDirection::kTester, ref);
-  }
-
   void probe(const script::Command& c) {
     const QpBinding* qp = command_qp(c, "probe");
     if (qp == nullptr) return;
@@ -428,7 +380,7 @@ class Runner {
     p.reth = wire::Reth{0, 0, 0};
     const auto frame = wire::build_frame(p);
     const uint64_t sent = ctx_.port.inject(frame);
-    record(frame, sent, true, ref(c.pos, "probe"));
+    rec_.record(frame, sent, true, ref(c.pos, "probe"));
     auto f = ctx_.port.receive(sent + ms(static_cast<double>(ctx_.pixit.expect_ms)));
     if (!f) {
       ctx_.fail(c.pos, "probe", "an ACK for PSN " + format_value(*psn & wire::kPsnMask, 24), "none",
@@ -436,7 +388,7 @@ class Runner {
                 "not a proven drop");
       return;
     }
-    record(f->bytes, f->t_ns, false, ref(c.pos, "probe answer"));
+    const auto note = noted(rec_.record(f->bytes, f->t_ns, false, ref(c.pos, "probe answer")));
     ctx_.last_event_ns = f->t_ns;
     auto d = wire::decode_frame(f->bytes);
     const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
@@ -455,7 +407,7 @@ class Runner {
       // What the tester's QPs take is explained: they are the DUT's peer.
       auto f = driven.receive_unclaimed(until);
       if (!f) return;
-      record(f->bytes, f->t_ns, false, "");
+      const auto note = noted(rec_.record(f->bytes, f->t_ns, false, ""));
       ctx_.fail({0, 0}, "packet", "no further packet", frame_summary(f->bytes),
                 "the DUT sent a packet the script does not expect");
     }
@@ -463,10 +415,8 @@ class Runner {
 
  private:
   TestContext& ctx_;
-  const TestOptions& options_;
-  std::optional<io::PcapngWriter> capture_;
+  ExchangeRecorder& rec_;
   std::optional<uint64_t> last_dut_packet_ns_;  // when the latest `>` line's packet came
-  size_t driven_recorded_ = 0;
 };
 
 bool reads_counters(const script::Script& script) {
@@ -516,7 +466,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   }
   const uint64_t drops_before = port.capture_drops();
   // Fault events act between the engine and the DUT; they see every frame of the test.
-  Runner* recorder = nullptr;
+  ExchangeRecorder* recorder = nullptr;
   // The trace checkers watch from the DUT's side of the faults.
   TraceJudge judge(port);
   FaultPort faults(judge, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
@@ -529,8 +479,9 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
                   {},     port.now_ns(), port.now_ns(), result,       false};
   ctx.driven = &driven;
   ctx.faults = &faults;
-  Runner runner(ctx, options);
-  recorder = &runner;
+  ExchangeRecorder rec(ctx, options.capture_path);
+  recorder = &rec;
+  Runner runner(ctx, rec);
   bool exchange_started = false;
   ScriptLoops loops(script.statements);
   // Each statement runs once, except the bodies of `repeat` loops; every loop is bounded

@@ -5,9 +5,9 @@
 
 #include "harness/interop/agent_peer.h"
 #include "harness/interop/reference_peer.h"
-#include "harness/interop/wire_capture.h"
 #include "harness/peer/data_pattern.h"
 #include "reference/io/clock.h"
+#include "reference/io/recording_link.h"
 
 namespace mr::interop {
 using peer::pattern_u64;
@@ -66,12 +66,20 @@ CellResult run_one(const MatrixEnvironment& env, const MatrixOptions& options,
   const io::ImpairmentProbabilities p = probabilities(cell.impairment);
   io::ImpairedLink outgoing(env.wire, clock, io::ImpairmentPolicy(r.seed ^ 1, p),
                             io::ImpairmentPolicy(0));
-  WireCapture capture(outgoing, env.dut_name);
-  if (auto started = capture.start((fs::path(options.out_dir) / r.capture).string()); !started) {
-    r.outcome.failures.push_back("capture: " + started.error());
+  // Comments say who sent each frame; neither is a tester comment, so the analyzer judges
+  // both sides.
+  auto capture = io::RecordingLink::create((fs::path(options.out_dir) / r.capture).string(),
+                                           {.application = "metaroce interop (issue #7)",
+                                            .sent = "reference->" + env.dut_name,
+                                            .received = env.dut_name + "->reference",
+                                            .sent_comment = "reference",
+                                            .received_comment = env.dut_name},
+                                           &outgoing);
+  if (!capture) {
+    r.outcome.failures.push_back("capture: " + capture.error());
     return r;
   }
-  io::ImpairedLink incoming(capture, clock, io::ImpairmentPolicy(0),
+  io::ImpairedLink incoming(**capture, clock, io::ImpairmentPolicy(0),
                             io::ImpairmentPolicy(r.seed ^ 2, p));
   {
     ReferencePeer reference(incoming, {.mac = env.reference_id.mac,
@@ -90,7 +98,7 @@ CellResult run_one(const MatrixEnvironment& env, const MatrixOptions& options,
   r.received = incoming.counters(io::LinkDirection::kReceive);
   r.impairments = outgoing.events();
   for (const auto& e : incoming.events()) r.impairments.push_back(e);
-  if (auto stopped = capture.stop(); !stopped) {
+  if (auto stopped = (*capture)->close(); !stopped) {
     r.analysis_error = "capture: " + stopped.error();
   } else if (auto a = analyze_cell_capture((fs::path(options.out_dir) / r.capture).string()); a) {
     r.analysis = std::move(*a);

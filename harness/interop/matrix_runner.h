@@ -3,7 +3,7 @@
 // Runs the interop matrix over one DUT (issue #7): for each cell, a fresh reference device
 // on the DUT-facing link behind the harness's seeded impairment (ImpairedLink, both
 // directions), the DUT's side through its agent (AgentPeer), the cell run and judged on
-// both sides (cell_runner.h), its traffic captured to a pcapng of its own (WireCapture)
+// both sides (cell_runner.h), its traffic captured to a pcapng of its own (io::RecordingLink)
 // and analyzed (cell_analysis.h). The environment (a booted rxe guest, or two reference
 // devices in memory for tests) is the caller's.
 //

@@ -1,8 +1,8 @@
 // File: peer_qp.h
 //
 // The reference side of an interop run (issue #9): a reference transport Device behind a
-// ReferenceBackend on a Link (a libpcap link on the guest's tap, usually through a
-// CapturingLink), its data path on a thread of its own, and one RC QP with one registered
+// ReferenceBackend on a Link (a libpcap link on the guest's tap, usually through an
+// io::RecordingLink), its data path on a thread of its own, and one RC QP with one registered
 // buffer that the tools' traffic patterns use. Shaped like the few verbs calls
 // ibv_rc_pingpong and perftest make, with errors as values naming the step.
 //

@@ -9,8 +9,8 @@
 #include "harness/analyze/analyze_capture.h"
 #include "harness/analyze/report.h"
 #include "harness/dut/rxe/rxe_guest.h"
-#include "harness/peer/capturing_link.h"
 #include "harness/peer/control_socket.h"
+#include "harness/peer/peer_recording.h"
 #include "harness/peer/perftest_session.h"
 #include "harness/peer/pingpong_session.h"
 #include "reference/io/namespaced_pcap_link.h"
@@ -129,7 +129,7 @@ Expected<InteropResult, std::string> run_interop_case(const InteropCase& c,
   auto guest = dut::RxeGuest::start(guest_options);
   if (!guest) return Unexpected(guest.error());
 
-  auto capture = CapturingLink::create(*pcap, options.capture_path);
+  auto capture = io::RecordingLink::create(options.capture_path, peer_recording(), &*pcap);
   if (!capture) return Unexpected(capture.error());
   const PeerQpOptions identity{.mac = guest_options.tester_mac,
                                .ip = guest_options.tester_ip,

@@ -1,5 +1,6 @@
 #include "reference/io/pcapng_writer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -33,6 +34,7 @@ void close_block(std::vector<uint8_t>& b) {
 }
 
 constexpr uint16_t kOptComment = 1;
+constexpr uint16_t kIfName = 2;
 constexpr uint16_t kShbUserAppl = 4;
 constexpr uint16_t kIfTsresol = 9;
 constexpr uint32_t kMaxComment = 0xfff0;
@@ -40,7 +42,8 @@ constexpr uint32_t kMaxComment = 0xfff0;
 }  // namespace
 
 Expected<PcapngWriter, std::string> PcapngWriter::create(const std::string& path,
-                                                         std::string_view application) {
+                                                         std::string_view application,
+                                                         std::span<const std::string> interfaces) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) return Unexpected(path + ": " + std::strerror(errno));
   PcapngWriter w(path, f);
@@ -56,17 +59,23 @@ Expected<PcapngWriter, std::string> PcapngWriter::create(const std::string& path
   put32(b, 0);  // opt_endofopt
   close_block(b);
   if (auto ok = w.put(b); !ok) return Unexpected(ok.error());
-  b.clear();
-  put32(b, 1);  // interface description
-  put32(b, 0);
-  put16(b, 1);  // LINKTYPE_ETHERNET
-  put16(b, 0);
-  put32(b, 0);  // no snap length limit
-  const uint8_t nanoseconds = 9;
-  put_option(b, kIfTsresol, std::span(&nanoseconds, 1));
-  put32(b, 0);
-  close_block(b);
-  if (auto ok = w.put(b); !ok) return Unexpected(ok.error());
+  const std::string unnamed;
+  for (size_t i = 0; i < std::max<size_t>(interfaces.size(), 1); ++i) {
+    const std::string& name = interfaces.empty() ? unnamed : interfaces[i];
+    b.clear();
+    put32(b, 1);  // interface description
+    put32(b, 0);
+    put16(b, 1);  // LINKTYPE_ETHERNET
+    put16(b, 0);
+    put32(b, 0);  // no snap length limit
+    if (!name.empty()) put_option(b, kIfName, as_bytes(name));
+    const uint8_t nanoseconds = 9;
+    put_option(b, kIfTsresol, std::span(&nanoseconds, 1));
+    put32(b, 0);
+    close_block(b);
+    if (auto ok = w.put(b); !ok) return Unexpected(ok.error());
+  }
+  w.interfaces_ = static_cast<uint32_t>(std::max<size_t>(interfaces.size(), 1));
   return w;
 }
 
@@ -79,22 +88,47 @@ Expected<void, std::string> PcapngWriter::put(std::span<const uint8_t> bytes) {
 }
 
 Expected<void, std::string> PcapngWriter::write(std::span<const uint8_t> frame,
-                                                uint64_t timestamp_ns, std::string_view comment) {
+                                                uint64_t timestamp_ns, std::string_view comment,
+                                                uint32_t interface) {
+  return write_block(frame, timestamp_ns, std::span(&comment, 1), interface);
+}
+
+Expected<void, std::string> PcapngWriter::write(std::span<const uint8_t> frame,
+                                                uint64_t timestamp_ns,
+                                                std::span<const std::string> comments,
+                                                uint32_t interface) {
+  std::vector<std::string_view> views(comments.begin(), comments.end());
+  return write_block(frame, timestamp_ns, views, interface);
+}
+
+Expected<void, std::string> PcapngWriter::write_block(std::span<const uint8_t> frame,
+                                                      uint64_t timestamp_ns,
+                                                      std::span<const std::string_view> comments,
+                                                      uint32_t interface) {
+  if (interface >= interfaces_) {
+    return Unexpected(path_ + ": interface " + std::to_string(interface) + " of " +
+                      std::to_string(interfaces_));
+  }
+  size_t comment_bytes = 0;
+  for (const auto& c : comments) comment_bytes += c.size() + 8;
   std::vector<uint8_t> b;
-  b.reserve(frame.size() + comment.size() + 48);
+  b.reserve(frame.size() + comment_bytes + 48);
   put32(b, 6);  // enhanced packet block
   put32(b, 0);
-  put32(b, 0);  // interface 0
+  put32(b, interface);
   put32(b, static_cast<uint32_t>(timestamp_ns >> 32));
   put32(b, static_cast<uint32_t>(timestamp_ns));
   put32(b, static_cast<uint32_t>(frame.size()));
   put32(b, static_cast<uint32_t>(frame.size()));
   b.insert(b.end(), frame.begin(), frame.end());
   b.resize(b.size() + ((4 - frame.size() % 4) % 4), 0);
-  if (!comment.empty()) {
-    put_option(b, kOptComment, as_bytes(comment.substr(0, kMaxComment)));
-    put32(b, 0);
+  bool options = false;
+  for (const auto& c : comments) {
+    if (c.empty()) continue;
+    put_option(b, kOptComment, as_bytes(c.substr(0, kMaxComment)));
+    options = true;
   }
+  if (options) put32(b, 0);  // opt_endofopt
   close_block(b);
   return put(b);
 }

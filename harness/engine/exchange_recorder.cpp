@@ -1,0 +1,97 @@
+#include "harness/engine/exchange_recorder.h"
+
+#include <variant>
+
+#include "harness/engine/frame_summary.h"
+#include "reference/wire/frame_decoder.h"
+
+namespace mr::engine {
+namespace {
+
+// The report's ladder shows this many frames of driven traffic; the pcapng holds every one.
+constexpr size_t kMaxLadderDrivenFrames = 64;
+
+io::RecordingLink::Direction direction(bool from_tester) {
+  return from_tester ? io::RecordingLink::Direction::kSent
+                     : io::RecordingLink::Direction::kReceived;
+}
+
+}  // namespace
+
+ExchangeRecorder::ExchangeRecorder(TestContext& ctx, const std::string& capture_path) : ctx_(ctx) {
+  if (capture_path.empty()) return;
+  auto rec = io::RecordingLink::create(
+      capture_path,
+      {.application = "metaroce harness", .sent = "tester->dut", .received = "dut->tester"});
+  if (rec) capture_ = std::move(*rec);
+}
+
+std::string ExchangeRecorder::script_name() const {
+  const auto slash = ctx_.script.path.find_last_of('/');
+  return ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1);
+}
+
+std::optional<uint64_t> ExchangeRecorder::record(const std::vector<uint8_t>& frame, uint64_t t_ns,
+                                                 bool from_tester, const std::string& ref) {
+  report::PacketRecord r;
+  r.t_ns = t_ns - ctx_.t0_ns;
+  r.from_tester = from_tester;
+  r.summary = frame_summary(frame);
+  r.script_ref = ref;
+  r.decoded = decoded_json(frame);
+  ctx_.result.packets.push_back(std::move(r));
+  if (!capture_) return std::nullopt;
+  return capture_->record(frame, t_ns, direction(from_tester),
+                          ref.empty() ? (from_tester ? "tester" : "dut: unmatched") : ref);
+}
+
+void ExchangeRecorder::record_driven(const std::vector<uint8_t>& frame, uint64_t t_ns,
+                                     bool from_tester) {
+  std::string name = "tester";
+  auto d = wire::decode_frame(frame);
+  if (const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr) {
+    const uint32_t dqpn = r->packet.bth.dqpn.value();
+    for (const auto& [n, t] : ctx_.tester_qps) {
+      const bool ours = from_tester ? ctx_.qps.at(t.dut_qp).dut_qpn == dqpn : t.qpn == dqpn;
+      if (!t.dut_qp.empty() && ours) name = "tester " + n;
+    }
+  }
+  const std::string ref = name + (from_tester ? " (driven)" : " (received)");
+  if (driven_recorded_++ >= kMaxLadderDrivenFrames) {
+    if (capture_) capture_->record(frame, t_ns, direction(from_tester), ref);
+    return;
+  }
+  record(frame, t_ns, from_tester, ref);
+  // Driven payloads are seeded patterns judged by expect_mem: the ladder shows their length
+  // (in the summary), the pcapng their bytes.
+  auto& decoded = ctx_.result.packets.back().decoded;
+  if (decoded.is_object()) decoded.erase("payload");
+}
+
+void ExchangeRecorder::record_fault(const FaultEvent& e, const std::vector<uint8_t>& frame,
+                                    uint64_t t_ns) {
+  const std::string ref = script_name() + ":" + std::to_string(e.line) +
+                          (e.random ? " impair " : " event ") +
+                          std::string(io::impairment_action_name(e.action)) +
+                          (e.random ? std::string() : " (tx " + std::to_string(e.tx) + ")");
+  const bool from_tester = e.direction == FaultDirection::kTester;
+  if (e.random && driven_recorded_++ >= kMaxLadderDrivenFrames) {
+    if (capture_) capture_->record(frame, t_ns, direction(from_tester), ref);
+    return;
+  }
+  record(frame, t_ns, from_tester, ref);
+}
+
+void ExchangeRecorder::note_failures(std::optional<uint64_t> frame, size_t failures_before) {
+  if (!capture_ || !frame) return;
+  const auto& failures = ctx_.result.failures;
+  for (size_t i = failures_before; i < failures.size(); ++i) {
+    const auto& f = failures[i];
+    std::string text = "line " + std::to_string(f.line) + ": ";
+    if (!f.field.empty())
+      text += f.field + " expected " + f.expected + ", actual " + f.actual + ": ";
+    capture_->annotate(*frame, text + f.message);
+  }
+}
+
+}  // namespace mr::engine

@@ -1,0 +1,52 @@
+// File: exchange_recorder.h
+//
+// The exchange of one test as the report and the pcapng show it: every frame into the test's
+// capture (io::RecordingLink: time order, tester->dut and dut->tester interfaces, the script
+// line in each frame's comment, the failure text in the comment of the frame a line failed
+// on), and into the report's packet ladder, which shows only the first frames of driven
+// traffic (a 1 MiB WRITE is a thousand).
+//
+//   ExchangeRecorder rec(ctx, options.capture_path);
+//   const size_t before = ctx.result.failures.size();
+//   const auto frame = rec.record(bytes, t_ns, false, "t.mrt:7 expect");
+//   ...judge it, ctx.fail(...)...
+//   rec.note_failures(frame, before);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/engine/fault_port.h"
+#include "harness/engine/test_context.h"
+#include "reference/io/recording_link.h"
+
+namespace mr::engine {
+
+class ExchangeRecorder {
+ public:
+  // No capture when `capture_path` is empty or cannot be created (the ladder is kept).
+  ExchangeRecorder(TestContext& ctx, const std::string& capture_path);
+
+  // A frame the script's lines sent or judged; `ref` names the line (empty: none did).
+  // Returns the frame's index in the capture, for note_failures().
+  std::optional<uint64_t> record(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester,
+                                 const std::string& ref);
+  // A frame of driven traffic: the tester QP's own, or the DUT's to it.
+  void record_driven(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester);
+  // A frame an `event` or `impair` line acted on: what the harness did to the exchange.
+  void record_fault(const FaultEvent& e, const std::vector<uint8_t>& frame, uint64_t t_ns);
+  // The failures reported since there were `failures_before` go into the frame's comment.
+  void note_failures(std::optional<uint64_t> frame, size_t failures_before);
+
+ private:
+  std::string script_name() const;  // the script's file name, without its directory
+
+  TestContext& ctx_;
+  std::unique_ptr<io::RecordingLink> capture_;
+  size_t driven_recorded_ = 0;
+};
+
+}  // namespace mr::engine
