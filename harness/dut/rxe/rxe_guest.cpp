@@ -361,9 +361,9 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
   auto pid = spawn_in_namespace(guest.netns_->name(), argv, guest.console_log_);
   if (!pid) return fail(pid.error());
   guest.qemu_pid_ = *pid;
-  std::fprintf(stderr, "rxe guest: qemu pid %d in %s, token %s, console %s, image %s\n", *pid,
-               guest.netns_->name().c_str(), guest.token_.c_str(), guest.console_log_.c_str(),
-               image.c_str());
+  // The token is a secret: never printed or logged (a CI log is public).
+  std::fprintf(stderr, "rxe guest: qemu pid %d in %s, console %s, image %s\n", *pid,
+               guest.netns_->name().c_str(), guest.console_log_.c_str(), image.c_str());
 
   // Bounded wait: the marker, then the agent's port. A QEMU that exits fails at once.
   const auto deadline = boot_at + std::chrono::milliseconds(options.boot_timeout_ms);
