@@ -235,6 +235,14 @@ int run_impl(const RunOptions& o) {
     return kExitHarnessError;
   }
   result->doctor = std::move(doctor);
+  result->mutants = o.mutants;
+  // What chose the tests and judged them; --jobs and --out change no report, so a report of
+  // --jobs 3 stays that of --jobs 1 (run_jobs_test).
+  result->options = {{"dut", o.dut},        {"profile", profile},
+                     {"pixit", pixit_path}, {"testcases", o.testcases},
+                     {"filter", o.filter},  {"seed", o.seed},
+                     {"repeat", o.repeat},  {"fail_on", o.fail_on},
+                     {"mutants", o.mutants}};
   if (auto ok = report::write_run_directory(*result, o.out); !ok) {
     std::fprintf(stderr, "metaroce run: writing the report: %s\n", ok.error().c_str());
     return kExitHarnessError;

@@ -64,5 +64,23 @@ TEST(RunExit, FailOnInconcTurnsAnInconclusiveRunRed) {
   EXPECT_EQ(run_with(o), kExitHarnessError);
 }
 
+TEST(RunExit, ARunOnAMutatedReferenceSaysSoInEveryReport) {
+  RunOptions o = options("mutant");
+  o.filter = "RC-CQ-011";
+  o.mutants = {"receive-wqe-lost-on-error"};
+  EXPECT_EQ(run_with(o), kExitFailed);
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string manifest = slurp(o.out + "/manifest.json");
+  EXPECT_NE(manifest.find("\"mutants\": [\n    \"receive-wqe-lost-on-error\""), std::string::npos)
+      << manifest.substr(0, 400);
+  EXPECT_NE(slurp(o.out + "/report.json").find("receive-wqe-lost-on-error"), std::string::npos);
+  EXPECT_NE(slurp(o.out + "/index.html").find("class=\"mutant-banner\""), std::string::npos);
+  EXPECT_NE(slurp(o.out + "/summary.md").find("**Mutated reference (receive-wqe-lost-on-error)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace mr::cli

@@ -21,8 +21,14 @@ std::string json_text(const nlohmann::ordered_json& j) {
 }
 
 void append_header(std::string& out, const RunResult& run) {
-  out += "<header><h1>MetaRoCE conformance run " + html::verdict_badge(run.overall()) +
-         "</h1>\n<table class=\"meta\">\n";
+  out += "<header><h1>MetaRoCE conformance run " + html::verdict_badge(run.overall()) + "</h1>\n";
+  if (!run.mutants.empty()) {
+    std::string names;
+    for (const auto& m : run.mutants) names += (names.empty() ? "" : ", ") + m;
+    out += "<p class=\"mutant-banner\">Mutated reference (" + text_escape(names) +
+           "): a deliberately broken DUT, not a conformance result</p>\n";
+  }
+  out += "<table class=\"meta\">\n";
   if (run.dut.is_object()) {
     for (const auto& [key, value] : run.dut.items()) {
       append_meta_row(out, "DUT " + text_escape(key), json_text(value));
@@ -32,6 +38,7 @@ void append_header(std::string& out, const RunResult& run) {
   }
   append_meta_row(out, "Profile", text_escape(run.profile));
   append_meta_row(out, "Seed", std::to_string(run.seed));
+  if (!run.options.empty()) append_meta_row(out, "Options", json_text(run.options));
   append_meta_row(
       out, "Harness",
       text_escape(run.harness_version) +

@@ -18,7 +18,7 @@ th{background:#f6f8fa}
 .badge{display:inline-block;border-radius:1em;padding:0 .7em;color:#fff;font-weight:600;font-size:12px;text-transform:uppercase;white-space:nowrap}
 .badge.v-pass{background:var(--pass)}.badge.v-fail{background:var(--fail)}.badge.v-error{background:var(--error)}
 .badge.v-inconc{background:var(--inconc)}.badge.v-none{background:var(--none)}.badge.v-not-applicable{background:var(--na)}
-.meta th{width:10em}.counts>span{margin-right:1.2em;white-space:nowrap}
+.mutant-banner{background:#fde2e1;border:2px solid #b91c1c;padding:.5em;font-weight:bold}.meta th{width:10em}.counts>span{margin-right:1.2em;white-space:nowrap}
 .filters{margin:1em 0;padding:.5em;background:#f6f8fa;border-radius:6px}
 .filters label{margin-right:1.2em;cursor:pointer}
 input.filter{position:absolute;opacity:0;pointer-events:none}

@@ -27,6 +27,8 @@ std::string render_manifest_json(const RenderContext& ctx) {
       {"pixit", run.pixit},
       {"seed", run.seed},
       {"repeat", run.repeat},
+      {"mutants", run.mutants},
+      {"options", run.options},
       {"inputs", run.inputs},
       {"outputs", ctx.output_sha256},
       {"captures", captures},

@@ -104,6 +104,8 @@ nlohmann::ordered_json to_report_json(const RunResult& run) {
               {"pixit", run.pixit},
               {"seed", run.seed},
               {"repeat", run.repeat},
+              {"mutants", run.mutants},
+              {"options", run.options},
               {"inputs", run.inputs},
               {"tests", std::move(tests)},
               {"coverage", coverage_json(run)},

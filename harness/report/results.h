@@ -95,6 +95,11 @@ struct RunResult {
   double duration_s = 0;
   bool cancelled = false;      // stopped early (Ctrl-C): the tests not run are absent
   nlohmann::ordered_json dut;  // identity from hello/capabilities
+  // Reference mutants the DUT ran with: a deliberately broken device, not a conformance
+  // result. Every report says so.
+  std::vector<std::string> mutants;
+  // The run's options as given (dut, profile, pixit, filter, seed, repeat, jobs, ...).
+  nlohmann::ordered_json options = nlohmann::ordered_json::object();
   // The DUT host's doctor report (harness/doctor), or why there is none; manifest only.
   nlohmann::ordered_json doctor;
   std::string profile;           // PICS profile name

@@ -73,6 +73,12 @@ std::string flaky_section(const RunResult& run) {
 std::string render_summary_md(const RenderContext& ctx) {
   const RunResult& run = ctx.run;
   std::string out = "# MetaRoCE conformance run: " + upper(to_string(run.overall())) + "\n\n";
+  if (!run.mutants.empty()) {
+    out += "**Mutated reference (";
+    for (size_t i = 0; i < run.mutants.size(); ++i)
+      out += (i ? ", " : "") + md_escape(run.mutants[i]);
+    out += "): a deliberately broken DUT, not a conformance result.**\n\n";
+  }
   out += "DUT " + md_escape(dut_name(run.dut)) + " · profile " + md_escape(run.profile) +
          " · seed " + std::to_string(run.seed) + " · harness " + md_escape(run.harness_version);
   if (run.repeat > 1) out += " · each test run " + std::to_string(run.repeat) + " times";
