@@ -89,6 +89,16 @@ Result<Json> DutControl::call(std::string_view op, Json args, std::optional<uint
   }
 }
 
+protocol::DutClient typed_client(DutControl& control) {
+  return protocol::DutClient([&control](protocol::Json request) -> Result<protocol::Json> {
+    const std::string op = request["op"].get<std::string>();  // the client always sets it
+    request.erase("op");
+    auto reply = control.call(op, Json(std::move(request)));
+    if (!reply) return Unexpected(std::move(reply).error());
+    return protocol::Json(*reply);
+  });
+}
+
 Expected<std::string, std::string> read_token_file(const std::string& path) {
   std::ifstream in(path);
   std::string token;

@@ -22,6 +22,7 @@
 
 #include "harness/agent/control_reply.h"
 #include "harness/dut/control_transport.h"
+#include "harness/protocol/dut_client.h"
 
 namespace mr::dut {
 
@@ -58,6 +59,9 @@ class DutControl {
 // The token in the first line of `path` (a trailing CR or spaces dropped); an error naming
 // the file when it cannot be read. Whether an empty token is acceptable is the caller's call.
 Expected<std::string, std::string> read_token_file(const std::string& path);
+
+// The typed client (harness/protocol) over `control`, which must outlive it.
+protocol::DutClient typed_client(DutControl& control);
 
 // The ControlError an error reply carries ({"code", "message", "field"}); EPROTO when the
 // reply is not a well-formed protocol reply or its code is not one of the protocol's (the

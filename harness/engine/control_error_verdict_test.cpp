@@ -102,6 +102,29 @@ TEST(ControlErrorVerdict, AnErrorWithoutAProtocolCodeIsAHarnessErrorQuotingIt) {
   EXPECT_NE(r.reason.find(R"("error":"ENOSPC")"), std::string::npos) << r.reason;
 }
 
+// A reply the agent calls a success but whose members are missing or of the wrong type is
+// the agent's fault: an error verdict naming the member and quoting the reply, not a
+// thrown exception ending as a harness fault.
+TEST(ControlErrorVerdict, AMalformedReplyIsAnErrorQuotingIt) {
+  auto r = run_refusing("create_pd", R"({"ok": true, "pd": "one"})");
+  EXPECT_EQ(r.verdict, report::Verdict::kError) << r.reason;
+  EXPECT_EQ(r.reason,
+            "t.mrt:5: DUT control: EPROTO: create_pd reply: pd: expected an unsigned integer; "
+            R"(reply: {"pd":"one"})");
+  r = run_refusing("poll_cq", R"({"ok": true, "completions": [{"wr_id": 1, "status": 7}]})",
+                   "dut expect_completion A status=SUCCESS\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kError) << r.reason;
+  EXPECT_EQ(r.reason,
+            "t.mrt:6: DUT control: EPROTO: poll_cq reply: completions[0].status: expected a "
+            R"(string; reply: {"completions":[{"status":7,"wr_id":1}]})");
+  r = run_refusing("counters", R"({"ok": true, "counters": {"sent_pkts": -1}})",
+                   "0 > none\ndut expect_counter name=sent_pkts delta=0\n");
+  EXPECT_EQ(r.verdict, report::Verdict::kError) << r.reason;
+  EXPECT_NE(r.reason.find("counters reply: counters.sent_pkts: expected an unsigned integer"),
+            std::string::npos)
+      << r.reason;
+}
+
 // expect_counter's baseline is read where the exchange begins (the first packet line): the
 // same classification as any other request there.
 TEST(ControlErrorVerdict, EnospcForTheCounterBaselineMakesTheTestInconclusive) {

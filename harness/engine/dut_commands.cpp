@@ -9,13 +9,13 @@
 #include "harness/engine/command_args.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
-#include "harness/engine/waiting_op.h"
 #include "reference/wire/psn.h"
 
 namespace mr::engine {
 namespace {
 
 using nlohmann::json;
+using protocol::QpAttrs;
 using script::Command;
 
 constexpr uint64_t kDefaultMrLength = 1 << 20;
@@ -25,24 +25,23 @@ constexpr uint64_t kDefaultDutQkey = 0x11223344;
 constexpr uint64_t kDefaultTesterQkey = 0x55667788;
 
 // A waiting request (waiting_op.h) whose wait the protocol bounds: a longer PIXIT wait is a
-// series of requests, ending at the first reply that shows what the script waits for, or when
-// wait_ms has passed.
-std::optional<json> wait_in_chunks(TestContext& ctx, const script::Position& pos, uint64_t wait_ms,
-                                   json request) {
-  const std::string op = request["op"].get<std::string>();
+// series of requests (`request(chunk_ms)`), ending at the first reply that shows what the
+// script waits for (`satisfied`), or when wait_ms has passed.
+template <class Request, class Satisfied>
+auto wait_in_chunks(TestContext& ctx, const script::Position& pos, uint64_t wait_ms,
+                    Request request, Satisfied satisfied) {
   for (uint64_t waited = 0;;) {
     const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, agent::kMaxPollTimeoutMs);
-    request["timeout_ms"] = chunk;
-    auto reply = control_request(ctx, pos, request);
+    auto reply = checked(ctx, pos, request(chunk));
     waited += chunk;
-    if (!reply || wait_satisfied(op, *reply).value_or(true) || waited >= wait_ms) return reply;
+    if (!reply || satisfied(*reply) || waited >= wait_ms) return reply;
   }
 }
 
 // The remote rights a script names: ALL, NONE, or any of WRITE, READ, ATOMIC joined (e.g.
 // READ_WRITE), as the control protocol's access names.
-json remote_rights(const std::string& names) {
-  json out = json::array();
+std::vector<std::string> remote_rights(const std::string& names) {
+  std::vector<std::string> out;
   const bool all = names == "ALL";
   if (all || names.find("WRITE") != std::string::npos) out.push_back("REMOTE_WRITE");
   if (all || names.find("READ") != std::string::npos) out.push_back("REMOTE_READ");
@@ -53,17 +52,18 @@ json remote_rights(const std::string& names) {
 // The modify_qp steps of a UC or UD QP, from those of an RC QP: UC drops the RC-only
 // attributes (READ/ATOMIC resources, timers), UD has no peer at all but a Q_Key (IBTA
 // 10.3.1; ibv_modify_qp's required attributes per QP type).
-std::vector<json> unreliable_steps(const std::string& type, const std::vector<json>& rc,
-                                   uint64_t qkey, uint64_t sq_psn) {
+std::vector<QpAttrs> unreliable_steps(const std::string& type, const std::vector<QpAttrs>& rc,
+                                      uint64_t qkey, uint64_t sq_psn) {
+  const QpAttrs rts{.state = "RTS", .sq_psn = sq_psn};
   if (type == "UD") {
-    return {{{"state", "INIT"}, {"pkey", rc[0]["pkey"]}, {"qkey", qkey}},
-            {{"state", "RTR"}, {"path_mtu", rc[1]["path_mtu"]}},
-            {{"state", "RTS"}, {"sq_psn", sq_psn}}};
+    return {{.state = "INIT", .pkey = rc[0].pkey, .qkey = qkey},
+            {.state = "RTR", .path_mtu = rc[1].path_mtu},
+            rts};
   }
-  json rtr = rc[1];
-  rtr.erase("max_dest_rd_atomic");
-  rtr.erase("min_rnr_timer");
-  return {rc[0], rtr, {{"state", "RTS"}, {"sq_psn", sq_psn}}};
+  QpAttrs rtr = rc[1];
+  rtr.max_dest_rd_atomic.reset();
+  rtr.min_rnr_timer.reset();
+  return {rc[0], rtr, rts};
 }
 
 }  // namespace
@@ -121,20 +121,103 @@ std::optional<ConnectionPath> connection_path(Args& a, TestContext& ctx) {
 }
 
 // The address vector that points the DUT's QP at the tester (modify_qp to RTR).
-json address_vector(const ConnectionPath& path, const TestContext& ctx, uint32_t udp_sport) {
-  json av = {
-      {"dmac", ctx.pixit.tester_mac.to_string()},
-      {"dip", path.ipv6 ? ctx.pixit.tester_ip6->to_string() : ctx.pixit.tester_ip.to_string()},
-      {"sip", path.ipv6 ? ctx.pixit.dut_ip6->to_string() : ctx.pixit.dut_ip.to_string()},
-      {"udp_sport", udp_sport}};
+protocol::AddressVector address_vector(const ConnectionPath& path, const TestContext& ctx,
+                                       uint32_t udp_sport) {
+  protocol::AddressVector av{
+      .dip = path.ipv6 ? ctx.pixit.tester_ip6->to_string() : ctx.pixit.tester_ip.to_string(),
+      .dmac = ctx.pixit.tester_mac.to_string(),
+      .sip = path.ipv6 ? ctx.pixit.dut_ip6->to_string() : ctx.pixit.dut_ip.to_string(),
+      .udp_sport = udp_sport};
   // Only what the script set: a DUT without VLAN support still takes a plain vector.
-  if (path.traffic_class != 0) av["traffic_class"] = path.traffic_class;
-  if (path.hop_limit != 64) av["hop_limit"] = path.hop_limit;
+  if (path.traffic_class != 0) av.traffic_class = path.traffic_class;
+  if (path.hop_limit != 64) av.hop_limit = path.hop_limit;
   if (path.vlan) {
-    av["vlan_id"] = *path.vlan;
-    av["vlan_prio"] = path.pcp;
+    av.vlan_id = *path.vlan;
+    av.vlan_prio = path.pcp;
   }
   return av;
+}
+
+// The PD and memory region of a new QP: X's with share=X (two QPs on the same memory:
+// MR-AT-07), otherwise its own. False once an error has ended the test.
+bool bind_memory(const Command& c, TestContext& ctx, Args& a, QpBinding& b, uint32_t index,
+                 uint64_t mr_len) {
+  const std::string share = a.name("share", "");
+  if (!share.empty()) {
+    auto it = ctx.qps.find(share);
+    if (it == ctx.qps.end()) {
+      ctx.error(a.pos("share"), "create_qp share: no QP named '" + share + "'");
+      return false;
+    }
+    b.pd = it->second.pd;
+    b.lkey = it->second.lkey;
+    b.rkey = it->second.rkey;
+    b.va = it->second.va;
+    b.mr_length = it->second.mr_length;
+    return true;
+  }
+  protocol::DutClient dut = dut_client(ctx);
+  auto pd = checked(ctx, c.pos, dut.create_pd());
+  if (!pd) return false;
+  b.pd = *pd;
+  // mr_access=...: the region's remote rights (default all), apart from the QP's (access=).
+  std::vector<std::string> rights = remote_rights(a.name("mr_access", "ALL"));
+  rights.push_back("LOCAL_WRITE");
+  auto mr = checked(ctx, c.pos,
+                    dut.reg_mr({.pd = b.pd,
+                                .length = mr_len,
+                                .access = std::move(rights),
+                                .va = kDutVaBase + uint64_t{index} * 0x1000000}));
+  if (!mr) return false;
+  b.lkey = mr->lkey;
+  b.rkey = mr->rkey;
+  b.va = mr->va;
+  b.mr_length = mr_len;
+  return true;
+}
+
+// The modify_qp steps that take an RC QP from RESET to RTS, connected to the tester.
+std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& path,
+                              const QpBinding& b, uint32_t tester_qpn, uint64_t rq_psn,
+                              uint64_t sq_psn, const std::string& access) {
+  return {
+      {.state = "INIT", .access_flags = remote_rights(access), .pkey = a.number("pkey", 0xffff)},
+      {.state = "RTR",
+       .path_mtu = a.number("mtu", 1024),
+       .dest_qpn = tester_qpn,
+       .rq_psn = rq_psn,
+       .min_rnr_timer = a.number("min_rnr_timer", 12),
+       .max_dest_rd_atomic = a.number("max_dest_rd_atomic", 16),
+       .av = address_vector(path, ctx, 0xc000 | (b.dut_qpn & 0x3fff))},
+      {.state = "RTS",
+       .sq_psn = sq_psn,
+       .timeout = a.number("timeout", 14),
+       .retry_cnt = a.number("retry_cnt", 7),
+       .rnr_retry = a.number("rnr_retry", 7),
+       .max_rd_atomic = a.number("max_rd_atomic", 16)},
+  };
+}
+
+// The QP's values by name for the rest of the script; the first QP's also by P, Q and T.
+void bind_symbols(TestContext& ctx, const std::string& name, const QpBinding& b, uint64_t qkey,
+                  uint64_t tester_qkey, uint64_t rq_psn, uint64_t sq_psn) {
+  const uint32_t tester_qpn = b.connection.tester_qpn;
+  ctx.symbols.set(name + ".qkey", qkey);
+  ctx.symbols.set(name + ".tqkey", tester_qkey);
+  ctx.symbols.set(name + ".qpn", b.dut_qpn);
+  ctx.symbols.set(name + ".rkey", b.rkey);
+  ctx.symbols.set(name + ".lkey", b.lkey);
+  ctx.symbols.set(name + ".va", b.va);
+  ctx.symbols.set(name + ".len", b.mr_length);
+  ctx.symbols.set(name + ".tqpn", tester_qpn);
+  if (ctx.qps.empty()) {
+    ctx.symbols.set("P", rq_psn);
+    ctx.symbols.set("Q", sq_psn);
+    ctx.symbols.set("T", tester_qpn);
+    ctx.current_qp = name;
+  }
+  ctx.symbols.set(name + ".P", rq_psn);
+  ctx.symbols.set(name + ".Q", sq_psn);
 }
 
 void create_qp(const Command& c, TestContext& ctx) {
@@ -145,7 +228,6 @@ void create_qp(const Command& c, TestContext& ctx) {
   const std::string type = a.name("type", "RC");
   if (type != "RC" && type != "UC" && type != "UD")
     return ctx.error(a.pos("type"), "create_qp: type must be RC, UC or UD");
-  const std::string& name = c.assign;
   const uint32_t index = static_cast<uint32_t>(ctx.qps.size());
   QpBinding b;
   // Reproducible, seeded starting PSNs unless the script fixes them.
@@ -154,87 +236,35 @@ void create_qp(const Command& c, TestContext& ctx) {
   const uint64_t sq_psn = a.number("sq_psn", (mix >> 44) & wire::kPsnMask);
   const uint64_t mr_len = a.number("mr_len", kDefaultMrLength);
   const std::string access = a.name("access", "ALL");
-  if (ctx.aborted) return;
-  // share=X: the new QP uses X's protection domain and memory region (two QPs on the same
-  // memory: MR-AT-07); otherwise it gets a PD and a region of its own.
-  const std::string share = a.name("share", "");
-  if (!share.empty()) {
-    auto it = ctx.qps.find(share);
-    if (it == ctx.qps.end())
-      return ctx.error(a.pos("share"), "create_qp share: no QP named '" + share + "'");
-    b.pd = it->second.pd;
-    b.lkey = it->second.lkey;
-    b.rkey = it->second.rkey;
-    b.va = it->second.va;
-    b.mr_length = it->second.mr_length;
-  } else {
-    auto pd = control_request(ctx, c.pos, {{"op", "create_pd"}});
-    if (!pd) return;
-    b.pd = (*pd)["pd"].get<uint32_t>();
-    // mr_access=...: the region's remote rights (default all), apart from the QP's (access=).
-    const std::string mr_access = a.name("mr_access", "ALL");
-    json rights = remote_rights(mr_access);
-    rights.push_back("LOCAL_WRITE");
-    auto mr = control_request(ctx, c.pos,
-                              {{"op", "reg_mr"},
-                               {"pd", b.pd},
-                               {"length", mr_len},
-                               {"va", kDutVaBase + uint64_t{index} * 0x1000000},
-                               {"access", rights}});
-    if (!mr) return;
-    b.lkey = (*mr)["lkey"].get<uint32_t>();
-    b.rkey = (*mr)["rkey"].get<uint32_t>();
-    b.va = (*mr)["va"].get<uint64_t>();
-    b.mr_length = mr_len;
-  }
-  auto cq =
-      control_request(ctx, c.pos, {{"op", "create_cq"}, {"depth", a.number("cq_depth", 4096)}});
+  if (ctx.aborted || !bind_memory(c, ctx, a, b, index, mr_len)) return;
+  protocol::DutClient dut = dut_client(ctx);
+  auto cq = checked(ctx, c.pos, dut.create_cq(a.number("cq_depth", 4096)));
   if (!cq) return;
-  b.cq = (*cq)["cq"].get<uint32_t>();
-  auto qp = control_request(ctx, c.pos,
-                            {{"op", "create_qp"},
-                             {"pd", b.pd},
-                             {"send_cq", b.cq},
-                             {"recv_cq", b.cq},
-                             {"type", type},
-                             {"max_send_wr", 1024},
-                             {"max_recv_wr", 1024}});
+  b.cq = *cq;
+  auto qp = checked(ctx, c.pos,
+                    dut.create_qp({.pd = b.pd,
+                                   .send_cq = b.cq,
+                                   .recv_cq = b.cq,
+                                   .type = type,
+                                   .max_send_wr = 1024,
+                                   .max_recv_wr = 1024}));
   if (!qp) return;
-  b.dut_qpn = (*qp)["qpn"].get<uint32_t>();
+  b.dut_qpn = *qp;
   const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
-  const json qp_access = remote_rights(access);
   const uint16_t sport = static_cast<uint16_t>(0xc000 | (tester_qpn & 0x3fff));
-  const std::vector<json> rc_steps{
-      {{"state", "INIT"}, {"pkey", a.number("pkey", 0xffff)}, {"access_flags", qp_access}},
-      {{"state", "RTR"},
-       {"path_mtu", a.number("mtu", 1024)},
-       {"dest_qpn", tester_qpn},
-       {"rq_psn", rq_psn},
-       {"max_dest_rd_atomic", a.number("max_dest_rd_atomic", 16)},
-       {"min_rnr_timer", a.number("min_rnr_timer", 12)},
-       {"av", address_vector(*path, ctx, 0xc000 | (b.dut_qpn & 0x3fff))}},
-      {{"state", "RTS"},
-       {"sq_psn", sq_psn},
-       {"timeout", a.number("timeout", 14)},
-       {"retry_cnt", a.number("retry_cnt", 7)},
-       {"rnr_retry", a.number("rnr_retry", 7)},
-       {"max_rd_atomic", a.number("max_rd_atomic", 16)}},
-  };
+  const auto rc = rc_steps(a, ctx, *path, b, tester_qpn, rq_psn, sq_psn, access);
   const uint64_t qkey = a.number("qkey", kDefaultDutQkey);
   const uint64_t tester_qkey = a.number("tqkey", kDefaultTesterQkey);
   if (qkey > 0xffffffff || tester_qkey > 0xffffffff)
     return ctx.error(a.pos("qkey"), "create_qp: a Q_Key is 32-bit");
-  std::vector<json> steps =
-      type == "RC" ? rc_steps : unreliable_steps(type, rc_steps, qkey, sq_psn);
+  std::vector<QpAttrs> steps = type == "RC" ? rc : unreliable_steps(type, rc, qkey, sq_psn);
   // state=RTR stops one step short: a QP that receives but may not send yet (MR-QS-03).
   const std::string final_state = a.name("state", "RTS");
   if (final_state != "RTS" && final_state != "RTR")
     return ctx.error(a.pos("state"), "create_qp: state must be RTR or RTS");
   if (final_state == "RTR") steps.pop_back();
   for (const auto& attrs : steps) {
-    if (ctx.aborted ||
-        !control_request(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", b.dut_qpn}, {"attrs", attrs}}))
-      return;
+    if (ctx.aborted || !checked(ctx, c.pos, dut.modify_qp(b.dut_qpn, attrs))) return;
   }
   b.connection = ConnectionDefaults{ctx.pixit.tester_mac,
                                     ctx.pixit.dut_mac,
@@ -254,24 +284,8 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.type = type;
   b.mtu = static_cast<uint32_t>(a.number("mtu", 1024));
   b.tester_qkey = static_cast<uint32_t>(tester_qkey);
-  ctx.symbols.set(name + ".qkey", qkey);
-  ctx.symbols.set(name + ".tqkey", tester_qkey);
-  ctx.symbols.set(name + ".qpn", b.dut_qpn);
-  ctx.symbols.set(name + ".rkey", b.rkey);
-  ctx.symbols.set(name + ".lkey", b.lkey);
-  ctx.symbols.set(name + ".va", b.va);
-  ctx.symbols.set(name + ".len", b.mr_length);
-  ctx.symbols.set(name + ".tqpn", tester_qpn);
-  if (ctx.qps.empty()) {
-    // The first QP's values also have the short names of the language: P, Q, T.
-    ctx.symbols.set("P", rq_psn);
-    ctx.symbols.set("Q", sq_psn);
-    ctx.symbols.set("T", tester_qpn);
-    ctx.current_qp = name;
-  }
-  ctx.symbols.set(name + ".P", rq_psn);
-  ctx.symbols.set(name + ".Q", sq_psn);
-  ctx.qps[name] = b;
+  bind_symbols(ctx, c.assign, b, qkey, tester_qkey, rq_psn, sq_psn);
+  ctx.qps[c.assign] = b;
 }
 
 void post_recv(const Command& c, TestContext& ctx) {
@@ -285,15 +299,10 @@ void post_recv(const Command& c, TestContext& ctx) {
   if (count > 4096) return ctx.error(a.pos("count"), "post_recv: count above 4096");
   if (offset + count * len > qp->mr_length)
     return ctx.error(c.pos, "post_recv: buffers end past the memory region");
+  protocol::DutClient dut = dut_client(ctx);
   for (uint64_t i = 0; i < count && !ctx.aborted; ++i) {
-    control_request(
-        ctx, c.pos,
-        {{"op", "post_recv"},
-         {"qpn", qp->dut_qpn},
-         {"wr",
-          {{"wr_id", wr_id + i},
-           {"sg_list",
-            {{{"addr", qp->va + offset + i * len}, {"length", len}, {"lkey", qp->lkey}}}}}}});
+    const protocol::Sge sge{.addr = qp->va + offset + i * len, .length = len, .lkey = qp->lkey};
+    checked(ctx, c.pos, dut.post_recv(qp->dut_qpn, {.wr_id = wr_id + i, .sg_list = {sge}}));
   }
 }
 
@@ -313,29 +322,29 @@ void post_send(const Command& c, TestContext& ctx) {
   const uint64_t wr_id = a.number("wr_id", 1);
   if (ctx.aborted) return;
   if (count == 0 || count > 4096) return ctx.error(a.pos("count"), "post_send: count is 1..4096");
-  json wr = {{"opcode", a.name("opcode", "SEND")},
-             {"signaled", a.number("signaled", 1) != 0},
-             {"solicited", a.number("solicited", 0) != 0},
-             {"imm_data", a.number("imm", 0)},
-             {"rkey", a.number("rkey", 0)},
-             {"compare_add", a.number("compare_add", 0)},
-             {"swap", a.number("swap", 0)},
-             {"invalidate_rkey", a.number("invalidate_rkey", 0)}};
+  protocol::SendWr wr{.opcode = a.name("opcode", "SEND"),
+                      .signaled = a.number("signaled", 1) != 0,
+                      .solicited = a.number("solicited", 0) != 0,
+                      .imm_data = a.number("imm", 0),
+                      .invalidate_rkey = a.number("invalidate_rkey", 0),
+                      .rkey = a.number("rkey", 0),
+                      .compare_add = a.number("compare_add", 0),
+                      .swap = a.number("swap", 0)};
   if (qp->type == "UD") {
     // The work request's address handle: to the tester, from the QP's own UDP source port.
-    wr["ud"] = {{"ah",
-                 {{"dmac", ctx.pixit.tester_mac.to_string()},
-                  {"dip", ctx.pixit.tester_ip.to_string()},
-                  {"sip", ctx.pixit.dut_ip.to_string()},
-                  {"udp_sport", 0xc000 | (qp->dut_qpn & 0x3fff)}}},
-                {"remote_qpn", a.number("dest_qpn", qp->connection.tester_qpn)},
-                {"remote_qkey", a.number("qkey", qp->tester_qkey)}};
+    wr.ud = protocol::UdDestination{.ah = {.dip = ctx.pixit.tester_ip.to_string(),
+                                           .dmac = ctx.pixit.tester_mac.to_string(),
+                                           .sip = ctx.pixit.dut_ip.to_string(),
+                                           .udp_sport = 0xc000 | (qp->dut_qpn & 0x3fff)},
+                                    .remote_qpn = a.number("dest_qpn", qp->connection.tester_qpn),
+                                    .remote_qkey = a.number("qkey", qp->tester_qkey)};
   }
+  protocol::DutClient dut = dut_client(ctx);
   for (uint64_t i = 0; i < count && !ctx.aborted; ++i) {
-    wr["wr_id"] = wr_id + i;
-    wr["sg_list"] = {{{"addr", qp->va + offset + i * stride}, {"length", len}, {"lkey", qp->lkey}}};
-    wr["remote_addr"] = remote_addr + i * stride;
-    control_request(ctx, c.pos, {{"op", "post_send"}, {"qpn", qp->dut_qpn}, {"wr", wr}});
+    wr.wr_id = wr_id + i;
+    wr.sg_list = {{.addr = qp->va + offset + i * stride, .length = len, .lkey = qp->lkey}};
+    wr.remote_addr = remote_addr + i * stride;
+    checked(ctx, c.pos, dut.post_send(qp->dut_qpn, wr));
   }
 }
 
@@ -352,42 +361,48 @@ void expect_completion(const Command& c, TestContext& ctx, bool none) {
   if (ctx.aborted) return;
   if (count == 0 || count > 4096)
     return ctx.error(a.pos("count"), "expect_completion: count is 1..4096");
+  protocol::DutClient dut = dut_client(ctx);
   for (uint64_t i = 0; i < count; ++i) {
-    auto reply =
-        wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "poll_cq"}, {"cq", qp->cq}, {"max", 1}});
-    if (!reply) return;
+    auto list = wait_in_chunks(
+        ctx, c.pos, wait_ms, [&](uint64_t chunk) { return dut.poll_cq(qp->cq, 1, chunk); },
+        [](const std::vector<protocol::Completion>& got) { return !got.empty(); });
+    if (!list) return;
     ctx.last_event_ns = ctx.port.now_ns();
-    const auto& list = (*reply)["completions"];
     if (none) {
-      if (!list.empty())
-        ctx.fail(c.pos, "completion", "none", list[0].dump(),
+      if (!list->empty())
+        ctx.fail(c.pos, "completion", "none", protocol::to_json(list->front()).dump(),
                  "the DUT completed a work request it should not have");
       return;
     }
     const std::string nth =
         count > 1 ? " (completion " + std::to_string(i + 1) + " of " + std::to_string(count) + ")"
                   : "";
-    if (list.empty()) {
+    if (list->empty()) {
       ctx.fail(c.pos, "completion", "a completion",
                "none within " + std::to_string(wait_ms) + " ms",
                "the DUT reported no completion" + nth);
       return;
     }
-    const json& got = list[0];
+    const protocol::Completion& got = list->front();
     bool differs = false;
-    auto check = [&](const std::string& arg, const std::string& key, const json& want) {
-      if (!got.contains(key) || got[key] != want) {
+    // `key` is the reply's member, absent when `have` is empty; values shown as JSON.
+    auto check = [&](const std::string& arg, const std::string& key, const json& want,
+                     const std::optional<json>& have) {
+      if (!have || *have != want) {
         differs = true;
-        ctx.fail(a.pos(arg), "completion." + key, want.dump(),
-                 got.contains(key) ? got[key].dump() : "absent", "completion field differs" + nth);
+        ctx.fail(a.pos(arg), "completion." + key, want.dump(), have ? have->dump() : "absent",
+                 "completion field differs" + nth);
       }
     };
-    check("status", "status", a.name("status", "SUCCESS"));
-    if (a.has("opcode")) check("opcode", "opcode", a.name("opcode", ""));
-    if (a.has("len")) check("len", "byte_len", a.number("len", 0));
-    if (a.has("imm")) check("imm", "imm_data", a.number("imm", 0));
-    if (a.has("wr_id")) check("wr_id", "wr_id", a.number("wr_id", 0) + i);
-    if (a.has("src_qp")) check("src_qp", "src_qp", a.number("src_qp", 0));
+    auto some = [](const std::optional<uint64_t>& v) {
+      return v ? std::optional<json>(*v) : std::nullopt;
+    };
+    check("status", "status", a.name("status", "SUCCESS"), json(got.status));
+    if (a.has("opcode")) check("opcode", "opcode", a.name("opcode", ""), json(got.opcode));
+    if (a.has("len")) check("len", "byte_len", a.number("len", 0), json(got.byte_len));
+    if (a.has("imm")) check("imm", "imm_data", a.number("imm", 0), some(got.imm_data));
+    if (a.has("wr_id")) check("wr_id", "wr_id", a.number("wr_id", 0) + i, json(got.wr_id));
+    if (a.has("src_qp")) check("src_qp", "src_qp", a.number("src_qp", 0), some(got.src_qp));
     if (differs) return;
   }
 }
@@ -398,9 +413,7 @@ void arm_cq(const Command& c, TestContext& ctx) {
   QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const bool solicited_only = a.number("solicited_only", 0) != 0;
-  if (!ctx.aborted)
-    control_request(ctx, c.pos,
-                    {{"op", "req_notify_cq"}, {"cq", qp->cq}, {"solicited_only", solicited_only}});
+  if (!ctx.aborted) checked(ctx, c.pos, dut_client(ctx).req_notify_cq(qp->cq, solicited_only));
 }
 
 // dut expect_cq_event [QP] / expect_no_cq_event [QP] window=MS: the QP's CQ raised a completion
@@ -411,9 +424,12 @@ void expect_cq_event(const Command& c, TestContext& ctx, bool none) {
   if (!qp || ctx.aborted) return;
   const uint64_t wait_ms =
       none ? a.number("window", ctx.pixit.no_packet_ms) : ctx.pixit.completion_ms;
-  auto reply = wait_in_chunks(ctx, c.pos, wait_ms, {{"op", "get_cq_event"}, {"cq", qp->cq}});
+  protocol::DutClient dut = dut_client(ctx);
+  auto reply = wait_in_chunks(
+      ctx, c.pos, wait_ms, [&](uint64_t chunk) { return dut.get_cq_event(qp->cq, chunk); },
+      [](uint64_t events) { return events > 0; });
   if (!reply) return;
-  const uint64_t events = reply->value("events", uint64_t{0});
+  const uint64_t events = *reply;
   ctx.last_event_ns = ctx.port.now_ns();
   if (none && events > 0) {
     ctx.fail(c.pos, "cq_event", "none", std::to_string(events) + " event(s)",
@@ -436,10 +452,10 @@ void expect_counter(const Command& c, TestContext& ctx) {
     return ctx.error(c.pos, "dut expect_counter needs name=COUNTER delta=N");
   if (!ctx.counters_at_start)
     return ctx.error(c.pos, "dut expect_counter before the first packet line: no baseline");
-  auto reply = control_request(ctx, c.pos, {{"op", "counters"}});
+  auto reply = checked(ctx, c.pos, dut_client(ctx).counters());
   if (!reply) return;
-  const auto& now = (*reply)["counters"];
-  const auto& before = (*ctx.counters_at_start)["counters"];
+  const protocol::Counters& now = *reply;
+  const protocol::Counters& before = *ctx.counters_at_start;
   if (!now.contains(name) || !before.contains(name)) {
     ctx.result.verdict = report::worse(ctx.result.verdict, report::Verdict::kInconc);
     if (ctx.result.reason.empty())
@@ -447,7 +463,7 @@ void expect_counter(const Command& c, TestContext& ctx) {
           "the DUT reports no counter '" + name + "' (line " + std::to_string(c.pos.line) + ")";
     return;
   }
-  const uint64_t grew = now[name].get<uint64_t>() - before[name].get<uint64_t>();
+  const uint64_t grew = now.at(name) - before.at(name);
   if (grew != delta) {
     ctx.fail(a.pos("delta"), "counter." + name, "+" + std::to_string(delta),
              "+" + std::to_string(grew), "the DUT's counter changed by another amount");
@@ -458,10 +474,10 @@ void expect_state(const Command& c, TestContext& ctx) {
   Args a(c, ctx);
   QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
-  auto reply = control_request(ctx, c.pos, {{"op", "query_qp"}, {"qpn", qp->dut_qpn}});
+  auto reply = checked(ctx, c.pos, dut_client(ctx).query_qp(qp->dut_qpn));
   if (!reply) return;
   const std::string want = a.name("state", "RTS");
-  const std::string got = (*reply)["attrs"].value("state", "");
+  const std::string& got = reply->state;
   if (got != want) ctx.fail(a.pos("state"), "qp.state", want, got, "QP state differs");
 }
 
@@ -470,14 +486,13 @@ void modify_qp(const Command& c, TestContext& ctx) {
   QpBinding* qp = named_dut_qp(c, ctx);
   if (!qp || ctx.aborted) return;
   const std::string state = a.name("state", "ERROR");
-  json attrs = {{"state", state}};
+  QpAttrs attrs{.state = state};
   // RESET -> INIT needs a P_Key and access flags (IBTA 10.3.1); the script may set them.
   if (state == "INIT") {
-    attrs["pkey"] = a.number("pkey", 0xffff);
-    attrs["access_flags"] = remote_rights(a.name("access", "ALL"));
+    attrs.pkey = a.number("pkey", 0xffff);
+    attrs.access_flags = remote_rights(a.name("access", "ALL"));
   }
-  if (!ctx.aborted)
-    control_request(ctx, c.pos, {{"op", "modify_qp"}, {"qpn", qp->dut_qpn}, {"attrs", attrs}});
+  if (!ctx.aborted) checked(ctx, c.pos, dut_client(ctx).modify_qp(qp->dut_qpn, attrs));
 }
 
 }  // namespace
@@ -508,19 +523,19 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   ctx.error(c.pos, "'dut " + c.name + "' is not a command of the language");
 }
 
-std::optional<json> control_request(TestContext& ctx, const script::Position& pos, json request) {
-  auto r = ctx.port.control(std::move(request));
-  if (!r) {
-    // ENOSPC is a limit of the DUT (memory, a queue or table slot), not a fault of the script:
-    // the test cannot be judged there (docs/dut-control-protocol.md).
-    if (r.error().code == agent::ErrorCode::kEnospc)
-      ctx.inconclusive(pos,
-                       "the DUT lacks the resources this test needs: " + r.error().to_string());
-    else
-      ctx.error(pos, "DUT control: " + r.error().to_string());
-    return std::nullopt;
-  }
-  return *r;
+protocol::DutClient dut_client(DutPort& port) {
+  return protocol::DutClient(
+      [&port](protocol::Json request) { return port.control(std::move(request)); });
+}
+
+void control_failed(TestContext& ctx, const script::Position& pos,
+                    const agent::ControlError& error) {
+  // ENOSPC is a limit of the DUT (memory, a queue or table slot), not a fault of the script:
+  // the test cannot be judged there (docs/dut-control-protocol.md).
+  if (error.code == agent::ErrorCode::kEnospc)
+    ctx.inconclusive(pos, "the DUT lacks the resources this test needs: " + error.to_string());
+  else
+    ctx.error(pos, "DUT control: " + error.to_string());
 }
 
 }  // namespace mr::engine

@@ -12,39 +12,11 @@
 namespace mr::engine {
 namespace {
 
-using nlohmann::json;
 using script::Command;
 
 constexpr uint64_t kMaxCompare = uint64_t{1} << 28;  // bytes one expect_mem may compare
 
-std::string hex(std::span<const uint8_t> b) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(b.size() * 2);
-  for (uint8_t x : b) {
-    s.push_back(kDigits[x >> 4]);
-    s.push_back(kDigits[x & 15]);
-  }
-  return s;
-}
-
-std::optional<std::vector<uint8_t>> unhex(const std::string& s) {
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  if (s.size() % 2 != 0) return std::nullopt;
-  std::vector<uint8_t> out(s.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const int hi = digit(s[2 * i]);
-    const int lo = digit(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out[i] = static_cast<uint8_t>(hi << 4 | lo);
-  }
-  return out;
-}
+std::string hex(std::span<const uint8_t> b) { return protocol::to_hex(b); }
 
 // The region pattern of QP `name` (tester or DUT), bytes [from, from + len).
 std::optional<std::vector<uint8_t>> pattern_of(TestContext& ctx, const script::Position& pos,
@@ -101,20 +73,12 @@ std::optional<std::vector<uint8_t>> read_dut(TestContext& ctx, const script::Pos
                                              const QpBinding& qp, uint64_t offset, uint64_t len) {
   std::vector<uint8_t> out;
   out.reserve(len);
+  protocol::DutClient dut = dut_client(ctx);
   for (uint64_t done = 0; done < len;) {
     const uint64_t n = std::min(len - done, agent::kMaxMemTransfer);
-    auto reply = control_request(
-        ctx, pos,
-        {{"op", "read_mem"}, {"lkey", qp.lkey}, {"va", qp.va + offset + done}, {"length", n}});
-    if (!reply) return std::nullopt;
-    auto bytes = reply->contains("data") && (*reply)["data"].is_string()
-                     ? unhex((*reply)["data"].get<std::string>())
-                     : std::nullopt;
-    if (!bytes || bytes->size() != n) {
-      ctx.error(pos, "DUT control: read_mem replied without " + std::to_string(n) +
-                         " bytes of hex data: " + reply->dump().substr(0, 200));
-      return std::nullopt;
-    }
+    // The client checks the reply: exactly n bytes of hex, or an error quoting it.
+    auto bytes = checked(ctx, pos, dut.read_mem(qp.lkey, qp.va + offset + done, n));
+    if (!bytes) return std::nullopt;
     out.insert(out.end(), bytes->begin(), bytes->end());
     done += n;
   }
@@ -123,13 +87,10 @@ std::optional<std::vector<uint8_t>> read_dut(TestContext& ctx, const script::Pos
 
 void write_dut(TestContext& ctx, const script::Position& pos, const QpBinding& qp, uint64_t offset,
                std::span<const uint8_t> data) {
+  protocol::DutClient dut = dut_client(ctx);
   for (uint64_t done = 0; done < data.size() && !ctx.aborted;) {
     const uint64_t n = std::min<uint64_t>(data.size() - done, agent::kMaxMemTransfer);
-    control_request(ctx, pos,
-                    {{"op", "write_mem"},
-                     {"lkey", qp.lkey},
-                     {"va", qp.va + offset + done},
-                     {"data", hex(data.subspan(done, n))}});
+    checked(ctx, pos, dut.write_mem(qp.lkey, qp.va + offset + done, data.subspan(done, n)));
     done += n;
   }
 }

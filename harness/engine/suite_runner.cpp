@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/engine/dut_commands.h"
 #include "harness/engine/ordered_runs.h"
 #include "harness/engine/suite_check.h"
 #include "harness/engine/test_runner.h"
@@ -136,10 +137,14 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
   run.catalog = std::move(*catalog);
   for (const auto& c : run.catalog.clauses()) suite.clause_levels[c.id] = c.level;
   // The DUT's identity for the report: who it is and where, not its whole capability list.
-  if (auto caps = identity.control({{"op", "capabilities"}})) {
-    for (const char* key : {"device", "mac", "ips", "gids"}) {
-      if (caps->contains(key)) run.dut[key] = (*caps)[key];
-    }
+  // A DUT that cannot say (ENOTSUP, a malformed reply) is still tested, without one.
+  if (auto caps = dut_client(identity).capabilities()) {
+    run.dut["device"] = protocol::to_json(caps->device);
+    run.dut["mac"] = caps->mac;
+    run.dut["ips"] = caps->ips;
+    nlohmann::ordered_json gids = nlohmann::ordered_json::array();
+    for (const auto& g : caps->gids) gids.push_back(nlohmann::ordered_json(protocol::to_json(g)));
+    run.dut["gids"] = std::move(gids);
   }
   const auto files = find_test_cases(o.testcases_dir);
   if (files.empty()) return Unexpected(o.testcases_dir + ": no .mrt test cases found");

@@ -18,6 +18,7 @@
 #include "harness/engine/packet_synthesis.h"
 #include "harness/engine/pixit.h"
 #include "harness/engine/symbols.h"
+#include "harness/protocol/dut_messages.h"
 #include "harness/report/results.h"
 #include "harness/script/ast.h"
 #include "reference/transport/work_request.h"
@@ -75,7 +76,7 @@ struct TestContext {
   std::string tester_late;
   uint64_t anchor_lateness_ns = 0;  // how late the last event, an injection, went out
   // The DUT's counters when the exchange began, if the script reads counters (expect_counter).
-  std::optional<nlohmann::json> counters_at_start;
+  std::optional<protocol::Counters> counters_at_start;
   // The tester's reference QPs (`tester` lines) and the layers their frames pass: set by
   // run_test before the first statement.
   DrivenPort* driven = nullptr;

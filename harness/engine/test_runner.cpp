@@ -495,8 +495,8 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       if (!exchange_started) {
         if (reads_counters(script)) {
           // The baseline expect_counter compares with; a DUT out of resources here is inconc
-          // as anywhere else (control_request).
-          auto counters = control_request(ctx, line->pos, {{"op", "counters"}});
+          // as anywhere else (checked).
+          auto counters = checked(ctx, line->pos, dut_client(ctx).counters());
           if (!counters) break;
           ctx.counters_at_start = *counters;
         }

@@ -23,7 +23,12 @@ inline std::optional<bool> wait_satisfied(std::string_view op, const nlohmann::j
     const auto it = reply.find("completions");
     return it != reply.end() && !it->empty();
   }
-  if (op == "get_cq_event") return reply.value("events", uint64_t{0}) > 0;
+  if (op == "get_cq_event") {
+    // Read without throwing: a malformed count ends the wait, for the client to report.
+    const auto it = reply.find("events");
+    if (it == reply.end()) return false;
+    return !it->is_number_integer() || it->get<int64_t>() != 0;
+  }
   return std::nullopt;
 }
 

@@ -12,6 +12,8 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "harness/dut/dut_control.h"
 #include "harness/interop/peer.h"
@@ -35,10 +37,19 @@ class AgentPeer final : public Peer {
   Result<void> teardown() override;
 
  private:
-  Result<dut::Json> call(const char* step, std::string_view op, dut::Json args,
-                         std::optional<uint64_t> timeout_ms = {});
+  // The client's reply, its error prefixed with the peer's name and the step
+  // ("rxe modify_qp RTR: EINVAL ...").
+  template <class T>
+  Result<T> step(const char* what, protocol::Reply<T> reply) {
+    if (!reply) return Unexpected(name_ + " " + what + ": " + reply.error().to_string());
+    if constexpr (std::is_void_v<T>) {
+      return {};
+    } else {
+      return std::move(*reply);
+    }
+  }
 
-  dut::DutControl& control_;
+  protocol::DutClient client_;
   std::string name_;
   std::optional<uint32_t> pd_;
   std::optional<uint32_t> cq_;

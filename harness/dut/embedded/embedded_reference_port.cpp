@@ -5,6 +5,7 @@
 
 #include "harness/dut/dut_control.h"
 #include "harness/engine/waiting_op.h"
+#include "harness/protocol/dut_client.h"
 
 namespace mr::dut {
 
@@ -128,7 +129,8 @@ void EmbeddedReferencePort::wait_until(uint64_t t_ns) {
 
 Expected<void, std::string> EmbeddedReferencePort::reset() {
   inbox_.clear();
-  auto r = call({{"op", "reset"}});
+  protocol::DutClient client([this](protocol::Json request) { return call(request); });
+  auto r = client.reset();
   if (!r) return Unexpected("reset: " + r.error().to_string());
   // Frames still in flight from the previous test are dropped with it.
   wait_until(clock_.now_ns() + 1'000'000);

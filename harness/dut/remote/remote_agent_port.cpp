@@ -89,7 +89,7 @@ uint64_t RemoteAgentPort::capture_drops() {
 }
 
 Expected<void, std::string> RemoteAgentPort::reset() {
-  auto r = control_.call("reset");
+  auto r = typed_client(control_).reset();
   if (!r) return Unexpected("reset: " + r.error().to_string());
   wait_until(now_ns() + options_.reset_drain_ms * 1'000'000);
   inbox_.clear();

@@ -1,0 +1,202 @@
+// The typed client builds the protocol's requests and reads its replies strictly: a reply
+// with a member missing or of the wrong type is an EPROTO error that names the member and
+// quotes the reply, never an exception; the agent's own error passes through unchanged.
+#include "harness/protocol/dut_client.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace mr::protocol {
+namespace {
+
+// Answers every request with `reply` (parsed), and keeps the requests it was sent.
+struct CannedAgent {
+  Json reply;
+  std::vector<Json> sent;
+
+  DutClient client() {
+    return DutClient([this](Json request) -> Reply<Json> {
+      sent.push_back(std::move(request));
+      return reply;
+    });
+  }
+};
+
+CannedAgent agent(const std::string& reply) { return {Json::parse(reply), {}}; }
+
+TEST(DutClient, CreateQpSendsTheProtocolsMembersAndReadsTheQpn) {
+  auto a = agent(R"({"qpn": 6040914})");
+  auto qpn = a.client().create_qp(
+      {.pd = 1, .send_cq = 2, .recv_cq = 2, .type = "UD", .max_send_wr = 1024});
+  ASSERT_TRUE(qpn) << qpn.error().to_string();
+  EXPECT_EQ(*qpn, 6040914u);
+  EXPECT_EQ(a.sent.at(0), Json::parse(R"({"op": "create_qp", "pd": 1, "send_cq": 2,
+      "recv_cq": 2, "type": "UD", "max_send_wr": 1024})"));
+}
+
+TEST(DutClient, ModifyQpSendsOnlyTheAttributesSet) {
+  auto a = agent("{}");
+  QpAttrs rtr{.state = "RTR", .path_mtu = 1024, .av = AddressVector{.dip = "198.18.0.1"}};
+  ASSERT_TRUE(a.client().modify_qp(17, rtr));
+  EXPECT_EQ(a.sent.at(0), Json::parse(R"({"op": "modify_qp", "qpn": 17,
+      "attrs": {"state": "RTR", "path_mtu": 1024, "av": {"dip": "198.18.0.1"}}})"));
+}
+
+TEST(DutClient, PostSendCarriesTheUdDestination) {
+  auto a = agent("{}");
+  SendWr wr{.opcode = "SEND", .sg_list = {{.addr = 0x1000, .length = 8, .lkey = 3}}, .wr_id = 9};
+  wr.ud = UdDestination{.ah = {.dip = "198.18.0.1"}, .remote_qpn = 5, .remote_qkey = 7};
+  ASSERT_TRUE(a.client().post_send(4, wr));
+  EXPECT_EQ(a.sent.at(0)["wr"], Json::parse(R"({"opcode": "SEND", "wr_id": 9,
+      "sg_list": [{"addr": 4096, "length": 8, "lkey": 3}],
+      "ud": {"ah": {"dip": "198.18.0.1"}, "remote_qpn": 5, "remote_qkey": 7}})"));
+}
+
+TEST(DutClient, PollCqReadsCompletionsWithTheirOptionalMembers) {
+  auto a = agent(R"({"completions": [{"wr_id": 1, "status": "SUCCESS", "opcode": "RECV",
+      "byte_len": 64, "qp_num": 17, "imm_data": 5, "src_qp": 3, "grh": true}]})");
+  auto got = a.client().poll_cq(2, 1, 100);
+  ASSERT_TRUE(got) << got.error().to_string();
+  ASSERT_EQ(got->size(), 1u);
+  const Completion& c = got->at(0);
+  EXPECT_EQ(c.status, "SUCCESS");
+  EXPECT_EQ(c.opcode, "RECV");
+  EXPECT_EQ(c.byte_len, 64u);
+  EXPECT_EQ(c.imm_data, 5u);
+  EXPECT_EQ(c.src_qp, 3u);
+  EXPECT_EQ(c.grh, true);
+  EXPECT_FALSE(c.solicited);
+  EXPECT_EQ(to_json(c), a.reply["completions"][0]);
+  EXPECT_EQ(a.sent.at(0), Json::parse(R"({"op": "poll_cq", "cq": 2, "max": 1,
+      "timeout_ms": 100})"));
+}
+
+TEST(DutClient, AWronglyTypedCompletionMemberIsEprotoNamingItAndQuotingTheReply) {
+  auto a = agent(R"({"completions": [{"wr_id": 1, "status": 0, "opcode": "RECV",
+      "byte_len": 64, "qp_num": 17}]})");
+  auto got = a.client().poll_cq(2, 1, 0);
+  ASSERT_FALSE(got);
+  EXPECT_EQ(got.error().code, agent::ErrorCode::kEproto);
+  EXPECT_EQ(got.error().message,
+            "poll_cq reply: completions[0].status: expected a string; reply: "
+            R"({"completions":[{"byte_len":64,"opcode":"RECV","qp_num":17,"status":0,)"
+            R"("wr_id":1}]})");
+}
+
+TEST(DutClient, MalformedRepliesAreErrorsNotExceptions) {
+  struct Case {
+    const char* reply;
+    const char* starts;
+  };
+  const std::vector<Case> cases = {
+      {R"({})", "poll_cq reply: completions: missing; reply: {}"},
+      {R"({"completions": {}})", "poll_cq reply: completions: expected an array"},
+      {R"({"completions": [7]})", "poll_cq reply: completions[0]: expected an object"},
+      {R"({"completions": [{"wr_id": -1}]})",
+       "poll_cq reply: completions[0].wr_id: expected an unsigned integer"},
+      {R"({"completions": [{"wr_id": 1.5}]})",
+       "poll_cq reply: completions[0].wr_id: expected an unsigned integer"},
+      {R"([1, 2])", "poll_cq reply: expected an object; reply: [1,2]"},
+      {R"({"completions": [{"wr_id": 1, "status": "SUCCESS", "opcode": "SEND",
+          "byte_len": 0, "qp_num": 1, "grh": 1}]})",
+       "poll_cq reply: completions[0].grh: expected true or false"},
+  };
+  for (const auto& c : cases) {
+    auto a = agent(c.reply);
+    auto got = a.client().poll_cq(1, 1, 0);
+    ASSERT_FALSE(got) << c.reply;
+    EXPECT_EQ(got.error().code, agent::ErrorCode::kEproto);
+    EXPECT_EQ(got.error().message.rfind(c.starts, 0), 0u) << got.error().message;
+  }
+}
+
+TEST(DutClient, AHandleOutOfRangeIsMalformed) {
+  auto a = agent(R"({"pd": 4294967296})");
+  auto pd = a.client().create_pd();
+  ASSERT_FALSE(pd);
+  EXPECT_EQ(pd.error().message.rfind("create_pd reply: pd: expected at most 4294967295", 0), 0u)
+      << pd.error().message;
+}
+
+TEST(DutClient, TheQuotedReplyIsCutAt200Characters) {
+  auto a =
+      agent(R"({"counters": {"sent_pkts": "many", "pad": ")" + std::string(500, 'x') + R"("}})");
+  auto got = a.client().counters();
+  ASSERT_FALSE(got);
+  const std::string& m = got.error().message;
+  EXPECT_EQ(m.rfind("counters reply: counters.pad: expected an unsigned integer; reply: ", 0), 0u)
+      << m;
+  EXPECT_EQ(m.substr(m.size() - 3), "...");
+  EXPECT_LT(m.size(), 300u);
+}
+
+TEST(DutClient, CountersAreReadByName) {
+  auto a = agent(R"({"counters": {"sent_pkts": 3, "rcvd_pkts": 4}})");
+  auto got = a.client().counters();
+  ASSERT_TRUE(got) << got.error().to_string();
+  EXPECT_EQ(got->at("sent_pkts"), 3u);
+  EXPECT_EQ(got->at("rcvd_pkts"), 4u);
+}
+
+TEST(DutClient, ReadMemChecksTheHexAndItsLength) {
+  auto ok = agent(R"({"data": "68656C6c"})");
+  auto got = ok.client().read_mem(1, 0x1000, 4);
+  ASSERT_TRUE(got) << got.error().to_string();
+  EXPECT_EQ(*got, (std::vector<uint8_t>{0x68, 0x65, 0x6c, 0x6c}));
+  auto short_reply = agent(R"({"data": "6865"})");
+  auto bad = short_reply.client().read_mem(1, 0x1000, 4);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, R"(read_mem reply: data: expected 4 bytes of hex; reply: )"
+                                 R"({"data":"6865"})");
+  auto not_hex = agent(R"({"data": "zz"})");
+  EXPECT_FALSE(not_hex.client().read_mem(1, 0, 1));
+}
+
+TEST(DutClient, WriteMemSendsLowercaseHex) {
+  auto a = agent("{}");
+  const std::vector<uint8_t> data{0xAB, 0x01};
+  ASSERT_TRUE(a.client().write_mem(5, 0x20, data));
+  EXPECT_EQ(a.sent.at(0), Json::parse(R"({"op": "write_mem", "lkey": 5, "va": 32,
+      "data": "ab01"})"));
+}
+
+TEST(DutClient, QueryQpNeedsTheState) {
+  auto a = agent(R"({"attrs": {"state": "RTS", "sq_psn": 5}})");
+  auto got = a.client().query_qp(3);
+  ASSERT_TRUE(got) << got.error().to_string();
+  EXPECT_EQ(got->state, "RTS");
+  EXPECT_EQ(got->sq_psn, 5u);
+  auto missing = agent(R"({"attrs": {}})");
+  auto bad = missing.client().query_qp(3);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, R"(query_qp reply: attrs.state: missing; reply: {"attrs":{}})");
+}
+
+TEST(DutClient, TheAgentsErrorPassesThrough) {
+  DutClient client([](Json) -> Reply<Json> {
+    return agent::control_error(agent::ErrorCode::kEnospc, "no room", "length");
+  });
+  auto mr = client.reg_mr({.pd = 1, .length = 4096, .access = {"LOCAL_WRITE"}});
+  ASSERT_FALSE(mr);
+  EXPECT_EQ(mr.error().code, agent::ErrorCode::kEnospc);
+  EXPECT_EQ(mr.error().field, "length");
+}
+
+TEST(DutClient, CapabilitiesReadTheIdentity) {
+  auto a = agent(R"({"device": {"name": "n", "kind": "reference", "vendor": "v",
+      "version": "1"}, "mac": "02:00:00:00:00:02", "ips": ["198.18.0.2"],
+      "gids": [{"index": 1, "gid": "::ffff:198.18.0.2", "type": "RoCEv2"}],
+      "mtus": [1024], "limits": {}, "pics": ["rc.send"],
+      "mutants": [{"name": "m", "clauses": "c", "description": "d"}]})");
+  auto caps = a.client().capabilities();
+  ASSERT_TRUE(caps) << caps.error().to_string();
+  EXPECT_EQ(caps->device.kind, "reference");
+  EXPECT_EQ(caps->gids.at(0).gid, "::ffff:198.18.0.2");
+  EXPECT_EQ(caps->mutants, std::vector<std::string>{"m"});
+  EXPECT_EQ(to_json(caps->device), a.reply["device"]);
+}
+
+}  // namespace
+}  // namespace mr::protocol

@@ -1,0 +1,160 @@
+// File: dut_messages.h
+//
+// The requests and replies of the DUT control protocol (docs/dut-control-protocol.md) as the
+// harness sends and reads them. Values a script may set are uint64_t, unchecked here: the
+// agent refuses an out-of-range one (EINVAL naming the member), as it would from any client.
+// An optional member that is empty is not sent (modify_qp's attribute mask is the set of
+// members present).
+//
+//   protocol::QpAttrs rts{.state = "RTS", .sq_psn = 0x1234};
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mr::protocol {
+
+// reg_mr: a region of `length` bytes in `pd`, known by `va` when given.
+struct RegMr {
+  uint32_t pd = 0;
+  uint64_t length = 0;
+  std::vector<std::string> access;  // LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ, ...
+  std::optional<uint64_t> va;
+};
+
+struct MemoryRegion {
+  uint32_t lkey = 0;
+  uint32_t rkey = 0;
+  uint64_t va = 0;
+  uint64_t length = 0;
+};
+
+struct CreateQp {
+  uint32_t pd = 0;
+  uint32_t send_cq = 0;
+  uint32_t recv_cq = 0;
+  std::string type = "RC";  // RC, UC, UD
+  std::optional<uint32_t> srq;
+  std::optional<uint64_t> max_send_wr;
+  std::optional<uint64_t> max_recv_wr;
+};
+
+// modify_qp's `av` and a UD work request's address handle.
+struct AddressVector {
+  std::string dip;
+  std::optional<std::string> dmac;
+  std::optional<std::string> sip;
+  std::optional<uint64_t> traffic_class;
+  std::optional<uint64_t> hop_limit;
+  std::optional<uint64_t> flow_label;
+  std::optional<uint64_t> udp_sport;
+  std::optional<uint64_t> vlan_id;
+  std::optional<uint64_t> vlan_prio;
+};
+
+struct QpAttrs {
+  std::optional<std::string> state;
+  std::optional<std::vector<std::string>> access_flags;
+  std::optional<uint64_t> pkey;
+  std::optional<uint64_t> qkey;
+  std::optional<uint64_t> path_mtu;
+  std::optional<uint64_t> dest_qpn;
+  std::optional<uint64_t> rq_psn;
+  std::optional<uint64_t> sq_psn;
+  std::optional<uint64_t> timeout;
+  std::optional<uint64_t> retry_cnt;
+  std::optional<uint64_t> rnr_retry;
+  std::optional<uint64_t> min_rnr_timer;
+  std::optional<uint64_t> max_rd_atomic;
+  std::optional<uint64_t> max_dest_rd_atomic;
+  std::optional<AddressVector> av;
+};
+
+struct Sge {
+  uint64_t addr = 0;
+  uint64_t length = 0;
+  uint32_t lkey = 0;
+};
+
+// A UD work request's destination (ibv_send_wr's wr.ud).
+struct UdDestination {
+  AddressVector ah;
+  uint64_t remote_qpn = 0;
+  uint64_t remote_qkey = 0;
+};
+
+struct SendWr {
+  std::string opcode = "SEND";
+  std::vector<Sge> sg_list;
+  uint64_t wr_id = 0;
+  std::optional<bool> signaled;
+  std::optional<bool> solicited;
+  std::optional<uint64_t> imm_data;
+  std::optional<uint64_t> invalidate_rkey;
+  std::optional<uint64_t> remote_addr;
+  std::optional<uint64_t> rkey;
+  std::optional<uint64_t> compare_add;
+  std::optional<uint64_t> swap;
+  std::optional<UdDestination> ud;
+};
+
+struct RecvWr {
+  uint64_t wr_id = 0;
+  std::vector<Sge> sg_list;
+};
+
+// One poll_cq completion; the optional members are those the agent sent.
+struct Completion {
+  uint64_t wr_id = 0;
+  std::string status;  // SUCCESS, LOC_LEN_ERR, ...
+  std::string opcode;  // SEND, RECV, RDMA_WRITE, ...
+  uint64_t byte_len = 0;
+  uint32_t qp_num = 0;
+  std::optional<uint64_t> imm_data;
+  std::optional<uint64_t> invalidated_rkey;
+  std::optional<bool> solicited;
+  std::optional<uint64_t> src_qp;
+  std::optional<bool> grh;
+};
+
+// query_qp's attrs: the state always, the numbers when the agent reports them.
+struct QpInfo {
+  std::string state;
+  std::optional<uint64_t> pkey;
+  std::optional<uint64_t> path_mtu;
+  std::optional<uint64_t> dest_qpn;
+  std::optional<uint64_t> rq_psn;
+  std::optional<uint64_t> sq_psn;
+  std::optional<uint64_t> qkey;
+};
+
+using Counters = std::map<std::string, uint64_t>;
+
+struct DeviceIdentity {
+  std::string name;
+  std::string kind;  // reference, verbs
+  std::string vendor;
+  std::string version;
+};
+
+struct Gid {
+  uint64_t index = 0;
+  std::string gid;
+  std::string type;
+};
+
+// capabilities: who the DUT is and what it claims.
+struct Capabilities {
+  DeviceIdentity device;
+  std::string mac;
+  std::vector<std::string> ips;
+  std::vector<Gid> gids;
+  std::vector<uint64_t> mtus;
+  std::vector<std::string> pics;
+  std::vector<std::string> mutants;  // their names
+};
+
+}  // namespace mr::protocol
