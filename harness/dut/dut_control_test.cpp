@@ -6,7 +6,7 @@
 
 #include "harness/agent/agent_server.h"
 #include "harness/agent/reference_backend.h"
-#include "harness/dut/in_process_reference_dut.h"
+#include "harness/dut/embedded/embedded_reference_dut.h"
 #include "harness/dut/testing/canned_reply_transport.h"
 
 namespace mr::dut {
@@ -14,10 +14,10 @@ namespace {
 
 // The harness drives the embedded reference DUT through DutControl and plays its peer
 // with a second reference device on the tester's end of the link, on the DUT's clock.
-TEST(InProcessReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
-  InProcessDutOptions options;
+TEST(EmbeddedReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
+  EmbeddedDutOptions options;
   options.seed = 5;
-  InProcessReferenceDut dut(options);
+  EmbeddedReferenceDut dut(options);
   DutControl& control = dut.control();
   ASSERT_TRUE(control.hello("ignored in process"));
   agent::ReferenceBackend tester(
@@ -107,8 +107,8 @@ TEST(InProcessReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
   EXPECT_EQ((*sent)[0].status, transport::WcStatus::kSuccess);
 }
 
-TEST(InProcessReferenceDut, ErrorsComeBackAsValues) {
-  InProcessReferenceDut dut;
+TEST(EmbeddedReferenceDut, ErrorsComeBackAsValues) {
+  EmbeddedReferenceDut dut;
   auto r = dut.control().call("create_cq", {{"depth", 0}});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::kEinval);

@@ -12,24 +12,28 @@ namespace mr::dut {
 namespace {
 constexpr uint64_t kStartNs = 1'000'000'000;  // a non-zero epoch: timestamps stay positive
 constexpr int kMaxSettleRounds = 64;
-}  // namespace
 
-EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit,
-                                             const EmbeddedOptions& options)
-    : link_(clock_, {.capacity = 1 << 16, .latency_ns = options.link_latency_ns}) {
-  clock_.set(kStartNs);
-  agent::ReferenceBackendOptions o;
+EmbeddedDutOptions embedded_options(const engine::Pixit& pixit, const EmbeddedOptions& options) {
+  EmbeddedDutOptions o;
   o.mac = pixit.dut_mac;
   o.ipv4 = pixit.dut_ip;
-  if (pixit.dut_ip6) o.ipv6_global.push_back(*pixit.dut_ip6);
+  o.ipv6 = pixit.dut_ip6;
   o.seed = options.seed;
   for (const auto& name : options.mutants) {
     if (auto m = mutants::mutant_by_name(name)) o.mutants.enable(*m);
   }
-  backend_ = std::make_unique<agent::ReferenceBackend>(link_.b(), clock_, o);
-  backend_->add_neighbor(pixit.tester_ip, pixit.tester_mac);
-  if (pixit.tester_ip6) backend_->add_neighbor(*pixit.tester_ip6, pixit.tester_mac);
-  dispatcher_ = std::make_unique<agent::RequestDispatcher>(*backend_, "reference");
+  o.link = {.capacity = 1 << 16, .latency_ns = options.link_latency_ns};
+  o.start_ns = kStartNs;
+  o.neighbors4 = {{pixit.tester_ip, pixit.tester_mac}};
+  if (pixit.tester_ip6) o.neighbors6 = {{*pixit.tester_ip6, pixit.tester_mac}};
+  return o;
+}
+
+}  // namespace
+
+EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit,
+                                             const EmbeddedOptions& options)
+    : dut_(embedded_options(pixit, options)) {
   (void)call({{"op", "hello"}, {"protocol", 1}, {"client", "metaroce harness (embedded)"}});
 }
 
@@ -37,7 +41,7 @@ Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::call(
     const nlohmann::json& request) {
   nlohmann::json r = request;
   r["id"] = next_id_++;
-  const auto out = dispatcher_->handle_line(r.dump());
+  const auto out = dut_.dispatcher().handle_line(r.dump());
   nlohmann::json reply = nlohmann::json::parse(out.reply, nullptr, false);
   if (reply.is_discarded() || !reply.is_object())
     return agent::control_error(ErrorCode::kEproto, "reply is not a JSON object: " + out.reply);
@@ -51,20 +55,21 @@ Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::call(
 void EmbeddedReferencePort::settle() {
   std::array<io::Frame, 64> burst;
   for (int round = 0; round < kMaxSettleRounds; ++round) {
-    backend_->service(0);
-    const size_t n = link_.a().receive_burst(burst, 0);
+    dut_.service();
+    const size_t n = dut_.tester_link().receive_burst(burst, 0);
     for (size_t i = 0; i < n; ++i)
       inbox_.push_back({std::move(burst[i].bytes), burst[i].timestamp_ns});
-    if (n == 0 && !(link_.next_delivery_ns() && *link_.next_delivery_ns() <= clock_.now_ns()))
+    if (n == 0 && !(dut_.link_pair().next_delivery_ns() &&
+                    *dut_.link_pair().next_delivery_ns() <= dut_.clock().now_ns()))
       return;
   }
 }
 
 bool EmbeddedReferencePort::step(uint64_t limit) {
-  std::optional<uint64_t> next = link_.next_delivery_ns();
-  if (auto d = backend_->next_deadline_ns()) next = std::min(next.value_or(*d), *d);
+  std::optional<uint64_t> next = dut_.link_pair().next_delivery_ns();
+  if (auto d = dut_.backend().next_deadline_ns()) next = std::min(next.value_or(*d), *d);
   if (!next || *next > limit) return false;
-  clock_.set(std::max(*next, clock_.now_ns()));
+  dut_.clock().set(std::max(*next, dut_.clock().now_ns()));
   settle();
   return true;
 }
@@ -76,13 +81,13 @@ Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::control(
   const bool waits = engine::is_waiting_op(op);
   const uint64_t timeout_ms = waits ? request.value("timeout_ms", 0ULL) : 0;
   if (waits) request["timeout_ms"] = 0;
-  const uint64_t deadline = clock_.now_ns() + timeout_ms * 1'000'000;
+  const uint64_t deadline = dut_.clock().now_ns() + timeout_ms * 1'000'000;
   for (int i = 0; i < 1'000'000; ++i) {
     auto reply = call(request);
     settle();
     if (!waits || !reply || engine::wait_satisfied(op, *reply).value_or(true)) return reply;
     if (!step(deadline)) {
-      clock_.set(std::max(clock_.now_ns(), deadline));
+      dut_.clock().set(std::max(dut_.clock().now_ns(), deadline));
       settle();
       return call(request);
     }
@@ -91,9 +96,9 @@ Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::control(
 }
 
 uint64_t EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {
-  const uint64_t sent = clock_.now_ns();
+  const uint64_t sent = dut_.clock().now_ns();
   io::Frame f{std::vector<uint8_t>(frame.begin(), frame.end()), sent};
-  link_.a().send_burst(std::span(&f, 1));
+  dut_.tester_link().send_burst(std::span(&f, 1));
   settle();
   return sent;
 }
@@ -108,7 +113,7 @@ std::optional<engine::DutFrame> EmbeddedReferencePort::receive(uint64_t deadline
     }
     if (!step(deadline_ns)) break;
   }
-  if (clock_.now_ns() < deadline_ns) clock_.set(deadline_ns);
+  if (dut_.clock().now_ns() < deadline_ns) dut_.clock().set(deadline_ns);
   settle();
   if (inbox_.empty()) return std::nullopt;
   engine::DutFrame f = std::move(inbox_.front());
@@ -123,7 +128,7 @@ std::optional<engine::DutFrame> EmbeddedReferencePort::receive(uint64_t deadline
 void EmbeddedReferencePort::wait_until(uint64_t t_ns) {
   for (int i = 0; i < 1'000'000 && step(t_ns); ++i) {
   }
-  if (clock_.now_ns() < t_ns) clock_.set(t_ns);
+  if (dut_.clock().now_ns() < t_ns) dut_.clock().set(t_ns);
   settle();
 }
 
@@ -133,7 +138,7 @@ Expected<void, std::string> EmbeddedReferencePort::reset() {
   auto r = client.reset();
   if (!r) return Unexpected("reset: " + r.error().to_string());
   // Frames still in flight from the previous test are dropped with it.
-  wait_until(clock_.now_ns() + 1'000'000);
+  wait_until(dut_.clock().now_ns() + 1'000'000);
   inbox_.clear();
   return {};
 }

@@ -1,22 +1,18 @@
 // File: embedded_reference_port.h
 //
-// The embedded default DUT: a reference device in this process, behind the same request
-// dispatcher a remote agent runs (so control replies are byte for byte those of the TCP
-// agent), with its packets on an in-memory link pair and everything on a virtual clock.
-// No root, no network, fully deterministic: waiting is advancing the clock to the next
-// event (a delivery, a device timer, or the deadline).
+// The engine's port onto the embedded reference DUT (embedded_reference_dut.h), the
+// default device under test. Waiting is advancing the virtual clock to the next event (a
+// delivery, a device timer, or the deadline), so a control request that waits (poll_cq,
+// get_cq_event) returns as soon as the device has what it waits for.
 #pragma once
 
 #include <deque>
 #include <memory>
 #include <optional>
 
-#include "harness/agent/reference_backend.h"
-#include "harness/agent/request_dispatcher.h"
+#include "harness/dut/embedded/embedded_reference_dut.h"
 #include "harness/engine/dut_port.h"
 #include "harness/engine/pixit.h"
-#include "reference/io/clock.h"
-#include "reference/io/memory_link.h"
 
 namespace mr::dut {
 
@@ -34,7 +30,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;
-  uint64_t now_ns() override { return clock_.now_ns(); }
+  uint64_t now_ns() override { return dut_.clock().now_ns(); }
   Expected<void, std::string> reset() override;
 
  private:
@@ -44,10 +40,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
   bool step(uint64_t limit);
   Expected<nlohmann::json, agent::ControlError> call(const nlohmann::json& request);
 
-  io::VirtualClock clock_;
-  io::MemoryLinkPair link_;
-  std::unique_ptr<agent::ReferenceBackend> backend_;
-  std::unique_ptr<agent::RequestDispatcher> dispatcher_;
+  EmbeddedReferenceDut dut_;
   std::deque<engine::DutFrame> inbox_;  // DUT -> tester, in arrival order
   uint64_t next_id_ = 1;
 };
