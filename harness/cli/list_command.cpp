@@ -48,8 +48,9 @@ int run(const ListOptions& o) {
   std::map<std::string, std::vector<TestInfo>> by_clause;
   int diagnostics = 0;
   std::vector<script::ParseResult> suite;
-  for (const auto& path : engine::find_test_cases(o.testcases))
-    suite.push_back(script::parse_file(path));
+  const auto files = engine::find_test_cases(o.testcases);
+  suite.reserve(files.size());
+  for (const auto& path : files) suite.push_back(script::parse_file(path));
   engine::check_suite(suite, *catalog);
   for (const auto& parsed : suite) {
     for (const auto& d : parsed.diagnostics) {

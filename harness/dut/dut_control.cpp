@@ -93,7 +93,7 @@ protocol::DutClient typed_client(DutControl& control) {
   return protocol::DutClient([&control](protocol::Json request) -> Result<protocol::Json> {
     const std::string op = request["op"].get<std::string>();  // the client always sets it
     request.erase("op");
-    auto reply = control.call(op, Json(std::move(request)));
+    auto reply = control.call(op, request);
     if (!reply) return Unexpected(std::move(reply).error());
     return protocol::Json(*reply);
   });

@@ -43,9 +43,9 @@ auto wait_in_chunks(TestContext& ctx, const script::Position& pos, uint64_t wait
 std::vector<std::string> remote_rights(const std::string& names) {
   std::vector<std::string> out;
   const bool all = names == "ALL";
-  if (all || names.find("WRITE") != std::string::npos) out.push_back("REMOTE_WRITE");
-  if (all || names.find("READ") != std::string::npos) out.push_back("REMOTE_READ");
-  if (all || names.find("ATOMIC") != std::string::npos) out.push_back("REMOTE_ATOMIC");
+  if (all || names.find("WRITE") != std::string::npos) out.emplace_back("REMOTE_WRITE");
+  if (all || names.find("READ") != std::string::npos) out.emplace_back("REMOTE_READ");
+  if (all || names.find("ATOMIC") != std::string::npos) out.emplace_back("REMOTE_ATOMIC");
   return out;
 }
 
@@ -162,7 +162,7 @@ bool bind_memory(const Command& c, TestContext& ctx, Args& a, QpBinding& b, uint
   b.pd = *pd;
   // mr_access=...: the region's remote rights (default all), apart from the QP's (access=).
   std::vector<std::string> rights = remote_rights(a.name("mr_access", "ALL"));
-  rights.push_back("LOCAL_WRITE");
+  rights.emplace_back("LOCAL_WRITE");
   auto mr = checked(ctx, c.pos,
                     dut.reg_mr({.pd = b.pd,
                                 .length = mr_len,

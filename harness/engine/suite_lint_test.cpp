@@ -33,6 +33,7 @@ TEST(Suite, EveryTestCaseIsWellFormedAndCitesRealClauses) {
   const auto files = find_test_cases("testcases");
   ASSERT_GE(files.size(), 2U);
   std::vector<script::ParseResult> parsed;
+  parsed.reserve(files.size());
   for (const auto& path : files) parsed.push_back(script::parse_file(path));
   check_suite(parsed, catalog());
   for (const auto& p : parsed) {

@@ -30,7 +30,7 @@ Result<void> AgentPeer::setup(uint64_t buffer_bytes) {
   if (!pd) return Unexpected(pd.error());
   pd_ = *pd;
   std::vector<std::string> access = kRemoteAccess;
-  access.push_back("LOCAL_WRITE");
+  access.emplace_back("LOCAL_WRITE");
   auto mr = step("reg_mr", client_.reg_mr({.pd = *pd_, .length = buffer_bytes, .access = access}));
   if (!mr) return Unexpected(mr.error());
   has_mr_ = true;

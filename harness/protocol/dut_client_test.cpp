@@ -175,7 +175,7 @@ TEST(DutClient, QueryQpNeedsTheState) {
 }
 
 TEST(DutClient, TheAgentsErrorPassesThrough) {
-  DutClient client([](Json) -> Reply<Json> {
+  DutClient client([](const Json&) -> Reply<Json> {
     return agent::control_error(agent::ErrorCode::kEnospc, "no room", "length");
   });
   auto mr = client.reg_mr({.pd = 1, .length = 4096, .access = {"LOCAL_WRITE"}});

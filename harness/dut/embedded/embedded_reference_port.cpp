@@ -134,7 +134,7 @@ void EmbeddedReferencePort::wait_until(uint64_t t_ns) {
 
 Expected<void, std::string> EmbeddedReferencePort::reset() {
   inbox_.clear();
-  protocol::DutClient client([this](protocol::Json request) { return call(request); });
+  protocol::DutClient client([this](const protocol::Json& request) { return call(request); });
   auto r = client.reset();
   if (!r) return Unexpected("reset: " + r.error().to_string());
   // Frames still in flight from the previous test are dropped with it.
