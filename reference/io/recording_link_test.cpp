@@ -177,6 +177,7 @@ TEST(RecordingLink, ThreadsRecordingAtOnceLoseNoFrame) {
     auto rec = RecordingLink::create(path, {.window = 8});
     ASSERT_TRUE(rec) << rec.error();
     std::vector<std::thread> threads;
+    threads.reserve(4);
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&, t] {
         for (uint64_t i = 0; i < 250; ++i)
