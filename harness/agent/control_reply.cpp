@@ -2,6 +2,7 @@
 
 #include <variant>
 
+#include "harness/protocol/dut_client.h"
 #include "reference/memory/access.h"
 #include "reference/transport/qp_state.h"
 
@@ -119,15 +120,7 @@ Json to_json(const std::vector<Counter>& counters) {
   return j;
 }
 
-std::string to_hex(const std::vector<uint8_t>& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (const uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 15]);
-  }
-  return s;
-}
+// The protocol's one hex encoding (read_mem replies, write_mem requests).
+std::string to_hex(const std::vector<uint8_t>& bytes) { return protocol::to_hex(bytes); }
 
 }  // namespace mr::agent
