@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/repository_file.h"
 #include "harness/interop/matrix_report.h"
 #include "harness/interop/matrix_runner.h"
 #include "harness/interop/rxe_environment.h"
@@ -14,7 +15,7 @@ namespace {
 
 struct InteropOptions {
   std::string dut = "rxe";
-  std::string out = "reports/interop";
+  std::string out = repository_file("reports/interop");
   uint64_t seed = 1;
   bool quick = false;
   std::string filter;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/cli/repository_file.h"
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/suite_check.h"
 #include "harness/engine/suite_runner.h"
@@ -20,8 +21,8 @@ namespace {
 struct ListOptions {
   std::string profile;
   bool json = false;
-  std::string catalog = "docs/spec/clauses.json";
-  std::string testcases = "testcases";
+  std::string catalog = repository_file("docs/spec/clauses.json");
+  std::string testcases = repository_file("testcases");
 };
 
 struct TestInfo {
@@ -38,7 +39,7 @@ int run(const ListOptions& o) {
   }
   std::map<std::string, bool> features;
   if (!o.profile.empty()) {
-    auto f = engine::load_pics("testcases/profiles/" + o.profile + ".pics.json");
+    auto f = engine::load_pics(repository_file("testcases/profiles/" + o.profile + ".pics.json"));
     if (!f) {
       std::fprintf(stderr, "metaroce list: %s\n", f.error().c_str());
       return kExitHarnessError;
@@ -48,9 +49,13 @@ int run(const ListOptions& o) {
   std::map<std::string, std::vector<TestInfo>> by_clause;
   int diagnostics = 0;
   std::vector<script::ParseResult> suite;
-  const auto files = engine::find_test_cases(o.testcases);
-  suite.reserve(files.size());
-  for (const auto& path : files) suite.push_back(script::parse_file(path));
+  const auto files = engine::find_test_cases({o.testcases});
+  if (!files) {
+    std::fprintf(stderr, "metaroce list: %s\n", files.error().c_str());
+    return kExitHarnessError;
+  }
+  suite.reserve(files->size());
+  for (const auto& path : *files) suite.push_back(script::parse_file(path));
   engine::check_suite(suite, *catalog);
   for (const auto& parsed : suite) {
     for (const auto& d : parsed.diagnostics) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/cli/job_count.h"
+#include "harness/cli/repository_file.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/escape.h"
@@ -20,10 +21,10 @@ namespace {
 
 struct MutantsOptions {
   bool list = false;
-  std::string out = "reports/mutants";
+  std::string out = repository_file("reports/mutants");
   std::string filter;
   std::vector<std::string> only;
-  std::string pixit = "testcases/pixit/default.pixit.json";
+  std::string pixit = repository_file("testcases/pixit/default.pixit.json");
   uint64_t seed = 1;
   int jobs = 0;  // tests at once within each suite; 0: one per core
 };
@@ -41,7 +42,9 @@ Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const
                                                int jobs, const std::vector<std::string>& mutants,
                                                const std::string& out) {
   engine::SuiteOptions s;
-  s.pics_path = "testcases/profiles/reference.pics.json";
+  s.pics_path = repository_file("testcases/profiles/reference.pics.json");
+  s.catalog_path = repository_file("docs/spec/clauses.json");
+  s.test_paths = {repository_file("testcases")};
   s.pixit_path = o.pixit;
   s.filter = o.filter;
   s.out_dir = out;

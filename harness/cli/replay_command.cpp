@@ -7,6 +7,7 @@
 #include <regex>
 #include <string>
 
+#include "harness/cli/repository_file.h"
 #include "harness/cli/run_command.h"
 #include "harness/replay/capture_injector.h"
 #include "harness/replay/script_from_capture.h"
@@ -106,7 +107,7 @@ int replay(ReplayOptions& o) {
 
 Runner setup_replay(CLI::App& app) {
   auto o = std::make_shared<ReplayOptions>();
-  o->run.out = "reports/replay";
+  o->run.out = repository_file("reports/replay");
   app.add_option("file", o->file, "the capture (pcap or pcapng)")->required();
   app.add_option("--connection", o->connection,
                  "which connection, in order of first request (default 0; with --inject, "

@@ -16,6 +16,7 @@
 #include "harness/cli/doctor_manifest.h"
 #include "harness/cli/job_count.h"
 #include "harness/cli/progress_line.h"
+#include "harness/cli/repository_file.h"
 #include "harness/dut/dut_session.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/run_directory.h"
@@ -148,9 +149,10 @@ int run_impl(const RunOptions& o) {
     return kExitHarnessError;
   }
   const bool rxe = o.dut == "rxe";
-  const std::string pixit_path = !o.pixit.empty() ? o.pixit
-                                                  : (rxe ? "testcases/pixit/rxe.pixit.json"
-                                                         : "testcases/pixit/default.pixit.json");
+  const std::string pixit_path = !o.pixit.empty()
+                                     ? o.pixit
+                                     : repository_file(rxe ? "testcases/pixit/rxe.pixit.json"
+                                                           : "testcases/pixit/default.pixit.json");
   auto pixit = engine::Pixit::load(pixit_path);
   if (!pixit) {
     std::fprintf(stderr, "metaroce run: %s\n", pixit.error().c_str());
@@ -166,9 +168,15 @@ int run_impl(const RunOptions& o) {
   }
   const std::string profile = !o.profile.empty() ? o.profile : (rxe ? "rxe" : "reference");
   engine::SuiteOptions s;
-  s.pics_path = "testcases/profiles/" + profile + ".pics.json";
+  s.pics_path = repository_file("testcases/profiles/" + profile + ".pics.json");
+  s.catalog_path = repository_file("docs/spec/clauses.json");
   s.pixit_path = pixit_path;
-  s.testcases_dir = o.testcases;
+  s.test_paths = o.paths.empty() ? std::vector<std::string>{o.testcases} : o.paths;
+  // A path that names no test case is refused before a DUT is touched (a guest boots in 15 s).
+  if (auto found = engine::find_test_cases(s.test_paths); !found) {
+    std::fprintf(stderr, "metaroce run: %s\n", found.error().c_str());
+    return kExitHarnessError;
+  }
   s.filter = o.filter;
   s.out_dir = o.out;
   s.seed = *seed;
@@ -239,7 +247,7 @@ int run_impl(const RunOptions& o) {
   // What chose the tests and judged them; --jobs and --out change no report, so a report of
   // --jobs 3 stays that of --jobs 1 (run_jobs_test).
   result->options = {{"dut", o.dut},        {"profile", profile},
-                     {"pixit", pixit_path}, {"testcases", o.testcases},
+                     {"pixit", pixit_path}, {"testcases", s.test_paths},
                      {"filter", o.filter},  {"seed", o.seed},
                      {"repeat", o.repeat},  {"fail_on", o.fail_on},
                      {"mutants", o.mutants}};
@@ -295,12 +303,17 @@ CLI::Option* add_dut_options(CLI::App& app, RunOptions& o) {
 
 Runner setup_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
+  // The project's files wherever the command runs from; the user's paths from where it is.
+  o->testcases = repository_file("testcases");
+  o->out = repository_file("reports/latest");
   add_dut_options(app, *o);
+  app.add_option("paths", o->paths,
+                 "test case files (.mrt) or folders to run instead of the whole suite");
   app.add_option("--filter", o->filter,
                  "only tests whose tp id or path matches one of these globs (comma-separated)");
   app.add_option("--link", o->link, "memory | veth");
-  app.add_option("--out", o->out, "run directory for the reports");
-  app.add_option("--testcases", o->testcases, "directory of the test cases (default: testcases)");
+  app.add_option("--out", o->out, "run directory for the reports")->capture_default_str();
+  app.add_option("--testcases", o->testcases, "folder of the whole suite")->capture_default_str();
   app.add_flag("--quiet", o->quiet, "print only tests that did not pass");
   app.add_option("--jobs", o->jobs,
                  "tests at once, each on a DUT of its own (embedded reference only; 0: one per "

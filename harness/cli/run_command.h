@@ -16,10 +16,11 @@ struct RunOptions {
   std::string dut = "reference";
   std::string profile;
   std::string pixit;
-  std::string testcases = "testcases";  // where the .mrt files are
+  std::string testcases = "testcases";  // where the .mrt files are (the repository's)
+  std::vector<std::string> paths;       // test case files or folders given instead
   std::string filter;
   std::string link = "memory";
-  std::string out = "reports/latest";
+  std::string out = "reports/latest";  // in the repository unless given
   std::string seed = "1";
   std::vector<std::string> mutants;
   std::string iface;

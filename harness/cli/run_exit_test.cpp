@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "harness/cli/command.h"
+#include "harness/cli/repository_file.h"
 #include "harness/cli/run_command.h"
 
 namespace mr::cli {
@@ -27,6 +29,46 @@ TEST(RunExit, AFilterThatSelectsNoTestIsAHarnessError) {
   RunOptions o = options("none");
   o.filter = "NO-SUCH-TEST-*";
   EXPECT_EQ(run_with(o), kExitHarnessError);
+}
+
+TEST(RunExit, TestCaseFilesAndFoldersGivenRunInsteadOfTheSuite) {
+  RunOptions o = options("paths");
+  o.paths = {"testcases/base/psn/RC-PSN-004.mrt", "testcases/base/psn/RC-PSN-004.mrt"};
+  EXPECT_EQ(run_with(o), kExitOk);
+  std::ifstream report(o.out + "/report.json");
+  const std::string text((std::istreambuf_iterator<char>(report)), {});
+  EXPECT_NE(text.find("RC-PSN-004"), std::string::npos);
+  EXPECT_EQ(text.find("RC-PSN-001"), std::string::npos) << "only the file given runs";
+}
+
+TEST(RunExit, APathThatNamesNoTestCaseIsAHarnessError) {
+  RunOptions o = options("bad-path");
+  for (const std::string& path :
+       {std::string("testcases/base/psn/NO-SUCH.mrt"), std::string("docs/spec/clauses.json")}) {
+    o.paths = {path};
+    EXPECT_EQ(run_with(o), kExitHarnessError) << path;
+  }
+  EXPECT_FALSE(fs::exists(o.out + "/report.json")) << "refused before any test ran";
+}
+
+// As ./metaroce runs it: from the user's folder, the project's files through METAROCE_ROOT.
+TEST(RunExit, ATestFileRunsFromAnyWorkingDirectory) {
+  const fs::path root = fs::current_path();
+  const fs::path elsewhere = fs::path(std::getenv("TEST_TMPDIR")) / "elsewhere";
+  fs::create_directories(elsewhere);
+  fs::copy_file(root / "testcases/base/psn/RC-PSN-004.mrt", elsewhere / "mine.mrt",
+                fs::copy_options::overwrite_existing);
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  fs::current_path(elsewhere);
+  EXPECT_EQ(repository_file("testcases"), (root / "testcases").string());
+  RunOptions o = options("elsewhere-run");
+  o.testcases = repository_file("testcases");
+  o.paths = {"mine.mrt"};
+  const int exit = run_with(o);
+  fs::current_path(root);
+  unsetenv("METAROCE_ROOT");
+  EXPECT_EQ(exit, kExitOk);
+  EXPECT_TRUE(fs::exists(o.out + "/captures/RC-PSN-004.pcapng"));
 }
 
 TEST(RunExit, AnOutPathThatIsAFileIsRefusedBeforeAnyTestRuns) {

@@ -30,7 +30,9 @@ std::vector<std::string> words(const std::string& s) {
 
 // What `run` checks of every header (suite_check), and the suite's own rules beside it.
 TEST(Suite, EveryTestCaseIsWellFormedAndCitesRealClauses) {
-  const auto files = find_test_cases("testcases");
+  const auto found = find_test_cases({"testcases"});
+  ASSERT_TRUE(found.has_value()) << found.error();
+  const std::vector<std::string>& files = *found;
   ASSERT_GE(files.size(), 2U);
   std::vector<script::ParseResult> parsed;
   parsed.reserve(files.size());

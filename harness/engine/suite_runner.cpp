@@ -68,15 +68,31 @@ bool filter_selects(const std::string& filter, const std::string& path, const st
   return false;
 }
 
-std::vector<std::string> find_test_cases(const std::string& dir) {
+Expected<std::vector<std::string>, std::string> find_test_cases(
+    const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
   std::vector<std::string> out;
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".mrt")
-      out.push_back(it->path().string());
+  for (const auto& path : paths) {
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) return Unexpected(path + ": no such file or folder");
+    if (fs::is_regular_file(status)) {
+      if (fs::path(path).extension() != ".mrt")
+        return Unexpected(path + ": not a test case (a test case is a .mrt file)");
+      out.push_back(path);
+      continue;
+    }
+    const size_t before = out.size();
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".mrt")
+        out.push_back(it->path().string());
+    }
+    if (ec) return Unexpected(path + ": " + ec.message());
+    if (out.size() == before) return Unexpected(path + ": no .mrt test cases found");
   }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -146,8 +162,9 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
     for (const auto& g : caps->gids) gids.push_back(nlohmann::ordered_json(protocol::to_json(g)));
     run.dut["gids"] = std::move(gids);
   }
-  const auto files = find_test_cases(o.testcases_dir);
-  if (files.empty()) return Unexpected(o.testcases_dir + ": no .mrt test cases found");
+  auto found = find_test_cases(o.test_paths);
+  if (!found) return Unexpected(found.error());
+  const std::vector<std::string>& files = *found;
   for (const auto& input : {o.pics_path, o.pixit_path, o.catalog_path}) {
     if (auto h = report::sha256_file(input)) run.inputs[input] = *h;
   }
@@ -167,7 +184,7 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
   // A run that tests nothing must not look like a passing one.
   if (suite.tests.empty())
     return Unexpected("--filter " + o.filter + " selects none of the " +
-                      std::to_string(files.size()) + " test cases in " + o.testcases_dir);
+                      std::to_string(files.size()) + " test cases it was given");
   std::filesystem::create_directories(o.out_dir + "/captures");
   return {};
 }

@@ -33,7 +33,8 @@ struct SuiteProgress {
 };
 
 struct SuiteOptions {
-  std::string testcases_dir = "testcases";
+  // Test case files and folders (searched for .mrt files); the whole suite by default.
+  std::vector<std::string> test_paths = {"testcases"};
   std::string catalog_path = "docs/spec/clauses.json";
   std::string pics_path;   // testcases/profiles/<profile>.pics.json
   std::string pixit_path;  // testcases/pixit/<name>.pixit.json
@@ -65,8 +66,11 @@ uint64_t repetition_seed(uint64_t seed, int index);
 // selected when any of them matches its tp id or its path. "" selects everything.
 bool filter_selects(const std::string& filter, const std::string& path, const std::string& tp);
 
-// Paths of every .mrt file under `dir`, sorted.
-std::vector<std::string> find_test_cases(const std::string& dir);
+// The test cases that `paths` name, sorted and each once: a .mrt file itself, a folder's
+// .mrt files (recursively). A path that does not exist, a file that is not a .mrt test case
+// and a folder without one are errors naming the path.
+Expected<std::vector<std::string>, std::string> find_test_cases(
+    const std::vector<std::string>& paths);
 
 // Reads a PICS file's feature map; errors name the file and field.
 Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& path);

@@ -37,7 +37,6 @@ skip() {
   fi
 }
 
-
 cpp_files() { git ls-files '*.h' '*.cpp' | grep -v '^third_party/'; }
 
 step "clang-format"
