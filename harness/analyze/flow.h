@@ -95,6 +95,12 @@ struct ResponderState {
   uint32_t read_next_psn = 0;
   uint32_t read_last_psn = 0;
   bool read_last_known = false;
+  // After a response whose PSN broke the sequence: the PSN the next one carries, and the
+  // READ's last PSN, if that response alone was misnumbered (read_next_psn and
+  // read_last_psn follow it instead, as if the responder had shifted the rest).
+  bool read_realign = false;
+  uint32_t read_realign_psn = 0;
+  uint32_t read_realign_last_psn = 0;
   uint32_t pmtu = 0;  // largest READ_RESPONSE_FIRST/MIDDLE payload seen
   bool cnp_seen = false;
   uint64_t last_cnp_ns = 0;

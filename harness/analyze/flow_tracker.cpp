@@ -102,9 +102,10 @@ void track_request(const PacketContext& c) {
     if (c.is(wire::kAtomic)) push(r.atomics, r.atomics_at, PendingRequest{psn, 0, true});
   } else {
     ++d.retransmissions;
-    // A retransmitted READ whose entry the ring has recycled (many READs and reissues since)
-    // is asked again: the responses to it must find it.
-    if (c.is(wire::kRead) && c.p.reth && !find_read(r, psn, d.pmtu())) {
+    // A retransmitted READ whose entry the ring has recycled (many READs and reissues since),
+    // or one from inside an earlier READ's range that names no tail of it (MR-PS-02's), is
+    // asked again: the responses to it start at its PSN and must find a READ there.
+    if (c.is(wire::kRead) && c.p.reth && !find_read_at(r, psn)) {
       push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
     }
     r.in_retx = n != 0;
@@ -125,6 +126,54 @@ void track_responder_side(const PacketContext& c) {
       wire::psn_diff(psn, s.last_ack_psn) <= 0) {
     s.duplicate_pending = true;
   }
+}
+
+// The READ's last PSN at this PMTU (1 PSN per packet while it is unknown).
+uint32_t last_psn(const PendingRequest& q, uint32_t pmtu) {
+  return wire::psn_add(q.psn, read_psns(q.dlen, pmtu ? pmtu : 1) - 1);
+}
+
+// A READ response opens the answer it starts (FIRST, ONLY, or a MIDDLE with none open: after
+// a loss, or answering a READ reissued mid-range, so the checker reports the root event once
+// and resynchronises). A response whose PSN breaks the sequence (a FIRST inside a READ's
+// range, not at its PSN; a MIDDLE or LAST that does not follow) is one event, reported
+// there: the next response may follow it (the responder shifted the rest) or follow the
+// sequence the READ asks for (that one packet was misnumbered), and either is no second one.
+void track_read_response(const PacketContext& c, ResponderState& s) {
+  const uint32_t psn = c.psn();
+  const uint32_t pmtu = c.dir.pmtu();
+  const bool realigned = s.read_realign && s.read_open && psn == s.read_realign_psn;
+  if (realigned) s.read_last_psn = s.read_realign_last_psn;
+  s.read_realign = false;
+  // The answer to a READ reissued at this PSN, starting mid-sequence (MR-RD-09's), opens too.
+  const bool answers_reissue = !realigned && !(s.read_open && psn == s.read_next_psn) &&
+                               c.dir.peer && find_read_reissue(c.dir.peer->req, psn);
+  if (c.is(wire::kStart) || (c.is(wire::kMiddle) && !s.read_open) || answers_reissue) {
+    s.read_open = true;
+    s.read_last_known = false;
+    const PendingRequest* rq = nullptr;
+    if (c.dir.peer) {
+      rq = find_read_at(c.dir.peer->req, psn);
+      if (!rq) rq = find_read(c.dir.peer->req, psn, pmtu);
+    }
+    if (rq) {
+      s.read_last_known = pmtu != 0;
+      s.read_last_psn = last_psn(*rq, pmtu);
+      if (c.is(wire::kStart) && rq->psn != psn) {
+        s.read_realign = true;
+        s.read_realign_psn = wire::psn_add(rq->psn, 1);
+        s.read_realign_last_psn = s.read_last_psn;
+        s.read_last_psn = wire::psn_add(s.read_last_psn, wire::psn_diff(psn, rq->psn));
+      }
+    }
+  } else if (s.read_open && !realigned && psn != s.read_next_psn) {
+    s.read_realign = true;
+    s.read_realign_psn = wire::psn_add(s.read_next_psn, 1);
+    s.read_realign_last_psn = s.read_last_psn;
+    s.read_last_psn = wire::psn_add(s.read_last_psn, wire::psn_diff(psn, s.read_next_psn));
+  }
+  s.read_next_psn = wire::psn_add(psn, 1);
+  if (c.is(wire::kEnd)) s.read_open = false;
 }
 
 void track_response(const PacketContext& c) {
@@ -156,24 +205,9 @@ void track_response(const PacketContext& c) {
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
       s.pmtu = std::max<uint32_t>(s.pmtu, c.p.payload.size());
     }
-    // A MIDDLE with no response open (after a loss, or answering a READ reissued
-    // mid-range) opens one, so the checker reports the root event once and resynchronises.
-    if (c.is(wire::kFirst) || (c.is(wire::kMiddle) && !s.read_open)) {
-      s.read_open = true;
-      s.read_last_known = false;
-      if (d.peer) {
-        if (const PendingRequest* rq = find_read(d.peer->req, psn, d.pmtu())) {
-          s.read_last_known = d.pmtu() != 0;
-          s.read_last_psn =
-              wire::psn_add(rq->psn, read_psns(rq->dlen, d.pmtu() ? d.pmtu() : 1) - 1);
-        }
-      }
-    }
-    s.read_next_psn = wire::psn_add(psn, 1);
-    if (c.is(wire::kEnd)) s.read_open = false;
+    track_read_response(c, s);
   }
 }
-
 }  // namespace
 
 uint32_t sent_limit(const RequesterState& r) {
@@ -187,6 +221,13 @@ const PendingRequest* find_read(const RequesterState& r, uint32_t psn, uint32_t 
     const uint32_t count = read_psns(q.dlen, pmtu ? pmtu : kSmallestPmtu);
     const int32_t off = wire::psn_diff(psn, q.psn);
     if (off >= 0 && static_cast<uint32_t>(off) < count) return &q;
+  }
+  return nullptr;
+}
+
+const PendingRequest* find_read_at(const RequesterState& r, uint32_t psn) {
+  for (const PendingRequest& q : r.reads) {
+    if (q.valid && q.psn == psn) return &q;
   }
   return nullptr;
 }

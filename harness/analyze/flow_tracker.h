@@ -49,6 +49,8 @@ uint32_t sent_limit(const RequesterState& r);
 
 // The pending READ whose response PSNs [psn, psn + count) hold `psn`, or nullptr.
 const PendingRequest* find_read(const RequesterState& r, uint32_t psn, uint32_t pmtu);
+// The pending READ (new, retransmitted or reissued) whose PSN is `psn`, or nullptr.
+const PendingRequest* find_read_at(const RequesterState& r, uint32_t psn);
 const PendingRequest* find_atomic(const RequesterState& r, uint32_t psn);
 
 // When c is a READ that asks again for the tail of a READ the requester sent earlier (PSN
