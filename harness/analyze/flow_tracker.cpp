@@ -1,7 +1,5 @@
 #include "harness/analyze/flow_tracker.h"
 
-#include <algorithm>
-
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/psn.h"
 
@@ -57,7 +55,7 @@ void track_request(const PacketContext& c) {
   const uint32_t psn = c.psn();
   ++d.requests;
   if ((c.is(wire::kFirst) || c.is(wire::kMiddle)) && !c.is(wire::kRead)) {
-    r.pmtu = std::max<uint32_t>(r.pmtu, c.p.payload.size());
+    infer_pmtu(r.pmtu, r.pmtu_candidate, c.p.payload.size());
   }
   // A READ whose PSN count waited for the PMTU: once the connection shows it, the next
   // PSN is known.
@@ -203,12 +201,23 @@ void track_response(const PacketContext& c) {
   }
   if (c.is(wire::kRead)) {
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
-      s.pmtu = std::max<uint32_t>(s.pmtu, c.p.payload.size());
+      infer_pmtu(s.pmtu, s.pmtu_candidate, c.p.payload.size());
     }
     track_read_response(c, s);
   }
 }
 }  // namespace
+
+void infer_pmtu(uint32_t& pmtu, uint32_t& candidate, size_t size) {
+  if (!is_pmtu(size)) return;
+  const auto n = static_cast<uint32_t>(size);
+  if (pmtu == 0 || n == pmtu || n == candidate) {
+    pmtu = n;
+    candidate = 0;
+  } else {
+    candidate = n;
+  }
+}
 
 uint32_t sent_limit(const RequesterState& r) {
   if (r.next_psn_known) return r.next_psn;
