@@ -193,7 +193,9 @@ void track_response(const PacketContext& c) {
       if (c.is(wire::kAck)) s.duplicate_pending = false;
     } else if (type == wire::SyndromeType::kNak || type == wire::SyndromeType::kRnrNak) {
       ++d.naks;
-      if (syn == wire::kNakPsnSequenceError) {
+      // A NAK whose PSN is no ePSN (MR-PS-04, reported) opens no NAK state: the request it
+      // waits for may never come, and every NAK after it would be judged a second one.
+      if (syn == wire::kNakPsnSequenceError && could_be_epsn(d, psn)) {
         s.nak_open = true;
         s.nak_psn = psn;
       }
@@ -217,6 +219,12 @@ void infer_pmtu(uint32_t& pmtu, uint32_t& candidate, size_t size) {
   } else {
     candidate = n;
   }
+}
+
+bool could_be_epsn(const Direction& d, uint32_t psn) {
+  if (!d.peer || !d.peer->req.started) return true;
+  if (wire::psn_diff(psn, sent_limit(d.peer->req)) >= 0) return false;
+  return !d.resp.acked || wire::psn_diff(psn, d.resp.last_ack_psn) > 0;
 }
 
 uint32_t sent_limit(const RequesterState& r) {

@@ -57,6 +57,11 @@ inline std::optional<uint32_t> expected_next_psn(const Direction& d) {
   return std::nullopt;
 }
 
+// Whether a PSN sequence NAK that `d` sends at `psn` can carry the responder's ePSN
+// (MR-PS-04): a PSN the requester has sent and that is not yet acknowledged. True when the
+// capture shows too little to tell.
+bool could_be_epsn(const Direction& d, uint32_t psn);
+
 // The PSN just after the newest request PSN the requester can have sent.
 uint32_t sent_limit(const RequesterState& r);
 
