@@ -86,7 +86,7 @@ struct RequesterState {
 
 struct ResponderState {
   bool msn_seen = false;
-  uint32_t msn = 0;
+  uint32_t msn = 0;  // the newest MSN that did not go back (MR-AK-03)
   bool acked = false;
   uint32_t last_ack_psn = 0;  // newest ACK PSN sent
   bool nak_open = false;      // a PSN sequence NAK was sent, no request with its PSN arrived yet

@@ -180,8 +180,13 @@ void track_response(const PacketContext& c) {
   const uint32_t psn = c.psn();
   ++d.responses;
   if (c.p.aeth) {
-    s.msn_seen = true;
-    s.msn = c.p.aeth->msn.value();
+    // An MSN that went back (MR-AK-03, reported) is not the count the next AETH is judged
+    // against: the MSNs after it that go on from the right count are no violations.
+    const uint32_t msn = c.p.aeth->msn.value();
+    if (!s.msn_seen || wire::psn_diff(msn, s.msn) >= 0) {
+      s.msn_seen = true;
+      s.msn = msn;
+    }
     const uint8_t syn = c.p.aeth->syndrome.value();
     const wire::SyndromeType type = wire::syndrome_type(syn);
     // An ACK for a PSN never sent (MR-AK-02, reported) does not move the bookkeeping.
