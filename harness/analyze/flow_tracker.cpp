@@ -288,6 +288,22 @@ const PendingRequest* find_atomic(const RequesterState& r, uint32_t psn) {
   return nullptr;
 }
 
+// A packet with an opcode outside the table (MR-WF-10, reported) at exactly the PSN the
+// requester's sequence expects next takes that PSN, as the request it was meant to be, so
+// the request after it is not reported as skipping it (MR-PS-01, MR-PS-10).
+void track_unknown_opcode(const PacketContext& c) {
+  RequesterState& r = c.dir.req;
+  const uint32_t psn = c.psn();
+  if (!r.started) return;
+  if (r.in_retx && psn == r.retx_next) {
+    r.retx_next = wire::psn_add(psn, 1);
+    if (wire::psn_diff(r.retx_next, r.next_psn) >= 0) r.in_retx = false;
+  } else if (!r.in_retx && r.next_psn_known && psn == r.next_psn) {
+    r.next_psn = wire::psn_add(psn, 1);
+    r.last_new_read = false;
+  }
+}
+
 void track(const PacketContext& c) {
   ++c.dir.packets;
   if (c.is(wire::kCnp)) {
@@ -298,6 +314,8 @@ void track(const PacketContext& c) {
     track_request(c);
   } else if (c.is_response()) {
     track_response(c);
+  } else if (!c.info) {
+    track_unknown_opcode(c);
   }
   if (!c.dir.sport_known && !c.is(wire::kCnp)) {
     c.dir.sport_known = true;
