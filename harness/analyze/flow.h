@@ -73,8 +73,9 @@ struct RequesterState {
   uint32_t read_dlen = 0;
   uint32_t retx_next = 0;  // during a retransmission, the PSN expected next
   bool in_retx = false;
-  uint32_t pmtu = 0;           // largest FIRST/MIDDLE payload seen: the inferred PMTU
-  uint8_t open_operation = 0;  // kSend/kWrite flag of the open multi-packet message, or 0
+  uint32_t pmtu = 0;            // the inferred PMTU: what FIRST/MIDDLE carry (infer_pmtu)
+  uint32_t pmtu_candidate = 0;  // another PMTU size one FIRST/MIDDLE carried just now
+  uint8_t open_operation = 0;   // kSend/kWrite flag of the open multi-packet message, or 0
   size_t reads_at = 0;
   size_t reissues = 0;  // entries of `reads` that are reissues (MR-RT-05)
   size_t atomics_at = 0;
@@ -85,7 +86,7 @@ struct RequesterState {
 
 struct ResponderState {
   bool msn_seen = false;
-  uint32_t msn = 0;
+  uint32_t msn = 0;  // the newest MSN that did not go back (MR-AK-03)
   bool acked = false;
   uint32_t last_ack_psn = 0;  // newest ACK PSN sent
   bool nak_open = false;      // a PSN sequence NAK was sent, no request with its PSN arrived yet
@@ -95,7 +96,14 @@ struct ResponderState {
   uint32_t read_next_psn = 0;
   uint32_t read_last_psn = 0;
   bool read_last_known = false;
-  uint32_t pmtu = 0;  // largest READ_RESPONSE_FIRST/MIDDLE payload seen
+  // After a response whose PSN broke the sequence: the PSN the next one carries, and the
+  // READ's last PSN, if that response alone was misnumbered (read_next_psn and
+  // read_last_psn follow it instead, as if the responder had shifted the rest).
+  bool read_realign = false;
+  uint32_t read_realign_psn = 0;
+  uint32_t read_realign_last_psn = 0;
+  uint32_t pmtu = 0;  // what READ_RESPONSE_FIRST/MIDDLE carry (infer_pmtu)
+  uint32_t pmtu_candidate = 0;
   bool cnp_seen = false;
   uint64_t last_cnp_ns = 0;
 };

@@ -1,7 +1,5 @@
 #include "harness/analyze/flow_tracker.h"
 
-#include <algorithm>
-
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/psn.h"
 
@@ -57,7 +55,7 @@ void track_request(const PacketContext& c) {
   const uint32_t psn = c.psn();
   ++d.requests;
   if ((c.is(wire::kFirst) || c.is(wire::kMiddle)) && !c.is(wire::kRead)) {
-    r.pmtu = std::max<uint32_t>(r.pmtu, c.p.payload.size());
+    infer_pmtu(r.pmtu, r.pmtu_candidate, c.p.payload.size());
   }
   // A READ whose PSN count waited for the PMTU: once the connection shows it, the next
   // PSN is known.
@@ -102,9 +100,10 @@ void track_request(const PacketContext& c) {
     if (c.is(wire::kAtomic)) push(r.atomics, r.atomics_at, PendingRequest{psn, 0, true});
   } else {
     ++d.retransmissions;
-    // A retransmitted READ whose entry the ring has recycled (many READs and reissues since)
-    // is asked again: the responses to it must find it.
-    if (c.is(wire::kRead) && c.p.reth && !find_read(r, psn, d.pmtu())) {
+    // A retransmitted READ whose entry the ring has recycled (many READs and reissues since),
+    // or one from inside an earlier READ's range that names no tail of it (MR-PS-02's), is
+    // asked again: the responses to it start at its PSN and must find a READ there.
+    if (c.is(wire::kRead) && c.p.reth && !find_read_at(r, psn)) {
       push_read(r, PendingRequest{psn, c.p.reth->dlen.value(), true, c.p.reth->va.value(), false});
     }
     r.in_retx = n != 0;
@@ -127,14 +126,67 @@ void track_responder_side(const PacketContext& c) {
   }
 }
 
+// The READ's last PSN at this PMTU (1 PSN per packet while it is unknown).
+uint32_t last_psn(const PendingRequest& q, uint32_t pmtu) {
+  return wire::psn_add(q.psn, read_psns(q.dlen, pmtu ? pmtu : 1) - 1);
+}
+
+// A READ response opens the answer it starts (FIRST, ONLY, or a MIDDLE with none open: after
+// a loss, or answering a READ reissued mid-range, so the checker reports the root event once
+// and resynchronises). A response whose PSN breaks the sequence (a FIRST inside a READ's
+// range, not at its PSN; a MIDDLE or LAST that does not follow) is one event, reported
+// there: the next response may follow it (the responder shifted the rest) or follow the
+// sequence the READ asks for (that one packet was misnumbered), and either is no second one.
+void track_read_response(const PacketContext& c, ResponderState& s) {
+  const uint32_t psn = c.psn();
+  const uint32_t pmtu = c.dir.pmtu();
+  const bool realigned = s.read_realign && s.read_open && psn == s.read_realign_psn;
+  if (realigned) s.read_last_psn = s.read_realign_last_psn;
+  s.read_realign = false;
+  // The answer to a READ reissued at this PSN, starting mid-sequence (MR-RD-09's), opens too.
+  const bool answers_reissue = !realigned && !(s.read_open && psn == s.read_next_psn) &&
+                               c.dir.peer && find_read_reissue(c.dir.peer->req, psn);
+  if (c.is(wire::kStart) || (c.is(wire::kMiddle) && !s.read_open) || answers_reissue) {
+    s.read_open = true;
+    s.read_last_known = false;
+    const PendingRequest* rq = nullptr;
+    if (c.dir.peer) {
+      rq = find_read_at(c.dir.peer->req, psn);
+      if (!rq) rq = find_read(c.dir.peer->req, psn, pmtu);
+    }
+    if (rq) {
+      s.read_last_known = pmtu != 0;
+      s.read_last_psn = last_psn(*rq, pmtu);
+      if (c.is(wire::kStart) && rq->psn != psn) {
+        s.read_realign = true;
+        s.read_realign_psn = wire::psn_add(rq->psn, 1);
+        s.read_realign_last_psn = s.read_last_psn;
+        s.read_last_psn = wire::psn_add(s.read_last_psn, wire::psn_diff(psn, rq->psn));
+      }
+    }
+  } else if (s.read_open && !realigned && psn != s.read_next_psn) {
+    s.read_realign = true;
+    s.read_realign_psn = wire::psn_add(s.read_next_psn, 1);
+    s.read_realign_last_psn = s.read_last_psn;
+    s.read_last_psn = wire::psn_add(s.read_last_psn, wire::psn_diff(psn, s.read_next_psn));
+  }
+  s.read_next_psn = wire::psn_add(psn, 1);
+  if (c.is(wire::kEnd)) s.read_open = false;
+}
+
 void track_response(const PacketContext& c) {
   Direction& d = c.dir;
   ResponderState& s = d.resp;
   const uint32_t psn = c.psn();
   ++d.responses;
   if (c.p.aeth) {
-    s.msn_seen = true;
-    s.msn = c.p.aeth->msn.value();
+    // An MSN that went back (MR-AK-03, reported) is not the count the next AETH is judged
+    // against: the MSNs after it that go on from the right count are no violations.
+    const uint32_t msn = c.p.aeth->msn.value();
+    if (!s.msn_seen || wire::psn_diff(msn, s.msn) >= 0) {
+      s.msn_seen = true;
+      s.msn = msn;
+    }
     const uint8_t syn = c.p.aeth->syndrome.value();
     const wire::SyndromeType type = wire::syndrome_type(syn);
     // An ACK for a PSN never sent (MR-AK-02, reported) does not move the bookkeeping.
@@ -146,7 +198,9 @@ void track_response(const PacketContext& c) {
       if (c.is(wire::kAck)) s.duplicate_pending = false;
     } else if (type == wire::SyndromeType::kNak || type == wire::SyndromeType::kRnrNak) {
       ++d.naks;
-      if (syn == wire::kNakPsnSequenceError) {
+      // A NAK whose PSN is no ePSN (MR-PS-04, reported) opens no NAK state: the request it
+      // waits for may never come, and every NAK after it would be judged a second one.
+      if (syn == wire::kNakPsnSequenceError && could_be_epsn(d, psn)) {
         s.nak_open = true;
         s.nak_psn = psn;
       }
@@ -154,27 +208,29 @@ void track_response(const PacketContext& c) {
   }
   if (c.is(wire::kRead)) {
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
-      s.pmtu = std::max<uint32_t>(s.pmtu, c.p.payload.size());
+      infer_pmtu(s.pmtu, s.pmtu_candidate, c.p.payload.size());
     }
-    // A MIDDLE with no response open (after a loss, or answering a READ reissued
-    // mid-range) opens one, so the checker reports the root event once and resynchronises.
-    if (c.is(wire::kFirst) || (c.is(wire::kMiddle) && !s.read_open)) {
-      s.read_open = true;
-      s.read_last_known = false;
-      if (d.peer) {
-        if (const PendingRequest* rq = find_read(d.peer->req, psn, d.pmtu())) {
-          s.read_last_known = d.pmtu() != 0;
-          s.read_last_psn =
-              wire::psn_add(rq->psn, read_psns(rq->dlen, d.pmtu() ? d.pmtu() : 1) - 1);
-        }
-      }
-    }
-    s.read_next_psn = wire::psn_add(psn, 1);
-    if (c.is(wire::kEnd)) s.read_open = false;
+    track_read_response(c, s);
+  }
+}
+}  // namespace
+
+void infer_pmtu(uint32_t& pmtu, uint32_t& candidate, size_t size) {
+  if (!is_pmtu(size)) return;
+  const auto n = static_cast<uint32_t>(size);
+  if (pmtu == 0 || n == pmtu || n == candidate) {
+    pmtu = n;
+    candidate = 0;
+  } else {
+    candidate = n;
   }
 }
 
-}  // namespace
+bool could_be_epsn(const Direction& d, uint32_t psn) {
+  if (!d.peer || !d.peer->req.started) return true;
+  if (wire::psn_diff(psn, sent_limit(d.peer->req)) >= 0) return false;
+  return !d.resp.acked || wire::psn_diff(psn, d.resp.last_ack_psn) > 0;
+}
 
 uint32_t sent_limit(const RequesterState& r) {
   if (r.next_psn_known) return r.next_psn;
@@ -187,6 +243,13 @@ const PendingRequest* find_read(const RequesterState& r, uint32_t psn, uint32_t 
     const uint32_t count = read_psns(q.dlen, pmtu ? pmtu : kSmallestPmtu);
     const int32_t off = wire::psn_diff(psn, q.psn);
     if (off >= 0 && static_cast<uint32_t>(off) < count) return &q;
+  }
+  return nullptr;
+}
+
+const PendingRequest* find_read_at(const RequesterState& r, uint32_t psn) {
+  for (const PendingRequest& q : r.reads) {
+    if (q.valid && q.psn == psn) return &q;
   }
   return nullptr;
 }
@@ -225,6 +288,22 @@ const PendingRequest* find_atomic(const RequesterState& r, uint32_t psn) {
   return nullptr;
 }
 
+// A packet with an opcode outside the table (MR-WF-10, reported) at exactly the PSN the
+// requester's sequence expects next takes that PSN, as the request it was meant to be, so
+// the request after it is not reported as skipping it (MR-PS-01, MR-PS-10).
+void track_unknown_opcode(const PacketContext& c) {
+  RequesterState& r = c.dir.req;
+  const uint32_t psn = c.psn();
+  if (!r.started) return;
+  if (r.in_retx && psn == r.retx_next) {
+    r.retx_next = wire::psn_add(psn, 1);
+    if (wire::psn_diff(r.retx_next, r.next_psn) >= 0) r.in_retx = false;
+  } else if (!r.in_retx && r.next_psn_known && psn == r.next_psn) {
+    r.next_psn = wire::psn_add(psn, 1);
+    r.last_new_read = false;
+  }
+}
+
 void track(const PacketContext& c) {
   ++c.dir.packets;
   if (c.is(wire::kCnp)) {
@@ -235,6 +314,8 @@ void track(const PacketContext& c) {
     track_request(c);
   } else if (c.is_response()) {
     track_response(c);
+  } else if (!c.info) {
+    track_unknown_opcode(c);
   }
   if (!c.dir.sport_known && !c.is(wire::kCnp)) {
     c.dir.sport_known = true;

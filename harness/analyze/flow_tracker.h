@@ -7,6 +7,7 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -17,6 +18,18 @@
 namespace mr::analyze {
 
 void track(const PacketContext& c);
+
+// The five path MTUs (IBTA 256 to 4096).
+constexpr bool is_pmtu(size_t n) {
+  return n == 256 || n == 512 || n == 1024 || n == 2048 || n == 4096;
+}
+
+// The PMTU a direction's FIRST and MIDDLE packets show, updated by one of them of `size`
+// bytes: the first size that is a PMTU. Another PMTU size once (a violation, reported by
+// payload-size) changes nothing, so the right sizes after it are not judged against it;
+// twice in a row, it is the PMTU (the first of the two is the one reported). A size that is
+// no PMTU never becomes one.
+void infer_pmtu(uint32_t& pmtu, uint32_t& candidate, size_t size);
 
 // PSNs a READ of dlen bytes consumes at this PMTU: max(1, ceil(dlen / pmtu)) (MR-PS-02).
 constexpr uint32_t read_psns(uint32_t dlen, uint32_t pmtu) {
@@ -44,11 +57,18 @@ inline std::optional<uint32_t> expected_next_psn(const Direction& d) {
   return std::nullopt;
 }
 
+// Whether a PSN sequence NAK that `d` sends at `psn` can carry the responder's ePSN
+// (MR-PS-04): a PSN the requester has sent and that is not yet acknowledged. True when the
+// capture shows too little to tell.
+bool could_be_epsn(const Direction& d, uint32_t psn);
+
 // The PSN just after the newest request PSN the requester can have sent.
 uint32_t sent_limit(const RequesterState& r);
 
 // The pending READ whose response PSNs [psn, psn + count) hold `psn`, or nullptr.
 const PendingRequest* find_read(const RequesterState& r, uint32_t psn, uint32_t pmtu);
+// The pending READ (new, retransmitted or reissued) whose PSN is `psn`, or nullptr.
+const PendingRequest* find_read_at(const RequesterState& r, uint32_t psn);
 const PendingRequest* find_atomic(const RequesterState& r, uint32_t psn);
 
 // When c is a READ that asks again for the tail of a READ the requester sent earlier (PSN

@@ -1,5 +1,7 @@
 // MR-AK-03: the MSN of a responder's AETHs counts completed inbound messages: it never
-// goes backwards (modulo 2^24).
+// goes backwards (modulo 2^24). An MSN that went back is reported at its AETH and is not
+// the count the next one is judged against (flow_tracker.cpp), so an MSN after it that goes
+// back from the right count is still reported.
 #include "harness/analyze/checkers.h"
 #include "reference/wire/psn.h"
 

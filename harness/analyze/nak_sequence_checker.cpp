@@ -4,7 +4,8 @@
 // which it does only on receiving a request with PSN e (MR-PS-03), so e did arrive; that
 // the capture shows no resent e between the NAKs is explained by the capture point, which
 // saw the original e before the first NAK and cannot see it reordered or delayed behind
-// the tap (docs/analyze.md). A second NAK at e or behind it is judged.
+// the tap (docs/analyze.md). A second NAK at e or behind it is judged. A NAK whose PSN is
+// no ePSN (MR-PS-04) opens nothing, so the NAKs after it are not judged against it.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
 #include "reference/wire/aeth_syndrome.h"

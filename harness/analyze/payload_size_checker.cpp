@@ -1,17 +1,21 @@
 // Segmentation lengths (section 11; MR-RD-01 for READ responses, and the requester side of
 // the rules MR-MP-07 (WRITE) and MR-MP-08 (SEND) make responders enforce): FIRST and
 // MIDDLE carry exactly PMTU bytes, LAST 1 to PMTU bytes, ONLY at most PMTU bytes. The PMTU
-// is inferred: the largest FIRST/MIDDLE payload the connection has shown.
+// is inferred from the FIRST/MIDDLE sizes the connection has shown (infer_pmtu): a packet of
+// another size is reported and does not move it, so the right packets after it are not
+// reported too; a second one of that size in a row is taken as the PMTU, not reported.
 #include "harness/analyze/checkers.h"
+#include "harness/analyze/flow_tracker.h"
 
 namespace mr::analyze {
 namespace {
 
-constexpr bool valid_pmtu(size_t n) {
-  return n == 256 || n == 512 || n == 1024 || n == 2048 || n == 4096;
-}
-
 std::string what(const PacketContext& c) { return wire::opcode_name(c.p.bth.opcode.value()); }
+
+// The size the sender's previous FIRST/MIDDLE carried when it broke the PMTU, or 0.
+uint32_t own_candidate(const PacketContext& c) {
+  return c.is_request() ? c.dir.req.pmtu_candidate : c.dir.resp.pmtu_candidate;
+}
 
 class PayloadSizeChecker final : public Checker {
  public:
@@ -23,12 +27,12 @@ class PayloadSizeChecker final : public Checker {
     const size_t len = c.p.payload.size();
     const uint32_t pmtu = c.dir.pmtu();
     if (c.is(wire::kFirst) || c.is(wire::kMiddle)) {
-      if (!valid_pmtu(len)) {
+      if (!is_pmtu(len)) {
         report_lazily(sink, c, clause, [&c, len] {
           return what(c) + " carries " + std::to_string(len) +
                  " bytes, which is no PMTU (256, 512, 1024, 2048 or 4096)";
         });
-      } else if (pmtu && len != pmtu) {
+      } else if (pmtu && len != pmtu && len != own_candidate(c)) {
         report_lazily(sink, c, clause, [&c, len, pmtu] {
           return what(c) + " carries " + std::to_string(len) + " bytes, but earlier FIRST and " +
                  "MIDDLE packets of the connection carried " + std::to_string(pmtu);

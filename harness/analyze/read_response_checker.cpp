@@ -5,6 +5,9 @@
 // of a held READ) starts with FIRST or ONLY; starting it with MIDDLE or LAST is that
 // clause's deviation, not a broken sequence (MR-RD-01 is about the READ as first asked).
 // Either way the tracker resynchronises on the packet, so one event is one violation.
+// A response whose PSN breaks MR-RD-02 is reported at that response; the next one may follow
+// it or the PSNs the READ asks for (flow_tracker.cpp, track_read_response), and is no second
+// violation either way.
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
 #include "reference/wire/aeth_syndrome.h"
@@ -29,7 +32,9 @@ class ReadResponseChecker final : public Checker {
       check_start(c, sink);
       return;
     }
-    const bool in_sequence = s.read_open && psn == s.read_next_psn;
+    // The response the READ's sequence asks for after one misnumbered response.
+    const bool realigned = s.read_open && s.read_realign && psn == s.read_realign_psn;
+    const bool in_sequence = s.read_open && (psn == s.read_next_psn || realigned);
     if (!in_sequence && c.dir.peer) {
       if (const PendingRequest* q = find_read_reissue(c.dir.peer->req, psn)) {
         report_lazily(sink, c, "MR-RD-09", [&c, q] {
@@ -46,7 +51,7 @@ class ReadResponseChecker final : public Checker {
       });
       return;
     }
-    if (psn != s.read_next_psn) {
+    if (!in_sequence) {
       report_lazily(sink, c, "MR-RD-02", [&c, psn, &s] {
         return what(c) + " PSN " + hex(psn) + " does not follow the previous response PSN " +
                hex(wire::psn_add(s.read_next_psn, -1));
@@ -54,14 +59,14 @@ class ReadResponseChecker final : public Checker {
       return;
     }
     if (!s.read_last_known) return;
-    if (c.is(wire::kMiddle) && psn == s.read_last_psn) {
+    const uint32_t last = realigned ? s.read_realign_last_psn : s.read_last_psn;
+    if (c.is(wire::kMiddle) && psn == last) {
       report_lazily(sink, c, "MR-RD-01", [psn] {
         return "READ_RESPONSE_MIDDLE at the READ's last PSN " + hex(psn) + " (LAST expected)";
       });
-    } else if (c.is(wire::kLast) && psn != s.read_last_psn) {
-      report_lazily(sink, c, "MR-RD-01", [psn, &s] {
-        return "READ_RESPONSE_LAST at PSN " + hex(psn) + ", but the READ ends at PSN " +
-               hex(s.read_last_psn);
+    } else if (c.is(wire::kLast) && psn != last) {
+      report_lazily(sink, c, "MR-RD-01", [psn, last] {
+        return "READ_RESPONSE_LAST at PSN " + hex(psn) + ", but the READ ends at PSN " + hex(last);
       });
     }
   }
@@ -70,6 +75,22 @@ class ReadResponseChecker final : public Checker {
   // Named only when reported: the packet path allocates nothing.
   static std::string what(const PacketContext& c) {
     return wire::opcode_name(c.p.bth.opcode.value());
+  }
+
+  // A FIRST or ONLY at a PSN no READ was sent with; `in`: the READ whose range holds it.
+  static void report_missing_read(const PacketContext& c, ViolationSink& sink,
+                                  const PendingRequest* in) {
+    if (!in) {
+      report_lazily(sink, c, "MR-RD-02", [&c] {
+        return what(c) + " PSN " + hex(c.psn()) + " is no PSN of a READ request seen";
+      });
+      return;
+    }
+    report_lazily(sink, c, "MR-RD-02", [&c, in] {
+      return what(c) + " PSN " + hex(c.psn()) + " is not the PSN " + hex(in->psn) +
+             " of the READ it answers (" + std::to_string(in->dlen) +
+             " bytes): its responses start there";
+    });
   }
 
   static void check_start(const PacketContext& c, ViolationSink& sink) {
@@ -86,11 +107,11 @@ class ReadResponseChecker final : public Checker {
     }
     if (!c.dir.peer || !c.dir.peer->req.started) return;
     const uint32_t pmtu = c.dir.pmtu();
-    const PendingRequest* rq = find_read(c.dir.peer->req, psn, pmtu);
+    // MR-RD-02: the answer starts at the PSN of a READ sent (new, retransmitted or
+    // reissued), not anywhere in a READ's range.
+    const PendingRequest* rq = find_read_at(c.dir.peer->req, psn);
     if (!rq) {
-      report_lazily(sink, c, "MR-RD-02", [&c, psn] {
-        return what(c) + " PSN " + hex(psn) + " is no PSN of a READ request seen";
-      });
+      report_missing_read(c, sink, find_read(c.dir.peer->req, psn, pmtu));
       return;
     }
     if (!pmtu) return;

@@ -1,0 +1,384 @@
+// A violation is reported at the frame that breaks the rule. One row per checker (some have
+// two): a capture, a frame of it that breaks one of the checker's clauses, and that frame as
+// it should be. The broken capture gives exactly one violation from the checker, at that
+// frame with that clause; the fixed capture gives no violation at all. The frames after the
+// broken one are right, so a checker that reports late (at the next frame), on the wrong
+// frame, or at every frame after it (its state re-based on the bad frame) fails here.
+//
+// Bases: the real Soft-RoCE capture of pcaps/rxe (a 3000-byte SEND as FIRST/MIDDLE/LAST at
+// PSNs 0x069b79-0x069b7b, sent 20 times) with one field of one frame changed and the frame rebuilt
+// by the codec (ICRC recomputed unless the row is about it); or exchanges built here.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/analyze/analyzer.h"
+#include "harness/analyze/checker_table.h"
+#include "reference/io/capture_reader.h"
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/frame_builder.h"
+#include "reference/wire/frame_decoder.h"
+#include "reference/wire/opcode.h"
+
+namespace mr::analyze {
+namespace {
+
+using wire::RocePacket;
+
+// One frame of a test capture: the packet with its payload and pad bytes owned, how to build
+// it, and the time since the frame before.
+struct Frame {
+  RocePacket p;
+  std::vector<uint8_t> payload;
+  std::vector<uint8_t> pad;
+  wire::BuildOptions options{.fill_padding = true};
+  uint64_t gap_ns = 1000;
+};
+using Capture = std::vector<Frame>;
+
+std::vector<Violation> analyze(const Capture& frames) {
+  std::vector<Violation> found;
+  Analyzer a([&](const Violation& v) { found.push_back(v); });
+  uint64_t t = 1'000'000;
+  for (const Frame& f : frames) {
+    RocePacket q = f.p;
+    q.payload = f.payload;
+    q.pad = f.pad;
+    t += f.gap_ns;
+    a.add_bytes(wire::build_frame(q, f.options), t);
+  }
+  return found;
+}
+
+constexpr uint32_t kRxeFirstPsn = 0x069b79;  // of the SEND's FIRST in the real capture
+
+// The real capture's bytes, read once, and its frames decoded into Frames.
+const std::vector<std::vector<uint8_t>>& rxe_bytes() {
+  static const std::vector<std::vector<uint8_t>> bytes = [] {
+    std::vector<std::vector<uint8_t>> out;
+    auto reader = io::CaptureReader::open("pcaps/rxe/rxe-6.1-ipv4-send-retransmits.pcapng");
+    if (!reader) return out;
+    while (auto f = reader->next()) {
+      if (!*f) break;
+      out.emplace_back((*f)->data.begin(), (*f)->data.end());
+    }
+    return out;
+  }();
+  return bytes;
+}
+
+Capture rxe_capture() {
+  Capture frames;
+  for (const auto& bytes : rxe_bytes()) {
+    auto d = wire::decode_frame(bytes);
+    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    if (!roce) return {};
+    Frame f{roce->packet};
+    f.payload.assign(roce->packet.payload.begin(), roce->packet.payload.end());
+    f.pad.assign(roce->packet.pad.begin(), roce->packet.pad.end());
+    f.options = {.fill_padding = false};  // as Soft-RoCE sent them
+    frames.push_back(std::move(f));
+  }
+  return frames;
+}
+
+// The real capture with `change` applied to its frame `number` (1-based) when `broken`.
+Capture rxe_with(bool broken, size_t number, const std::function<void(Frame&)>& change) {
+  Capture frames = rxe_capture();
+  if (broken && number <= frames.size()) change(frames[number - 1]);
+  return frames;
+}
+
+// Exchanges built here: requester 10.0.0.2 (QP 0x11) to responder 10.0.0.1 (QP 0x123).
+Frame packet(bool from_requester, uint8_t op, uint32_t psn, size_t payload = 0) {
+  Frame f;
+  wire::Ipv4 ip;
+  ip.src = *wire::Ipv4Address::parse(from_requester ? "10.0.0.2" : "10.0.0.1");
+  ip.dst = *wire::Ipv4Address::parse(from_requester ? "10.0.0.1" : "10.0.0.2");
+  f.p.ip = ip;
+  f.p.udp.sport = from_requester ? 0xc001 : 0xc002;
+  f.p.bth.dqpn = from_requester ? 0x123 : 0x11;
+  f.p.bth.opcode = op;
+  f.p.bth.psn = psn;
+  f.payload.assign(payload, 0x5a);
+  return f;
+}
+Frame send(uint8_t op, uint32_t psn, size_t payload) {
+  Frame f = packet(true, op, psn, payload);
+  f.p.bth.ackreq = wire::opcode_info(op)->is(wire::kEnd) ? 1 : 0;
+  return f;
+}
+Frame send_only(uint32_t psn) { return send(wire::kOpRcSendOnly, psn, 8); }
+Frame ack(uint32_t psn, uint32_t msn, uint8_t syndrome = wire::kSyndromeAck) {
+  Frame f = packet(false, wire::kOpRcAcknowledge, psn);
+  f.p.aeth = wire::Aeth{syndrome, msn};
+  return f;
+}
+Frame read_request(uint32_t psn, uint32_t dlen) {
+  Frame f = packet(true, wire::kOpRcRdmaReadRequest, psn);
+  f.p.bth.ackreq = 1;
+  f.p.reth = wire::Reth{0x10000, 7, dlen};
+  return f;
+}
+Frame read_response(uint8_t op, uint32_t psn, size_t payload, uint32_t msn) {
+  Frame f = packet(false, op, psn, payload);
+  if (op != wire::kOpRcRdmaReadResponseMiddle) f.p.aeth = wire::Aeth{wire::kSyndromeAck, msn};
+  return f;
+}
+Frame cnp(uint64_t gap_ns) {
+  Frame f = packet(false, wire::kOpCnp, 0);
+  f.p.bth.becn = 1;
+  f.p.cnp_padding = wire::CnpPadding{};
+  f.gap_ns = gap_ns;
+  return f;
+}
+
+// SEND FIRST/LAST at PMTU 1024 and its ACK (MSN 1): the PMTU is known from here on.
+Capture pmtu_1024() {
+  return {send(wire::kOpRcSendFirst, 1, 1024), send(wire::kOpRcSendLast, 2, 10), ack(2, 1)};
+}
+
+// An exchange whose frame `number` (1-based) is `bad` when broken and `good` otherwise.
+Capture exchange(bool broken, Capture before, const Frame& good, const Frame& bad,
+                 const Capture& after) {
+  before.push_back(broken ? bad : good);
+  before.insert(before.end(), after.begin(), after.end());
+  return before;
+}
+
+Capture read_first_off_by_one(bool broken) {  // frames 4-7: READ 3000 bytes, PSNs 3-5
+  return exchange(broken,
+                  [] {
+                    Capture c = pmtu_1024();
+                    c.push_back(read_request(3, 3000));
+                    return c;
+                  }(),
+                  read_response(wire::kOpRcRdmaReadResponseFirst, 3, 1024, 2),
+                  read_response(wire::kOpRcRdmaReadResponseFirst, 4, 1024, 2),
+                  {read_response(wire::kOpRcRdmaReadResponseMiddle, 4, 1024, 2),
+                   read_response(wire::kOpRcRdmaReadResponseLast, 5, 952, 2), send_only(6)});
+}
+
+Capture read_middle_misnumbered(bool broken) {  // READ 4096 bytes, PSNs 3-6
+  Capture c = pmtu_1024();
+  c.push_back(read_request(3, 4096));
+  c.push_back(read_response(wire::kOpRcRdmaReadResponseFirst, 3, 1024, 2));
+  return exchange(broken, c, read_response(wire::kOpRcRdmaReadResponseMiddle, 4, 1024, 2),
+                  read_response(wire::kOpRcRdmaReadResponseMiddle, 9, 1024, 2),
+                  {read_response(wire::kOpRcRdmaReadResponseMiddle, 5, 1024, 2),
+                   read_response(wire::kOpRcRdmaReadResponseLast, 6, 1024, 2), send_only(7)});
+}
+
+// A NAK 0x60 at a PSN never sent, then the responder's real sequence error later: the
+// second NAK is at a PSN behind the first's, and still no MR-PS-05.
+Capture nak_never_sent(bool broken) {
+  return exchange(
+      broken, {send_only(5), send_only(6), send_only(7)}, ack(6, 0, wire::kNakPsnSequenceError),
+      ack(20, 0, wire::kNakPsnSequenceError),
+      {send_only(6), send_only(7), send_only(8), ack(8, 2, wire::kNakPsnSequenceError)});
+}
+
+// The third ACK's MSN goes back to 1; the fourth goes on from 3, and its MSN 3 would be a
+// second violation if the bad MSN had become the count.
+Capture msn_back(bool broken) {
+  return exchange(broken, {send_only(5), ack(5, 1), send_only(6), ack(6, 2), send_only(7)},
+                  ack(7, 3), ack(7, 1), {send_only(8), ack(8, 3), send_only(9), ack(9, 4)});
+}
+
+// MR-PS-11: a READ of 2^23 - 1 packets at PMTU 256 and nothing acknowledged: the SEND after
+// it makes 2^23 PSNs unacknowledged; with the READ one packet shorter, the SEND is in bounds.
+Capture unacked_window(bool broken) {
+  constexpr uint32_t kWindow = (1U << 23) - 1;
+  const uint32_t read_packets = broken ? kWindow : kWindow - 1;
+  Frame first = send(wire::kOpRcRdmaWriteFirst, 1, 256);
+  first.p.reth = wire::Reth{0x1000, 7, 512};
+  return {first, send(wire::kOpRcRdmaWriteLast, 2, 256), ack(2, 1),
+          read_request(3, read_packets * 256), send_only(3 + read_packets)};
+}
+
+Frame with(Frame f, const std::function<void(Frame&)>& change) {
+  change(f);
+  return f;
+}
+
+struct Row {
+  std::string_view checker;  // its name in checker_table()
+  std::string_view clause;
+  size_t frame;  // 1-based: the frame that breaks the clause
+  std::function<Capture(bool broken)> capture;
+  std::optional<uint32_t> psn = {};  // the PSN the violation's text names, when it names one
+};
+
+std::vector<Row> rows() {
+  using wire::kOpRcAtomicAcknowledge;
+  Frame fetch_add = send(wire::kOpRcFetchAdd, 5, 0);
+  fetch_add.p.atomic_eth = wire::AtomicEth{0x1000, 7, 1, 0};
+  Frame atomic_ack = packet(false, kOpRcAtomicAcknowledge, 5);
+  atomic_ack.p.aeth = wire::Aeth{wire::kSyndromeAck, 1};
+  atomic_ack.p.atomic_ack_eth = wire::AtomicAckEth{9};
+  const Frame ack_se = with(ack(5, 1), [](Frame& f) { f.p.bth.solicited = 1; });
+  return {
+      {"version", "MR-WF-02", 5,
+       [](bool b) { return rxe_with(b, 5, [](Frame& f) { f.p.bth.version = 1; }); }},
+      {"reserved-bits", "MR-WF-04", 5,
+       [](bool b) { return rxe_with(b, 5, [](Frame& f) { f.p.bth.resv7 = 1; }); }},
+      {"padding", "MR-WF-06", 4,  // a FIRST with PadCnt 1 (and one pad byte)
+       [](bool b) {
+         return rxe_with(b, 4, [](Frame& f) {
+           f.p.bth.padcount = 1;
+           f.pad = {0};
+         });
+       }},
+      {"udp-port", "MR-WF-08", 7,
+       [](bool b) { return rxe_with(b, 7, [](Frame& f) { f.p.udp.sport = 0xd354; }); }},
+      {"opcode", "MR-WF-10", 14,  // a MIDDLE sent with a reserved RC opcode
+       [](bool b) { return rxe_with(b, 14, [](Frame& f) { f.p.bth.opcode = 0x1e; }); }},
+      {"payload-size", "MR-MP-08", 11,  // a MIDDLE of 2048 bytes; the PMTU is 1024
+       [](bool b) { return rxe_with(b, 11, [](Frame& f) { f.payload.resize(2048, 0); }); }},
+      {"icrc", "MR-IC-01", 8,
+       [](bool b) {
+         return rxe_with(b, 8, [](Frame& f) {
+           f.options.fill_icrc = false;
+           f.p.icrc = f.p.icrc.value() ^ 1;
+         });
+       }},
+      {"psn-order", "MR-PS-10", 8,  // the third transmission's MIDDLE skips to the LAST's PSN
+       [](bool b) { return rxe_with(b, 8, [](Frame& f) { f.p.bth.psn = kRxeFirstPsn + 2; }); },
+       kRxeFirstPsn + 2},
+      {"psn-order", "MR-PS-01", 3,
+       [](bool b) {
+         return exchange(b, {send_only(5), send_only(6)}, send_only(7), send_only(9),
+                         {send_only(8), send_only(9), send_only(10)});
+       },
+       9},
+      {"nak-sequence", "MR-PS-04", 4, nak_never_sent, 20},
+      {"unacked-window", "MR-PS-11", 5, unacked_window, 3 + (1U << 23) - 1},
+      {"ack-psn", "MR-AK-02", 3,
+       [](bool b) {
+         return exchange(b, {send_only(5), send_only(6)}, ack(6, 2), ack(9, 2),
+                         {send_only(7), ack(7, 3)});
+       },
+       9},
+      {"msn", "MR-AK-03", 6, msn_back},
+      {"ackreq", "MR-AK-05", 6,
+       [](bool b) { return rxe_with(b, 6, [](Frame& f) { f.p.bth.ackreq = 0; }); }},
+      {"syndrome", "MR-AK-07", 2,
+       [](bool b) {
+         return exchange(b, {send_only(5)}, ack(5, 1), ack(5, 1, 0x45), {send_only(6), ack(6, 2)});
+       }},
+      {"duplicate-ack", "MR-AK-11", 6,  // the duplicate SEND 5 is answered with PSN 5
+       [](bool b) {
+         return exchange(b, {send_only(5), ack(5, 1), send_only(6), ack(6, 2), send_only(5)},
+                         ack(6, 2), ack(5, 2), {send_only(7), ack(7, 3)});
+       },
+       5},
+      {"ack-format", "MR-AK-14", 2,
+       [ack_se](bool b) {
+         return exchange(b, {send_only(5)}, ack(5, 1), ack_se, {send_only(6), ack(6, 2)});
+       }},
+      {"read-response", "MR-RD-02", 5, read_first_off_by_one, 4},
+      {"read-response", "MR-RD-02", 6, read_middle_misnumbered, 9},
+      {"atomic-ack", "MR-AT-06", 2,
+       [fetch_add, atomic_ack](bool b) {
+         Frame wrong = atomic_ack;
+         wrong.p.bth.psn = 4;
+         return exchange(b, {fetch_add}, atomic_ack, wrong, {send_only(6), ack(6, 2)});
+       },
+       4},
+      {"cnp-format", "MR-CC-01", 2,
+       [](bool b) {
+         return exchange(b, {cnp(0)}, cnp(60'000),
+                         with(cnp(60'000), [](Frame& f) { f.p.bth.becn = 0; }), {cnp(60'000)});
+       }},
+      {"cnp-pacing", "MR-CC-03", 3,  // a CNP 10 us after the one before
+       [](bool b) {
+         return exchange(b, {cnp(0), cnp(60'000)}, cnp(60'000), cnp(10'000),
+                         {cnp(60'000), cnp(60'000)});
+       }},
+  };
+}
+
+std::set<std::string_view> clauses_of(std::string_view checker) {
+  std::set<std::string_view> out;
+  for (const CheckerEntry& e : checker_table()) {
+    if (e.name != checker) continue;
+    for (size_t at = 0; at < e.clauses.size();) {
+      const size_t end = std::min(e.clauses.find(' ', at), e.clauses.size());
+      out.insert(e.clauses.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  return out;
+}
+
+std::string listed(const std::vector<Violation>& found) {
+  std::string s;
+  for (const Violation& v : found) {
+    s += "\n  frame " + std::to_string(v.frame) + " " + std::string(v.clause) + ": " + v.text;
+  }
+  return s.empty() ? " none" : s;
+}
+
+TEST(CheckerAttribution, TheRealCaptureRebuiltByTheCodecIsTheSameBytes) {
+  const Capture frames = rxe_capture();
+  ASSERT_EQ(frames.size(), 60u);
+  EXPECT_EQ(frames[0].p.bth.psn.value(), kRxeFirstPsn);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    RocePacket q = frames[i].p;
+    q.payload = frames[i].payload;
+    q.pad = frames[i].pad;
+    EXPECT_EQ(wire::build_frame(q, frames[i].options), rxe_bytes()[i]) << "frame " << i + 1;
+  }
+}
+
+TEST(CheckerAttribution, EveryCheckerHasARow) {
+  std::set<std::string_view> covered;
+  for (const Row& r : rows()) covered.insert(r.checker);
+  for (const CheckerEntry& e : checker_table()) EXPECT_TRUE(covered.count(e.name)) << e.name;
+}
+
+// One row: its fixed capture is clean, its broken one has one violation of the checker's.
+void expect_reported_at_the_breaking_frame(const Row& r) {
+  const std::vector<Violation> fixed = analyze(r.capture(false));
+  EXPECT_TRUE(fixed.empty()) << "the fixed capture gives" << listed(fixed);
+  const std::vector<Violation> all = analyze(r.capture(true));
+  const std::set<std::string_view> own = clauses_of(r.checker);
+  ASSERT_TRUE(own.count(r.clause)) << "the checker judges no " << r.clause;
+  std::vector<Violation> found;
+  for (const Violation& v : all) {
+    if (own.count(v.clause)) found.push_back(v);
+  }
+  ASSERT_EQ(found.size(), 1u) << "the broken capture gives" << listed(all);
+  // Nor does any other checker report the right frames after it.
+  EXPECT_EQ(all.size(), 1u) << "the broken capture gives" << listed(all);
+  EXPECT_EQ(found[0].frame, r.frame) << listed(all);
+  EXPECT_EQ(found[0].clause, r.clause) << listed(all);
+  if (r.psn) EXPECT_NE(found[0].text.find(hex(*r.psn)), std::string::npos) << found[0].text;
+}
+
+TEST(CheckerAttribution, EachViolationIsReportedAtTheFrameThatBreaksTheRuleAndOnlyThere) {
+  for (const Row& r : rows()) {
+    SCOPED_TRACE(std::string(r.checker) + " " + std::string(r.clause));
+    expect_reported_at_the_breaking_frame(r);
+  }
+}
+
+// Two MSNs behind the right count: the second is judged against the count (3), not against
+// the first wrong MSN (1), so both are reported.
+TEST(CheckerAttribution, AnMsnAfterOneThatWentBackIsJudgedAgainstTheRightCount) {
+  const std::vector<Violation> found = analyze({send_only(5), ack(5, 1), send_only(6), ack(6, 2),
+                                                send_only(7), ack(7, 3), ack(7, 1), ack(7, 2)});
+  ASSERT_EQ(found.size(), 2u) << listed(found);
+  EXPECT_EQ(found[0].frame, 7u);
+  EXPECT_EQ(found[1].frame, 8u);
+  EXPECT_EQ(found[1].clause, "MR-AK-03");
+}
+
+}  // namespace
+}  // namespace mr::analyze
