@@ -68,8 +68,9 @@ bool AgentServer::serve_one(const std::atomic<bool>& stop, uint64_t accept_timeo
 }
 
 bool AgentServer::authenticates(const std::string& line) const {
-  auto json = parse_json_line(line);
-  if (!json || !json->is_object()) return false;
+  auto line_json = parse_json_line(line);
+  if (!line_json || !line_json->value.is_object()) return false;
+  const nlohmann::json* json = &line_json->value;
   auto op = json->find("op");
   auto token = json->find("token");
   if (op == json->end() || token == json->end() || !token->is_string()) return false;
