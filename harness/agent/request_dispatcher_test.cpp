@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
@@ -27,6 +29,7 @@ constexpr const char* kIpB = "198.18.0.2";
 ReferenceBackendOptions options(const char* mac, const char* ip, uint64_t seed) {
   return {.mac = *wire::MacAddress::parse(mac),
           .ipv4 = *wire::Ipv4Address::parse(ip),
+          .ipv6_global = {},
           .seed = seed,
           .mutants = {}};
 }
@@ -141,6 +144,30 @@ TEST_F(TwoBackends, SendWriteAndReadMoveTheBytes) {
   const Json counters = call_b("counters", Json::object())["counters"];
   EXPECT_GT(counters["rcvd_pkts"].get<uint64_t>(), 4U);
   EXPECT_EQ(counters["icrc_errors"], 0);
+}
+
+// query_qp's PSNs are the QP's current ones, as ibv_query_qp reports them (rxe: req.psn
+// and resp.psn), not the ones modify_qp set: traffic advances them.
+TEST_F(TwoBackends, QueryQpReportsThePsnsTrafficAdvanced) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  const RcEnd eb = testing::create_rc_end(call_b, 0x20000);
+  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB);  // sq_psn and rq_psn 0x100
+  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA);
+  // Three packets at MTU 1024.
+  call_a("post_send", {{"qpn", ea.qpn},
+                       {"wr",
+                        {{"opcode", "RDMA_WRITE"},
+                         {"sg_list", {{{"addr", ea.va}, {"length", 3000}, {"lkey", ea.lkey}}}},
+                         {"remote_addr", eb.va},
+                         {"rkey", eb.rkey}}}});
+  run();
+  ASSERT_EQ(call_a("poll_cq", {{"cq", ea.cq}})["completions"][0]["status"], "SUCCESS");
+  const Json qa = call_a("query_qp", {{"qpn", ea.qpn}})["attrs"];
+  const Json qb = call_b("query_qp", {{"qpn", eb.qpn}})["attrs"];
+  EXPECT_EQ(qa["sq_psn"], 0x103);  // the next PSN a sends
+  EXPECT_EQ(qa["rq_psn"], 0x100);  // a received no request
+  EXPECT_EQ(qb["rq_psn"], 0x103);  // the PSN b expects next
+  EXPECT_EQ(qb["sq_psn"], 0x100);
 }
 
 // A UD QP on each side: create_qp type UD, modify_qp with qkey, post_send with wr.ud, a
