@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/agent/reference_backend.h"
+#include "harness/protocol/dut_client.h"
 #include "reference/io/clock.h"
 #include "reference/io/memory_link.h"
 
@@ -142,6 +143,34 @@ TEST_F(ControlSessionTest, ByeIsAnsweredThenCloses) {
   const SessionStep step = session.handle_line(R"({"id":9,"op":"bye"})");
   EXPECT_EQ(reply_of(step)["ok"], true);
   EXPECT_TRUE(step.close);
+}
+
+// The typed client over a real session: the agent's refusals are error values.
+TEST_F(ControlSessionTest, TheTypedClientGetsTheSessionsRefusalsAsErrorValues) {
+  ControlSession session = open_session();
+  uint64_t next_id = 2;
+  protocol::SendRequest send = [&](protocol::Json request) -> protocol::Reply<protocol::Json> {
+    request["id"] = next_id++;
+    const SessionStep step = session.handle_line(request.dump());
+    if (!step.reply) return control_error(ErrorCode::kEproto, "no reply");
+    protocol::Json reply = protocol::Json::parse(*step.reply);
+    if (reply["ok"] == true) return reply;
+    const auto code = error_code_from_string(reply["error"]["code"].get<std::string>());
+    return control_error(code.value_or(ErrorCode::kEproto), reply["error"]["message"],
+                         reply["error"].value("field", ""));
+  };
+  protocol::DutClient client(send);
+  auto cq = client.create_cq(0);
+  ASSERT_FALSE(cq);
+  EXPECT_EQ(cq.error().code, ErrorCode::kEinval);
+  EXPECT_EQ(cq.error().field, "depth");
+  auto qp = client.query_qp(12345);
+  ASSERT_FALSE(qp);
+  EXPECT_EQ(qp.error().code, ErrorCode::kEnoent);
+  auto again = send({{"op", "hello"}, {"token", kToken}, {"protocol", 1}});
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().code, ErrorCode::kEproto);
+  EXPECT_TRUE(client.create_pd());
 }
 
 TEST(ConstantTimeEqual, ComparesWholeStrings) {
