@@ -6,26 +6,10 @@
 
 #include <cerrno>
 
-#include "harness/agent/control_message.h"
+#include "harness/agent/control_session.h"
 #include "harness/agent/socket_io.h"
 
 namespace mr::agent {
-namespace {
-
-std::string error_line(const ControlError& error) {
-  return serialize(error_reply(std::nullopt, error)) + "\n";
-}
-
-}  // namespace
-
-bool constant_time_equal(std::string_view a, std::string_view b) {
-  if (b.empty()) return false;
-  unsigned diff = a.size() == b.size() ? 0 : 1;
-  for (size_t i = 0; i < a.size(); ++i) {
-    diff |= static_cast<unsigned char>(a[i]) ^ static_cast<unsigned char>(b[i % b.size()]);
-  }
-  return diff == 0;
-}
 
 Expected<AgentServer, std::string> AgentServer::listen(AgentServerOptions options,
                                                        RequestDispatcher& dispatcher, Logger log) {
@@ -67,58 +51,42 @@ bool AgentServer::serve_one(const std::atomic<bool>& stop, uint64_t accept_timeo
   return false;
 }
 
-bool AgentServer::authenticates(const std::string& line) const {
-  auto json = parse_json_line(line);
-  if (!json || !json->is_object()) return false;
-  auto op = json->find("op");
-  auto token = json->find("token");
-  if (op == json->end() || token == json->end() || !token->is_string()) return false;
-  if (*op != "hello") return false;
-  return constant_time_equal(token->get_ref<const std::string&>(), options_.token);
-}
-
 void AgentServer::serve_client(UniqueFd client, const std::atomic<bool>& stop) {
   log("client connected");
+  ControlSession session(*dispatcher_, options_.token);
   LineReader reader(kMaxLineBytes);
-  bool authenticated = false;
   uint64_t deadline = monotonic_ms() + options_.hello_timeout_ms;
   std::string line;
   while (!stop.load()) {
     const auto status = reader.read_line(client.get(), options_.tick_ms, line);
     if (status == LineReader::Status::kTimeout) {
       if (monotonic_ms() < deadline) continue;
-      log(authenticated ? "client idle too long: closing" : "no hello in time: closing");
+      log(session.authenticated() ? "client idle too long: closing" : "no hello in time: closing");
       return;
     }
     if (status == LineReader::Status::kClosed || status == LineReader::Status::kError) {
       log("client disconnected");
       return;
     }
+    SessionStep step;
     if (status == LineReader::Status::kTooLong) {
       log("line longer than 1 MiB: closing");
-      if (authenticated) {
-        (void)send_all(
-            client.get(),
-            error_line(ControlError{ErrorCode::kEproto, "line longer than 1 MiB; closing", ""}),
-            options_.write_timeout_ms);
-      }
-      return;
+      step = session.too_long_line();
+    } else if (line.empty()) {
+      continue;  // blank lines are allowed between requests
+    } else {
+      step = session.handle_line(line);
     }
-    if (line.empty()) continue;  // blank lines are allowed between requests
-    if (!authenticated) {
-      if (!authenticates(line)) {
-        log("first line is not a hello with the right token: closing without a reply");
+    if (step.reply) {
+      if (auto sent = send_all(client.get(), *step.reply + "\n", options_.write_timeout_ms);
+          !sent) {
+        log("client does not read its replies (" + sent.error() + "): closing");
         return;
       }
-      authenticated = true;
     }
-    const DispatchResult result = dispatcher_->handle_line(line);
-    if (auto sent = send_all(client.get(), result.reply + "\n", options_.write_timeout_ms); !sent) {
-      log("client does not read its replies (" + sent.error() + "): closing");
-      return;
-    }
-    if (result.close) {
-      log("closing after bye or a failed hello");
+    if (step.close) {
+      log(step.reply ? "closing after bye, a failed hello or a line too long"
+                     : "first line is not a hello with the right token: closing without a reply");
       return;
     }
     deadline = monotonic_ms() + options_.idle_timeout_ms;

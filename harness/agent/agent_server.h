@@ -1,10 +1,11 @@
 // File: agent_server.h
 //
 // The agent's TCP front: listens on HOST:PORT, serves one client at a time (others wait in
-// the backlog), and speaks the DUT control protocol's framing (docs/dut-control-protocol.md):
-//   - the first line must be a hello carrying the shared token; a wrong or missing token, or
-//     anything else first, gets no reply at all and the connection is closed;
-//   - then every line is one request, answered in order by the RequestDispatcher;
+// the backlog), and speaks the DUT control protocol's framing (docs/dut-control-protocol.md)
+// with one ControlSession per client (control_session.h: the hello, then requests answered
+// in order by the RequestDispatcher):
+//   - a first line that is not a hello with the shared token gets no reply at all and the
+//     connection is closed;
 //   - a line longer than 1 MiB gets an EPROTO reply, then the connection is closed;
 //   - bye (or a failed hello) is answered, then the connection is closed.
 // Every wait is bounded: poll() ticks of tick_ms check the stop flag, a client that sends no
@@ -21,6 +22,7 @@
 #include <functional>
 #include <string>
 
+#include "harness/agent/control_session.h"
 #include "harness/agent/request_dispatcher.h"
 #include "harness/agent/unique_fd.h"
 #include "reference/error/expected.h"
@@ -54,7 +56,6 @@ class AgentServer {
  private:
   AgentServer(AgentServerOptions options, UniqueFd fd, RequestDispatcher& dispatcher, Logger log);
   void serve_client(UniqueFd client, const std::atomic<bool>& stop);
-  bool authenticates(const std::string& line) const;
   void log(const std::string& message) const;
 
   AgentServerOptions options_;
@@ -63,8 +64,5 @@ class AgentServer {
   RequestDispatcher* dispatcher_;
   Logger log_;
 };
-
-// Compares in time independent of where the strings differ.
-bool constant_time_equal(std::string_view a, std::string_view b);
 
 }  // namespace mr::agent

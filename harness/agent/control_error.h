@@ -23,7 +23,7 @@ enum class ErrorCode : uint8_t {
   kEperm,      // not allowed (access flags)
   kEnospc,     // a queue or table is full
   kEtimedout,  // a bounded wait ran out
-  kEproto,     // the message is not a protocol message (bad JSON, no id, no hello)
+  kEproto,     // not a protocol message (bad JSON, no id, too long), a hello after the first
   kEnotsup,    // the op or feature is not supported by this agent or backend
 };
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "harness/agent/control_parse.h"
+#include "harness/agent/json_duplicate_member.h"
 #include "harness/agent/json_reader.h"
 #include "reference/memory/access.h"
 #include "reference/memory/memory_table.h"
@@ -259,7 +260,7 @@ size_t nesting_depth(std::string_view text, size_t limit) {
 
 }  // namespace
 
-Result<nlohmann::json> parse_json_line(std::string_view line) {
+Result<JsonLine> parse_json_line(std::string_view line) {
   if (line.size() > kMaxLineBytes) {
     return control_error(ErrorCode::kEproto, "line longer than 1 MiB");
   }
@@ -267,9 +268,10 @@ Result<nlohmann::json> parse_json_line(std::string_view line) {
     return control_error(ErrorCode::kEproto,
                          "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   }
-  nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  DuplicateMemberFinder duplicates;
+  nlohmann::json j = nlohmann::json::parse(line, duplicates.callback(), /*allow_exceptions=*/false);
   if (j.is_discarded()) return control_error(ErrorCode::kEproto, "not a JSON text (or not UTF-8)");
-  return j;
+  return JsonLine{std::move(j), duplicates.first()};
 }
 
 Expected<Request, RequestError> parse_request(const nlohmann::json& message) {
@@ -294,6 +296,20 @@ Expected<Request, RequestError> parse_request(const nlohmann::json& message) {
     return Request{*id, std::move(*op)};
   }
   return fail({ErrorCode::kEnotsup, "unknown op", "op"});
+}
+
+Expected<Request, RequestError> parse_request(const JsonLine& line) {
+  if (!line.duplicate) return parse_request(line.value);
+  const std::string message = "is named twice (a member must appear once)";
+  if (*line.duplicate == "id") {
+    return Unexpected(RequestError{std::nullopt, {ErrorCode::kEproto, message, "id"}});
+  }
+  // The id, when readable, comes from the rest of the request (a request without one is
+  // refused as such first).
+  auto request = parse_request(line.value);
+  const std::optional<uint64_t> id = request ? request->id : request.error().id;
+  if (!id) return request;
+  return Unexpected(RequestError{id, {ErrorCode::kEinval, message, *line.duplicate}});
 }
 
 Expected<Request, RequestError> parse_request_line(std::string_view line) {

@@ -7,6 +7,7 @@
 //
 //   auto json = parse_json_line(line);            // EPROTO: not JSON, too deep, too long
 //   auto request = parse_request(*json);           // EINVAL/ENOTSUP, with the field's path
+//                                                  // (EINVAL too: a member named twice)
 //   std::visit([&](const auto& op) { ... }, request->op);
 #pragma once
 
@@ -116,10 +117,20 @@ struct RequestError {
 
 inline constexpr size_t kMaxJsonDepth = 16;
 
+// A line as JSON, with the first member its text names twice in one object (nlohmann keeps
+// the last of the two silently; the protocol refuses the request).
+struct JsonLine {
+  nlohmann::json value;
+  std::optional<std::string> duplicate;  // the member's path, as error.field spells it
+};
+
 // One line (without its newline) as a JSON value: EPROTO when it is longer than
 // kMaxLineBytes, nested deeper than kMaxJsonDepth, or not JSON.
-Result<nlohmann::json> parse_json_line(std::string_view line);
+Result<JsonLine> parse_json_line(std::string_view line);
 Expected<Request, RequestError> parse_request(const nlohmann::json& message);
+// parse_request, refusing a duplicated member too: EINVAL naming it, with the request's id;
+// EPROTO with a null id when the duplicated member is the id itself.
+Expected<Request, RequestError> parse_request(const JsonLine& line);
 // The two together.
 Expected<Request, RequestError> parse_request_line(std::string_view line);
 

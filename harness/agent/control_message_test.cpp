@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/memory/access.h"
@@ -284,6 +285,34 @@ TEST(ControlMessage, ErrorsKeepTheIdWhenItWasReadable) {
   auto no_id = parse_request_line(R"({"op":"create_cq","depth":1})");
   ASSERT_FALSE(no_id);
   EXPECT_FALSE(no_id.error().id);
+}
+
+TEST(ControlMessage, AMemberNamedTwiceIsRefusedNamingItWithTheId) {
+  for (const auto& [line, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"id":3,"op":"create_pd","op":"reset"})", "op"},
+           {R"({"id":3,"op":"reset","op":"create_pd"})", "op"},
+           {R"({"id":3,"op":"create_cq","depth":1,"depth":2})", "depth"},
+           {R"({"id":3,"op":"modify_qp","qpn":1,"attrs":{"state":"RTR","av":{"dip":"198.18.0.1",)"
+            R"("dip":"198.18.0.9"}}})",
+            "attrs.av.dip"},
+           {R"({"id":3,"op":"post_recv","qpn":1,"wr":{"sg_list":[{"addr":0,"length":1,"lkey":1},)"
+            R"({"addr":0,"length":1,"lkey":1,"lkey":2}]}})",
+            "wr.sg_list[1].lkey"},
+       }) {
+    auto r = parse_request_line(line);
+    ASSERT_FALSE(r) << line;
+    EXPECT_EQ(r.error().id, 3U) << line;
+    EXPECT_EQ(r.error().error.code, ErrorCode::kEinval) << line;
+    EXPECT_EQ(r.error().error.field, field) << line;
+  }
+}
+
+TEST(ControlMessage, ADuplicatedIdIsNoReadableId) {
+  auto r = parse_request_line(R"({"id":3,"id":4,"op":"create_pd"})");
+  ASSERT_FALSE(r);
+  EXPECT_FALSE(r.error().id);
+  EXPECT_EQ(r.error().error.code, ErrorCode::kEproto);
+  EXPECT_EQ(r.error().error.field, "id");
 }
 
 TEST(ControlMessage, HostileShapesAreRefusedCheaply) {

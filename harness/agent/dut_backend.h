@@ -39,6 +39,8 @@ class DutBackend {
   virtual Result<uint32_t> create_srq(uint32_t max_wr) = 0;
   virtual Result<uint32_t> create_qp(const CreateQpArgs& args) = 0;
   virtual Result<void> modify_qp(const ModifyQpArgs& args) = 0;
+  // The attributes as they are now: sq_psn and rq_psn are the PSNs the QP sends and expects
+  // next (ibv_query_qp), not the ones modify_qp set.
   virtual Result<transport::QpAttributes> query_qp(uint32_t qpn) = 0;
 
   virtual Result<void> post_send(uint32_t qpn, const transport::SendWr& wr) = 0;

@@ -206,7 +206,15 @@ Result<void> ReferenceBackend::modify_qp(const ModifyQpArgs& args) {
 Result<transport::QpAttributes> ReferenceBackend::query_qp(uint32_t qpn) {
   std::lock_guard lock(mutex_);
   if (auto ok = objects_.check(ObjectKind::kQp, qpn, "qpn"); !ok) return Unexpected(ok.error());
-  return lift(device_->query_qp(qpn), "qpn");
+  auto attr = lift(device_->query_qp(qpn), "qpn");
+  if (!attr) return attr;
+  // The PSNs as they are now, as ibv_query_qp reports them (rxe: req.psn, resp.psn), not as
+  // modify_qp set them: the next PSN the send queue sends and the one the responder expects.
+  if (const transport::QueuePair* qp = device_->qp(qpn)) {
+    attr->sq_psn = qp->next_psn;
+    attr->rq_psn = qp->epsn;
+  }
+  return attr;
 }
 
 Result<void> ReferenceBackend::post_send(uint32_t qpn, const transport::SendWr& wr) {

@@ -5,9 +5,9 @@
 // agent (agent_server.h) and the harness's in-process DUT (harness/dut), so the embedded
 // reference and a remote agent answer byte for byte alike.
 //
-// The dispatcher does not authenticate: the token is the transport's business (the TCP
-// server checks it before the first line reaches here; in process there is nothing to
-// guard). It does check hello's protocol version.
+// The dispatcher has no session: the token and the hello-first rule are ControlSession's
+// (control_session.h, one per TCP client); in process there is nothing to guard, and a hello
+// is answered whenever it comes. It does check hello's protocol version.
 //
 //   RequestDispatcher dispatcher(backend, "reference");
 //   DispatchResult r = dispatcher.handle_line(R"({"id":1,"op":"create_pd"})");

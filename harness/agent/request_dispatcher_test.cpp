@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
@@ -27,6 +29,7 @@ constexpr const char* kIpB = "198.18.0.2";
 ReferenceBackendOptions options(const char* mac, const char* ip, uint64_t seed) {
   return {.mac = *wire::MacAddress::parse(mac),
           .ipv4 = *wire::Ipv4Address::parse(ip),
+          .ipv6_global = {},
           .seed = seed,
           .mutants = {}};
 }
@@ -141,6 +144,105 @@ TEST_F(TwoBackends, SendWriteAndReadMoveTheBytes) {
   const Json counters = call_b("counters", Json::object())["counters"];
   EXPECT_GT(counters["rcvd_pkts"].get<uint64_t>(), 4U);
   EXPECT_EQ(counters["icrc_errors"], 0);
+}
+
+// query_qp's PSNs are the QP's current ones, as ibv_query_qp reports them (rxe: req.psn
+// and resp.psn), not the ones modify_qp set: traffic advances them.
+TEST_F(TwoBackends, QueryQpReportsThePsnsTrafficAdvanced) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  const RcEnd eb = testing::create_rc_end(call_b, 0x20000);
+  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB);  // sq_psn and rq_psn 0x100
+  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA);
+  // Three packets at MTU 1024.
+  call_a("post_send", {{"qpn", ea.qpn},
+                       {"wr",
+                        {{"opcode", "RDMA_WRITE"},
+                         {"sg_list", {{{"addr", ea.va}, {"length", 3000}, {"lkey", ea.lkey}}}},
+                         {"remote_addr", eb.va},
+                         {"rkey", eb.rkey}}}});
+  run();
+  ASSERT_EQ(call_a("poll_cq", {{"cq", ea.cq}})["completions"][0]["status"], "SUCCESS");
+  const Json qa = call_a("query_qp", {{"qpn", ea.qpn}})["attrs"];
+  const Json qb = call_b("query_qp", {{"qpn", eb.qpn}})["attrs"];
+  EXPECT_EQ(qa["sq_psn"], 0x103);  // the next PSN a sends
+  EXPECT_EQ(qa["rq_psn"], 0x100);  // a received no request
+  EXPECT_EQ(qb["rq_psn"], 0x103);  // the PSN b expects next
+  EXPECT_EQ(qb["sq_psn"], 0x100);
+}
+
+// An atomic's operand in memory is a 64-bit integer in the agent host's byte order, as verbs
+// devices use it: read_mem and write_mem see those bytes as they are.
+TEST_F(TwoBackends, AtomicOperandsAreHostOrderIntegersInReadMemAndWriteMem) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  const RcEnd eb = testing::create_rc_end(call_b, 0x20000);
+  const std::vector<std::string> atomic = {"REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC"};
+  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB, atomic);
+  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA, atomic);
+  const Json target = call_b("reg_mr", {{"pd", eb.pd},
+                                        {"length", 4096},
+                                        {"va", 0x40000},
+                                        {"access", {"LOCAL_WRITE", "REMOTE_ATOMIC"}}});
+  auto host_order = [](uint64_t v) {
+    std::vector<uint8_t> bytes(8);
+    std::memcpy(bytes.data(), &v, 8);
+    return to_hex(bytes);
+  };
+  if constexpr (std::endian::native == std::endian::little) {
+    ASSERT_EQ(host_order(0x0102030405060708), "0807060504030201");
+  }
+  call_b("write_mem", {{"lkey", target["lkey"]}, {"va", 0x40000}, {"data", host_order(5)}});
+  call_a("post_send", {{"qpn", ea.qpn},
+                       {"wr",
+                        {{"opcode", "ATOMIC_FETCH_AND_ADD"},
+                         {"sg_list", {{{"addr", ea.va}, {"length", 8}, {"lkey", ea.lkey}}}},
+                         {"remote_addr", 0x40000},
+                         {"rkey", target["rkey"]},
+                         {"compare_add", 3}}}});
+  run();
+  const Json c = call_a("poll_cq", {{"cq", ea.cq}})["completions"];
+  ASSERT_EQ(c.size(), 1U) << c;
+  EXPECT_EQ(c[0]["status"], "SUCCESS");
+  EXPECT_EQ(call_b("read_mem", {{"lkey", target["lkey"]}, {"va", 0x40000}, {"length", 8}})["data"],
+            host_order(8));
+  // The original value lands in the requester's SGE the same way.
+  EXPECT_EQ(call_a("read_mem", {{"lkey", ea.lkey}, {"va", ea.va}, {"length", 8}})["data"],
+            host_order(5));
+}
+
+// pkey is the P_Key value (as the BTH carries it), not verbs' pkey_index.
+TEST_F(TwoBackends, PkeyIsAValueAndQueryQpReportsIt) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  call_a("modify_qp",
+         {{"qpn", ea.qpn},
+          {"attrs", {{"state", "INIT"}, {"pkey", 0x7fff}, {"access_flags", {"REMOTE_READ"}}}}});
+  EXPECT_EQ(call_a("query_qp", {{"qpn", ea.qpn}})["attrs"]["pkey"], 0x7fff);
+}
+
+// In an error completion, opcode and byte_len are undefined in verbs; the reference reports
+// the failed work request's opcode with byte_len 0, and a flushed one as SEND with 0.
+TEST_F(TwoBackends, ErrorCompletionsCarryTheOpcodeTheReferenceDocuments) {
+  const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  const RcEnd eb = testing::create_rc_end(call_b, 0x20000);
+  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB);
+  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA);
+  for (uint64_t wr_id : {1, 2}) {
+    call_a("post_send", {{"qpn", ea.qpn},
+                         {"wr",
+                          {{"wr_id", wr_id},
+                           {"opcode", "RDMA_WRITE"},
+                           {"sg_list", {{{"addr", ea.va}, {"length", 100}, {"lkey", ea.lkey}}}},
+                           {"remote_addr", eb.va},
+                           {"rkey", eb.rkey ^ 0x100}}}});  // no such R_Key
+  }
+  run();
+  const Json c = call_a("poll_cq", {{"cq", ea.cq}})["completions"];
+  ASSERT_EQ(c.size(), 2U) << c;
+  EXPECT_EQ(c[0]["status"], "REM_ACCESS_ERR");
+  EXPECT_EQ(c[0]["opcode"], "RDMA_WRITE");
+  EXPECT_EQ(c[0]["byte_len"], 0);
+  EXPECT_EQ(c[1]["status"], "WR_FLUSH_ERR");
+  EXPECT_EQ(c[1]["opcode"], "SEND");  // an RDMA_WRITE: the flushed WR's opcode is not kept
+  EXPECT_EQ(c[1]["byte_len"], 0);
 }
 
 // A UD QP on each side: create_qp type UD, modify_qp with qkey, post_send with wr.ud, a

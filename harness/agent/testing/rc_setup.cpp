@@ -42,12 +42,9 @@ RcEnd create_rc_end(const Call& call, uint64_t va) {
 }
 
 void connect_rc(const Call& call, const RcEnd& self, uint32_t peer_qpn, const std::string& peer_mac,
-                const std::string& peer_ip) {
-  call(
-      "modify_qp",
-      {{"qpn", self.qpn},
-       {"attrs",
-        {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", {"REMOTE_WRITE", "REMOTE_READ"}}}}});
+                const std::string& peer_ip, const std::vector<std::string>& access) {
+  call("modify_qp", {{"qpn", self.qpn},
+                     {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", access}}}});
   call("modify_qp", {{"qpn", self.qpn},
                      {"attrs",
                       {{"state", "RTR"},

@@ -14,6 +14,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "harness/agent/control_reply.h"
 #include "harness/agent/request_dispatcher.h"
@@ -38,8 +39,10 @@ struct RcEnd {
 // One PD, one 64 KiB region at va (local write, remote write and read), one CQ for both
 // queues, one RC QP in RESET.
 RcEnd create_rc_end(const Call& call, uint64_t va);
-// Moves the QP to RTS towards the peer (PSNs 0x100 both ways, MTU 1024).
+// Moves the QP to RTS towards the peer (PSNs 0x100 both ways, MTU 1024), with the QP's
+// access flags `access`.
 void connect_rc(const Call& call, const RcEnd& self, uint32_t peer_qpn, const std::string& peer_mac,
-                const std::string& peer_ip);
+                const std::string& peer_ip,
+                const std::vector<std::string>& access = {"REMOTE_WRITE", "REMOTE_READ"});
 
 }  // namespace mr::agent::testing
