@@ -19,4 +19,8 @@ std::string repository_root();
 // `relative` (e.g. "testcases/pixit/default.pixit.json") inside repository_root().
 std::string repository_file(std::string_view relative);
 
+// The repository's git commit (full hash, "-dirty" appended when tracked files differ from
+// it), for the manifest: which harness judged a run. "" when there is no git checkout.
+std::string repository_commit();
+
 }  // namespace mr::cli

@@ -243,6 +243,7 @@ int run_impl(const RunOptions& o) {
     return kExitHarnessError;
   }
   result->doctor = std::move(doctor);
+  result->harness_commit = repository_commit();
   result->mutants = o.mutants;
   // What chose the tests and judged them; --jobs and --out change no report, so a report of
   // --jobs 3 stays that of --jobs 1 (run_jobs_test).

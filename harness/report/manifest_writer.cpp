@@ -25,7 +25,7 @@ std::string render_manifest_json(const RenderContext& ctx) {
       {"profile", run.profile},
       {"pics", run.pics},
       {"pixit", run.pixit},
-      {"seed", run.seed},
+      {"seed", u64_string(run.seed)},
       {"repeat", run.repeat},
       {"mutants", run.mutants},
       {"options", run.options},

@@ -39,8 +39,8 @@ Json packet_json(const PacketRecord& p) {
 
 Json repetition_json(const Repetition& r) {
   return Json{
-      {"seed", r.seed},       {"verdict", to_string(r.verdict)},    {"reason", r.reason},
-      {"capture", r.capture}, {"duration_s", finite(r.duration_s)}, {"attempts", r.attempts}};
+      {"seed", u64_string(r.seed)}, {"verdict", to_string(r.verdict)},    {"reason", r.reason},
+      {"capture", r.capture},       {"duration_s", finite(r.duration_s)}, {"attempts", r.attempts}};
 }
 
 Json test_json(const TestResult& t) {
@@ -102,7 +102,7 @@ nlohmann::ordered_json to_report_json(const RunResult& run) {
               {"profile", run.profile},
               {"pics", run.pics},
               {"pixit", run.pixit},
-              {"seed", run.seed},
+              {"seed", u64_string(run.seed)},
               {"repeat", run.repeat},
               {"mutants", run.mutants},
               {"options", run.options},

@@ -88,7 +88,7 @@ struct TestResult {
 };
 
 struct RunResult {
-  int schema_version = 1;
+  int schema_version = 2;  // report.json's (report_json.h: kReportSchemaVersion)
   std::string harness_version;
   std::string harness_commit;  // git commit the harness was built from, "" if unknown
   std::string started_at;      // ISO 8601 UTC

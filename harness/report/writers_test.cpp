@@ -202,13 +202,24 @@ TEST(ReportJson, TheValidatorCatchesAMissingKey) {
   EXPECT_EQ(errors.size(), 2u) << ::testing::PrintToString(errors);
 }
 
+// jq and JavaScript read JSON numbers as doubles: 2^64 - 59 would come back as 2^64, and
+// that seed would not replay the run.
+TEST(ReportJson, ASeedAbove2To53IsItsExactDecimalString) {
+  RunResult run = sample_run();
+  run.seed = 18446744073709551557ULL;
+  run.tests[0].repetitions = {{.seed = 9007199254740993ULL, .verdict = Verdict::kPass}};
+  const Json r = to_report_json(run);
+  EXPECT_EQ(r["seed"], "18446744073709551557");
+  EXPECT_EQ(r["tests"][0]["repetitions"][0]["seed"], "9007199254740993");
+}
+
 TEST(ReportJson, CarriesEveryFieldAndTheDerivedOnes) {
   const Json r = to_report_json(sample_run());
-  EXPECT_EQ(r["schema_version"], 1);
+  EXPECT_EQ(r["schema_version"], kReportSchemaVersion);
   EXPECT_EQ(r["overall"], "error");
   EXPECT_EQ(r["counts"]["pass"], 1);
   EXPECT_EQ(r["counts"]["not-applicable"], 1);
-  EXPECT_EQ(r["seed"], 42);
+  EXPECT_EQ(r["seed"], "42");
   const Json& fail = r["tests"][1];
   EXPECT_EQ(fail["area"], "base/psn");
   EXPECT_EQ(fail["failures"].size(), 2u);
@@ -413,7 +424,7 @@ TEST(RunDirectory, WritesEveryFileAndTheManifestHashesThem) {
   EXPECT_EQ(names, (std::vector<std::string>{"index.html", "junit.xml", "manifest.json",
                                              "report.json", "summary.md"}));
   const Json manifest = Json::parse(read(dir + "/manifest.json"));
-  EXPECT_EQ(manifest["seed"], 42);
+  EXPECT_EQ(manifest["seed"], "42");
   EXPECT_EQ(manifest["dut"]["name"], "reference");
   EXPECT_EQ(manifest["inputs"]["testcases/base/psn/RC-PSN-004.mrt"], std::string(64, 'a'));
   EXPECT_EQ(manifest["captures"]["RC-PSN-001"], "captures/RC-PSN-001.pcapng");
@@ -427,7 +438,7 @@ TEST(RunDirectory, WritesEveryFileAndTheManifestHashesThem) {
   RunResult again = sample_run();
   again.seed = 7;
   ASSERT_TRUE(write_run_directory(again, dir).has_value());
-  EXPECT_EQ(Json::parse(read(dir + "/manifest.json"))["seed"], 7);
+  EXPECT_EQ(Json::parse(read(dir + "/manifest.json"))["seed"], "7");
 }
 
 TEST(RunDirectory, ManifestCarriesTheDoctorReportOfTheDutHost) {

@@ -1,0 +1,69 @@
+#include "harness/cli/repository_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace mr::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A checkout of its own: the two files that make a folder the repository, in one commit.
+fs::path make_checkout(const std::string& name) {
+  const fs::path root = fs::path(std::getenv("TEST_TMPDIR")) / name;
+  fs::create_directories(root / "docs/spec");
+  fs::create_directories(root / "testcases");
+  std::ofstream(root / "docs/spec/clauses.json") << "{}\n";
+  std::ofstream(root / "testcases/README") << "suite\n";
+  const std::string git = "git -C '" + root.string() + "' ";
+  EXPECT_EQ(std::system((git + "init -q && " + git + "add -A && " + git +
+                         "-c user.name=t -c user.email=t@example.com commit -qm one")
+                            .c_str()),
+            0);
+  return root;
+}
+
+std::string head_of(const fs::path& root) {
+  const std::string file = root.string() + "/../head.txt";
+  EXPECT_EQ(std::system(("git -C '" + root.string() + "' rev-parse HEAD > " + file).c_str()), 0);
+  std::string line;
+  std::getline(std::ifstream(file), line);
+  return line;
+}
+
+TEST(RepositoryFile, TheProjectsFilesAreFoundThroughMetaroceRootFromAnotherFolder) {
+  const fs::path root = make_checkout("root-a");
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  EXPECT_EQ(repository_file("testcases/pixit/x.json"), (root / "testcases/pixit/x.json").string());
+  unsetenv("METAROCE_ROOT");
+}
+
+TEST(RepositoryFile, TheCommitIsTheCheckoutsHeadAndSaysDirtyWhenATrackedFileChanged) {
+  const fs::path root = make_checkout("root-b");
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  const std::string head = head_of(root);
+  ASSERT_EQ(head.size(), 40u);
+  EXPECT_EQ(repository_commit(), head);
+  std::ofstream(root / "testcases/README") << "changed\n";
+  EXPECT_EQ(repository_commit(), head + "-dirty");
+  unsetenv("METAROCE_ROOT");
+}
+
+TEST(RepositoryFile, NoCheckoutGivesNoCommit) {
+  const fs::path root = fs::path(std::getenv("TEST_TMPDIR")) / "not-git";
+  fs::create_directories(root / "docs/spec");
+  fs::create_directories(root / "testcases");
+  std::ofstream(root / "docs/spec/clauses.json") << "{}\n";
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  // GIT_CEILING_DIRECTORIES keeps git from finding a checkout above TEST_TMPDIR.
+  ASSERT_EQ(setenv("GIT_CEILING_DIRECTORIES", std::getenv("TEST_TMPDIR"), 1), 0);
+  EXPECT_EQ(repository_commit(), "");
+  unsetenv("METAROCE_ROOT");
+}
+
+}  // namespace
+}  // namespace mr::cli
