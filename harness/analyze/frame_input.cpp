@@ -69,9 +69,9 @@ void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool b
   out.bytes = bytes;
   out.time_ns = time_ns;
   out.by_tester = by_tester;
-  if (auto ok = wire::decode_frame_into(bytes, out.decoded); !ok) {
+  if (auto ok = wire::decode_frame_into(bytes, wire::Framing::kEthernet, out.decoded); !ok) {
     out.kind = FrameInput::Kind::kMalformed;
-    out.error = std::move(ok.error());
+    out.error = std::move(ok.error().error);
     return;
   }
   out.kind = FrameInput::Kind::kDecoded;
