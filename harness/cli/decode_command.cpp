@@ -47,8 +47,11 @@ int run_decode(const DecodeOptions& o) {
       j = wire::to_json(d.error());
       text = malformed_line(n, frame.timestamp_ns, d.error());
     } else if (const auto* roce = std::get_if<wire::DecodedRoce>(&*d)) {
-      j = o.json ? wire::to_json(*roce) : nlohmann::ordered_json();
-      text = roce_line(n, frame.timestamp_ns, *roce);
+      if (o.json) {
+        j = wire::to_json(*roce);
+      } else {
+        text = roce_line(n, frame.timestamp_ns, *roce);
+      }
     } else {
       j = wire::to_json(std::get<wire::NotRoce>(*d));
       text =
