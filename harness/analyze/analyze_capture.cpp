@@ -12,6 +12,7 @@ Expected<void, io::CaptureError> analyze_capture(const std::string& path, Analyz
     auto got = reader->next_into(frame);
     if (!got) return Unexpected(got.error());
     if (!*got) return {};
+    if (auto framing = io::framing_of(path, frame); !framing) return Unexpected(framing.error());
     analyzer.add(frame);
   }
 }

@@ -34,7 +34,7 @@ void Analyzer::add_bytes(std::span<const uint8_t> bytes, uint64_t time_ns, bool 
 void Analyzer::add_input(const FrameInput& in) {
   ++counts_.frames;
   switch (in.kind) {
-    case FrameInput::Kind::kNotEthernet:
+    case FrameInput::Kind::kUnreadableLink:
       ++counts_.not_roce;
       return;
     case FrameInput::Kind::kSnapped:
@@ -42,7 +42,7 @@ void Analyzer::add_input(const FrameInput& in) {
       return;
     case FrameInput::Kind::kMalformed:
       ++counts_.malformed;
-      report_malformed(in.bytes, in.time_ns, in.by_tester, in.error);
+      report_malformed(in);
       return;
     case FrameInput::Kind::kDecoded:
       break;
@@ -89,17 +89,28 @@ void Analyzer::report(const PacketContext& c, std::string_view clause, std::stri
   on_violation_(v);
 }
 
-void Analyzer::report_malformed(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
-                                const wire::ParseError& e) {
+void Analyzer::report_malformed(const FrameInput& in) {
   ++counts_.violations;
-  if (by_tester) ++counts_.tester_violations;
+  if (in.by_tester) ++counts_.tester_violations;
+  // decode_frame_into leaves a DecodedRoce holding the headers read before the error.
+  const auto* parsed = std::get_if<wire::DecodedRoce>(&in.decoded);
   Violation v;
-  v.clause = clause_for(e, bytes);
+  v.clause = clause_for(in.error, in.bytes);
   v.frame = counts_.frames;
-  v.time_ns = time_ns;
-  v.flow = raw_ip_pair(bytes, &v.sender);
-  v.by_tester = by_tester;
-  v.text = "malformed packet: " + e.to_string();
+  v.time_ns = in.time_ns;
+  if (parsed && in.depth >= wire::DecodeDepth::kIp) {
+    v.flow = ip_pair(parsed->packet, &v.sender);
+  } else if (!parsed || std::holds_alternative<std::monostate>(parsed->cooked)) {
+    v.flow = raw_ip_pair(in.bytes, &v.sender);  // an Ethernet frame refused before its IP
+  } else {
+    v.flow = "?";
+  }
+  v.by_tester = in.by_tester;
+  v.text = "malformed packet: ";
+  if (parsed && in.depth >= wire::DecodeDepth::kBth) {
+    v.text = "malformed packet (" + bth_summary(parsed->packet.bth) + "): ";
+  }
+  v.text += in.error.to_string();
   on_violation_(v);
 }
 

@@ -63,8 +63,8 @@ class Analyzer final : private ViolationSink {
 
  private:
   void report(const PacketContext& c, std::string_view clause, std::string text) override;
-  void report_malformed(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
-                        const wire::ParseError& e);
+  // MR-WF-* for a frame the codec refused, naming its PSN when its BTH was read.
+  void report_malformed(const FrameInput& in);
 
   OnViolation on_violation_;
   std::vector<std::unique_ptr<Checker>> checkers_;  // one per checker_table() entry

@@ -515,5 +515,49 @@ TEST(Checkers, PaddingAndMalformed) {
   EXPECT_EQ(m.a.counts().malformed, 1u);
 }
 
+// The frame of `p` (pad count as `p` has it) with its bytes cut or changed by `edit`.
+template <class Edit>
+std::vector<uint8_t> edited(const RocePacket& p, Edit edit) {
+  auto bytes = wire::build_frame(p);
+  edit(bytes);
+  return bytes;
+}
+
+TEST(Checkers, AMalformedFrameWhoseBthWasReadIsReportedWithItsPsn) {
+  Trace r;
+  // An atomic without its AtomicETH: the BTH, then the ICRC.
+  r.a.add_bytes(wire::build_frame(packet(true, wire::kOpRcFetchAdd, 0x42)), 1);
+  // A pad count of 3 on a SEND of 2 bytes (and no pad bytes).
+  RocePacket p = send_only(0x43);
+  const std::vector<uint8_t> two(2, 1);
+  p.payload = two;
+  r.a.add_bytes(edited(p, [](auto& b) { b[42 + 1] = (b[42 + 1] & 0xcf) | 0x30; }), 2);
+  ASSERT_EQ(r.found.size(), 2u);
+  EXPECT_EQ(r.found[0].clause, "MR-WF-10");
+  EXPECT_EQ(r.found[0].text,
+            "malformed packet (RC_FETCH_ADD dqpn 0x000123 psn 0x000042): AtomicETH at byte 54: "
+            "needs 28 bytes, 4 remain (RC_FETCH_ADD implies AtomicETH)");
+  EXPECT_EQ(r.found[0].flow, "10.0.0.2->10.0.0.1");
+  EXPECT_EQ(r.found[0].sender, "10.0.0.2");
+  EXPECT_EQ(r.found[1].clause, "MR-WF-06");
+  EXPECT_NE(r.found[1].text.find("(RC_SEND_ONLY dqpn 0x000123 psn 0x000043): BTH.padcount"),
+            std::string::npos)
+      << r.found[1].text;
+  EXPECT_EQ(r.a.counts().malformed, 2u);
+}
+
+TEST(Checkers, AMalformedFrameCutInItsBthHasNoPsnToName) {
+  Trace r;
+  const auto cut = edited(send_only(0x44), [](auto& b) {
+    b.resize(42 + 6);
+    b[14 + 3] = 20 + 8 + 6;
+    b[14 + 20 + 5] = 8 + 6;
+  });
+  r.a.add_bytes(cut, 1);
+  ASSERT_EQ(r.found.size(), 1u);
+  EXPECT_EQ(r.found[0].text, "malformed packet: BTH at byte 42: needs 12 bytes, 6 remain");
+  EXPECT_EQ(r.found[0].flow, "10.0.0.2->10.0.0.1");
+}
+
 }  // namespace
 }  // namespace mr::analyze

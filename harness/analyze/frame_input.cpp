@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -53,25 +54,28 @@ void set_key(const wire::RocePacket& p, FrameInput& out) {
 }  // namespace
 
 void decode_frame_input(const io::CapturedFrame& frame, FrameInput& out) {
-  if (frame.link_type != io::kLinkTypeEthernet) {
-    out.kind = FrameInput::Kind::kNotEthernet;
+  const std::optional<wire::Framing> framing = io::framing_of(frame.link_type);
+  if (!framing) {
+    out.kind = FrameInput::Kind::kUnreadableLink;
     return;
   }
   if (frame.original_length > frame.data.size()) {
     out.kind = FrameInput::Kind::kSnapped;
     return;
   }
-  decode_bytes_input(frame.data, frame.timestamp_ns, is_tester_comment(frame.comment), out);
+  decode_bytes_input(frame.data, frame.timestamp_ns, is_tester_comment(frame.comment), out,
+                     *framing);
 }
 
 void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
-                        FrameInput& out) {
+                        FrameInput& out, wire::Framing framing) {
   out.bytes = bytes;
   out.time_ns = time_ns;
   out.by_tester = by_tester;
-  if (auto ok = wire::decode_frame_into(bytes, out.decoded); !ok) {
+  if (auto ok = wire::decode_frame_into(bytes, framing, out.decoded); !ok) {
     out.kind = FrameInput::Kind::kMalformed;
-    out.error = std::move(ok.error());
+    out.error = std::move(ok.error().error);
+    out.depth = ok.error().depth;
     return;
   }
   out.kind = FrameInput::Kind::kDecoded;

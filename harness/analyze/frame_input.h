@@ -17,6 +17,7 @@
 
 #include "harness/analyze/flow.h"
 #include "reference/io/capture_reader.h"
+#include "reference/io/link_type.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/parse_error.h"
 
@@ -24,27 +25,31 @@ namespace mr::analyze {
 
 struct FrameInput {
   enum class Kind : uint8_t {
-    kNotEthernet,  // a link type the analyzer does not read: counted as not RoCEv2
-    kSnapped,      // captured shorter than on the wire: not judged
-    kMalformed,    // `error` says why
-    kDecoded,      // `decoded` holds the frame
+    kUnreadableLink,  // a link type the codec does not read (io::framing_of): not RoCEv2
+    kSnapped,         // captured shorter than on the wire: not judged
+    kMalformed,       // `error` says why
+    kDecoded,         // `decoded` holds the frame
   };
-  Kind kind = Kind::kNotEthernet;
+  Kind kind = Kind::kUnreadableLink;
   std::span<const uint8_t> bytes;  // borrowed from the capture's mapping
   uint64_t time_ns = 0;
   bool by_tester = false;
+  // kDecoded: the frame. kMalformed: a DecodedRoce whose headers through `depth` are the
+  // frame's (wire::decode_frame_into), to name the refused frame's flow and PSN.
   wire::DecodedFrame decoded;
   wire::ParseError error;
+  wire::DecodeDepth depth = wire::DecodeDepth::kNone;
   // For a RoCEv2 frame: its direction and that key's hash, computed here so that the
   // analysis stage can prefetch the flow's state a few frames ahead (FlowTable::prefetch).
   DirectionKey key;
   uint64_t key_hash = 0;
 };
 
-// Decodes one captured frame into `out`; its pcapng comment tells the tester's packets apart.
+// Decodes one captured frame into `out`, as its link type says (Ethernet or Linux cooked);
+// its pcapng comment tells the tester's packets apart.
 void decode_frame_input(const io::CapturedFrame& frame, FrameInput& out);
 // The same for a frame's bytes alone (tests).
 void decode_bytes_input(std::span<const uint8_t> bytes, uint64_t time_ns, bool by_tester,
-                        FrameInput& out);
+                        FrameInput& out, wire::Framing framing = wire::Framing::kEthernet);
 
 }  // namespace mr::analyze

@@ -1,5 +1,9 @@
 #include "harness/analyze/malformed.h"
 
+#include <cstdio>
+#include <cstring>
+#include <variant>
+
 #include "harness/analyze/flow.h"
 #include "reference/wire/opcode.h"
 
@@ -43,6 +47,28 @@ std::string raw_ip_pair(std::span<const uint8_t> f, std::string* src) {
   }
   if (src) *src = s.to_string();
   return s.to_string() + "->" + d.to_string();
+}
+
+std::string ip_pair(const wire::RocePacket& parsed, std::string* src) {
+  IpAddress s;
+  IpAddress d;
+  if (const auto* ip4 = std::get_if<wire::Ipv4>(&parsed.ip)) {
+    std::memcpy(s.bytes.data(), ip4->src.bytes.data(), 4);
+    std::memcpy(d.bytes.data(), ip4->dst.bytes.data(), 4);
+  } else {
+    const auto& ip6 = std::get<wire::Ipv6>(parsed.ip);
+    s.v6 = d.v6 = true;
+    std::memcpy(s.bytes.data(), ip6.src.bytes.data(), 16);
+    std::memcpy(d.bytes.data(), ip6.dst.bytes.data(), 16);
+  }
+  if (src) *src = s.to_string();
+  return s.to_string() + "->" + d.to_string();
+}
+
+std::string bth_summary(const wire::Bth& bth) {
+  char ids[48];
+  std::snprintf(ids, sizeof ids, " dqpn 0x%06x psn 0x%06x", bth.dqpn.value(), bth.psn.value());
+  return wire::opcode_name(bth.opcode) + ids;
 }
 
 }  // namespace mr::analyze

@@ -62,6 +62,11 @@ void decode_stage(io::CaptureReader& reader, BatchRing& ring) {
         b.last = true;
         break;
       }
+      if (auto framing = io::framing_of(reader.path(), frame); !framing) {
+        b.error = std::move(framing.error());
+        b.last = true;
+        break;
+      }
       decode_frame_input(frame, b.frames[b.count++]);
     }
     ring.produced.store(n + 1, std::memory_order_release);

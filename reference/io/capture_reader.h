@@ -71,6 +71,7 @@ class CaptureReader {
   Expected<bool, CaptureError> next_into(CapturedFrame& out);
 
   Format format() const { return format_; }
+  const std::string& path() const { return path_; }
   uint64_t size() const { return file_.bytes().size(); }
   // The mapped file, for what the reader skips. Bytes far behind the last frame returned may
   // have been released: reading them faults them back in.

@@ -67,7 +67,7 @@ void BM_DecodeAndVerify(benchmark::State& state) {
   mr::wire::DecodedFrame d;
   for (auto _ : state) {
     for (const auto& f : c.frames) {
-      const bool ok = mr::wire::decode_frame_into(f, d).has_value();
+      const bool ok = mr::wire::decode_frame_into(f, mr::wire::Framing::kEthernet, d).has_value();
       const auto* roce = std::get_if<mr::wire::DecodedRoce>(&d);
       bad += (!ok || roce == nullptr || !roce->icrc_ok());
       benchmark::DoNotOptimize(roce);

@@ -49,6 +49,8 @@ void for_each_slot(RocePacket& p, F&& f) {
 [[gnu::cold, gnu::noinline]] Expected<void, ParseError> name_missing_extension(
     const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
   Expected<void, ParseError> result;
+  // Cleared first: a refused frame's extension slots are exactly the headers read whole.
+  for_each_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
   for_each_slot(p, [&](HeaderBit bit, auto& slot) {
     using H = typename std::remove_reference_t<decltype(slot)>::value_type;
     if (!result || !info.has(bit)) return;
@@ -87,13 +89,15 @@ Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r
                    " bytes follow its headers");
 }
 
-// The RoCE transport packet: BTH .. ICRC, exactly the UDP payload.
+// The RoCE transport packet: BTH .. ICRC, exactly the UDP payload. Sets `depth` to kBth
+// once the BTH is read.
 Expected<void, ParseError> decode_transport(std::span<const uint8_t> frame, size_t at, size_t size,
-                                            DecodedRoce& d) {
+                                            DecodedRoce& d, DecodeDepth& depth) {
   ByteReader r(frame.subspan(at, size), at);
   if (auto ok = r.need(Bth::kSize, Bth::kName); !ok) return ok;
   RocePacket& p = d.packet;
   p.bth.read(r);
+  depth = DecodeDepth::kBth;
   const OpcodeInfo* info = opcode_info(p.bth.opcode);
   d.opcode_known = info != nullptr;
   if (info) {
@@ -121,16 +125,18 @@ Expected<void, ParseError> decode_transport(std::span<const uint8_t> frame, size
   return error("IPv6", "version", at, "expected 6, got " + std::to_string(version));
 }
 
-// IPv4 or IPv6 at r; sets l4_size to the bytes the IP header says follow it. Returns false
-// in `roce` when the packet is well-formed IP but cannot be RoCE.
+// IPv4 or IPv6 at r; sets l4_size to the bytes the IP header says follow it, and `depth`
+// to kIp once the IP header is read. Sets `not_roce` when the packet is well-formed IP but
+// cannot be RoCE.
 Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t type, ByteReader& r,
                                      DecodedRoce& d, size_t& l4_size,
-                                     std::optional<NotRoce>& not_roce) {
+                                     std::optional<NotRoce>& not_roce, DecodeDepth& depth) {
   RocePacket& p = d.packet;
   if (type == kEtherTypeIpv4) {
     auto* ip = std::get_if<Ipv4>(&p.ip);
     if (!ip) ip = &p.ip.emplace<Ipv4>();
     if (auto ok = Ipv4::parse_into(r, *ip); !ok) return ok;
+    depth = DecodeDepth::kIp;
     if (ip->proto != kIpProtoUdp) {
       not_roce = NotRoce{"ip protocol", ip->proto};
       return {};
@@ -151,6 +157,8 @@ Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t ty
     Ipv6 ip;
     ip.read(r);
     if (ip.version != 6) return wrong_ipv6_version(d.l3_offset, ip.version);
+    p.ip = ip;
+    depth = DecodeDepth::kIp;
     if (ip.nh != kIpProtoUdp) {
       not_roce = NotRoce{"ipv6 next header", ip.nh};
       return {};
@@ -160,7 +168,6 @@ Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t ty
                      "captured");
     }
     l4_size = ip.plen;
-    p.ip = ip;
     return {};
   }
   not_roce = NotRoce{"ethertype", type};
@@ -174,6 +181,50 @@ Expected<void, ParseError> decode_ip(std::span<const uint8_t> frame, uint16_t ty
                    std::to_string(l4_size) + " bytes");
 }
 
+// A refused frame's error, with how far it was read. Cold: the success path carries none
+// of its moves.
+template <class E>
+[[gnu::cold, gnu::noinline]] Unexpected<DecodeError> refused(E& failed, DecodeDepth depth) {
+  return Unexpected(DecodeError{std::move(failed.error()), depth});
+}
+[[gnu::cold, gnu::noinline]] Unexpected<DecodeError> refused(Unexpected<ParseError> failed,
+                                                             DecodeDepth depth) {
+  return Unexpected(DecodeError{std::move(failed.error()), depth});
+}
+
+// The link header at r: Ethernet, or the cooked header a Linux "any" capture has instead.
+// Sets `type` to the ethertype of what follows.
+Expected<void, ParseError> read_link_header(Framing framing, ByteReader& r, DecodedRoce& d,
+                                            uint16_t& type) {
+  RocePacket& p = d.packet;
+  switch (framing) {
+    case Framing::kEthernet:
+      if (auto ok = r.need(Ether::kSize, Ether::kName); !ok) return ok;
+      p.eth.read(r);
+      if (!std::holds_alternative<std::monostate>(d.cooked)) [[unlikely]]
+        d.cooked = std::monostate{};
+      type = p.eth.type;
+      return {};
+    case Framing::kLinuxSll: {
+      if (auto ok = r.need(CookedLinux::kSize, CookedLinux::kName); !ok) return ok;
+      auto& sll = d.cooked.emplace<CookedLinux>();
+      sll.read(r);
+      type = sll.proto;
+      break;
+    }
+    case Framing::kLinuxSll2: {
+      if (auto ok = r.need(CookedLinuxV2::kSize, CookedLinuxV2::kName); !ok) return ok;
+      auto& sll2 = d.cooked.emplace<CookedLinuxV2>();
+      sll2.read(r);
+      type = sll2.proto;
+      break;
+    }
+  }
+  p.eth = Ether{};
+  p.eth.type = type;
+  return {};
+}
+
 }  // namespace
 
 std::string NotRoce::to_string() const {
@@ -182,25 +233,31 @@ std::string NotRoce::to_string() const {
   return buf;
 }
 
-Expected<void, ParseError> decode_frame_into(std::span<const uint8_t> frame, DecodedFrame& out) {
+Expected<void, DecodeError> decode_frame_into(std::span<const uint8_t> frame, Framing framing,
+                                              DecodedFrame& out) {
   auto* slot = std::get_if<DecodedRoce>(&out);
   DecodedRoce& d = slot ? *slot : out.emplace<DecodedRoce>();
   RocePacket& p = d.packet;
   ByteReader r(frame);
-  if (auto ok = r.need(Ether::kSize, Ether::kName); !ok) return ok;
-  p.eth.read(r);
-  uint16_t type = p.eth.type;
+  DecodeDepth depth = DecodeDepth::kNone;
+  uint16_t type = 0;
+  if (auto ok = read_link_header(framing, r, d, type); !ok) return refused(ok, depth);
+  p.vlan.reset();
   if (type == kEtherTypeDot1Q) {
-    if (auto ok = r.need(Dot1Q::kSize, Dot1Q::kName); !ok) return ok;
+    if (auto ok = r.need(Dot1Q::kSize, Dot1Q::kName); !ok) {
+      depth = DecodeDepth::kLink;  // the link header was read whole; the tag was not
+      return refused(ok, depth);
+    }
     p.vlan.emplace().read(r);
     type = p.vlan->type;
-  } else {
-    p.vlan.reset();
   }
+  depth = DecodeDepth::kLink;
   d.l3_offset = r.offset();
   size_t l4_size = 0;
   std::optional<NotRoce> not_roce;
-  if (auto ok = decode_ip(frame, type, r, d, l4_size, not_roce); !ok) return ok;
+  if (auto ok = decode_ip(frame, type, r, d, l4_size, not_roce, depth); !ok) {
+    return refused(ok, depth);
+  }
   if (not_roce) {
     out = *not_roce;
     return {};
@@ -208,20 +265,38 @@ Expected<void, ParseError> decode_frame_into(std::span<const uint8_t> frame, Dec
 
   const size_t udp_at = r.offset();
   ByteReader l4(frame.subspan(udp_at, l4_size), udp_at);
-  if (auto ok = l4.need(Udp::kSize, Udp::kName); !ok) return ok;
+  if (auto ok = l4.need(Udp::kSize, Udp::kName); !ok) return refused(ok, depth);
   p.udp.read(l4);
+  depth = DecodeDepth::kUdp;
   if (p.udp.dport != kRoceV2Port) {
     out = NotRoce{"udp port", p.udp.dport};
     return {};
   }
-  if (p.udp.len != l4_size) return udp_length_mismatch(udp_at, p.udp.len, l4_size);
+  if (p.udp.len != l4_size) {
+    return refused(udp_length_mismatch(udp_at, p.udp.len, l4_size), depth);
+  }
   d.transport_offset = l4.offset();
-  return decode_transport(frame, d.transport_offset, l4.remaining(), d);
+  if (auto ok = decode_transport(frame, d.transport_offset, l4.remaining(), d, depth); !ok) {
+    return refused(ok, depth);
+  }
+  return {};
 }
 
 Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame) {
   DecodedFrame out;
-  if (auto ok = decode_frame_into(frame, out); !ok) return Unexpected(std::move(ok.error()));
+  if (auto ok = decode_frame_into(frame, Framing::kEthernet, out); !ok) {
+    return Unexpected(std::move(ok.error().error));
+  }
+  return out;
+}
+
+Expected<DecodedFrame, MalformedFrame> decode_frame(std::span<const uint8_t> frame,
+                                                    Framing framing) {
+  DecodedFrame out;
+  if (auto ok = decode_frame_into(frame, framing, out); !ok) {
+    return Unexpected(MalformedFrame{std::move(std::get<DecodedRoce>(out)), ok.error().depth,
+                                     std::move(ok.error().error)});
+  }
   return out;
 }
 

@@ -182,8 +182,8 @@ nlohmann::ordered_json to_json(const DecodedRoce& d) {
   j["roce"] = true;
   j["opcode_name"] = opcode_name(p.bth.opcode);
   auto& layers = j["layers"] = nlohmann::ordered_json::array();
-  p.for_each_header([&](const auto& h) { layers.push_back(std::string(h.kName)); });
-  p.for_each_header([&](const auto& h) { j[std::string(h.kName)] = header_json(h); });
+  d.for_each_header([&](const auto& h) { layers.push_back(std::string(h.kName)); });
+  d.for_each_header([&](const auto& h) { j[std::string(h.kName)] = header_json(h); });
   j["payload"] = hex(p.payload);
   j["payload_len"] = p.payload.size();
   j["pad"] = hex(p.pad);
@@ -205,6 +205,17 @@ nlohmann::ordered_json to_json(const ParseError& e) {
   j["roce"] = false;
   j["error"] = {
       {"header", e.header}, {"field", e.field}, {"offset", e.offset}, {"reason", e.reason}};
+  return j;
+}
+
+nlohmann::ordered_json to_json(const MalformedFrame& m) {
+  nlohmann::ordered_json j;
+  j["roce"] = false;
+  if (const Bth* bth = m.bth()) j["opcode_name"] = opcode_name(bth->opcode);
+  auto& layers = j["layers"] = nlohmann::ordered_json::array();
+  m.for_each_parsed_header([&](const auto& h) { layers.push_back(std::string(h.kName)); });
+  m.for_each_parsed_header([&](const auto& h) { j[std::string(h.kName)] = header_json(h); });
+  j.update(to_json(m.error));
   return j;
 }
 

@@ -20,6 +20,9 @@ namespace mr::wire {
 nlohmann::ordered_json to_json(const DecodedRoce& d);
 nlohmann::ordered_json to_json(const NotRoce& n);
 nlohmann::ordered_json to_json(const ParseError& e);
+// A refused frame: {"roce": false, ["opcode_name",] "layers": [the headers read before the
+// error], one object per such header, "error": {header, field, offset, reason}}.
+nlohmann::ordered_json to_json(const MalformedFrame& m);
 
 // A packet read back from that JSON shape, owning its payload and pad bytes.
 class OwnedPacket {

@@ -8,6 +8,8 @@
 namespace mr::wire {
 namespace {
 
+using testing::from_hex;
+
 TEST(PacketJson, UsesScapyLayerAndFieldNames) {
   const auto frame = testing::rc_ack_ipv4();
   const auto d = decode_frame(frame);
@@ -43,6 +45,46 @@ TEST(PacketJson, ErrorsNameHeaderFieldAndOffset) {
   EXPECT_EQ(j["error"]["header"], "BTH");
   EXPECT_EQ(j["error"]["field"], "padcount");
   EXPECT_EQ(j["error"]["offset"], 43);
+}
+
+TEST(PacketJson, ARefusedFrameCarriesTheHeadersReadBeforeTheError) {
+  auto frame = testing::rc_ack_ipv4();
+  frame[42 + 1] = 0x30;  // padcount 3 on an ACK with no payload
+  const auto d = decode_frame(frame, Framing::kEthernet);
+  ASSERT_FALSE(d);
+  const auto j = to_json(d.error());
+  EXPECT_EQ(j["roce"], false);
+  EXPECT_EQ(j["opcode_name"], "RC_ACKNOWLEDGE");
+  EXPECT_EQ(j["layers"], nlohmann::ordered_json({"Ether", "IP", "UDP", "BTH", "AETH"}));
+  EXPECT_EQ(j["BTH"]["psn"], 0x100);
+  EXPECT_EQ(j["AETH"]["msn"], 1);
+  EXPECT_EQ(j["error"]["field"], "padcount");
+  EXPECT_EQ(j["error"]["offset"], 43);
+  EXPECT_FALSE(j.contains("payload"));
+}
+
+TEST(PacketJson, ARefusedFrameCutInItsLinkHeaderHasNoLayers) {
+  const std::vector<uint8_t> frame(10, 0);
+  const auto d = decode_frame(frame, Framing::kEthernet);
+  ASSERT_FALSE(d);
+  const auto j = to_json(d.error());
+  EXPECT_EQ(j["layers"], nlohmann::ordered_json::array());
+  EXPECT_FALSE(j.contains("opcode_name"));
+  EXPECT_EQ(j["error"]["header"], "Ether");
+}
+
+TEST(PacketJson, ACookedFrameShowsItsCookedHeaderInsteadOfEther) {
+  auto frame = from_hex("00040001000602000000000100000800");  // SLL, IPv4
+  const auto ethernet = testing::rc_ack_ipv4();
+  frame.insert(frame.end(), ethernet.begin() + 14, ethernet.end());
+  const auto d = decode_frame(frame, Framing::kLinuxSll);
+  ASSERT_TRUE(d);
+  const auto j = to_json(std::get<DecodedRoce>(*d));
+  EXPECT_EQ(j["layers"], nlohmann::ordered_json({"CookedLinux", "IP", "UDP", "BTH", "AETH"}));
+  EXPECT_FALSE(j.contains("Ether"));
+  EXPECT_EQ(j["CookedLinux"]["proto"], 0x0800);
+  EXPECT_EQ(j["CookedLinux"]["pkttype"], 4);
+  EXPECT_EQ(j["icrc_ok"], true);
 }
 
 }  // namespace

@@ -56,6 +56,11 @@ struct RocePacket {
   template <class F>
   void for_each_header(F&& f) const {
     f(eth);
+    for_each_header_after_ether(f);
+  }
+  // The same without the Ethernet header (a cooked capture's frame has none).
+  template <class F>
+  void for_each_header_after_ether(F&& f) const {
     if (vlan) f(*vlan);
     std::visit(f, ip);
     f(udp);

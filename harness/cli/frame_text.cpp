@@ -1,0 +1,114 @@
+#include "harness/cli/frame_text.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "reference/wire/opcode.h"
+
+namespace mr::cli {
+namespace {
+
+[[gnu::format(printf, 1, 2)]] std::string printed(const char* format, ...) {
+  char buf[160];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  return buf;
+}
+
+std::string prefix(uint64_t frame, uint64_t time_ns) {
+  return printed("%6llu ", static_cast<unsigned long long>(frame)) + seconds_text(time_ns);
+}
+
+std::string bth_text(const wire::Bth& bth) {
+  return wire::opcode_name(bth.opcode) + printed(" dqpn 0x%06x psn 0x%06x%s", bth.dqpn.value(),
+                                                 bth.psn.value(), bth.ackreq ? " ackreq" : "");
+}
+
+std::string aeth_text(const wire::Aeth& aeth) {
+  return printed("syndrome 0x%02x msn %u", aeth.syndrome.value(), aeth.msn.value());
+}
+
+std::string reth_text(const wire::Reth& reth) {
+  return printed("va 0x%llx rkey 0x%08x dlen %u", static_cast<unsigned long long>(reth.va.value()),
+                 reth.rkey.value(), reth.dlen.value());
+}
+
+// One parsed header of a refused frame: its Scapy name and the fields that identify it.
+std::string header_text(const wire::Ether& h) {
+  return "Ether " + h.src.to_string() + " > " + h.dst.to_string() +
+         printed(" type 0x%04x", h.type.value());
+}
+std::string header_text(const wire::CookedLinux& h) {
+  return printed("CookedLinux proto 0x%04x", h.proto.value());
+}
+std::string header_text(const wire::CookedLinuxV2& h) {
+  return printed("CookedLinuxV2 proto 0x%04x ifindex %u", h.proto.value(), h.ifindex.value());
+}
+std::string header_text(const wire::Dot1Q& h) {
+  return printed("Dot1Q vlan %u prio %u", h.vlan.value(), h.prio.value());
+}
+std::string header_text(const wire::Ipv4& h) {
+  return "IP " + h.src.to_string() + " > " + h.dst.to_string();
+}
+std::string header_text(const wire::Ipv6& h) {
+  return "IPv6 " + h.src.to_string() + " > " + h.dst.to_string();
+}
+std::string header_text(const wire::Udp& h) {
+  return printed("UDP %u > %u len %u", h.sport.value(), h.dport.value(), h.len.value());
+}
+std::string header_text(const wire::Bth& h) { return "BTH " + bth_text(h); }
+std::string header_text(const wire::Aeth& h) { return "AETH " + aeth_text(h); }
+std::string header_text(const wire::Reth& h) { return "RETH " + reth_text(h); }
+// The other extended headers: every field, by its Scapy name.
+template <class H>
+std::string header_text(const H& h) {
+  std::string s(H::kName);
+  H::fields(h, [&](const char* name, const auto& field) {
+    s += printed(" %s %llu", name, static_cast<unsigned long long>(field.value()));
+  });
+  return s;
+}
+
+}  // namespace
+
+// A double has 53 bits and an epoch time in ns needs 61, so "%.9f" of ns / 1e9 was up to
+// ~220 ns off: the seconds and the nanoseconds are printed apart.
+std::string seconds_text(uint64_t ns) {
+  return printed("%llu.%09llu", static_cast<unsigned long long>(ns / 1'000'000'000),
+                 static_cast<unsigned long long>(ns % 1'000'000'000));
+}
+
+std::string roce_line(uint64_t frame, uint64_t time_ns, const wire::DecodedRoce& d) {
+  const auto& p = d.packet;
+  const auto [src, dst] = std::visit(
+      [](const auto& ip) {
+        return std::pair{ip.src.to_string(), ip.dst.to_string()};
+      },
+      p.ip);
+  std::string s = prefix(frame, time_ns) + " " + src + " > " + dst + " " + bth_text(p.bth);
+  if (p.aeth) s += " " + aeth_text(*p.aeth);
+  if (p.reth) s += " " + reth_text(*p.reth);
+  s += printed(" len %zu icrc %s", p.payload.size(), d.icrc_ok() ? "ok" : "BAD");
+  return s;
+}
+
+std::string malformed_line(uint64_t frame, uint64_t time_ns, const wire::MalformedFrame& m) {
+  std::string s = prefix(frame, time_ns);
+  const char* separator = " ";
+  m.for_each_parsed_header([&](const auto& h) {
+    s += separator + header_text(h);
+    separator = " / ";
+  });
+  return s + " [Malformed: " + m.error.to_string() + "]";
+}
+
+std::string other_line(uint64_t frame, uint64_t time_ns, std::string_view what) {
+  return prefix(frame, time_ns) + " " + std::string(what);
+}
+
+}  // namespace mr::cli
