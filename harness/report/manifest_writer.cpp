@@ -6,6 +6,7 @@
 // doctor report of the DUT's host (harness/doctor) when the run has one.
 
 #include "harness/report/format.h"
+#include "harness/report/report_json.h"
 #include "harness/report/writer.h"
 
 namespace mr::report {
