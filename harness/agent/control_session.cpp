@@ -5,7 +5,7 @@
 namespace mr::agent {
 namespace {
 
-std::string refusal(std::optional<uint64_t> id, ControlError error) {
+std::string refusal(std::optional<uint64_t> id, const ControlError& error) {
   return serialize(error_reply(id, error));
 }
 

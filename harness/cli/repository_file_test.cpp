@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 // A checkout of its own: the two files that make a folder the repository, in one commit.
 fs::path make_checkout(const std::string& name) {
-  const fs::path root = fs::path(std::getenv("TEST_TMPDIR")) / name;
+  fs::path root = fs::path(std::getenv("TEST_TMPDIR")) / name;
   fs::create_directories(root / "docs/spec");
   fs::create_directories(root / "testcases");
   std::ofstream(root / "docs/spec/clauses.json") << "{}\n";
