@@ -1,9 +1,12 @@
 #include "harness/cli/repository_file.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 #include <system_error>
+#include <vector>
+
+#include "reference/io/command.h"
 
 namespace mr::cli {
 namespace {
@@ -34,31 +37,22 @@ std::string find_root() {
   return "";  // not found: relative paths, whose errors then name what is missing
 }
 
-// The first line `git -C <root> ARGS` prints, "" on any failure. The root is passed quoted
-// for the shell; git answers from its index at once, with no network.
-std::string git_line(const std::string& args) {
+// The first line `git -C <root> ARGS...` prints, "" on any failure (no checkout, no git).
+// Bounded, and git answers from its index at once, with no network.
+std::string git_line(std::vector<std::string> args) {
   std::string root = find_root();
-  if (root.empty()) root = ".";
-  std::string quoted = "'";
-  for (char c : root) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  quoted += "'";
-  const std::string command = "git -C " + quoted + " " + args + " 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return "";
-  std::string out;
-  char buffer[256];
-  while (fgets(buffer, sizeof buffer, pipe) != nullptr && out.size() < 4096) out += buffer;
-  if (pclose(pipe) != 0) return "";
-  if (const size_t nl = out.find('\n'); nl != std::string::npos) out.resize(nl);
-  return out;
+  args.insert(args.begin(), {"git", "-C", root.empty() ? "." : root});
+  auto out = io::run_command(args, 5'000);
+  if (!out) return "";
+  return out->substr(0, out->find('\n'));
 }
 
 }  // namespace
 
 std::string repository_commit() {
-  std::string commit = git_line("rev-parse HEAD");
+  std::string commit = git_line({"rev-parse", "HEAD"});
   if (commit.empty()) return "";
-  if (!git_line("status --porcelain --untracked-files=no").empty()) commit += "-dirty";
+  if (!git_line({"status", "--porcelain", "--untracked-files=no"}).empty()) commit += "-dirty";
   return commit;
 }
 

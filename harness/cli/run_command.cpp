@@ -171,12 +171,15 @@ int run_impl(const RunOptions& o) {
   s.pics_path = repository_file("testcases/profiles/" + profile + ".pics.json");
   s.catalog_path = repository_file("docs/spec/clauses.json");
   s.pixit_path = pixit_path;
-  s.test_paths = o.paths.empty() ? std::vector<std::string>{o.testcases} : o.paths;
-  // A path that names no test case is refused before a DUT is touched (a guest boots in 15 s).
-  if (auto found = engine::find_test_cases(s.test_paths); !found) {
+  const std::vector<std::string> given = o.paths.empty() ? std::vector{o.testcases} : o.paths;
+  // A path that names no test case is refused before a DUT is touched (a guest boots in 15 s);
+  // the suite then runs the files found, without walking the folders again.
+  auto found = engine::find_test_cases(given);
+  if (!found) {
     std::fprintf(stderr, "metaroce run: %s\n", found.error().c_str());
     return kExitHarnessError;
   }
+  s.test_paths = std::move(*found);
   s.filter = o.filter;
   s.out_dir = o.out;
   s.seed = *seed;
@@ -247,11 +250,9 @@ int run_impl(const RunOptions& o) {
   result->mutants = o.mutants;
   // What chose the tests and judged them; --jobs and --out change no report, so a report of
   // --jobs 3 stays that of --jobs 1 (run_jobs_test).
-  result->options = {{"dut", o.dut},        {"profile", profile},
-                     {"pixit", pixit_path}, {"testcases", s.test_paths},
-                     {"filter", o.filter},  {"seed", o.seed},
-                     {"repeat", o.repeat},  {"fail_on", o.fail_on},
-                     {"mutants", o.mutants}};
+  result->options = {{"dut", o.dut},       {"profile", profile},   {"pixit", pixit_path},
+                     {"testcases", given}, {"filter", o.filter},   {"seed", o.seed},
+                     {"repeat", o.repeat}, {"fail_on", o.fail_on}, {"mutants", o.mutants}};
   if (auto ok = report::write_run_directory(*result, o.out); !ok) {
     std::fprintf(stderr, "metaroce run: writing the report: %s\n", ok.error().c_str());
     return kExitHarnessError;
