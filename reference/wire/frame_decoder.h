@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "reference/error/expected.h"
 #include "reference/wire/cooked_linux.h"
@@ -126,6 +127,12 @@ Expected<DecodedFrame, ParseError> decode_frame(std::span<const uint8_t> frame);
 // A frame of any framing; a refused one comes back with the headers read before the error.
 Expected<DecodedFrame, MalformedFrame> decode_frame(std::span<const uint8_t> frame,
                                                     Framing framing);
+
+// The decoded payload and pad view the frame's bytes, so a temporary frame would leave them
+// dangling: decoding one does not compile.
+Expected<DecodedFrame, ParseError> decode_frame(std::vector<uint8_t>&& frame) = delete;
+Expected<DecodedFrame, MalformedFrame> decode_frame(std::vector<uint8_t>&& frame,
+                                                    Framing framing) = delete;
 
 // The hot-path form for streaming many frames: decodes into `out`, reusing its storage.
 // On error, `out` holds a DecodedRoce whose headers through the error's depth are the

@@ -67,7 +67,8 @@ constexpr char kSll2Ipv6[] =
 TEST(FrameDecoder, DecodesALinuxCookedFrameAsItsEthernetOriginal) {
   const auto ethernet = testing::rc_ack_ipv4();
   const auto e = decode_frame(ethernet, Framing::kEthernet);
-  const auto c = decode_frame(cooked(ethernet, kSllIpv4), Framing::kLinuxSll);
+  const auto frame = cooked(ethernet, kSllIpv4);
+  const auto c = decode_frame(frame, Framing::kLinuxSll);
   ASSERT_TRUE(e && c);
   const auto& er = std::get<DecodedRoce>(*e);
   const auto& cr = std::get<DecodedRoce>(*c);
@@ -88,7 +89,8 @@ TEST(FrameDecoder, DecodesALinuxCookedFrameAsItsEthernetOriginal) {
 
 TEST(FrameDecoder, DecodesAnSll2FrameOverIpv6) {
   const auto ethernet = testing::rc_send_only_ipv6();
-  const auto c = decode_frame(cooked(ethernet, kSll2Ipv6), Framing::kLinuxSll2);
+  const auto frame = cooked(ethernet, kSll2Ipv6);
+  const auto c = decode_frame(frame, Framing::kLinuxSll2);
   ASSERT_TRUE(c) << c.error().to_string();
   const auto& r = std::get<DecodedRoce>(*c);
   const auto* sll2 = std::get_if<CookedLinuxV2>(&r.cooked);
