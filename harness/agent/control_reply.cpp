@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "harness/protocol/dut_client.h"
+#include "harness/protocol/wide_integer.h"
 #include "reference/memory/access.h"
 #include "reference/transport/qp_state.h"
 
@@ -53,7 +54,7 @@ Json to_json(const Capabilities& c) {
     gids.push_back({{"index", g.index}, {"gid", g.gid.to_string()}, {"type", g.type}});
   }
   Json limits = Json::object();
-  for (const auto& l : c.limits) limits[l.name] = l.value;
+  for (const auto& l : c.limits) limits[l.name] = protocol::wide_integer(l.value);
   Json mutants = Json::array();
   for (const auto& m : c.mutants) {
     mutants.push_back({{"name", m.name}, {"clauses", m.clauses}, {"description", m.description}});
@@ -73,7 +74,10 @@ Json to_json(const Capabilities& c) {
 }
 
 Json to_json(const MrResult& mr) {
-  return {{"lkey", mr.lkey}, {"rkey", mr.rkey}, {"va", mr.va}, {"length", mr.length}};
+  return {{"lkey", mr.lkey},
+          {"rkey", mr.rkey},
+          {"va", protocol::wide_integer(mr.va)},
+          {"length", protocol::wide_integer(mr.length)}};
 }
 
 Json to_json(const transport::QpAttributes& a) {
@@ -101,7 +105,7 @@ Json to_json(const transport::QpAttributes& a) {
 }
 
 Json to_json(const transport::Completion& c) {
-  Json j = {{"wr_id", c.wr_id},
+  Json j = {{"wr_id", protocol::wide_integer(c.wr_id)},
             {"status", transport::to_string(c.status)},
             {"opcode", transport::to_string(c.opcode)},
             {"byte_len", c.byte_len},
@@ -116,7 +120,7 @@ Json to_json(const transport::Completion& c) {
 
 Json to_json(const std::vector<Counter>& counters) {
   Json j = Json::object();
-  for (const auto& c : counters) j[c.name] = c.value;
+  for (const auto& c : counters) j[c.name] = protocol::wide_integer(c.value);
   return j;
 }
 

@@ -4,6 +4,7 @@
 
 #include "harness/agent/protocol_limits.h"
 #include "harness/protocol/reply_reader.h"
+#include "harness/protocol/wide_integer.h"
 
 namespace mr::protocol {
 namespace {
@@ -15,10 +16,15 @@ void put(Json& j, const char* key, const std::optional<T>& v) {
   if (v) j[key] = *v;
 }
 
+// A 64-bit member: a string above 2^53 - 1 (wide_integer.h).
+void put_wide(Json& j, const char* key, const std::optional<uint64_t>& v) {
+  if (v) j[key] = wide_integer(*v);
+}
+
 Json sg_json(const std::vector<Sge>& list) {
   Json out = Json::array();
   for (const Sge& s : list)
-    out.push_back({{"addr", s.addr}, {"length", s.length}, {"lkey", s.lkey}});
+    out.push_back({{"addr", wide_integer(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
   return out;
 }
 
@@ -101,15 +107,16 @@ Json to_json(const QpAttrs& a) {
 }
 
 Json to_json(const SendWr& wr) {
-  Json j = {{"opcode", wr.opcode}, {"sg_list", sg_json(wr.sg_list)}, {"wr_id", wr.wr_id}};
+  Json j = {
+      {"opcode", wr.opcode}, {"sg_list", sg_json(wr.sg_list)}, {"wr_id", wide_integer(wr.wr_id)}};
   put(j, "signaled", wr.signaled);
   put(j, "solicited", wr.solicited);
   put(j, "imm_data", wr.imm_data);
   put(j, "invalidate_rkey", wr.invalidate_rkey);
-  put(j, "remote_addr", wr.remote_addr);
+  put_wide(j, "remote_addr", wr.remote_addr);
   put(j, "rkey", wr.rkey);
-  put(j, "compare_add", wr.compare_add);
-  put(j, "swap", wr.swap);
+  put_wide(j, "compare_add", wr.compare_add);
+  put_wide(j, "swap", wr.swap);
   if (wr.ud) {
     j["ud"] = {{"ah", to_json(wr.ud->ah)},
                {"remote_qpn", wr.ud->remote_qpn},
@@ -119,7 +126,7 @@ Json to_json(const SendWr& wr) {
 }
 
 Json to_json(const Completion& c) {
-  Json j = {{"wr_id", c.wr_id},
+  Json j = {{"wr_id", wide_integer(c.wr_id)},
             {"status", c.status},
             {"opcode", c.opcode},
             {"byte_len", c.byte_len},
@@ -182,8 +189,11 @@ Reply<uint32_t> DutClient::create_pd() {
 }
 
 Reply<MemoryRegion> DutClient::reg_mr(const RegMr& req) {
-  Json request = {{"op", "reg_mr"}, {"pd", req.pd}, {"length", req.length}, {"access", req.access}};
-  put(request, "va", req.va);
+  Json request = {{"op", "reg_mr"},
+                  {"pd", req.pd},
+                  {"length", wide_integer(req.length)},
+                  {"access", req.access}};
+  put_wide(request, "va", req.va);
   auto reply = send(std::move(request));
   if (!reply) return Unexpected(reply.error());
   ReplyReader r("reg_mr", *reply);
@@ -269,7 +279,8 @@ Reply<uint64_t> DutClient::get_cq_event(uint32_t cq, uint64_t timeout_ms) {
 }
 
 Reply<std::vector<uint8_t>> DutClient::read_mem(uint32_t lkey, uint64_t va, uint64_t length) {
-  auto reply = send({{"op", "read_mem"}, {"lkey", lkey}, {"va", va}, {"length", length}});
+  auto reply =
+      send({{"op", "read_mem"}, {"lkey", lkey}, {"va", wide_integer(va)}, {"length", length}});
   if (!reply) return Unexpected(reply.error());
   ReplyReader r("read_mem", *reply);
   const std::string data = r.string(*reply, "", "data");
@@ -283,7 +294,8 @@ Reply<std::vector<uint8_t>> DutClient::read_mem(uint32_t lkey, uint64_t va, uint
 }
 
 Reply<void> DutClient::write_mem(uint32_t lkey, uint64_t va, std::span<const uint8_t> data) {
-  return done(send({{"op", "write_mem"}, {"lkey", lkey}, {"va", va}, {"data", to_hex(data)}}));
+  return done(send(
+      {{"op", "write_mem"}, {"lkey", lkey}, {"va", wide_integer(va)}, {"data", to_hex(data)}}));
 }
 
 Reply<Counters> DutClient::counters() {

@@ -73,6 +73,44 @@ TEST(DutClient, PollCqReadsCompletionsWithTheirOptionalMembers) {
       "timeout_ms": 100})"));
 }
 
+TEST(DutClient, SixtyFourBitValuesAbove2To53GoAsDecimalStrings) {
+  auto a = agent("{}");
+  SendWr wr{.opcode = "RDMA_WRITE",
+            .sg_list = {{.addr = 0xffffffffffff0000, .length = 8, .lkey = 3}},
+            .wr_id = (uint64_t{1} << 53) - 1,
+            .remote_addr = uint64_t{1} << 53};
+  ASSERT_TRUE(a.client().post_send(4, wr));
+  const Json& sent = a.sent.at(0)["wr"];
+  EXPECT_EQ(sent["wr_id"], Json(9007199254740991U));  // a double holds it: still a number
+  EXPECT_EQ(sent["remote_addr"], Json("9007199254740992"));
+  EXPECT_EQ(sent["sg_list"][0]["addr"], Json("18446744073709486080"));
+}
+
+TEST(DutClient, AWideValueReadsAsANumberOrAsItsString) {
+  auto a = agent(R"({"completions": [
+      {"wr_id": "18446744073709551615", "status": "SUCCESS", "opcode": "SEND", "byte_len": 0,
+       "qp_num": 17},
+      {"wr_id": "0x20000000000001", "status": "SUCCESS", "opcode": "SEND", "byte_len": 0,
+       "qp_num": 17},
+      {"wr_id": 7, "status": "SUCCESS", "opcode": "SEND", "byte_len": 0, "qp_num": 17}]})");
+  auto got = a.client().poll_cq(2, 3, 100);
+  ASSERT_TRUE(got) << got.error().to_string();
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ(got->at(0).wr_id, 18446744073709551615U);
+  EXPECT_EQ(got->at(1).wr_id, (uint64_t{1} << 53) + 1);
+  EXPECT_EQ(got->at(2).wr_id, 7U);
+}
+
+TEST(DutClient, AWideValueStringThatIsNoNumberIsEprotoNamingTheMember) {
+  for (const char* bad : {R"("")", R"("12x")", R"("-1")", R"("18446744073709551616")", R"("0x")"}) {
+    auto a = agent(std::string(R"({"lkey": 1, "rkey": 2, "length": 64, "va": )") + bad + "}");
+    auto got = a.client().reg_mr({.pd = 1, .length = 64});
+    ASSERT_FALSE(got) << bad;
+    EXPECT_EQ(got.error().code, agent::ErrorCode::kEproto) << bad;
+    EXPECT_NE(got.error().message.find("va"), std::string::npos) << got.error().message;
+  }
+}
+
 TEST(DutClient, AWronglyTypedCompletionMemberIsEprotoNamingItAndQuotingTheReply) {
   auto a = agent(R"({"completions": [{"wr_id": 1, "status": 0, "opcode": "RECV",
       "byte_len": 64, "qp_num": 17}]})");
@@ -126,7 +164,10 @@ TEST(DutClient, TheQuotedReplyIsCutAt200Characters) {
   auto got = a.client().counters();
   ASSERT_FALSE(got);
   const std::string& m = got.error().message;
-  EXPECT_EQ(m.rfind("counters reply: counters.pad: expected an unsigned integer; reply: ", 0), 0u)
+  EXPECT_EQ(m.rfind("counters reply: counters.pad: expected an unsigned integer or its decimal "
+                    "string; reply: ",
+                    0),
+            0u)
       << m;
   EXPECT_EQ(m.substr(m.size() - 3), "...");
   EXPECT_LT(m.size(), 300u);
