@@ -109,8 +109,8 @@ TEST(ControlErrorVerdict, AMalformedReplyIsAnErrorQuotingIt) {
   auto r = run_refusing("create_pd", R"({"ok": true, "pd": "one"})");
   EXPECT_EQ(r.verdict, report::Verdict::kError) << r.reason;
   EXPECT_EQ(r.reason,
-            "t.mrt:5: DUT control: EPROTO: create_pd reply: pd: expected an unsigned integer; "
-            R"(reply: {"pd":"one"})");
+            "t.mrt:5: DUT control: EPROTO: create_pd reply: pd: expected an unsigned integer or "
+            R"(its decimal string; reply: {"pd":"one"})");
   r = run_refusing("poll_cq", R"({"ok": true, "completions": [{"wr_id": 1, "status": 7}]})",
                    "dut expect_completion A status=SUCCESS\n");
   EXPECT_EQ(r.verdict, report::Verdict::kError) << r.reason;
