@@ -4,7 +4,9 @@
 #include <array>
 #include <charconv>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "harness/script/command_schema.h"
 #include "harness/script/layer_schema.h"
@@ -12,6 +14,13 @@
 
 namespace mr::script {
 namespace {
+
+// A time as the script would write it: 0.5, 1, 0.000125.
+std::string seconds_text(double s) {
+  std::ostringstream out;
+  out << s;
+  return out.str();
+}
 
 // The keys a test case's header carries, as the unknown-key error lists them. `timeout` and
 // `requires` were accepted once and read by nothing: a key that silently does nothing is
@@ -428,6 +437,8 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
   r.script.text = std::string(text);
   std::string last_key;
   std::vector<Position> loops;  // the `repeat` lines still open
+  // The latest absolute time so far: a later line's absolute time may not go back before it.
+  std::optional<std::pair<double, Position>> last_absolute;
   CommandChecker commands(path);
   bool in_header = true;
   int line_no = 0;
@@ -536,6 +547,19 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
     pl.pos = first.pos;
     pl.time = p.time_spec();
     if (p.failed()) continue;
+    if (!pl.time.relative && !pl.time.any) {
+      // Time runs one way: an absolute time before an earlier line's would put the packet in
+      // the past, which no run can do and which hides a typo (`0.5` for `+0.5`).
+      if (last_absolute && pl.time.start_s < last_absolute->first) {
+        const std::string earlier = seconds_text(last_absolute->first);
+        p.error(first, "absolute time " + seconds_text(pl.time.start_s) + " s is before line " +
+                           std::to_string(last_absolute->second.line) + "'s " + earlier +
+                           " s: time never goes back (a relative time is '+" +
+                           seconds_text(pl.time.start_s) + "')");
+        continue;
+      }
+      last_absolute = {pl.time.start_s, first.pos};
+    }
     if (p.at_punct("<")) {
       pl.inject = true;
     } else if (p.at_punct(">")) {

@@ -142,6 +142,20 @@ TEST(Parser, RejectsInjectingNothingAndBackwardsWindows) {
   EXPECT_NE(r.diagnostics[1].message.find("ends before it starts"), std::string::npos);
 }
 
+TEST(Parser, AnAbsoluteTimeBeforeAnEarlierLinesIsRefused) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\n"
+      "0 < BTH(psn=1)\n1.0 > BTH(psn=1)\n+0.2 < BTH(psn=2)\n0.5 > BTH(psn=2)\n"
+      "1.0 > none\n* > BTH(psn=3)\n",
+      "t.mrt");
+  ASSERT_EQ(r.diagnostics.size(), 1U);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.pos.line, 7);
+  EXPECT_EQ(d.message,
+            "absolute time 0.5 s is before line 5's 1 s: time never goes back (a relative time "
+            "is '+0.5')");
+}
+
 TEST(Parser, NumbersMustFitAndStringsMustClose) {
   auto r = parse_script(
       "# tp: X\n# clause: C\n# purpose: p\n0 < BTH(psn=0x1ffffffffffffffff)\n0 < "
