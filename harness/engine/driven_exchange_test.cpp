@@ -54,6 +54,15 @@ tester expect_completion T status=SUCCESS opcode=RDMA_WRITE wr_id=1
 dut expect_mem A offset=0 len=262144 pattern=T
 )";
 
+TEST(DrivenExchange, ACaptureThatCannotBeWrittenIsTheTestsErrorNotASilentGap) {
+  const std::string capture = ::testing::TempDir() + "/no-such-folder/t.pcapng";
+  auto r = run(kLossyWrite, {}, 5, {}, capture);
+  EXPECT_EQ(r.verdict, report::Verdict::kError) << failures(r);
+  EXPECT_EQ(r.reason.rfind("t.mrt:1: cannot write the capture " + capture + ": ", 0), 0U)
+      << r.reason;
+  EXPECT_TRUE(r.packets.empty());  // nothing ran: the DUT was not touched
+}
+
 TEST(DrivenExchange, ALossyWritePassesAndItsRetransmissionsAreOnTheWire) {
   const std::string capture = ::testing::TempDir() + "/lossy-write.pcapng";
   auto r = run(kLossyWrite, {}, 5, {}, capture);

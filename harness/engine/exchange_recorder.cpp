@@ -23,7 +23,13 @@ ExchangeRecorder::ExchangeRecorder(TestContext& ctx, const std::string& capture_
   auto rec = io::RecordingLink::create(
       capture_path,
       {.application = "metaroce harness", .sent = "tester->dut", .received = "dut->tester"});
-  if (rec) capture_ = std::move(*rec);
+  if (rec) {
+    capture_ = std::move(*rec);
+    return;
+  }
+  // The run asked for the exchange's evidence and cannot keep it: the test is not judged
+  // without it (a certification run must not pass with its captures missing).
+  ctx_.error({1, 1}, "cannot write the capture " + capture_path + ": " + rec.error());
 }
 
 std::string ExchangeRecorder::script_name() const {

@@ -27,7 +27,8 @@ namespace mr::engine {
 
 class ExchangeRecorder {
  public:
-  // No capture when `capture_path` is empty or cannot be created (the ladder is kept).
+  // No capture when `capture_path` is empty. One that cannot be created is the test's error
+  // (ctx.error at line 1), so the test ends before it touches the DUT.
   ExchangeRecorder(TestContext& ctx, const std::string& capture_path);
 
   // A frame the script's lines sent or judged; `ref` names the line (empty: none did).
