@@ -1,6 +1,6 @@
 #include "harness/agent/json_reader.h"
 
-#include <charconv>
+#include "harness/protocol/wide_integer.h"
 
 namespace mr::agent {
 namespace {
@@ -25,23 +25,15 @@ Result<uint64_t> read_unsigned(const nlohmann::json& value, const std::string& p
   if (value.is_number_unsigned()) {
     n = value.get<uint64_t>();
   } else if (value.is_string()) {
-    const auto& s = value.get_ref<const std::string&>();
-    std::string_view digits = s;
-    int base = 10;
-    if (digits.starts_with("0x") || digits.starts_with("0X")) {
-      digits.remove_prefix(2);
-      base = 16;
-    }
-    if (digits.empty() || digits.size() > 20) {
-      return control_error(ErrorCode::kEinval, "not an unsigned integer string", path);
-    }
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n, base);
-    if (ec != std::errc{} || end != digits.data() + digits.size()) {
+    const auto parsed = protocol::parse_integer_text(value.get_ref<const std::string&>());
+    if (!parsed) {
       return control_error(ErrorCode::kEinval,
-                           ec == std::errc::result_out_of_range ? "does not fit in 64 bits"
-                                                                : "not an unsigned integer string",
+                           parsed.error() == protocol::IntegerTextError::kTooLarge
+                               ? "does not fit in 64 bits"
+                               : "not an unsigned integer string",
                            path);
     }
+    n = *parsed;
   } else if (value.is_number_integer()) {
     return control_error(ErrorCode::kEinval, "must not be negative", path);
   } else {

@@ -1,7 +1,8 @@
 #include "harness/protocol/reply_reader.h"
 
-#include <charconv>
 #include <utility>
+
+#include "harness/protocol/wide_integer.h"
 
 namespace mr::protocol {
 namespace {
@@ -62,21 +63,15 @@ const Json* ReplyReader::find(const Json& object, std::string_view parent, std::
 uint64_t ReplyReader::number_value(const Json& value, const std::string& path, uint64_t max) {
   uint64_t v = 0;
   if (value.is_string()) {
-    // A 64-bit value above 2^53 - 1 comes as its string (wide_integer.h); like the agent's
-    // inputs, decimal or 0x-prefixed hex, all of it digits.
-    std::string_view digits = value.get_ref<const std::string&>();
-    int base = 10;
-    if (digits.starts_with("0x") || digits.starts_with("0X")) {
-      digits.remove_prefix(2);
-      base = 16;
-    }
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-    if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
-      fail(path, ec == std::errc::result_out_of_range ? "expected an unsigned 64-bit integer"
-                                                      : "expected an unsigned integer or its "
-                                                        "decimal string");
+    // A 64-bit value above 2^53 - 1 comes as its string (wide_integer.h).
+    const auto parsed = parse_integer_text(value.get_ref<const std::string&>());
+    if (!parsed) {
+      fail(path, parsed.error() == IntegerTextError::kTooLarge
+                     ? "expected an unsigned 64-bit integer"
+                     : "expected an unsigned integer or its decimal string");
       return 0;
     }
+    v = *parsed;
   } else if (!value.is_number_integer() ||
              (!value.is_number_unsigned() && value.get<int64_t>() < 0)) {
     // A JSON integer that is not negative (nlohmann keeps small positive ones as signed).
