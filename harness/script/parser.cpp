@@ -551,11 +551,11 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       // Time runs one way: an absolute time before an earlier line's would put the packet in
       // the past, which no run can do and which hides a typo (`0.5` for `+0.5`).
       if (last_absolute && pl.time.start_s < last_absolute->first) {
-        const std::string earlier = seconds_text(last_absolute->first);
-        p.error(first, "absolute time " + seconds_text(pl.time.start_s) + " s is before line " +
-                           std::to_string(last_absolute->second.line) + "'s " + earlier +
-                           " s: time never goes back (a relative time is '+" +
-                           seconds_text(pl.time.start_s) + "')");
+        const std::string at = seconds_text(pl.time.start_s);
+        p.error(first, "absolute time " + at + " s is before line " +
+                           std::to_string(last_absolute->second.line) + "'s " +
+                           seconds_text(last_absolute->first) +
+                           " s: time never goes back (a relative time is '+" + at + "')");
         continue;
       }
       last_absolute = {pl.time.start_s, first.pos};

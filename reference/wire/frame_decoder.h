@@ -129,7 +129,7 @@ Expected<DecodedFrame, MalformedFrame> decode_frame(std::span<const uint8_t> fra
                                                     Framing framing);
 
 // The decoded payload and pad view the frame's bytes, so a temporary frame would leave them
-// dangling: decoding one does not compile.
+// dangling: decoding one does not compile (decode_frame_into's too, below).
 Expected<DecodedFrame, ParseError> decode_frame(std::vector<uint8_t>&& frame) = delete;
 Expected<DecodedFrame, MalformedFrame> decode_frame(std::vector<uint8_t>&& frame,
                                                     Framing framing) = delete;
@@ -139,5 +139,7 @@ Expected<DecodedFrame, MalformedFrame> decode_frame(std::vector<uint8_t>&& frame
 // frame's (what MalformedFrame::parsed holds).
 Expected<void, DecodeError> decode_frame_into(std::span<const uint8_t> frame, Framing framing,
                                               DecodedFrame& out);
+Expected<void, DecodeError> decode_frame_into(std::vector<uint8_t>&& frame, Framing framing,
+                                              DecodedFrame& out) = delete;
 
 }  // namespace mr::wire
