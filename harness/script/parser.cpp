@@ -552,10 +552,11 @@ ParseResult parse_script(std::string_view text, const std::string& path) {
       // the past, which no run can do and which hides a typo (`0.5` for `+0.5`).
       if (last_absolute && pl.time.start_s < last_absolute->first) {
         const std::string at = seconds_text(pl.time.start_s);
-        p.error(first, "absolute time " + at + " s is before line " +
-                           std::to_string(last_absolute->second.line) + "'s " +
-                           seconds_text(last_absolute->first) +
-                           " s: time never goes back (a relative time is '+" + at + "')");
+        std::string message = "absolute time " + at + " s is before line ";
+        message += std::to_string(last_absolute->second.line) + "'s ";
+        message += seconds_text(last_absolute->first);
+        message += " s: time never goes back (a relative time is '+" + at + "')";
+        p.error(first, message);
         continue;
       }
       last_absolute = {pl.time.start_s, first.pos};
