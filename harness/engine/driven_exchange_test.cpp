@@ -99,7 +99,7 @@ TEST(DrivenExchange, ABrokenPlacementFailsAtTheMemoryLineNamingTheFirstByte) {
   EXPECT_EQ(r.failures[0].line, 11);
   EXPECT_EQ(r.failures[0].field, "memory");
   // The data at offset 64 KiB and beyond overwrote the region's start.
-  EXPECT_NE(r.failures[0].message.find("DUT memory differs from byte 0 "), std::string::npos)
+  EXPECT_NE(r.failures[0].message.find("DUT memory differs from byte 0:"), std::string::npos)
       << r.failures[0].message;
 }
 

@@ -174,6 +174,25 @@ TEST(Engine, OneNakPerSequenceErrorPassesAndTheMutantFails) {
   const auto wrong_psn = run(kSequenceError, {"nak-carries-packet-psn"});
   ASSERT_EQ(wrong_psn.verdict, report::Verdict::kFail);
   EXPECT_EQ(wrong_psn.failures[0].field, "BTH.psn");
+  // The script's expression stands beside the value it came to.
+  EXPECT_EQ(wrong_psn.failures[0].expected.rfind("P+1 = 0x", 0), 0U)
+      << wrong_psn.failures[0].expected;
+}
+
+TEST(Engine, APayloadMismatchNamesItsFirstDifferingByte) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut write_mem A offset=0 data=b"0123456789abcdef"
+0  < BTH(opcode=RC_RDMA_READ_REQUEST, psn=P, ackreq=1)/RETH(va=A.va, rkey=A.rkey, dlen=16)
++0 > BTH(opcode=RC_RDMA_READ_RESPONSE_ONLY, psn=P)/AETH(syndrome=ACK)/Raw(load=b"0123456789abXdef")
+)");
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  ASSERT_EQ(r.failures.size(), 1U) << failures(r);
+  EXPECT_EQ(r.failures[0].field, "Raw.load");
+  EXPECT_EQ(r.failures[0].expected, "58646566");
+  EXPECT_EQ(r.failures[0].actual, "63646566");
+  EXPECT_NE(r.failures[0].message.find("differs from byte 12: 1 of 16 bytes differ"),
+            std::string::npos)
+      << r.failures[0].message;
 }
 
 TEST(Engine, AnExpectedPacketThatNeverComesFails) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "harness/agent/protocol_limits.h"
+#include "harness/engine/byte_difference.h"
 #include "harness/engine/command_args.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/tester_commands.h"
@@ -51,21 +52,11 @@ std::optional<std::vector<uint8_t>> wanted(const Command& c, TestContext& ctx, A
 
 void compare(const Command& c, TestContext& ctx, Args& a, const char* side,
              const std::vector<uint8_t>& want, const std::vector<uint8_t>& got, uint64_t offset) {
-  if (got == want) return;
-  const size_t n = std::min(got.size(), want.size());
-  size_t first = 0;
-  while (first < n && got[first] == want[first]) ++first;
-  size_t differing = std::max(got.size(), want.size()) - n;
-  for (size_t i = first; i < n; ++i) differing += got[i] != want[i] ? 1 : 0;
-  auto window = [first](const std::vector<uint8_t>& b) {
-    const size_t from = std::min(first, b.size());
-    return hex(std::span(b).subspan(from, std::min<size_t>(16, b.size() - from)));
-  };
-  ctx.fail(a.pos(a.has("data") ? "data" : "pattern"), "memory", window(want), window(got),
-           std::string(side) + " memory differs from byte " + std::to_string(first) +
-               " (region offset " + std::to_string(offset + first) +
-               "): " + std::to_string(differing) + " of " + std::to_string(want.size()) +
-               " bytes differ; 16 bytes from there shown");
+  const auto d = first_difference(want, got);
+  if (!d) return;
+  ctx.fail(a.pos(a.has("data") ? "data" : "pattern"), "memory", d->expected, d->actual,
+           std::string(side) + " memory differs " + d->summary(want.size()) + " (region offset " +
+               std::to_string(offset + d->first) + ")");
 }
 
 // read_mem in the protocol's largest pieces.

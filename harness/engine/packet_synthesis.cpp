@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "harness/engine/byte_difference.h"
 #include "harness/engine/evaluate.h"
+#include "harness/script/expr_text.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
@@ -112,6 +114,12 @@ std::string hex_bytes(std::span<const uint8_t> b, size_t max = 32) {
   }
   if (b.size() > max) s += "... (" + std::to_string(b.size()) + " bytes)";
   return s;
+}
+
+// "P+1 = 0x372fea (3616746)": the script's expression beside its value, unless the
+// expression is the literal itself.
+std::string expected_text(const Expr& e, const std::string& value) {
+  return script::is_literal(e) ? value : script::expr_text(e) + " = " + value;
 }
 
 }  // namespace
@@ -313,9 +321,10 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
                                                      std::to_string(T::kBits) + " bits"});
         return;
       }
-      if (masked != got)
-        out.push_back(
-            {arg.pos, where, format_value(masked, T::kBits), format_value(got, T::kBits)});
+      if (masked != got) {
+        out.push_back({arg.pos, where, expected_text(arg.value, format_value(masked, T::kBits)),
+                       format_value(got, T::kBits)});
+      }
     }
   });
   if (!err) return err;
@@ -399,17 +408,21 @@ Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketE
         if (arg.name == "len") {  // a harness extension: check the length only
           auto n = evaluate_number(arg.value, symbols);
           if (!n) return Unexpected(SynthesisError{arg.pos, "Raw.len: " + n.error()});
-          if (*n != p.payload.size())
-            out.push_back(
-                {arg.pos, "Raw.len", std::to_string(*n), std::to_string(p.payload.size())});
+          if (*n != p.payload.size()) {
+            out.push_back({arg.pos, "Raw.len", expected_text(arg.value, std::to_string(*n)),
+                           std::to_string(p.payload.size())});
+          }
           continue;
         }
         if (arg.name != "load")
           return Unexpected(SynthesisError{arg.pos, "Raw has only 'load' (and 'len' on expect)"});
         auto b = evaluate_bytes(arg.value, symbols);
         if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
-        if (!std::equal(b->begin(), b->end(), p.payload.begin(), p.payload.end())) {
-          out.push_back({arg.pos, "Raw.load", hex_bytes(*b), hex_bytes(p.payload)});
+        if (const auto d = first_difference(*b, p.payload)) {
+          out.push_back({arg.pos, "Raw.load", d->expected, d->actual,
+                         std::to_string(b->size()) + "-byte payload expected, " +
+                             std::to_string(p.payload.size()) + " came; it differs " +
+                             d->summary(b->size())});
         }
       }
     } else {

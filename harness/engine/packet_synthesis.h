@@ -55,9 +55,10 @@ Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketEx
 
 struct FieldMismatch {
   script::Position pos;
-  std::string field;  // "BTH.psn"
-  std::string expected;
+  std::string field;     // "BTH.psn"
+  std::string expected;  // the script's expression beside its value: "P+1 = 0x372fea (3616746)"
   std::string actual;
+  std::string detail;  // more on how they differ, where a field has more to say (a payload)
 };
 
 // Compares: each layer the script names must be present, each field it gives must match

@@ -222,7 +222,8 @@ class Runner {
                        : "";
     for (const auto& m : *mismatches) {
       ctx_.fail(m.pos, m.field, m.expected, m.actual,
-                "field differs; actual packet: " + frame_summary(f->bytes) + after,
+                (m.detail.empty() ? "field differs" : m.detail) +
+                    "; actual packet: " + frame_summary(f->bytes) + after,
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
     }
     remember(*roce);
