@@ -8,8 +8,6 @@
 
 namespace mr::transport {
 
-using mutants::Mutant;
-
 wire::RocePacket PacketFactory::start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const {
   return start(qp.attr.av, qp.attr.pkey, qp.attr.dest_qpn, opcode, psn);
 }
@@ -21,10 +19,10 @@ wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, ui
   p.eth.dst = av.dmac;
   const bool v6 = std::holds_alternative<wire::Ipv6Address>(av.sip);
   const uint16_t l3_type = v6 ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
-  if (av.vlan_id && !mutants_.active(Mutant::kVlanTagNotSent)) {
+  if (av.vlan_id && decide_.sends_vlan_tag) {
     p.eth.type = wire::kEtherTypeDot1Q;
     wire::Dot1Q tag;
-    tag.prio = mutants_.active(Mutant::kVlanPcpZero) ? 0 : av.vlan_prio;
+    tag.prio = decide_.vlan_pcp_from_address_vector ? av.vlan_prio : 0;
     tag.vlan = *av.vlan_id;
     tag.type = l3_type;
     p.vlan = tag;
@@ -35,9 +33,9 @@ wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, ui
     wire::Ipv6 ip;
     ip.src = std::get<wire::Ipv6Address>(av.sip);
     ip.dst = std::get<wire::Ipv6Address>(av.dip);
-    ip.tc = mutants_.active(Mutant::kIpv6TrafficClassZero) ? 0 : av.traffic_class;
+    ip.tc = decide_.ipv6_traffic_class_from_av ? av.traffic_class : 0;
     ip.fl = av.flow_label;
-    ip.hlim = mutants_.active(Mutant::kIpv6HopLimitDefault) ? 64 : av.hop_limit;
+    ip.hlim = decide_.ipv6_hop_limit_from_av ? av.hop_limit : 64;
     p.ip = ip;
   } else {
     wire::Ipv4 ip;
@@ -53,25 +51,25 @@ wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, ui
   p.bth.pkey = pkey;
   p.bth.dqpn = dest_qpn;
   p.bth.psn = psn;
-  if (mutants_.active(Mutant::kTverNonzero)) p.bth.version = 1;
+  if (!decide_.bth_version_zero) p.bth.version = 1;
   return p;
 }
 
 std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& in) {
   wire::RocePacket p = in;
   if (auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) v4->id = ip_id_++;
-  if (mutants_.active(Mutant::kUdpSourcePortChanges)) p.udp.sport = p.udp.sport ^ ++sport_jitter_;
-  if (mutants_.active(Mutant::kBecnOnData) && p.bth.opcode != wire::kOpCnp) p.bth.becn = 1;
+  if (!decide_.udp_source_port_stable) p.udp.sport = p.udp.sport ^ ++sport_jitter_;
+  if (!decide_.becn_only_on_cnp && p.bth.opcode != wire::kOpCnp) p.bth.becn = 1;
   wire::BuildOptions options;
   options.fill_padding = true;
   static constexpr std::array<uint8_t, 3> kOnes{0xff, 0xff, 0xff};
-  if (mutants_.active(Mutant::kPadBytesNonzero) && p.payload.size() % 4 != 0) {
+  if (!decide_.pad_bytes_zero && p.payload.size() % 4 != 0) {
     p.bth.padcount = (4 - p.payload.size() % 4) % 4;
     p.pad = std::span(kOnes).first(p.bth.padcount);
     options.fill_padding = false;
   }
   auto frame = wire::build_frame(p, options);
-  if (mutants_.active(Mutant::kIcrcWrongByteOrder)) {
+  if (!decide_.icrc_little_endian_on_wire) {
     std::swap(frame[frame.size() - 4], frame[frame.size() - 1]);
     std::swap(frame[frame.size() - 3], frame[frame.size() - 2]);
   }

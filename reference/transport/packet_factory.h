@@ -2,7 +2,7 @@
 //
 // Builds the frames a QP sends: the address vector becomes Ether / [Dot1Q] / IP / UDP, the
 // QP's attributes fill the BTH (P_Key, DestQP), and the codec computes lengths, pad and
-// ICRC. Deliberate faults of the mutants that concern framing are planted here.
+// ICRC. What it decides (framing_decisions.h) is fixed when the device is made.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reference/mutants/mutant.h"
+#include "reference/transport/framing_decisions.h"
 #include "reference/transport/queue_pair.h"
 #include "reference/wire/roce_packet.h"
 
@@ -17,7 +18,8 @@ namespace mr::transport {
 
 class PacketFactory {
  public:
-  explicit PacketFactory(const mutants::MutantSet& mutants) : mutants_(mutants) {}
+  explicit PacketFactory(const mutants::MutantSet& mutants)
+      : decide_(FramingDecisions::from(mutants)) {}
 
   // A packet to the QP's peer with L2..UDP and the BTH's P_Key and DestQP filled in.
   wire::RocePacket start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const;
@@ -28,7 +30,7 @@ class PacketFactory {
   std::vector<uint8_t> finish(const wire::RocePacket& p);
 
  private:
-  const mutants::MutantSet& mutants_;
+  FramingDecisions decide_;  // by value: built once, read per packet
   uint16_t ip_id_ = 0;
   uint16_t sport_jitter_ = 0;
 };
