@@ -19,7 +19,7 @@ namespace mr::interop {
 class ReferenceSide final : public Peer {
  public:
   // `link` must outlive the side.
-  ReferenceSide(io::Link& link, peer::PeerIdentity identity) : peer_(link, std::move(identity)) {}
+  ReferenceSide(io::Link& link, const peer::PeerIdentity& identity) : peer_(link, identity) {}
 
   Result<void> setup(uint64_t buffer_bytes) override;
   uint32_t qpn() const override { return qp_.qpn; }

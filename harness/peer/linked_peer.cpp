@@ -19,9 +19,9 @@ io::NodeConfig node_config(const PeerIdentity& id) {
 
 }  // namespace
 
-LinkedPeer::LinkedPeer(io::Link& link, PeerIdentity identity, LinkedPeerOptions options)
+LinkedPeer::LinkedPeer(io::Link& link, const PeerIdentity& identity, LinkedPeerOptions options)
     : link_(link),
-      identity_(std::move(identity)),
+      identity_(identity),
       options_(options),
       burst_(kBurst),
       peer_(identity_),

@@ -40,7 +40,7 @@ struct LinkedPeerOptions {
 class LinkedPeer {
  public:
   // `link` must outlive the peer. The pump starts here.
-  LinkedPeer(io::Link& link, PeerIdentity identity, LinkedPeerOptions options = {});
+  LinkedPeer(io::Link& link, const PeerIdentity& identity, LinkedPeerOptions options = {});
   LinkedPeer(const LinkedPeer&) = delete;
   LinkedPeer& operator=(const LinkedPeer&) = delete;
   ~LinkedPeer() = default;  // thread_ goes first: the pump is joined before the rest
