@@ -112,7 +112,8 @@ int run_live(const PeerOptions& o) {
     log(control->error());
     return kExitFailed;
   }
-  const peer::PeerQpOptions identity{.mac = *mac, .ip = *ip, .peer_mac = *peer_mac, .seed = o.seed};
+  const peer::ToolPeerOptions identity{
+      .mac = *mac, .ip = *ip, .peer_mac = *peer_mac, .seed = o.seed};
   const peer::Role role = o.role == "server" ? peer::Role::kServer : peer::Role::kClient;
   Expected<peer::TrafficReport, std::string> report = Unexpected(std::string("not run"));
   if (tool) {

@@ -37,7 +37,12 @@ TesterQp* tester_qp(const Command& c, TestContext& ctx, bool must_be_connected) 
 
 peer::ReferencePeer& reference_peer(TestContext& ctx) {
   const Pixit& px = ctx.pixit;
-  return ctx.driven->peer({px.tester_mac, px.tester_ip, px.tester_ip6, ctx.seed ^ 0x7e57e4ULL});
+  // No mutants: the tester is always a correct endpoint.
+  return ctx.driven->peer({.mac = px.tester_mac,
+                           .ip = px.tester_ip,
+                           .ip6 = px.tester_ip6,
+                           .seed = ctx.seed ^ 0x7e57e4ULL,
+                           .mutants = {}});
 }
 
 void create_qp(const Command& c, TestContext& ctx) {

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "harness/interop/agent_peer.h"
-#include "harness/interop/reference_peer.h"
+#include "harness/interop/reference_side.h"
 #include "harness/peer/data_pattern.h"
 #include "reference/io/clock.h"
 #include "reference/io/recording_link.h"
@@ -82,8 +82,9 @@ CellResult run_one(const MatrixEnvironment& env, const MatrixOptions& options,
   io::ImpairedLink incoming(**capture, clock, io::ImpairmentPolicy(0),
                             io::ImpairmentPolicy(r.seed ^ 2, p));
   {
-    ReferencePeer reference(incoming, {.mac = env.reference_id.mac,
-                                       .ipv4 = env.reference_id.ip,
+    ReferenceSide reference(incoming, {.mac = env.reference_id.mac,
+                                       .ip = env.reference_id.ip,
+                                       .ip6 = std::nullopt,
                                        .seed = r.seed,
                                        .mutants = mutants});
     AgentPeer dut(env.control, env.dut_name);

@@ -2,7 +2,7 @@
 //
 // One side of an interop cell, whatever the device: a PD, one registered buffer, a CQ and
 // one RC QP, connected to the other side's QP, with the few verbs a cell needs. Two
-// implementations: ReferencePeer (the reference device in this process, typed calls) and
+// implementations: ReferenceSide (the reference peer in this process, typed calls) and
 // AgentPeer (any device behind the DUT control protocol: the verbs agent in the rxe guest).
 // Errors are values that name the step ("modify_qp RTR: EINVAL attrs.path_mtu: ...").
 //

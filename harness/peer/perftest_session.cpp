@@ -68,7 +68,8 @@ Expected<void, std::string> handshake(ControlSocket& control, Role role, const s
 }
 
 struct Run {
-  PeerQp& qp;
+  LinkedPeer& peer;
+  const ToolQp& qp;
   const PerftestConfig& config;
   const PerftestKeys& tool;
   uint64_t half;  // local half [0, half), remote half [half, 2 * half)
@@ -87,7 +88,7 @@ transport::SendWr request(const Run& r, uint64_t wr_id) {
   transport::SendWr wr;
   wr.wr_id = wr_id;
   const uint32_t length = r.config.tool == PerftestTool::kAtomicBw ? 8 : r.config.size;
-  wr.sg_list.push_back({.addr = r.qp.va(), .length = length, .lkey = r.qp.lkey()});
+  wr.sg_list.push_back({.addr = r.qp.info.va, .length = length, .lkey = r.qp.info.lkey});
   wr.remote_addr = r.tool.vaddr;
   wr.rkey = r.tool.rkey;
   switch (r.config.tool) {
@@ -122,10 +123,10 @@ Expected<void, std::string> drive_requests(Run& r, uint32_t window) {
   uint32_t completed = 0;
   while (completed < r.config.iters) {
     while (posted < r.config.iters && posted - completed < window) {
-      if (auto ok = r.qp.post_send(request(r, posted)); !ok) return ok;
+      if (auto ok = r.peer.post_send(r.qp.info.qpn, request(r, posted)); !ok) return ok;
       ++posted;
     }
-    auto done = r.qp.poll(64, 500);
+    auto done = poll_tool_qp(r.peer, r.qp, 64, 500);
     if (!done) return Unexpected(done.error());
     completed += static_cast<uint32_t>(done->size());
     if (auto late = past_deadline(
@@ -146,11 +147,11 @@ Expected<void, std::string> send_ping_pong(Run& r) {
   uint32_t received = 0;
   uint32_t completed = 0;
   if (r.config.role == Role::kClient) {
-    if (auto ok = r.qp.post_send(request(r, 0)); !ok) return ok;
+    if (auto ok = r.peer.post_send(r.qp.info.qpn, request(r, 0)); !ok) return ok;
     ++sent;
   }
   while (received < n || completed < n) {
-    auto done = r.qp.poll(16, 500);
+    auto done = poll_tool_qp(r.peer, r.qp, 16, 500);
     if (!done) return Unexpected(done.error());
     for (const auto& c : *done) {
       if (c.opcode != transport::WcOpcode::kRecv) {
@@ -159,7 +160,7 @@ Expected<void, std::string> send_ping_pong(Run& r) {
       }
       ++received;
       if (sent < n) {
-        if (auto ok = r.qp.post_send(request(r, sent)); !ok) return ok;
+        if (auto ok = r.peer.post_send(r.qp.info.qpn, request(r, sent)); !ok) return ok;
         ++sent;
       }
     }
@@ -179,7 +180,7 @@ Expected<void, std::string> send_ping_pong(Run& r) {
 Expected<void, std::string> wait_for_write(Run& r, uint8_t count, uint32_t index) {
   const uint64_t offset = r.half + r.config.size - 1;
   for (;;) {
-    auto byte = r.qp.read(offset, 1);
+    auto byte = r.peer.read(r.qp.info.qpn, offset, 1);
     if (!byte) return Unexpected(byte.error());
     if ((*byte)[0] == count) return {};
     if (auto late = past_deadline(r, "WRITE " + std::to_string(index + 1) + " of " +
@@ -206,13 +207,14 @@ Expected<void, std::string> write_ping_pong(Run& r) {
     }
     if (sent < n) {
       // The tool polls the last byte of what we write for our count.
-      if (auto ok = r.qp.write(r.config.size - 1, {static_cast<uint8_t>(sent + 1)}); !ok) {
+      const uint8_t count = static_cast<uint8_t>(sent + 1);
+      if (auto ok = r.peer.write(r.qp.info.qpn, r.config.size - 1, {&count, 1}); !ok) {
         return ok;
       }
-      if (auto ok = r.qp.post_send(request(r, sent)); !ok) return ok;
+      if (auto ok = r.peer.post_send(r.qp.info.qpn, request(r, sent)); !ok) return ok;
       ++sent;
       for (bool reaped = false; !reaped;) {
-        auto done = r.qp.poll(1, 500);
+        auto done = poll_tool_qp(r.peer, r.qp, 1, 500);
         if (!done) return Unexpected(done.error());
         reaped = !done->empty();
         if (auto late = past_deadline(r, "WRITE " + std::to_string(sent) + " not completed");
@@ -232,7 +234,7 @@ Expected<void, std::string> write_ping_pong(Run& r) {
 Expected<void, std::string> count_receives(Run& r) {
   uint32_t received = 0;
   while (received < r.config.iters) {
-    auto done = r.qp.poll(64, 500);
+    auto done = poll_tool_qp(r.peer, r.qp, 64, 500);
     if (!done) return Unexpected(done.error());
     received += static_cast<uint32_t>(done->size());
     if (done->empty()) {
@@ -374,7 +376,7 @@ namespace mr::peer {
 
 Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, ControlSocket& control,
                                                           const PerftestConfig& config,
-                                                          const PeerQpOptions& identity) {
+                                                          const ToolPeerOptions& identity) {
   const std::string name(tool_name(config.tool));
   if (config.size == 0 || config.iters == 0 || config.iters > kMaxIters) {
     return Unexpected(name + ": size must be > 0 and iters 1.." + std::to_string(kMaxIters));
@@ -403,16 +405,17 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
   // cycles its remote addresses within the larger of the two cycle buffers.
   const uint64_t half = std::max<uint64_t>(
       {uint64_t{config.size}, uint64_t{kPageSize}, static_cast<uint64_t>(*cycle_value)});
-  auto created = PeerQp::create(link, identity, 2 * half);
+  LinkedPeer peer(link, identity.peer_identity());
+  auto created = create_tool_qp(peer, 2 * half);
   if (!created) return fail(created.error());
-  PeerQp& qp = **created;
+  const ToolQp& qp = *created;
   PerftestKeys mine{.lid = 0,
                     .out_reads = kOutReads,
-                    .qpn = qp.qpn(),
-                    .psn = qp.psn(),
-                    .rkey = qp.rkey(),
-                    .vaddr = qp.va() + half,
-                    .gid = qp.gid(),
+                    .qpn = qp.info.qpn,
+                    .psn = qp.psn,
+                    .rkey = qp.info.rkey,
+                    .vaddr = qp.info.va + half,
+                    .gid = qp.gid,
                     .srqn = 0};
   const std::string keys = format_perftest_keys(mine);
   auto theirs = exchange(control, role, keys, "keys");
@@ -420,18 +423,20 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
   auto tool = parse_perftest_keys(*theirs);
   if (!tool) return fail(tool.error());
   const uint8_t reads = static_cast<uint8_t>(std::clamp<uint16_t>(tool->out_reads, 1, 16));
-  if (auto ok = qp.connect({.qpn = tool->qpn,
-                            .psn = tool->psn,
-                            .gid = tool->gid,
-                            .mtu = mtu,
-                            .max_rd_atomic = reads,
-                            .max_dest_rd_atomic = static_cast<uint8_t>(kOutReads)});
+  if (auto ok = connect_tool_qp(peer, qp, identity.peer_mac,
+                                {.qpn = tool->qpn,
+                                 .psn = tool->psn,
+                                 .gid = tool->gid,
+                                 .mtu = mtu,
+                                 .max_rd_atomic = reads,
+                                 .max_dest_rd_atomic = static_cast<uint8_t>(kOutReads)});
       !ok) {
     return fail(ok.error());
   }
   if (uses_receives(config)) {
     for (uint32_t i = 0; i < config.iters; ++i) {
-      if (auto ok = qp.post_recv(1'000'000 + i, half, config.size); !ok) return fail(ok.error());
+      if (auto ok = post_tool_recv(peer, qp, 1'000'000 + i, half, config.size); !ok)
+        return fail(ok.error());
     }
   }
   // The tools synchronise with the keys message: after connecting, after printing the
@@ -444,8 +449,9 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
     }
   }
 
-  Run run{qp, config, *tool, half, Clock::now() + std::chrono::milliseconds(config.timeout_ms),
-          {}, {}};
+  Run run{peer,  qp,   config,
+          *tool, half, Clock::now() + std::chrono::milliseconds(config.timeout_ms),
+          {},    {}};
   const auto start = Clock::now();
   if (auto ok = traffic(run); !ok) return fail(ok.error());
   run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -12,7 +12,10 @@
 //   ib_read_lat: the client READs one at a time; the server is passive.
 //
 //   auto report = run_perftest_session(link, control,
-//                                      {.tool = PerftestTool::kWriteBw, .role = Role::kServer});
+//                                      {.tool = PerftestTool::kWriteBw, .role = Role::kServer},
+//                                      {});
+//
+// The reference is a LinkedPeer of the session's own on `link` (tool_qp.h).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +24,7 @@
 #include <string_view>
 
 #include "harness/peer/control_socket.h"
-#include "harness/peer/peer_qp.h"
+#include "harness/peer/tool_qp.h"
 #include "harness/peer/traffic_report.h"
 #include "reference/error/expected.h"
 #include "reference/io/link.h"
@@ -65,6 +68,6 @@ struct PerftestConfig {
 
 Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, ControlSocket& control,
                                                           const PerftestConfig& config,
-                                                          const PeerQpOptions& identity);
+                                                          const ToolPeerOptions& identity);
 
 }  // namespace mr::peer

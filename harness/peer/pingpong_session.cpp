@@ -23,27 +23,30 @@ Expected<void, std::string> add_context(Expected<void, std::string> r, const std
 
 Expected<TrafficReport, std::string> run_pingpong_session(io::Link& link, ControlSocket& control,
                                                           const PingpongConfig& config,
-                                                          const PeerQpOptions& identity) {
+                                                          const ToolPeerOptions& identity) {
   if (config.size == 0 || config.iters == 0)
     return Unexpected(std::string("size and iters must be > 0"));
-  auto created = PeerQp::create(link, identity, std::max<uint32_t>(config.size, 64));
+  LinkedPeer peer(link, identity.peer_identity());
+  auto created = create_tool_qp(peer, std::max<uint32_t>(config.size, 64));
   if (!created) return Unexpected(created.error());
-  PeerQp& qp = **created;
+  const ToolQp& qp = *created;
   // Like the tool: receives are posted before the exchange, so the first SEND finds one.
   uint32_t recvs_posted = 0;
   const uint32_t initial = std::min(config.iters, kMaxPostedRecvs);
   for (; recvs_posted < initial; ++recvs_posted) {
-    if (auto ok = qp.post_recv(kRecvWrId, 0, config.size); !ok) return Unexpected(ok.error());
+    if (auto ok = post_tool_recv(peer, qp, kRecvWrId, 0, config.size); !ok)
+      return Unexpected(ok.error());
   }
-  const PingpongDest mine{.lid = 0, .qpn = qp.qpn(), .psn = qp.psn(), .gid = qp.gid()};
+  const PingpongDest mine{.lid = 0, .qpn = qp.info.qpn, .psn = qp.psn, .gid = qp.gid};
   PingpongDest tool;
   const auto connect = [&] {
-    return qp.connect({.qpn = tool.qpn,
-                       .psn = tool.psn,
-                       .gid = tool.gid,
-                       .mtu = config.mtu,
-                       .max_rd_atomic = 1,
-                       .max_dest_rd_atomic = 1});
+    return connect_tool_qp(peer, qp, identity.peer_mac,
+                           {.qpn = tool.qpn,
+                            .psn = tool.psn,
+                            .gid = tool.gid,
+                            .mtu = config.mtu,
+                            .max_rd_atomic = 1,
+                            .max_dest_rd_atomic = 1});
   };
   const auto read_tool = [&]() -> Expected<void, std::string> {
     auto bytes = control.read_exact(kPingpongMessageSize, kExchangeMs, "ibv_rc_pingpong message");
@@ -80,7 +83,7 @@ Expected<TrafficReport, std::string> run_pingpong_session(io::Link& link, Contro
   transport::SendWr send;
   send.wr_id = kSendWrId;
   send.opcode = transport::SendOpcode::kSend;
-  send.sg_list.push_back({.addr = qp.va(), .length = config.size, .lkey = qp.lkey()});
+  send.sg_list.push_back({.addr = qp.info.va, .length = config.size, .lkey = qp.info.lkey});
   TrafficReport report;
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::milliseconds(config.timeout_ms);
@@ -89,7 +92,7 @@ Expected<TrafficReport, std::string> run_pingpong_session(io::Link& link, Contro
   uint32_t rcnt = 0;
   uint32_t posted = 0;
   if (config.role == Role::kClient) {
-    if (auto ok = qp.post_send(send); !ok) return Unexpected(ok.error());
+    if (auto ok = peer.post_send(qp.info.qpn, send); !ok) return Unexpected(ok.error());
     ++posted;
     pending |= kSendWrId;
   }
@@ -99,13 +102,14 @@ Expected<TrafficReport, std::string> run_pingpong_session(io::Link& link, Contro
                         std::to_string(rcnt) + " receives of " + std::to_string(config.iters) +
                         " completed within " + std::to_string(config.timeout_ms) + " ms");
     }
-    auto done = qp.poll(16, 500);
+    auto done = poll_tool_qp(peer, qp, 16, 500);
     if (!done) return Unexpected("pingpong traffic: " + done.error());
     for (const auto& c : *done) {
       if (c.wr_id == kRecvWrId) {
         ++rcnt;
         if (recvs_posted < config.iters) {
-          if (auto ok = qp.post_recv(kRecvWrId, 0, config.size); !ok) return Unexpected(ok.error());
+          if (auto ok = post_tool_recv(peer, qp, kRecvWrId, 0, config.size); !ok)
+            return Unexpected(ok.error());
           ++recvs_posted;
         }
       } else {
@@ -113,7 +117,7 @@ Expected<TrafficReport, std::string> run_pingpong_session(io::Link& link, Contro
       }
       pending &= ~static_cast<uint32_t>(c.wr_id);
       if (posted < config.iters && pending == 0) {
-        if (auto ok = qp.post_send(send); !ok) return Unexpected(ok.error());
+        if (auto ok = peer.post_send(qp.info.qpn, send); !ok) return Unexpected(ok.error());
         ++posted;
         pending = kRecvWrId | kSendWrId;
       }

@@ -5,13 +5,15 @@
 // client sends first, each side sends its next message only once its last send completed
 // and the peer's message arrived, `iters` messages of `size` bytes each way.
 //
-//   auto report = run_pingpong_session(link, control, {.role = Role::kServer, .size = 4096});
+//   auto report = run_pingpong_session(link, control, {.role = Role::kServer, .size = 4096}, {});
+//
+// The reference is a LinkedPeer of the session's own on `link` (tool_qp.h).
 #pragma once
 
 #include <cstdint>
 
 #include "harness/peer/control_socket.h"
-#include "harness/peer/peer_qp.h"
+#include "harness/peer/tool_qp.h"
 #include "harness/peer/traffic_report.h"
 #include "reference/error/expected.h"
 #include "reference/io/link.h"
@@ -28,6 +30,6 @@ struct PingpongConfig {
 
 Expected<TrafficReport, std::string> run_pingpong_session(io::Link& link, ControlSocket& control,
                                                           const PingpongConfig& config,
-                                                          const PeerQpOptions& identity);
+                                                          const ToolPeerOptions& identity);
 
 }  // namespace mr::peer

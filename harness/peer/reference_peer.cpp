@@ -18,6 +18,7 @@ transport::DeviceConfig device_config(const PeerIdentity& id) {
   c.ip = id.ip;
   if (id.ip6) c.ipv6.push_back(*id.ip6);
   c.seed = id.seed;
+  c.mutants = id.mutants;
   return c;
 }
 
@@ -32,6 +33,16 @@ Expected<T, std::string> verbs(const char* step, Expected<T, transport::VerbsErr
 }
 
 }  // namespace
+
+transport::AddressVector address_vector(const PeerIdentity& self, const wire::MacAddress& dmac,
+                                        const wire::Ipv4Address& dip) {
+  transport::AddressVector av;
+  av.smac = self.mac;
+  av.dmac = dmac;
+  av.sip = self.ip;
+  av.dip = dip;
+  return av;
+}
 
 ReferencePeer::ReferencePeer(const PeerIdentity& identity) : device_(device_config(identity)) {}
 
@@ -53,9 +64,11 @@ Expected<PeerQpInfo, std::string> ReferencePeer::create_qp(const PeerQpSpec& spe
   info.rkey = mr->rkey;
   info.va = mr->va;
   info.length = mr->length;
-  const auto pattern = pattern_bytes(spec.pattern_seed, spec.mr_length);
-  if (auto ok = device_.memory().write(info.lkey, info.va, pattern); !ok)
-    return Unexpected("fill: " + ok.error());
+  if (spec.pattern_seed) {
+    const auto pattern = pattern_bytes(*spec.pattern_seed, spec.mr_length);
+    if (auto ok = device_.memory().write(info.lkey, info.va, pattern); !ok)
+      return Unexpected("fill: " + ok.error());
+  }
   auto cq = verbs("create_cq", device_.create_cq(spec.cq_depth));
   if (!cq) return Unexpected(cq.error());
   info.cq = *cq;
@@ -73,19 +86,27 @@ Expected<PeerQpInfo, std::string> ReferencePeer::create_qp(const PeerQpSpec& spe
   return info;
 }
 
-Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath& path) {
-  if (find(qpn) == nullptr) return Unexpected("connect: no tester QP " + std::to_string(qpn));
+Expected<void, std::string> ReferencePeer::to_init(uint32_t qpn, uint16_t pkey) {
+  if (find(qpn) == nullptr)
+    return Unexpected("modify_qp INIT: no tester QP " + std::to_string(qpn));
   QpAttributes a;
   a.state = QpState::kInit;
-  a.pkey = path.pkey;
+  a.pkey = pkey;
   a.access_flags =
       transport::kQpRemoteWrite | transport::kQpRemoteRead | transport::kQpRemoteAtomic;
-  if (auto ok = verbs(
-          "modify_qp INIT",
-          device_.modify_qp(
-              qpn, a, transport::kAttrState | transport::kAttrPkey | transport::kAttrAccessFlags));
-      !ok)
-    return ok;
+  return verbs("modify_qp INIT", device_.modify_qp(qpn, a,
+                                                   transport::kAttrState | transport::kAttrPkey |
+                                                       transport::kAttrAccessFlags));
+}
+
+Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath& path) {
+  const transport::QueuePair* q = device_.qp(qpn);
+  if (find(qpn) == nullptr || q == nullptr)
+    return Unexpected("connect: no tester QP " + std::to_string(qpn));
+  if (q->attr.state == QpState::kReset) {
+    if (auto ok = to_init(qpn, path.pkey); !ok) return ok;
+  }
+  QpAttributes a = device_.qp(qpn)->attr;
   a.state = QpState::kRtr;
   a.path_mtu = path.mtu;
   a.av = path.av;
@@ -113,6 +134,13 @@ Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath&
                                  transport::kAttrState | transport::kAttrSqPsn |
                                      transport::kAttrTimeout | transport::kAttrRetryCnt |
                                      transport::kAttrRnrRetry | transport::kAttrMaxRdAtomic));
+}
+
+Expected<void, std::string> ReferencePeer::destroy_qp(uint32_t qpn) {
+  if (find(qpn) == nullptr) return Unexpected("destroy_qp: no tester QP " + std::to_string(qpn));
+  if (auto ok = verbs("destroy_qp", device_.destroy_qp(qpn)); !ok) return ok;
+  qps_.erase(qpn);
+  return {};
 }
 
 Expected<void, std::string> ReferencePeer::post_send(uint32_t qpn, const transport::SendWr& wr) {

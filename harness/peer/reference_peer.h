@@ -1,10 +1,13 @@
 // File: reference_peer.h
 //
-// The DUT's remote peer in a driven exchange: a reference transport Device (a correct
-// RoCEv2 endpoint, never a mutant) driven synchronously on its user's clock, the engine's
-// port clock (virtual for the embedded DUT, CLOCK_MONOTONIC for a remote one). Each QP comes
-// with a CQ of its own and one memory region filled with a seeded pattern, so that what a
-// transfer moved can be compared byte for byte on both sides.
+// The one reference peer (issue #19): a reference transport Device driven synchronously on
+// its user's clock. The engine's tester QP drives it on the port clock (virtual for the
+// embedded DUT, CLOCK_MONOTONIC for a remote one); LinkedPeer (linked_peer.h) puts it on an
+// io::Link with a pump thread for the tools' peer and the interop matrix. Each QP comes with
+// a CQ of its own and one memory region filled with a seeded pattern (or zeroed), so that
+// what a transfer moved can be compared byte for byte on both sides. It is a correct
+// endpoint unless its identity names mutants (interop's proof that a cell can fail); the
+// engine's tester never does.
 //
 //   ReferencePeer peer({.mac = tester_mac, .ip = tester_ip, .seed = 7});
 //   auto qp = peer.create_qp({.qpn = dut_side_tqpn, .mr_length = 1 << 20});
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "reference/error/expected.h"
+#include "reference/mutants/mutant.h"
 #include "reference/transport/device.h"
 
 namespace mr::peer {
@@ -30,15 +34,19 @@ struct PeerIdentity {
   wire::MacAddress mac;
   wire::Ipv4Address ip;
   std::optional<wire::Ipv6Address> ip6;
-  uint64_t seed = 1;  // keys derive from it
+  uint64_t seed = 1;           // keys and drawn QPNs derive from it
+  mutants::MutantSet mutants;  // none: a correct endpoint (always so for the engine's tester)
 };
 
 struct PeerQpSpec {
   transport::QpType type = transport::QpType::kRc;
-  uint32_t qpn = 0;  // the QPN the DUT's QP is pointed at (the engine chose it)
+  // The QPN the DUT's QP is pointed at (the engine chose it); none: drawn from the seed.
+  std::optional<uint32_t> qpn;
   uint64_t mr_length = 1 << 20;
   uint64_t va = 0x40000000;
-  uint64_t pattern_seed = 1;  // the region starts filled with pattern_bytes(pattern_seed, ...)
+  // The region starts filled with pattern_bytes(*pattern_seed, ...); none: zeroed, as a
+  // tool's fresh buffer is (ib_write_lat polls its last byte for the peer's count).
+  std::optional<uint64_t> pattern_seed = 1;
   uint32_t cq_depth = 1 << 16;
   uint32_t max_send_wr = 4096;
   uint32_t max_recv_wr = 4096;
@@ -70,12 +78,21 @@ struct PeerPath {
   uint8_t max_dest_rd_atomic = 16;
 };
 
+// The address vector of a path from `self` to a peer whose MAC is known (no ARP): the
+// tools' peer and interop's reference side, which know the other side's MAC in advance.
+transport::AddressVector address_vector(const PeerIdentity& self, const wire::MacAddress& dmac,
+                                        const wire::Ipv4Address& dip);
+
 class ReferencePeer {
  public:
   explicit ReferencePeer(const PeerIdentity& identity);
 
   Expected<PeerQpInfo, std::string> create_qp(const PeerQpSpec& spec);
+  // RESET -> INIT: receives may be posted from here on (connect does it when still RESET).
+  Expected<void, std::string> to_init(uint32_t qpn, uint16_t pkey = 0xffff);
+  // (INIT ->) RTR -> RTS: the one place the tester's QP attributes are built.
   Expected<void, std::string> connect(uint32_t qpn, const PeerPath& path);
+  Expected<void, std::string> destroy_qp(uint32_t qpn);
   Expected<void, std::string> post_send(uint32_t qpn, const transport::SendWr& wr);
   Expected<void, std::string> post_recv(uint32_t qpn, const transport::RecvWr& wr);
   // At most `max` completions of the QP's CQ, oldest first.
@@ -92,6 +109,8 @@ class ReferencePeer {
   const transport::QueuePair* qp(uint32_t qpn) const { return device_.qp(qpn); }
   // Work posted and not yet completed on every QP (sends and their acknowledgements).
   bool busy() const;
+  // Unsent packets waiting on a send queue: advance() has something to do now.
+  bool has_work() const { return device_.has_work(); }
 
   // --- data path, as transport::Device's ---
   void receive(std::span<const uint8_t> frame, uint64_t now_ns) { device_.receive(frame, now_ns); }

@@ -26,7 +26,7 @@ bool is_pingpong(const InteropCase& c) { return c.tool == "ibv_rc_pingpong"; }
 // The peer's side of the run: exchange and traffic on an established control connection.
 Expected<TrafficReport, std::string> run_session(const InteropCase& c, io::Link& link,
                                                  ControlSocket& control,
-                                                 const PeerQpOptions& identity,
+                                                 const ToolPeerOptions& identity,
                                                  uint64_t timeout_ms) {
   const Role ours = opposite(c.tool_role);
   if (is_pingpong(c)) {
@@ -131,10 +131,10 @@ Expected<InteropResult, std::string> run_interop_case(const InteropCase& c,
 
   auto capture = io::RecordingLink::create(options.capture_path, peer_recording(), &*pcap);
   if (!capture) return Unexpected(capture.error());
-  const PeerQpOptions identity{.mac = guest_options.tester_mac,
-                               .ip = guest_options.tester_ip,
-                               .peer_mac = guest_options.guest_mac,
-                               .seed = options.seed};
+  const ToolPeerOptions identity{.mac = guest_options.tester_mac,
+                                 .ip = guest_options.tester_ip,
+                                 .peer_mac = guest_options.guest_mac,
+                                 .seed = options.seed};
   // The session runs on a thread inside the namespace: a connect must start there.
   auto inside = guest->netns().run_inside([&] {
     std::optional<Expected<ControlSocket, std::string>> control;
