@@ -3,9 +3,9 @@
 #include <variant>
 
 #include "harness/protocol/dut_client.h"
-#include "harness/protocol/wide_integer.h"
 #include "reference/memory/access.h"
 #include "reference/transport/qp_state.h"
+#include "reference/wire/wide_integer.h"
 
 namespace mr::agent {
 namespace {
@@ -54,7 +54,7 @@ Json to_json(const Capabilities& c) {
     gids.push_back({{"index", g.index}, {"gid", g.gid.to_string()}, {"type", g.type}});
   }
   Json limits = Json::object();
-  for (const auto& l : c.limits) limits[l.name] = protocol::wide_integer(l.value);
+  for (const auto& l : c.limits) limits[l.name] = wire::wide_integer(l.value);
   Json mutants = Json::array();
   for (const auto& m : c.mutants) {
     mutants.push_back({{"name", m.name}, {"clauses", m.clauses}, {"description", m.description}});
@@ -76,8 +76,8 @@ Json to_json(const Capabilities& c) {
 Json to_json(const MrResult& mr) {
   return {{"lkey", mr.lkey},
           {"rkey", mr.rkey},
-          {"va", protocol::wide_integer(mr.va)},
-          {"length", protocol::wide_integer(mr.length)}};
+          {"va", wire::wide_integer(mr.va)},
+          {"length", wire::wide_integer(mr.length)}};
 }
 
 Json to_json(const transport::QpAttributes& a) {
@@ -105,7 +105,7 @@ Json to_json(const transport::QpAttributes& a) {
 }
 
 Json to_json(const transport::Completion& c) {
-  Json j = {{"wr_id", protocol::wide_integer(c.wr_id)},
+  Json j = {{"wr_id", wire::wide_integer(c.wr_id)},
             {"status", transport::to_string(c.status)},
             {"opcode", transport::to_string(c.opcode)},
             {"byte_len", c.byte_len},
@@ -120,7 +120,7 @@ Json to_json(const transport::Completion& c) {
 
 Json to_json(const std::vector<Counter>& counters) {
   Json j = Json::object();
-  for (const auto& c : counters) j[c.name] = protocol::wide_integer(c.value);
+  for (const auto& c : counters) j[c.name] = wire::wide_integer(c.value);
   return j;
 }
 

@@ -1,6 +1,6 @@
 #include "harness/agent/json_reader.h"
 
-#include "harness/protocol/wide_integer.h"
+#include "reference/wire/wide_integer.h"
 
 namespace mr::agent {
 namespace {
@@ -25,10 +25,10 @@ Result<uint64_t> read_unsigned(const nlohmann::json& value, const std::string& p
   if (value.is_number_unsigned()) {
     n = value.get<uint64_t>();
   } else if (value.is_string()) {
-    const auto parsed = protocol::parse_integer_text(value.get_ref<const std::string&>());
+    const auto parsed = wire::parse_integer_text(value.get_ref<const std::string&>());
     if (!parsed) {
       return control_error(ErrorCode::kEinval,
-                           parsed.error() == protocol::IntegerTextError::kTooLarge
+                           parsed.error() == wire::IntegerTextError::kTooLarge
                                ? "does not fit in 64 bits"
                                : "not an unsigned integer string",
                            path);

@@ -6,6 +6,7 @@
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/packet_json.h"
+#include "reference/wire/wide_integer.h"
 
 namespace mr::engine {
 
@@ -52,7 +53,7 @@ nlohmann::ordered_json expected_json(const script::PacketExpr& p, const SymbolTa
                  syndrome_class(a.value.text) != SyndromeClass::kNone) {
         fields[a.name] = a.value.text;
       } else if (auto v = evaluate_number(a.value, symbols)) {
-        fields[a.name] = *v;
+        fields[a.name] = wire::wide_integer(*v);  // the shape of decode --json
       } else if (auto b = evaluate_bytes(a.value, symbols)) {
         fields[a.name] = std::to_string(b->size()) + " bytes";
       }

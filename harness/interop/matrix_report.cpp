@@ -28,8 +28,10 @@ nlohmann::ordered_json counters_json(const io::ImpairmentCounters& c) {
 nlohmann::ordered_json completions_json(const std::vector<CompletionRecord>& list) {
   auto j = nlohmann::ordered_json::array();
   for (const auto& c : list) {
-    j.push_back(
-        {{"wr_id", c.wr_id}, {"status", c.status}, {"opcode", c.opcode}, {"byte_len", c.byte_len}});
+    j.push_back({{"wr_id", std::to_string(c.wr_id)},
+                 {"status", c.status},
+                 {"opcode", c.opcode},
+                 {"byte_len", c.byte_len}});
   }
   return j;
 }
@@ -42,7 +44,7 @@ nlohmann::ordered_json cell_json(const CellResult& c) {
       {"size", c.cell.size},
       {"mtu", c.cell.mtu},
       {"impairment", impairment_name(c.cell.impairment)},
-      {"seed", c.seed},
+      {"seed", std::to_string(c.seed)},  // 64 bits: a string, as in report.json
       {"verdict", c.passed() ? "pass" : "fail"},
       {"failures", c.outcome.failures},
       {"duration_ms", static_cast<double>(c.outcome.duration_ns) / 1e6},
@@ -115,7 +117,7 @@ nlohmann::ordered_json matrix_json(const MatrixResult& r) {
   for (const auto& c : r.cells) cells.push_back(cell_json(c));
   return {{"dut", r.dut_name},
           {"description", r.dut_description},
-          {"seed", r.seed},
+          {"seed", std::to_string(r.seed)},
           {"matrix", r.quick ? "quick" : "full"},
           {"reference_mutants", r.mutants},
           {"harness",

@@ -69,7 +69,7 @@ TEST(CellSeed, DependsOnTheRunSeedAndTheCellNotOnTheMatrix) {
 TEST(MatrixReport, TableHasOneRowPerCellAndNamesTheFailures) {
   MatrixResult r;
   r.dut_name = "rxe";
-  r.seed = 3;
+  r.seed = 0xfedcba9876543210;  // above 2^53: a JSON number would lose digits
   CellResult ok;
   ok.cell = {Direction::kReferenceToDut, Operation::kWrite, 4096, 1024, Impairment::kLoss};
   ok.analysis = CellAnalysis{.frames = 10, .roce_frames = 10, .retransmissions = 2};
@@ -87,6 +87,7 @@ TEST(MatrixReport, TableHasOneRowPerCellAndNamesTheFailures) {
   EXPECT_EQ(j["passed"], 1);
   EXPECT_EQ(j["cells"][1]["verdict"], "fail");
   EXPECT_EQ(j["cells"][0]["analysis"]["retransmissions"], 2);
+  EXPECT_EQ(j["seed"], "18364758544493064720");
 }
 
 }  // namespace

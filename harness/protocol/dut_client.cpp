@@ -4,7 +4,7 @@
 
 #include "harness/agent/protocol_limits.h"
 #include "harness/protocol/reply_reader.h"
-#include "harness/protocol/wide_integer.h"
+#include "reference/wire/wide_integer.h"
 
 namespace mr::protocol {
 namespace {
@@ -18,13 +18,13 @@ void put(Json& j, const char* key, const std::optional<T>& v) {
 
 // A 64-bit member: a string above 2^53 - 1 (wide_integer.h).
 void put_wide(Json& j, const char* key, const std::optional<uint64_t>& v) {
-  if (v) j[key] = wide_integer(*v);
+  if (v) j[key] = wire::wide_integer(*v);
 }
 
 Json sg_json(const std::vector<Sge>& list) {
   Json out = Json::array();
   for (const Sge& s : list)
-    out.push_back({{"addr", wide_integer(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
+    out.push_back({{"addr", wire::wide_integer(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
   return out;
 }
 
@@ -107,8 +107,9 @@ Json to_json(const QpAttrs& a) {
 }
 
 Json to_json(const SendWr& wr) {
-  Json j = {
-      {"opcode", wr.opcode}, {"sg_list", sg_json(wr.sg_list)}, {"wr_id", wide_integer(wr.wr_id)}};
+  Json j = {{"opcode", wr.opcode},
+            {"sg_list", sg_json(wr.sg_list)},
+            {"wr_id", wire::wide_integer(wr.wr_id)}};
   put(j, "signaled", wr.signaled);
   put(j, "solicited", wr.solicited);
   put(j, "imm_data", wr.imm_data);
@@ -126,7 +127,7 @@ Json to_json(const SendWr& wr) {
 }
 
 Json to_json(const Completion& c) {
-  Json j = {{"wr_id", wide_integer(c.wr_id)},
+  Json j = {{"wr_id", wire::wide_integer(c.wr_id)},
             {"status", c.status},
             {"opcode", c.opcode},
             {"byte_len", c.byte_len},
@@ -191,7 +192,7 @@ Reply<uint32_t> DutClient::create_pd() {
 Reply<MemoryRegion> DutClient::reg_mr(const RegMr& req) {
   Json request = {{"op", "reg_mr"},
                   {"pd", req.pd},
-                  {"length", wide_integer(req.length)},
+                  {"length", wire::wide_integer(req.length)},
                   {"access", req.access}};
   put_wide(request, "va", req.va);
   auto reply = send(std::move(request));
@@ -279,8 +280,8 @@ Reply<uint64_t> DutClient::get_cq_event(uint32_t cq, uint64_t timeout_ms) {
 }
 
 Reply<std::vector<uint8_t>> DutClient::read_mem(uint32_t lkey, uint64_t va, uint64_t length) {
-  auto reply =
-      send({{"op", "read_mem"}, {"lkey", lkey}, {"va", wide_integer(va)}, {"length", length}});
+  auto reply = send(
+      {{"op", "read_mem"}, {"lkey", lkey}, {"va", wire::wide_integer(va)}, {"length", length}});
   if (!reply) return Unexpected(reply.error());
   ReplyReader r("read_mem", *reply);
   const std::string data = r.string(*reply, "", "data");
@@ -294,8 +295,10 @@ Reply<std::vector<uint8_t>> DutClient::read_mem(uint32_t lkey, uint64_t va, uint
 }
 
 Reply<void> DutClient::write_mem(uint32_t lkey, uint64_t va, std::span<const uint8_t> data) {
-  return done(send(
-      {{"op", "write_mem"}, {"lkey", lkey}, {"va", wide_integer(va)}, {"data", to_hex(data)}}));
+  return done(send({{"op", "write_mem"},
+                    {"lkey", lkey},
+                    {"va", wire::wide_integer(va)},
+                    {"data", to_hex(data)}}));
 }
 
 Reply<Counters> DutClient::counters() {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "harness/protocol/wide_integer.h"
+#include "reference/wire/wide_integer.h"
 
 namespace mr::protocol {
 namespace {
@@ -64,9 +64,9 @@ uint64_t ReplyReader::number_value(const Json& value, const std::string& path, u
   uint64_t v = 0;
   if (value.is_string()) {
     // A 64-bit value above 2^53 - 1 comes as its string (wide_integer.h).
-    const auto parsed = parse_integer_text(value.get_ref<const std::string&>());
+    const auto parsed = wire::parse_integer_text(value.get_ref<const std::string&>());
     if (!parsed) {
-      fail(path, parsed.error() == IntegerTextError::kTooLarge
+      fail(path, parsed.error() == wire::IntegerTextError::kTooLarge
                      ? "expected an unsigned 64-bit integer"
                      : "expected an unsigned integer or its decimal string");
       return 0;

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "reference/wire/opcode.h"
+#include "reference/wire/wide_integer.h"
 
 namespace mr::wire {
 namespace {
@@ -27,11 +28,27 @@ nlohmann::ordered_json header_json(const H& h) {
     if constexpr (std::is_same_v<T, MacAddress> || std::is_same_v<T, Ipv4Address> ||
                   std::is_same_v<T, Ipv6Address>) {
       j[name] = field.to_string();
+    } else if constexpr (T::kBits > 53) {
+      j[name] = wide_integer(field.value());  // RETH.va, AtomicETH.swap: exact in jq too
     } else {
       j[name] = field.value();
     }
   });
   return j;
+}
+
+// A field's value from JSON: an unsigned integer, or for a field wider than 53 bits also
+// the decimal or 0x string that to_json writes above 2^53 - 1.
+template <class T>
+Expected<uint64_t, std::string> field_value(const nlohmann::json& v, const std::string& where) {
+  if (T::kBits > 53 && v.is_string()) {
+    const auto n = parse_integer_text(v.get_ref<const std::string&>());
+    if (!n) return Unexpected(where + ": " + v.dump() + " is not an unsigned integer");
+    return *n;
+  }
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+    return Unexpected(where + ": " + v.dump() + " is not an unsigned integer");
+  return v.get<uint64_t>();
 }
 
 Expected<std::vector<uint8_t>, std::string> unhex(const nlohmann::json& j, const char* key) {
@@ -80,14 +97,13 @@ Expected<void, std::string> header_from_json(const nlohmann::json& j, H& h) {
         field = *a;
       }
     } else {
-      if (!it->is_number_unsigned() &&
-          !(it->is_number_integer() && it->template get<int64_t>() >= 0)) {
-        error = where + ": " + it->dump() + " is not an unsigned integer";
-      } else if (const auto v = it->template get<uint64_t>(); !T::fits(v)) {
-        error = where + ": " + std::to_string(v) + " does not fit in " + std::to_string(T::kBits) +
+      if (const auto v = field_value<T>(*it, where); !v) {
+        error = v.error();
+      } else if (!T::fits(*v)) {
+        error = where + ": " + std::to_string(*v) + " does not fit in " + std::to_string(T::kBits) +
                 " bits";
       } else {
-        field = v;
+        field = *v;
       }
     }
   });

@@ -107,6 +107,36 @@ TEST(PacketFromJson, RoundTripsADecodedPacket) {
   }
 }
 
+// jq and JavaScript read numbers as doubles: above 2^53 - 1 a 64-bit field is a string.
+TEST(PacketJson, A64BitFieldAboveTwoToThe53IsADecimalStringAndReadsBack) {
+  const auto written = packet_from_json(nlohmann::json::parse(R"({
+      "Ether": {"type": 2048}, "IP": {"src": "198.18.0.1", "dst": "198.18.0.2"},
+      "UDP": {"sport": 49152, "dport": 4791}, "BTH": {"opcode": 20, "dqpn": 17, "psn": 5},
+      "AtomicETH": {"va": "18446603336221196288", "rkey": 7, "swap": "0xffffffffffffffff",
+                    "comp": 9007199254740991}})"));
+  ASSERT_TRUE(written) << written.error();
+  const auto frame = build_frame(written->view());
+  const auto d = decode_frame(frame);
+  ASSERT_TRUE(d);
+  const auto j = to_json(std::get<DecodedRoce>(*d));
+  EXPECT_EQ(j["AtomicETH"]["va"], "18446603336221196288");
+  EXPECT_EQ(j["AtomicETH"]["swap"], "18446744073709551615");
+  EXPECT_EQ(j["AtomicETH"]["comp"], 9007199254740991U);  // 2^53 - 1 is still exact
+  EXPECT_EQ(j["AtomicETH"]["rkey"], 7);
+  const auto again = packet_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(build_frame(again->view()), frame);
+}
+
+TEST(PacketFromJson, AStringIsReadOnlyForA64BitField) {
+  auto narrow = packet_from_json(nlohmann::json::parse(R"({"BTH": {"psn": "5"}})"));
+  ASSERT_FALSE(narrow);
+  EXPECT_EQ(narrow.error(), "BTH.psn: \"5\" is not an unsigned integer");
+  auto junk = packet_from_json(nlohmann::json::parse(R"({"RETH": {"va": "12x"}})"));
+  ASSERT_FALSE(junk);
+  EXPECT_EQ(junk.error(), "RETH.va: \"12x\" is not an unsigned integer");
+}
+
 TEST(PacketFromJson, RejectsAValueWiderThanItsField) {
   auto r = packet_from_json(nlohmann::json::parse(R"({"BTH": {"psn": 16777216}})"));
   ASSERT_FALSE(r);

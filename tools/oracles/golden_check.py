@@ -40,7 +40,7 @@ def main():
     short = False
     for pcap, jl in zip(a.pcap, a.jsonl):
         want = oc.read_jsonl(jl)
-        got = oc.run_decoder(a.decoder, pcap)
+        got = oc.run_decoder(a.decoder, pcap, wide_as_int=False)  # as written
         if len(want) != len(got):
             print("%s: %d frames recorded, %d decoded" % (pcap, len(want), len(got)))
             short = True

@@ -39,8 +39,34 @@ def layer_dict(layer):
             for f in layer.fields_desc if f.name not in skip}
 
 
-def run_decoder(decoder, pcap):
-    """Runs `decoder decode PCAP --json`; returns the list of JSON objects (one a line)."""
+# 64-bit fields: above 2^53 - 1 our JSON gives their decimal string (docs/decode-json.md).
+WIDE_FIELDS = {"RETH": ("va",), "AtomicETH": ("va", "swap", "comp"), "AtomicAckETH": ("orig",),
+               "CNPPadding": ("reserved1", "reserved2"), "CookedLinux": ("src",),
+               "CookedLinuxV2": ("src",)}
+MAX_EXACT_JSON_INTEGER = (1 << 53) - 1
+
+
+def wide_fields_as_ints(obj, where):
+    """Checks the 64-bit rule on one decoded frame and turns its strings into ints, so that
+    it compares with Scapy's and tshark's integers."""
+    for layer, names in WIDE_FIELDS.items():
+        fields = obj.get(layer)
+        if not isinstance(fields, dict):
+            continue
+        for name in names:
+            v = fields.get(name)
+            big = isinstance(v, str) and v.isdigit() and int(v) > MAX_EXACT_JSON_INTEGER
+            small = isinstance(v, int) and 0 <= v <= MAX_EXACT_JSON_INTEGER
+            if not (big or small):
+                raise SystemExit("%s: %s.%s is %r: a 64-bit field is a number up to 2^53 - 1 "
+                                 "and a decimal string above it" % (where, layer, name, v))
+            fields[name] = int(v)
+    return obj
+
+
+def run_decoder(decoder, pcap, wide_as_int=True):
+    """Runs `decoder decode PCAP --json`; returns the list of JSON objects (one a line).
+    With wide_as_int, 64-bit fields come back as ints (wide_fields_as_ints)."""
     proc = subprocess.run([decoder, "decode", pcap, "--json"], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE)
     if proc.returncode != 0:
@@ -52,9 +78,10 @@ def run_decoder(decoder, pcap):
         if not line:
             continue
         try:
-            out.append(json.loads(line))
+            obj = json.loads(line)
         except ValueError as e:
             raise SystemExit("decoder output line %d is not JSON (%s): %r" % (n, e, line[:200]))
+        out.append(wide_fields_as_ints(obj, "%s line %d" % (pcap, n)) if wide_as_int else obj)
     return out
 
 

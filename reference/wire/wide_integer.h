@@ -1,9 +1,10 @@
 // File: wide_integer.h
 //
-// A 64-bit value on the DUT control protocol (docs/dut-control-protocol.md, "Numbers"). A
-// value that a double holds exactly (at most 2^53 - 1) goes as a JSON integer; a larger one
-// goes as its decimal string, because parsers that read numbers as doubles (JavaScript, jq)
-// round it silently. Both sides read either form.
+// A 64-bit value in the project's JSON: the DUT control protocol (docs/dut-control-protocol.md,
+// "Numbers") and `decode --json` (docs/decode-json.md: RETH.va, AtomicETH.swap). A value that
+// a double holds exactly (at most 2^53 - 1) goes as a JSON integer; a larger one goes as its
+// decimal string, because parsers that read numbers as doubles (JavaScript, jq) round it
+// silently. Readers take either form.
 //
 //   reply["wr_id"] = wide_integer(c.wr_id);   // 7 -> 7, 2^64 - 1 -> "18446744073709551615"
 //   auto v = parse_integer_text("0x1f");      // 31; every integer string either side reads
@@ -18,7 +19,7 @@
 
 #include "reference/error/expected.h"
 
-namespace mr::protocol {
+namespace mr::wire {
 
 inline constexpr uint64_t kMaxExactJsonInteger = (uint64_t{1} << 53) - 1;
 
@@ -46,4 +47,4 @@ inline Expected<uint64_t, IntegerTextError> parse_integer_text(std::string_view 
   return n;
 }
 
-}  // namespace mr::protocol
+}  // namespace mr::wire
