@@ -1,8 +1,9 @@
 // File: writers_test.cpp
 //
 // The report writers on a small synthetic run (sample_run.h): golden-ish content checks,
-// JUnit parsed by Python's xml.etree, report.json checked against report.schema.json,
-// hostile strings, long exchanges, the real clause catalog, and the run directory.
+// JUnit parsed by Python's xml.etree and validated by xmllint against junit.xsd, report.json
+// checked against report.schema.json, hostile strings, long exchanges, the real clause catalog, and
+// the run directory.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -70,7 +71,7 @@ constexpr const char* kJunitCheck = R"py(
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites", root.tag
-for a in ("tests", "failures", "errors", "skipped", "time"):
+for a in ("tests", "failures", "errors", "time"):
     assert a in root.attrib, a
 suites = root.findall("testsuite")
 total = 0
@@ -90,9 +91,9 @@ for s in suites:
 assert int(root.get("tests")) == total
 for s in suites:
     for c in s.findall("testcase"):
-        kids = [k.tag for k in c if k.tag != "properties"]
+        kids = [k.tag for k in c if k.tag != "system-out"]
         print(s.get("name"), c.get("name"), ",".join(kids),
-              "|".join((k.get("message") or "") for k in c if k.tag != "properties"))
+              "|".join((k.get("message") or "") for k in c if k.tag != "system-out"))
 )py";
 
 TEST(Junit, ParsesAndHasOneSuitePerArea) {
@@ -112,7 +113,45 @@ TEST(Junit, ParsesAndHasOneSuitePerArea) {
   // Both failures are in the body, with file:line.
   EXPECT_NE(xml.find("RC-PSN-004.mrt:14: AETH.syndrome: expected 0x1f (31) vs actual 0x60 (96)"),
             std::string::npos);
-  EXPECT_NE(xml.find("tests=\"5\" failures=\"1\" errors=\"1\" skipped=\"2\""), std::string::npos);
+  EXPECT_NE(xml.find("<testsuites name=\"metaroce\" tests=\"5\" failures=\"1\" errors=\"1\""),
+            std::string::npos);
+  // The verdict is the test case's status; its file and capture are in system-out.
+  EXPECT_NE(xml.find("name=\"RC-RT-002\" time=\"0.012\" status=\"inconc\">"), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<system-out>file: testcases/base/psn/RC-PSN-004.mrt\nverdict: fail\n"),
+            std::string::npos)
+      << xml;
+}
+
+// xmllint against junit.xsd, the common schema CI tools validate against (Jenkins xUnit's
+// junit-10 structure): the exit status and xmllint's messages.
+std::pair<int, std::string> junit_schema_check(const std::string& xml) {
+  static int n = 0;
+  const std::string base = tmp_dir() + "/junit" + std::to_string(n++);
+  std::ofstream(base + ".xml", std::ios::binary) << xml;
+  const std::string cmd =
+      "xmllint --noout --schema harness/report/junit.xsd " + base + ".xml > " + base + ".out 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return {rc, read(base + ".out")};
+}
+
+TEST(Junit, ValidatesAgainstTheCommonJunitSchema) {
+  for (const RunResult& run : {sample_run(), hostile_run("<script>\x01\xff]]>"), RunResult{}}) {
+    const std::string xml = render("junit.xml", run);
+    const auto [rc, out] = junit_schema_check(xml);
+    EXPECT_EQ(rc, 0) << out << "\n" << xml;
+  }
+}
+
+TEST(Junit, TheSchemaRefusesWhatCiToolsRefuse) {
+  std::string xml = render("junit.xml", sample_run());
+  const size_t at = xml.find("<testcase ");
+  ASSERT_NE(at, std::string::npos);
+  xml.insert(at + 10, "file=\"x.mrt\" ");
+  const auto [rc, out] = junit_schema_check(xml);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find("attribute 'file': The attribute 'file' is not allowed"), std::string::npos)
+      << out;
 }
 
 // ---- report.json -----------------------------------------------------------------------
