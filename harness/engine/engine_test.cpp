@@ -177,6 +177,13 @@ TEST(Engine, OneNakPerSequenceErrorPassesAndTheMutantFails) {
   // The script's expression stands beside the value it came to.
   EXPECT_EQ(wrong_psn.failures[0].expected.rfind("P+1 = 0x", 0), 0U)
       << wrong_psn.failures[0].expected;
+  // The failure names the packet it is about, the DUT's NAK (the ladder highlights it): the
+  // fourth of the exchange (SEND, ACK, SEND, NAK).
+  const report::Failure& f = wrong_psn.failures[0];
+  ASSERT_EQ(f.packet, 4U);
+  const report::PacketRecord& nak = wrong_psn.packets.at(f.packet - 1);
+  EXPECT_FALSE(nak.from_tester);
+  EXPECT_EQ(nak.decoded["BTH"], f.actual_packet["BTH"]);
 }
 
 TEST(Engine, APayloadMismatchNamesItsFirstDifferingByte) {

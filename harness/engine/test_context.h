@@ -86,11 +86,11 @@ struct TestContext {
   void fail(const script::Position& pos, std::string field, std::string expected,
             std::string actual, std::string message,
             nlohmann::ordered_json expected_packet = nullptr,
-            nlohmann::ordered_json actual_packet = nullptr) {
+            nlohmann::ordered_json actual_packet = nullptr, size_t packet = 0) {
     if (!tester_late.empty()) message += " (inconclusive: " + tester_late + ")";
     result.failures.push_back({script.path, pos.line, std::move(field), std::move(expected),
                                std::move(actual), std::move(message), std::move(expected_packet),
-                               std::move(actual_packet)});
+                               std::move(actual_packet), packet});
     result.verdict = report::worse(
         result.verdict, tester_late.empty() ? report::Verdict::kFail : report::Verdict::kInconc);
     if (!tester_late.empty() && result.reason.empty()) result.reason = tester_late;

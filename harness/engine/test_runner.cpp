@@ -186,7 +186,8 @@ class Runner {
       ctx_.last_event_ns = f->t_ns;
       if (roce == nullptr) {
         ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
-                  "the DUT sent something that is not RoCEv2");
+                  "the DUT sent something that is not RoCEv2", nullptr, nullptr,
+                  ctx_.result.packets.size());
         continue;
       }
       check_source_port(line.pos, *roce);
@@ -195,7 +196,7 @@ class Runner {
         for (const auto& m : *base) {
           ctx_.fail(line.pos, m.field, m.expected, m.actual,
                     "a passed-over packet is not valid: " + frame_summary(f->bytes), nullptr,
-                    wire::to_json(*roce));
+                    wire::to_json(*roce), ctx_.result.packets.size());
         }
       }
     }
@@ -211,7 +212,8 @@ class Runner {
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
       ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
-                "the DUT sent something that is not RoCEv2");
+                "the DUT sent something that is not RoCEv2", nullptr, nullptr,
+                ctx_.result.packets.size());
       return;
     }
     check_source_port(line.pos, *roce);
@@ -224,7 +226,8 @@ class Runner {
       ctx_.fail(m.pos, m.field, m.expected, m.actual,
                 (m.detail.empty() ? "field differs" : m.detail) +
                     "; actual packet: " + frame_summary(f->bytes) + after,
-                expected_json(line.packet, ctx_.symbols), wire::to_json(*roce));
+                expected_json(line.packet, ctx_.symbols), wire::to_json(*roce),
+                ctx_.result.packets.size());  // the packet recorded above
     }
     remember(*roce);
   }

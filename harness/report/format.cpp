@@ -27,9 +27,30 @@ std::string format_value(const nlohmann::ordered_json& v) {
     const auto u = v.get<uint64_t>();
     if (u < 10) return std::to_string(u);
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%llu (0x%llx)", static_cast<unsigned long long>(u),
+    // Hex first, as the failure messages write a value ("0x000457 (1111)").
+    std::snprintf(buf, sizeof buf, "0x%llx (%llu)", static_cast<unsigned long long>(u),
                   static_cast<unsigned long long>(u));
     return buf;
+  }
+  return safe_dump(v);
+}
+
+std::string plain_text(const nlohmann::ordered_json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  std::string out;
+  if (v.is_array()) {
+    for (const auto& item : v) out += (out.empty() ? "" : ", ") + plain_text(item);
+    return out;
+  }
+  if (v.is_object()) {
+    for (const auto& [key, value] : v.items()) {
+      const bool says_nothing =
+          (value.is_string() && value.get_ref<const std::string&>().empty()) ||
+          (value.is_array() && value.empty());
+      if (says_nothing) continue;
+      out += (out.empty() ? "" : ", ") + key + " " + plain_text(value);
+    }
+    return out;
   }
   return safe_dump(v);
 }

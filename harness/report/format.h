@@ -16,9 +16,14 @@ std::string format_seconds(double s);
 // A test-relative time in milliseconds with microsecond precision: "12.345".
 std::string format_time_ms(uint64_t t_ns);
 
-// A decoded field value: integers as "1111 (0x457)" (decimal alone below 10), strings
+// A decoded field value: integers as "0x457 (1111)" (decimal alone below 10), strings
 // unquoted, null as "", anything else as compact JSON.
 std::string format_value(const nlohmann::ordered_json& v);
+
+// Any JSON value as a line of prose, no JSON punctuation: strings as they are, arrays
+// comma-separated, objects "key value, key value" without empty members ({"seed": "1",
+// "filter": "", "mutants": ["a"]} -> "seed 1, mutants a").
+std::string plain_text(const nlohmann::ordered_json& v);
 
 // Compact JSON that never throws: invalid UTF-8 becomes U+FFFD.
 std::string safe_dump(const nlohmann::ordered_json& v, int indent = -1);

@@ -2,7 +2,9 @@
 //
 // index.html: one self-contained page (inline CSS, no JavaScript, no external resource).
 // A header with the DUT identity, profile, seed, overall verdict and counts; verdict filters
-// (CSS radio buttons); the clause matrix; a table of contents; one section per test.
+// (CSS radio buttons); the clause matrix; a table of contents; one section per test, the
+// failures first (kVerdictsWorstFirst).
+#include "harness/report/dut_identity.h"
 #include "harness/report/escape.h"
 #include "harness/report/format.h"
 #include "harness/report/html_parts.h"
@@ -15,11 +17,6 @@ void append_meta_row(std::string& out, std::string_view name, const std::string&
   out += "<tr><th>" + std::string(name) + "</th><td>" + html_value + "</td></tr>\n";
 }
 
-std::string json_text(const nlohmann::ordered_json& j) {
-  return "<span class=\"mono\">" +
-         text_escape(j.is_string() ? j.get<std::string>() : safe_dump(j)) + "</span>";
-}
-
 void append_header(std::string& out, const RunResult& run) {
   out += "<header><h1>MetaRoCE conformance run " + html::verdict_badge(run.overall()) + "</h1>\n";
   if (!run.mutants.empty()) {
@@ -29,16 +26,12 @@ void append_header(std::string& out, const RunResult& run) {
            "): a deliberately broken DUT, not a conformance result</p>\n";
   }
   out += "<table class=\"meta\">\n";
-  if (run.dut.is_object()) {
-    for (const auto& [key, value] : run.dut.items()) {
-      append_meta_row(out, "DUT " + text_escape(key), json_text(value));
-    }
-  } else {
-    append_meta_row(out, "DUT", json_text(run.dut));
+  for (const IdentityLine& l : dut_identity(run.dut)) {
+    append_meta_row(out, text_escape(l.label), text_escape(l.text));
   }
   append_meta_row(out, "Profile", text_escape(run.profile));
   append_meta_row(out, "Seed", std::to_string(run.seed));
-  if (!run.options.empty()) append_meta_row(out, "Options", json_text(run.options));
+  if (!run.options.empty()) append_meta_row(out, "Options", text_escape(plain_text(run.options)));
   append_meta_row(
       out, "Harness",
       text_escape(run.harness_version) +
@@ -46,7 +39,10 @@ void append_header(std::string& out, const RunResult& run) {
   append_meta_row(out, "Started", text_escape(run.started_at));
   append_meta_row(out, "Duration", format_seconds(run.duration_s) + " s");
   std::string counts = "<span class=\"counts\">";
-  for (const auto& [verdict, n] : run.counts()) {
+  const auto by_verdict = run.counts();
+  for (Verdict verdict : kVerdictsWorstFirst) {
+    const int n = by_verdict.at(verdict);
+    if (n == 0) continue;  // a "none 0" badge says nothing
     counts += "<span>" + html::verdict_badge(verdict) + " " + std::to_string(n) + "</span>";
   }
   append_meta_row(out, "Tests", std::to_string(run.tests.size()) + " " + counts + "</span>");
@@ -87,13 +83,14 @@ std::string render_index_html(const RenderContext& ctx) {
   html::append_clause_matrix(out, run);
   out += "<section id=\"tests\"><h2>Tests (" + std::to_string(run.tests.size()) +
          ")</h2>\n<ul class=\"toc\">\n";
-  for (const TestResult& t : run.tests) {
-    out += "<li class=\"" + html::verdict_class(t.verdict) + "\"><a href=\"#" +
-           html::test_anchor(t.tp_id) + "\">" + text_escape(t.tp_id) + "</a> " +
-           html::verdict_badge(t.verdict) + "</li>\n";
+  const auto ordered = tests_worst_first(run.tests);  // failures first
+  for (const TestResult* t : ordered) {
+    out += "<li class=\"" + html::verdict_class(t->verdict) + "\"><a href=\"#" +
+           html::test_anchor(t->tp_id) + "\">" + text_escape(t->tp_id) + "</a> " +
+           html::verdict_badge(t->verdict) + "</li>\n";
   }
   out += "</ul>\n";
-  for (const TestResult& t : run.tests) html::append_test_section(out, t);
+  for (const TestResult* t : ordered) html::append_test_section(out, *t);
   out += "</section>\n</main>\n</body></html>\n";
   return out;
 }

@@ -43,7 +43,7 @@ input.filter{position:absolute;opacity:0;pointer-events:none}
 .test.v-error{border-left-color:var(--error)}.test.v-inconc{border-left-color:var(--inconc)}
 .test.v-none{border-left-color:var(--none)}.test.v-not-applicable{border-left-color:var(--na)}
 .test dl{display:grid;grid-template-columns:8em 1fr;gap:2px 1em;margin:.5em 0}.test dt{color:#57606a}.test dd{margin:0}
-.failures td.v{white-space:pre-wrap;word-break:break-all}
+.failures td.v{white-space:pre-wrap;overflow-wrap:break-word}
 .diff tr.differs td{background:#ffebe9}.diff tr.focus td{font-weight:700}.diff td.any{color:#8c959f;font-style:italic}
 summary{cursor:pointer;color:#0969da}
 .ladder{width:100%;margin:.4em 0}.ladder td,.ladder th{border:none;padding:1px 6px}
@@ -51,13 +51,16 @@ summary{cursor:pointer;color:#0969da}
 .ladder td.lane{width:6em}.ladder td.lane.tester{border-right:3px solid #1f2328}.ladder td.lane.dut{border-left:3px solid #1f2328}
 .ladder td.t,.ladder td.n{color:#57606a;text-align:right;white-space:nowrap}
 .ladder td.msg{padding:2px 0;min-width:24em}
-.arrow{position:relative;border-bottom:2px solid #0969da;color:#1f2328;text-align:center;padding:0 14px;font-family:ui-monospace,Menlo,monospace;font-size:12.5px;word-break:break-all}
+.arrow{position:relative;border-bottom:2px solid #0969da;color:#1f2328;text-align:center;padding:0 14px;font-family:ui-monospace,Menlo,monospace;font-size:12.5px;overflow-wrap:break-word}
 .to-tester .arrow{border-bottom-color:#1a7f37}
 .to-dut .arrow::after{content:"";position:absolute;right:0;bottom:-6px;border:5px solid transparent;border-left:9px solid #0969da;border-right:0}
 .to-tester .arrow::before{content:"";position:absolute;left:0;bottom:-6px;border:5px solid transparent;border-right:9px solid #1a7f37;border-left:0}
 .ladder tr.unmatched .arrow{border-bottom-style:dashed;border-bottom-color:var(--fail)}
 .ladder tr.unmatched td.ref{color:var(--fail)}
 .ladder td.ref{color:#57606a;white-space:nowrap}
+.ladder tr.failing td{background:#ffebe9}.ladder tr.failing .arrow{border-bottom-color:var(--fail);font-weight:700}
+.ladder .fails{color:var(--fail);font-weight:700}
+.mono,.v,td.n,td.t{font-variant-numeric:tabular-nums}
 )css";
 }
 

@@ -26,7 +26,8 @@ Json failure_json(const Failure& f) {
               {"actual", f.actual},
               {"message", f.message},
               {"expected_packet", f.expected_packet},
-              {"actual_packet", f.actual_packet}};
+              {"actual_packet", f.actual_packet},
+              {"packet", f.packet == 0 ? Json(nullptr) : Json(f.packet)}};
 }
 
 Json packet_json(const PacketRecord& p) {

@@ -69,6 +69,17 @@ bool TestResult::flaky() const {
   return false;
 }
 
+std::vector<const TestResult*> tests_worst_first(const std::vector<TestResult>& tests) {
+  std::vector<const TestResult*> out;
+  out.reserve(tests.size());
+  for (Verdict v : kVerdictsWorstFirst) {
+    for (const TestResult& t : tests) {
+      if (t.verdict == v) out.push_back(&t);
+    }
+  }
+  return out;
+}
+
 std::map<Verdict, int> RunResult::counts() const {
   std::map<Verdict, int> out;
   for (Verdict v : kAllVerdicts) out[v] = 0;

@@ -29,6 +29,12 @@ inline constexpr std::array<Verdict, 6> kAllVerdicts = {Verdict::kNone,   Verdic
 // "none", "pass", "inconc", "fail", "error", "not-applicable" (the report.json spelling).
 std::string_view to_string(Verdict v);
 std::optional<Verdict> verdict_from_string(std::string_view s);
+// The order a reader wants them in: what needs attention first (fail, error, inconc, no
+// verdict), then pass and not-applicable. index.html and summary.md list tests and counts so.
+inline constexpr std::array<Verdict, 6> kVerdictsWorstFirst = {
+    Verdict::kFail, Verdict::kError, Verdict::kInconc,
+    Verdict::kNone, Verdict::kPass,  Verdict::kNotApplicable};
+
 // The worse of two verdicts (TTCN-3 overwriting rules); not-applicable never mixes.
 Verdict worse(Verdict a, Verdict b);
 
@@ -44,6 +50,9 @@ struct Failure {
   // The HTML report shows them side by side, field by field.
   nlohmann::ordered_json expected_packet;
   nlohmann::ordered_json actual_packet;
+  // The packet of the exchange it is about (1-based into TestResult::packets), so the ladder
+  // can mark it; 0 when it is about no one packet.
+  size_t packet = 0;
 };
 
 // A packet of the exchange, for the ladder diagram and the pcapng comments.
@@ -86,6 +95,9 @@ struct TestResult {
   // The verdict differs between repetitions.
   bool flaky() const;
 };
+
+// The tests in kVerdictsWorstFirst order, stable within a verdict (the run's order).
+std::vector<const TestResult*> tests_worst_first(const std::vector<TestResult>& tests);
 
 struct RunResult {
   int schema_version = 2;  // report.json's (report_json.h: kReportSchemaVersion)

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace mr::report {
 namespace {
 
@@ -68,6 +70,19 @@ TEST(RunResult, CountsListEveryVerdict) {
   EXPECT_EQ(counts.at(E), 1);
   EXPECT_EQ(counts.at(X), 1);
   EXPECT_EQ(counts.at(N), 0);
+}
+
+TEST(RunResult, TestsWorstFirstPutsWhatNeedsAttentionFirstAndKeepsTheRunsOrder) {
+  RunResult run = run_of({P, F, X, I, E, P, F, N});
+  for (size_t i = 0; i < run.tests.size(); ++i) run.tests[i].tp_id = "T" + std::to_string(i);
+  std::vector<std::string> order;
+  for (const TestResult* t : tests_worst_first(run.tests)) order.push_back(t->tp_id);
+  EXPECT_EQ(order, (std::vector<std::string>{"T1", "T6", "T4", "T3", "T7", "T0", "T5", "T2"}));
+  // Every verdict has its place: no test is left out.
+  for (Verdict v : kAllVerdicts) {
+    EXPECT_NE(std::find(kVerdictsWorstFirst.begin(), kVerdictsWorstFirst.end(), v),
+              kVerdictsWorstFirst.end());
+  }
 }
 
 TEST(RunResult, OverallIsTheWorstApplicableVerdict) {

@@ -82,6 +82,7 @@ RunResult sample_run() {
   f1.message = "The ACK names the wrong PSN.";
   f1.expected_packet = ack_packet(1111, 31);
   f1.actual_packet = ack_packet(1110, 31);
+  f1.packet = 2;
   Failure f2 = f1;
   f2.line = 14;
   f2.field = "AETH.syndrome";
@@ -90,6 +91,7 @@ RunResult sample_run() {
   f2.message = "A NAK where an ACK was expected.";
   f2.expected_packet = ack_packet(1112, 31);
   f2.actual_packet = ack_packet(1112, 96);
+  f2.packet = 3;
   fail.failures = {f1, f2};
   fail.packets = {
       packet(0, true, "RC_SEND_ONLY psn 0x000456", "RC-PSN-004.mrt:10 inject"),

@@ -5,6 +5,7 @@
 // the inconclusive ones with their reason, and the uncovered MUST clauses. Every value from
 // the run is md_escape'd: it renders as the text it is, never as markup.
 #include "harness/report/coverage.h"
+#include "harness/report/dut_identity.h"
 #include "harness/report/escape.h"
 #include "harness/report/format.h"
 #include "harness/report/writer.h"
@@ -16,16 +17,6 @@ std::string upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
   return out;
-}
-
-std::string dut_name(const nlohmann::ordered_json& dut) {
-  if (dut.is_object()) {
-    for (const char* key : {"name", "model", "vendor"}) {
-      if (auto it = dut.find(key); it != dut.end() && it->is_string())
-        return it->get<std::string>();
-    }
-  }
-  return dut.is_null() ? "unknown DUT" : safe_dump(dut);
 }
 
 void append_test_line(std::string& out, const TestResult& t) {
@@ -79,16 +70,18 @@ std::string render_summary_md(const RenderContext& ctx) {
       out += (i ? ", " : "") + md_escape(run.mutants[i]);
     out += "): a deliberately broken DUT, not a conformance result.**\n\n";
   }
-  out += "DUT " + md_escape(dut_name(run.dut)) + " · profile " + md_escape(run.profile) +
+  out += "DUT " + md_escape(dut_identity_line(run.dut)) + " · profile " + md_escape(run.profile) +
          " · seed " + std::to_string(run.seed) + " · harness " + md_escape(run.harness_version);
-  if (run.repeat > 1) out += " · each test run " + std::to_string(run.repeat) + " times";
   if (!run.harness_commit.empty()) out += " (" + md_escape(run.harness_commit) + ")";
+  if (run.repeat > 1) out += " · each test run " + std::to_string(run.repeat) + " times";
   out +=
       " · started " + md_escape(run.started_at) + " · " + format_seconds(run.duration_s) + " s\n\n";
 
   out += "| verdict | tests |\n|---|---:|\n";
-  for (const auto& [verdict, n] : run.counts()) {
-    out += "| " + std::string(to_string(verdict)) + " | " + std::to_string(n) + " |\n";
+  const auto by_verdict = run.counts();
+  for (Verdict verdict : kVerdictsWorstFirst) {
+    const int n = by_verdict.at(verdict);
+    if (n > 0) out += "| " + std::string(to_string(verdict)) + " | " + std::to_string(n) + " |\n";
   }
   out += "| **total** | **" + std::to_string(run.tests.size()) + "** |\n";
 

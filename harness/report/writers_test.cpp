@@ -6,6 +6,7 @@
 // the run directory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -275,8 +276,10 @@ TEST(IndexHtml, HeaderMatrixAndTests) {
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http"), std::string::npos) << "self-contained: no external resource";
-  EXPECT_NE(html.find("<th>DUT name</th><td><span class=\"mono\">reference</span>"),
-            std::string::npos);
+  // The DUT's identity as text, not JSON; the counts skip verdicts no test has.
+  EXPECT_NE(html.find("<th>DUT name</th><td>reference</td>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<span class=\"badge v-none\">none</span> 0"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"badge v-fail\">fail</span> 1"), std::string::npos);
   EXPECT_NE(html.find("<th>Seed</th><td>42</td>"), std::string::npos);
   EXPECT_NE(html.find("<th>Profile</th><td>base-rc</td>"), std::string::npos);
   // Clause matrix: MUST clauses first, the uncovered MUST one highlighted, the SHOULD last
@@ -298,15 +301,46 @@ TEST(IndexHtml, HeaderMatrixAndTests) {
   // The ladder: one row per packet, direction and script line; the unmatched one marked.
   EXPECT_EQ(count(html, "<tr class=\"to-dut"), 2u);
   EXPECT_EQ(count(html, "<tr class=\"to-tester"), 3u);
-  EXPECT_NE(html.find("<tr class=\"to-tester unmatched\">"), std::string::npos);
+  // The failing packets highlighted, naming their fields; packet 2 is also unmatched.
+  EXPECT_NE(html.find("<tr class=\"to-tester unmatched failing\">"), std::string::npos);
+  EXPECT_NE(html.find("RC-PSN-004.mrt:14 expect <span class=\"fails\">fails: AETH.syndrome</span>"),
+            std::string::npos);
+  EXPECT_EQ(count(html, " failing\">"), 2u);
   EXPECT_NE(html.find("RC-PSN-004.mrt:14 expect"), std::string::npos);
   // Expected vs actual: the differing field highlighted and in focus.
   EXPECT_NE(html.find("<tr class=\"differs focus\"><td class=\"mono\">BTH.psn</td>"
-                      "<td class=\"v\">1111 (0x457)</td><td class=\"v\">1110 (0x456)</td>"),
+                      "<td class=\"v\">0x457 (1111)</td><td class=\"v\">0x456 (1110)</td>"),
             std::string::npos);
   EXPECT_NE(html.find("<tr><td class=\"mono\">BTH.dqpn</td>"), std::string::npos);
   EXPECT_EQ(html.find(">frame<"), std::string::npos);
   EXPECT_NE(html.find("<a href=\"./captures/RC-PSN-001.pcapng\">"), std::string::npos);
+  // Failures first: the table of contents and the sections go fail, error, inconc, pass, n/a.
+  std::vector<size_t> at;
+  for (const char* id : {"RC-PSN-004", "RC-WF-003", "RC-RT-002", "RC-PSN-001", "UD-SND-001"}) {
+    at.push_back(html.find(std::string("id=\"t-") + id + "\""));
+    ASSERT_NE(at.back(), std::string::npos) << id;
+  }
+  EXPECT_TRUE(std::is_sorted(at.begin(), at.end()));
+  const size_t toc = html.find("<ul class=\"toc\">");
+  ASSERT_NE(toc, std::string::npos);
+  EXPECT_LT(html.find("href=\"#t-RC-PSN-004\"", toc), html.find("href=\"#t-RC-PSN-001\"", toc));
+  // A number never breaks inside its digits: no break-all anywhere in the stylesheet.
+  EXPECT_EQ(html.find("break-all"), std::string::npos);
+}
+
+TEST(IndexHtml, TheRunsOptionsReadAsTextBesideTheMutantBanner) {
+  RunResult run = sample_run();
+  run.options = Json{{"filter", "RC-PSN-*"},
+                     {"fail_on", ""},
+                     {"seed", "1"},
+                     {"mutants", Json::array({"wrong-msn"})}};
+  run.mutants = {"wrong-msn"};
+  const std::string html = render("index.html", run);
+  EXPECT_NE(html.find("<th>Options</th><td>filter RC-PSN-*, seed 1, mutants wrong-msn</td>"),
+            std::string::npos)
+      << html.substr(html.find("<th>Options"), 120);
+  EXPECT_NE(html.find("<p class=\"mutant-banner\">Mutated reference (wrong-msn)"),
+            std::string::npos);
 }
 
 TEST(IndexHtml, LongExchangesCollapse) {
@@ -432,7 +466,14 @@ TEST(Hostile, HtmlXmlAndMarkdownStayInert) {
 TEST(SummaryMd, CountsFailuresAndUncoveredClauses) {
   const std::string md = render("summary.md", sample_run());
   EXPECT_EQ(md.rfind("# MetaRoCE conformance run: ERROR\n", 0), 0u) << md;
-  EXPECT_NE(md.find("| fail | 1 |"), std::string::npos);
+  EXPECT_NE(md.find("| verdict | tests |\n|---|---:|\n| fail | 1 |\n| error | 1 |\n| inconc | 1 |\n"
+                    "| pass | 1 |\n| not-applicable | 1 |\n| **total** | **5** |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("| none |"), std::string::npos);
+  EXPECT_NE(md.find("DUT reference · vendor MetaRoCE · firmware 1.0 · profile base-rc"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("| **total** | **5** |"), std::string::npos);
   EXPECT_NE(md.find("## Failed (1)"), std::string::npos);
   EXPECT_NE(md.find("  - testcases/base/psn/RC-PSN-004.mrt:12 BTH.psn: expected 0x000457 (1111), "
