@@ -186,6 +186,22 @@ TEST(Engine, OneNakPerSequenceErrorPassesAndTheMutantFails) {
   EXPECT_EQ(nak.decoded["BTH"], f.actual_packet["BTH"]);
 }
 
+// packetdrill's rule: a DUT packet no line explains fails the test, and the failure cites
+// the line it follows (the script's last), not line 0.
+TEST(Engine, AnUnexpectedPacketAfterTheLastLineCitesThatLine) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
+dut post_recv A count=2 len=4096
+0   < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"hello world")
+dut expect_completion A status=SUCCESS opcode=RECV len=11
+)");
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  ASSERT_EQ(r.failures.size(), 1U) << failures(r);
+  EXPECT_EQ(r.failures[0].line, 8) << failures(r);  // kHeader's 4 lines + 4
+  EXPECT_EQ(r.failures[0].expected, "no further packet");
+  EXPECT_NE(r.failures[0].message.find("after the last line"), std::string::npos);
+  EXPECT_EQ(r.failures[0].packet, 2U);  // the ACK, highlighted in the ladder
+}
+
 TEST(Engine, APayloadMismatchNamesItsFirstDifferingByte) {
   const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024)
 dut write_mem A offset=0 data=b"0123456789abcdef"

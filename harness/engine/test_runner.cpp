@@ -412,12 +412,19 @@ class Runner {
       auto f = driven.receive_unclaimed(until);
       if (!f) return;
       const auto note = noted(rec_.record(f->bytes, f->t_ns, false, ""));
-      ctx_.fail({0, 0}, "packet", "no further packet", frame_summary(f->bytes),
-                "the DUT sent a packet the script does not expect");
+      // Cited at the line it follows, the script's last, never at line 0.
+      ctx_.fail(last_line(), "packet", "no further packet", frame_summary(f->bytes),
+                "after the last line, the DUT sent a packet the script does not expect", nullptr,
+                nullptr, ctx_.result.packets.size());
     }
   }
 
  private:
+  script::Position last_line() const {
+    if (ctx_.script.statements.empty()) return {1, 1};
+    return std::visit([](const auto& st) { return st.pos; }, ctx_.script.statements.back());
+  }
+
   TestContext& ctx_;
   ExchangeRecorder& rec_;
   std::optional<uint64_t> last_dut_packet_ns_;  // when the latest `>` line's packet came
