@@ -186,8 +186,7 @@ class Runner {
       ctx_.last_event_ns = f->t_ns;
       if (roce == nullptr) {
         ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
-                  "the DUT sent something that is not RoCEv2", nullptr, nullptr,
-                  ctx_.result.packets.size());
+                  "the DUT sent something that is not RoCEv2", nullptr, nullptr, just_recorded());
         continue;
       }
       check_source_port(line.pos, *roce);
@@ -196,7 +195,7 @@ class Runner {
         for (const auto& m : *base) {
           ctx_.fail(line.pos, m.field, m.expected, m.actual,
                     "a passed-over packet is not valid: " + frame_summary(f->bytes), nullptr,
-                    wire::to_json(*roce), ctx_.result.packets.size());
+                    wire::to_json(*roce), just_recorded());
         }
       }
     }
@@ -212,8 +211,7 @@ class Runner {
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
       ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
-                "the DUT sent something that is not RoCEv2", nullptr, nullptr,
-                ctx_.result.packets.size());
+                "the DUT sent something that is not RoCEv2", nullptr, nullptr, just_recorded());
       return;
     }
     check_source_port(line.pos, *roce);
@@ -226,8 +224,7 @@ class Runner {
       ctx_.fail(m.pos, m.field, m.expected, m.actual,
                 (m.detail.empty() ? "field differs" : m.detail) +
                     "; actual packet: " + frame_summary(f->bytes) + after,
-                expected_json(line.packet, ctx_.symbols), wire::to_json(*roce),
-                ctx_.result.packets.size());  // the packet recorded above
+                expected_json(line.packet, ctx_.symbols), wire::to_json(*roce), just_recorded());
     }
     remember(*roce);
   }
@@ -415,11 +412,15 @@ class Runner {
       // Cited at the line it follows, the script's last, never at line 0.
       ctx_.fail(last_line(), "packet", "no further packet", frame_summary(f->bytes),
                 "after the last line, the DUT sent a packet the script does not expect", nullptr,
-                nullptr, ctx_.result.packets.size());
+                nullptr, just_recorded());
     }
   }
 
  private:
+  // The number (1-based, report::Failure::packet) of the packet rec_.record took last: the
+  // one a failure right after recording it is about.
+  size_t just_recorded() const { return ctx_.result.packets.size(); }
+
   script::Position last_line() const {
     if (ctx_.script.statements.empty()) return {1, 1};
     return std::visit([](const auto& st) { return st.pos; }, ctx_.script.statements.back());

@@ -39,10 +39,7 @@ void append_header(std::string& out, const RunResult& run) {
   append_meta_row(out, "Started", text_escape(run.started_at));
   append_meta_row(out, "Duration", format_seconds(run.duration_s) + " s");
   std::string counts = "<span class=\"counts\">";
-  const auto by_verdict = run.counts();
-  for (Verdict verdict : kVerdictsWorstFirst) {
-    const int n = by_verdict.at(verdict);
-    if (n == 0) continue;  // a "none 0" badge says nothing
+  for (const auto& [verdict, n] : run.counts_worst_first()) {
     counts += "<span>" + html::verdict_badge(verdict) + " " + std::to_string(n) + "</span>";
   }
   append_meta_row(out, "Tests", std::to_string(run.tests.size()) + " " + counts + "</span>");

@@ -80,6 +80,15 @@ std::vector<const TestResult*> tests_worst_first(const std::vector<TestResult>& 
   return out;
 }
 
+std::vector<std::pair<Verdict, int>> RunResult::counts_worst_first() const {
+  const auto by_verdict = counts();
+  std::vector<std::pair<Verdict, int>> out;
+  for (Verdict v : kVerdictsWorstFirst) {
+    if (const int n = by_verdict.at(v); n > 0) out.emplace_back(v, n);
+  }
+  return out;
+}
+
 std::map<Verdict, int> RunResult::counts() const {
   std::map<Verdict, int> out;
   for (Verdict v : kAllVerdicts) out[v] = 0;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/spec/clause_catalog.h"
@@ -125,6 +126,9 @@ struct RunResult {
   spec::ClauseCatalog catalog;
 
   std::map<Verdict, int> counts() const;
+  // The verdicts some test has, with their counts, in kVerdictsWorstFirst order: what
+  // index.html and summary.md list (no "none 0").
+  std::vector<std::pair<Verdict, int>> counts_worst_first() const;
   Verdict overall() const;  // the worst verdict of the applicable tests
 };
 

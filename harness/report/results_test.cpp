@@ -85,6 +85,12 @@ TEST(RunResult, TestsWorstFirstPutsWhatNeedsAttentionFirstAndKeepsTheRunsOrder) 
   }
 }
 
+TEST(RunResult, CountsWorstFirstListOnlyTheVerdictsSomeTestHas) {
+  EXPECT_EQ(run_of({P, F, X, P}).counts_worst_first(),
+            (std::vector<std::pair<Verdict, int>>{{F, 1}, {P, 2}, {X, 1}}));
+  EXPECT_TRUE(run_of({}).counts_worst_first().empty());
+}
+
 TEST(RunResult, OverallIsTheWorstApplicableVerdict) {
   EXPECT_EQ(run_of({}).overall(), N);
   EXPECT_EQ(run_of({X, X}).overall(), X);

@@ -78,10 +78,8 @@ std::string render_summary_md(const RenderContext& ctx) {
       " · started " + md_escape(run.started_at) + " · " + format_seconds(run.duration_s) + " s\n\n";
 
   out += "| verdict | tests |\n|---|---:|\n";
-  const auto by_verdict = run.counts();
-  for (Verdict verdict : kVerdictsWorstFirst) {
-    const int n = by_verdict.at(verdict);
-    if (n > 0) out += "| " + std::string(to_string(verdict)) + " | " + std::to_string(n) + " |\n";
+  for (const auto& [verdict, n] : run.counts_worst_first()) {
+    out += "| " + std::string(to_string(verdict)) + " | " + std::to_string(n) + " |\n";
   }
   out += "| **total** | **" + std::to_string(run.tests.size()) + "** |\n";
 

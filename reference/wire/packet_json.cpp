@@ -28,7 +28,7 @@ nlohmann::ordered_json header_json(const H& h) {
     if constexpr (std::is_same_v<T, MacAddress> || std::is_same_v<T, Ipv4Address> ||
                   std::is_same_v<T, Ipv6Address>) {
       j[name] = field.to_string();
-    } else if constexpr (T::kBits > 53) {
+    } else if constexpr (T::kBits > kExactJsonIntegerBits) {
       j[name] = wide_integer(field.value());  // RETH.va, AtomicETH.swap: exact in jq too
     } else {
       j[name] = field.value();
@@ -41,7 +41,7 @@ nlohmann::ordered_json header_json(const H& h) {
 // the decimal or 0x string that to_json writes above 2^53 - 1.
 template <class T>
 Expected<uint64_t, std::string> field_value(const nlohmann::json& v, const std::string& where) {
-  if (T::kBits > 53 && v.is_string()) {
+  if (T::kBits > kExactJsonIntegerBits && v.is_string()) {
     const auto n = parse_integer_text(v.get_ref<const std::string&>());
     if (!n) return Unexpected(where + ": " + v.dump() + " is not an unsigned integer");
     return *n;

@@ -21,7 +21,9 @@
 
 namespace mr::wire {
 
-inline constexpr uint64_t kMaxExactJsonInteger = (uint64_t{1} << 53) - 1;
+// A double's mantissa: every integer of at most this many bits is exact in any JSON parser.
+inline constexpr unsigned kExactJsonIntegerBits = 53;
+inline constexpr uint64_t kMaxExactJsonInteger = (uint64_t{1} << kExactJsonIntegerBits) - 1;
 
 inline nlohmann::json wide_integer(uint64_t value) {
   if (value <= kMaxExactJsonInteger) return value;
