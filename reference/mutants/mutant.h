@@ -4,9 +4,10 @@
 // exist to prove that the conformance suite can fail a broken device: every test purpose
 // must be failed by at least one mutant, and every mutant must be caught by one test.
 //
-// Each mutant lives in exactly one table row (mutant.cpp) with the spec clauses it breaks;
-// the transport asks `mutants.active(Mutant::kTwoNaksPerSequenceError)` at the one place
-// the fault is planted.
+// Each mutant lives in exactly one table row (mutant.cpp) with the spec clauses it breaks,
+// and in one row of one of the transport's decision tables (reference/transport/
+// decision_rows.cpp), which names the decision it breaks: the engines read the decision
+// (`ctx.decide.responder.one_nak_per_sequence_error`), never the mutant.
 //
 // Usage:
 //   MutantSet m;

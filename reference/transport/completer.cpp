@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <string_view>
 
 #include "reference/memory/atomics.h"
 #include "reference/transport/requester.h"
@@ -11,8 +13,6 @@
 
 namespace mr::transport {
 namespace {
-
-using mutants::Mutant;
 
 enum class CompState : uint8_t {
   kCheckPsn,
@@ -25,6 +25,12 @@ enum class CompState : uint8_t {
   kFatalNak,
   kDone,
 };
+
+// The states' names for the step trace, in the enum's order.
+constexpr std::string_view kCompStateNames[] = {"CheckPsn",       "CheckAck",    "ReadResponse",
+                                                "AtomicResponse", "Acknowledge", "SequenceNak",
+                                                "RnrNak",         "FatalNak",    "Done"};
+static_assert(std::size(kCompStateNames) == static_cast<size_t>(CompState::kDone) + 1);
 
 struct Response {
   const wire::RocePacket& p;
@@ -49,8 +55,8 @@ WcOpcode wc_opcode(SendOpcode op) {
   }
 }
 
-// Pops completed WQEs off the head of the SQ and reports the signaled ones, in order.
-void retire(QueuePair& qp, QpContext& ctx) {
+// Pops completed WQEs off the head of the SQ (succeed() and fail() reported them).
+void retire(QueuePair& qp) {
   while (!qp.sq.empty() && qp.sq.front().completed) {
     qp.sq.pop_front();
     if (qp.send_index > 0) --qp.send_index;
@@ -75,22 +81,19 @@ void succeed(QueuePair& qp, SendWqe& w, QpContext& ctx) {
 bool note_acked(QueuePair& qp, uint32_t psn, const QpContext& ctx) {
   if (wire::psn_diff(psn, qp.acked_psn) <= 0 || wire::psn_diff(psn, qp.next_psn) >= 0) return false;
   qp.acked_psn = psn;
-  if (!ctx.mutants.active(Mutant::kRetryBudgetNotResetOnProgress))
-    qp.retries_left = qp.attr.retry_cnt;
+  if (ctx.decide.completer.resets_retry_budget_on_progress) qp.retries_left = qp.attr.retry_cnt;
   qp.nak_retry_psn.reset();
   return true;
 }
 
 void progress_made(QueuePair& qp, QpContext& ctx) {
-  if (!ctx.mutants.active(Mutant::kRetryBudgetNotResetOnProgress))
-    qp.retries_left = qp.attr.retry_cnt;
-  if (!ctx.mutants.active(Mutant::kRnrBudgetNotResetOnProgress))
-    qp.rnr_retries_left = qp.attr.rnr_retry;
-  retire(qp, ctx);
+  if (ctx.decide.completer.resets_retry_budget_on_progress) qp.retries_left = qp.attr.retry_cnt;
+  if (ctx.decide.completer.resets_rnr_budget_on_progress) qp.rnr_retries_left = qp.attr.rnr_retry;
+  retire(qp);
   const bool outstanding = !qp.sq.empty() && qp.sq.front().started;
   const uint64_t t = ack_timeout_ns(qp.attr.timeout);
   qp.retransmit_deadline_ns.reset();
-  if (outstanding && t > 0 && !ctx.mutants.active(Mutant::kTimerNotRearmedOnProgress))
+  if (outstanding && t > 0 && ctx.decide.completer.rearms_timer_on_progress)
     qp.retransmit_deadline_ns = ctx.now_ns + t;
 }
 
@@ -105,7 +108,7 @@ std::optional<uint32_t> acknowledge_through(QueuePair& qp, uint32_t psn, bool in
     const int32_t d = wire::psn_diff(w.last_psn(), psn);
     if (d > 0 || (d == 0 && !inclusive)) break;
     if (w.is_read_or_atomic()) {
-      if (ctx.mutants.active(Mutant::kNoImplicitNakForRead)) {
+      if (!ctx.decide.completer.implicit_nak_for_read) {
         succeed(qp, w, ctx);
         continue;
       }
@@ -142,9 +145,9 @@ void fail(QueuePair& qp, SendWqe& w, WcStatus status, QpContext& ctx) {
 }
 
 void retry_from(QueuePair& qp, uint32_t psn, QpContext& ctx) {
+  const CompleterDecisions& decide = ctx.decide.completer;
   const bool unlimited =
-      ctx.mutants.active(Mutant::kRetryCountIgnored) ||
-      (qp.attr.retry_cnt == 7 && ctx.mutants.active(Mutant::kRetryCountSevenInfinite));
+      !decide.honours_retry_count || (qp.attr.retry_cnt == 7 && !decide.retry_count_seven_is_seven);
   if (qp.retries_left == 0 && !unlimited) {
     ++ctx.counters.retry_exceeded_err;
     if (!qp.sq.empty()) fail(qp, qp.sq.front(), WcStatus::kRetryExceededError, ctx);
@@ -152,7 +155,7 @@ void retry_from(QueuePair& qp, uint32_t psn, QpContext& ctx) {
   }
   if (qp.retries_left > 0) --qp.retries_left;
   ++ctx.counters.completer_retry_err;
-  rewind_requester(qp, psn, ctx.mutants);
+  rewind_requester(qp, psn, ctx.decide.requester);
   const uint64_t t = ack_timeout_ns(qp.attr.timeout);
   qp.retransmit_deadline_ns.reset();
   if (t > 0) qp.retransmit_deadline_ns = ctx.now_ns + t;
@@ -162,7 +165,7 @@ void retry_from(QueuePair& qp, uint32_t psn, QpContext& ctx) {
 // later response already in flight shows the same gap; only the first starts a retry (rxe's
 // started_retry), or each would rewind the queue again and spend the retry budget.
 void retry_unanswered(QueuePair& qp, uint32_t psn, QpContext& ctx) {
-  if (qp.nak_retry_psn == psn && !ctx.mutants.active(Mutant::kImplicitNakRetryStorm)) return;
+  if (qp.nak_retry_psn == psn && ctx.decide.completer.one_retry_per_implicit_nak) return;
   qp.nak_retry_psn = psn;
   retry_from(qp, psn, ctx);
 }
@@ -225,7 +228,7 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
   }
   const uint32_t mtu = qp.attr.path_mtu;
   uint32_t offset = w->read_packets * mtu;
-  if (ctx.mutants.active(Mutant::kReadPlacementWrapsAt64k)) offset &= 0xffff;
+  if (!ctx.decide.completer.places_read_beyond_64k) offset &= 0xffff;
   // Place the payload into the gather list at its offset (MR-RD-14).
   auto remaining = r.p.payload;
   for (const Sge& sge : w->wr.sg_list) {
@@ -294,7 +297,7 @@ CompState sequence_nak(QueuePair& qp, Response& r, QpContext& ctx) {
     retry_from(qp, *missing, ctx);
     return CompState::kDone;
   }
-  retire(qp, ctx);
+  retire(qp);
   if (qp.rnr_resume_ns && ctx.now_ns < *qp.rnr_resume_ns) return CompState::kDone;  // MR-RN-08
   retry_from(qp, r.psn, ctx);
   return CompState::kDone;
@@ -307,19 +310,19 @@ CompState rnr_nak(QueuePair& qp, Response& r, QpContext& ctx) {
     retry_from(qp, *missing, ctx);
     return CompState::kDone;
   }
-  retire(qp, ctx);
-  const bool unlimited = qp.attr.rnr_retry == 7 || ctx.mutants.active(Mutant::kRnrRetryIgnored);
+  retire(qp);
+  const bool unlimited = qp.attr.rnr_retry == 7 || !ctx.decide.completer.honours_rnr_retry;
   if (qp.rnr_retries_left == 0 && !unlimited) {
     ++ctx.counters.retry_rnr_exceeded_err;
     if (SendWqe* w = wqe_for(qp, r.psn)) fail(qp, *w, WcStatus::kRnrRetryExceededError, ctx);
     return CompState::kDone;
   }
   if (qp.rnr_retries_left > 0 && !unlimited) --qp.rnr_retries_left;
-  const uint64_t delay = ctx.mutants.active(Mutant::kRnrTimerIgnored)
-                             ? 0
-                             : rnr_delay_ns(wire::syndrome_value(r.p.aeth->syndrome));
+  const uint64_t delay = ctx.decide.completer.honours_rnr_timer
+                             ? rnr_delay_ns(wire::syndrome_value(r.p.aeth->syndrome))
+                             : 0;
   qp.rnr_resume_ns = ctx.now_ns + delay;
-  rewind_requester(qp, r.psn, ctx.mutants);
+  rewind_requester(qp, r.psn, ctx.decide.requester);
   qp.retransmit_deadline_ns.reset();  // the RNR timer, not the ACK timer, governs now
   return CompState::kDone;
 }
@@ -343,6 +346,7 @@ void complete_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx)
   if (info == nullptr) return;
   Response r{p, *info, p.bth.psn.value()};
   for (int steps = 0; steps < 16 && r.state != CompState::kDone; ++steps) {
+    ctx.step("completer", kCompStateNames[static_cast<size_t>(r.state)], r.psn);
     switch (r.state) {
       case CompState::kCheckPsn:
         r.state = check_psn(qp, r);

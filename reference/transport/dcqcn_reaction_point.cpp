@@ -6,8 +6,6 @@
 namespace mr::transport {
 namespace {
 
-using mutants::Mutant;
-
 // A catch-up applies at most this many rate-timer steps: from R_DCQCN_MIN_RATE, additive
 // increase alone reaches 100 Gb/s in 20,000; the loop also stops once nothing can change.
 constexpr uint64_t kMaxCatchUpSteps = 1 << 20;
@@ -20,10 +18,10 @@ constexpr double kMaxGapNs = 86'400e9;
 DcqcnReactionPoint::DcqcnReactionPoint(const DcqcnParameters& params)
     : params_(params), rc_(params.line_rate_bps), rt_(params.line_rate_bps) {}
 
-void DcqcnReactionPoint::on_cnp(uint64_t now_ns, const mutants::MutantSet& mutants) {
-  if (mutants.active(Mutant::kRpIgnoresCnp)) return;
-  const bool keep_minimum = !mutants.active(Mutant::kRpRateBelowMinimum);
-  if (mutants.active(Mutant::kRpReactsLate)) {
+void DcqcnReactionPoint::on_cnp(uint64_t now_ns, const CongestionDecisions& decide) {
+  if (!decide.reaction_point_acts_on_cnp) return;
+  const bool keep_minimum = decide.reaction_point_keeps_minimum;
+  if (!decide.reaction_point_acts_at_once) {
     if (!delayed_cut_ns_) {
       delayed_cut_ns_ = now_ns + params_.late_reaction_ns;
       delayed_cut_keeps_minimum_ = keep_minimum;

@@ -12,7 +12,7 @@
 //
 // Usage:
 //   DcqcnReactionPoint rp(params);
-//   rp.on_cnp(now, mutants);                   // RT = RC; RC = max(min, RC (1 - alpha / 2))
+//   rp.on_cnp(now, decide.congestion);         // RT = RC; RC = max(min, RC (1 - alpha / 2))
 //   rp.catch_up(now); if (now >= rp.next_send_ns()) { send; rp.on_sent(now, frame_bytes); }
 #pragma once
 
@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "reference/mutants/mutant.h"
+#include "reference/transport/congestion_decisions.h"
 
 namespace mr::transport {
 
@@ -43,7 +43,7 @@ class DcqcnReactionPoint {
   explicit DcqcnReactionPoint(const DcqcnParameters& params);
 
   // A CNP for the QP arrived at `now_ns`.
-  void on_cnp(uint64_t now_ns, const mutants::MutantSet& mutants);
+  void on_cnp(uint64_t now_ns, const CongestionDecisions& decide);
   // Applies the timer events due by `now_ns` (and a delayed cut, under a mutant).
   void catch_up(uint64_t now_ns);
   // A packet of `frame_bytes` (Ethernet header to ICRC) left at `now_ns`.

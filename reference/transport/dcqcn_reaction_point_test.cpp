@@ -5,8 +5,8 @@
 namespace mr::transport {
 namespace {
 
-using mutants::Mutant;
-using mutants::MutantSet;
+// A correct reaction point's decisions.
+constexpr CongestionDecisions kCorrect{};
 
 constexpr uint64_t kT0 = 1'000'000'000;
 // An RDMA WRITE MIDDLE at path MTU 1024 over IPv4: 14 + 20 + 8 + 12 + 1024 + 4 bytes.
@@ -22,7 +22,7 @@ TEST(DcqcnReactionPoint, StartsAtLineRateUnpaced) {
 
 TEST(DcqcnReactionPoint, FirstCnpHalvesTheRateAndSetsTheTarget) {
   DcqcnReactionPoint rp({});
-  rp.on_cnp(kT0, MutantSet{});
+  rp.on_cnp(kT0, kCorrect);
   EXPECT_EQ(rp.rate_bps(), 50e9);
   EXPECT_EQ(rp.target_rate_bps(), 100e9);
   EXPECT_EQ(rp.alpha(), 1.0);  // (1 - g) x 1 + g
@@ -31,7 +31,7 @@ TEST(DcqcnReactionPoint, FirstCnpHalvesTheRateAndSetsTheTarget) {
 
 TEST(DcqcnReactionPoint, PacerSpacesPacketsAtTheCurrentRate) {
   DcqcnReactionPoint rp({});
-  rp.on_cnp(kT0, MutantSet{});
+  rp.on_cnp(kT0, kCorrect);
   rp.on_sent(kT0, kFrame);
   // 8656 bits at 50 Gb/s: 173.12 ns, rounded up.
   EXPECT_EQ(rp.next_send_ns(), kT0 + 174);
@@ -41,14 +41,14 @@ TEST(DcqcnReactionPoint, PacerSpacesPacketsAtTheCurrentRate) {
 
 TEST(DcqcnReactionPoint, StormOfCnpsStopsAtTheMinimumRate) {
   DcqcnReactionPoint rp({});
-  for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, MutantSet{});
+  for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, kCorrect);
   EXPECT_EQ(rp.rate_bps(), 10e6);
   EXPECT_EQ(rp.target_rate_bps(), 10e6);
 }
 
 TEST(DcqcnReactionPoint, RateBelowMinimumMutantHasNoFloor) {
-  MutantSet broken;
-  broken.enable(Mutant::kRpRateBelowMinimum);
+  CongestionDecisions broken;
+  broken.reaction_point_keeps_minimum = false;
   DcqcnReactionPoint rp({});
   for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, broken);
   EXPECT_LT(rp.rate_bps(), 10e6);
@@ -61,7 +61,7 @@ TEST(DcqcnReactionPoint, RateBelowMinimumMutantHasNoFloor) {
 
 TEST(DcqcnReactionPoint, RateTimerRecoversHalfwayToTheTarget) {
   DcqcnReactionPoint rp({});
-  rp.on_cnp(kT0, MutantSet{});
+  rp.on_cnp(kT0, kCorrect);
   rp.catch_up(kT0 + 299'999);
   EXPECT_EQ(rp.rate_bps(), 50e9);
   rp.catch_up(kT0 + 300'000);  // fast recovery: RC = (RT + RC) / 2
@@ -72,8 +72,8 @@ TEST(DcqcnReactionPoint, RateTimerRecoversHalfwayToTheTarget) {
 TEST(DcqcnReactionPoint, AdditiveIncreaseAfterFastRecoverySteps) {
   DcqcnParameters p;
   DcqcnReactionPoint rp(p);
-  for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, MutantSet{});  // RC = RT = 10 Mb/s
-  rp.catch_up(kT0 + 4 * p.rate_timer_ns);                    // TC 1..4: fast recovery
+  for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, kCorrect);  // RC = RT = 10 Mb/s
+  rp.catch_up(kT0 + 4 * p.rate_timer_ns);                 // TC 1..4: fast recovery
   EXPECT_EQ(rp.rate_bps(), 10e6);
   rp.catch_up(kT0 + 5 * p.rate_timer_ns);  // TC 5 = F: additive increase, RT + 5 Mb/s
   EXPECT_EQ(rp.target_rate_bps(), 15e6);
@@ -84,7 +84,7 @@ TEST(DcqcnReactionPoint, ByteCounterStepsTheRate) {
   DcqcnParameters p;
   p.byte_counter = 2 * kFrame;
   DcqcnReactionPoint rp(p);
-  rp.on_cnp(kT0, MutantSet{});
+  rp.on_cnp(kT0, kCorrect);
   rp.on_sent(kT0, kFrame);
   EXPECT_EQ(rp.rate_bps(), 50e9);
   rp.on_sent(kT0 + 174, kFrame);  // BC 1: fast recovery
@@ -94,11 +94,11 @@ TEST(DcqcnReactionPoint, ByteCounterStepsTheRate) {
 TEST(DcqcnReactionPoint, AlphaDecaysPerAlphaTimerWithoutCnps) {
   DcqcnParameters p;
   DcqcnReactionPoint rp(p);
-  rp.on_cnp(kT0, MutantSet{});
+  rp.on_cnp(kT0, kCorrect);
   rp.catch_up(kT0 + 2 * p.alpha_timer_ns);
   EXPECT_DOUBLE_EQ(rp.alpha(), (1 - p.g) * (1 - p.g));
   const double alpha = rp.alpha();
-  rp.on_cnp(kT0 + 2 * p.alpha_timer_ns, MutantSet{});  // cut by alpha / 2, a little less than half
+  rp.on_cnp(kT0 + 2 * p.alpha_timer_ns, kCorrect);  // cut by alpha / 2, a little less than half
   EXPECT_DOUBLE_EQ(rp.rate_bps(), 50e9 * (1 - alpha / 2));
   EXPECT_GT(rp.rate_bps(), 25e9);
 }
@@ -106,23 +106,23 @@ TEST(DcqcnReactionPoint, AlphaDecaysPerAlphaTimerWithoutCnps) {
 TEST(DcqcnReactionPoint, RecoversToLineRateAndStopsPacing) {
   DcqcnParameters p;
   DcqcnReactionPoint rp(p);
-  rp.on_cnp(kT0, MutantSet{});
+  rp.on_cnp(kT0, kCorrect);
   rp.catch_up(kT0 + 100 * p.rate_timer_ns);
   EXPECT_EQ(rp.rate_bps(), p.line_rate_bps);
   EXPECT_FALSE(rp.paced());
 }
 
 TEST(DcqcnReactionPoint, IgnoresCnpMutantKeepsTheRate) {
-  MutantSet broken;
-  broken.enable(Mutant::kRpIgnoresCnp);
+  CongestionDecisions broken;
+  broken.reaction_point_acts_on_cnp = false;
   DcqcnReactionPoint rp({});
   rp.on_cnp(kT0, broken);
   EXPECT_EQ(rp.rate_bps(), 100e9);
 }
 
 TEST(DcqcnReactionPoint, ReactsLateMutantCutsOnlyAfterTheDelay) {
-  MutantSet broken;
-  broken.enable(Mutant::kRpReactsLate);
+  CongestionDecisions broken;
+  broken.reaction_point_acts_at_once = false;
   DcqcnParameters p;
   DcqcnReactionPoint rp(p);
   rp.on_cnp(kT0, broken);

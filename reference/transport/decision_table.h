@@ -5,10 +5,13 @@
 // the value the broken device takes. The engines then read the decision (what a correct
 // device does), never the mutant, so no per-packet branch names a fault.
 //
-// Usage (in framing_decisions.cpp):
-//   constexpr DecisionRow<FramingDecisions> kRows[] = {
+// Every mutant has exactly one row in one table (transport_decisions_test checks it).
+//
+// Usage (decision_rows.cpp):
+//   constexpr DecisionRow<FramingDecisions> kFramingRows[] = {
 //       {Mutant::kVlanTagNotSent, &FramingDecisions::sends_vlan_tag, false}};
-//   FramingDecisions d = decide_from(mutants, std::span(kRows));
+//   std::span<const DecisionRow<FramingDecisions>> FramingDecisions::rows() { return ...; }
+//   FramingDecisions d = decide_from<FramingDecisions>(mutants);
 #pragma once
 
 #include <span>
@@ -26,10 +29,9 @@ struct DecisionRow {
 
 // The correct decisions (Decisions' member defaults) with every active mutant's row applied.
 template <class Decisions>
-Decisions decide_from(const mutants::MutantSet& mutants,
-                      std::span<const DecisionRow<Decisions>> rows) {
+Decisions decide_from(const mutants::MutantSet& mutants) {
   Decisions d;
-  for (const auto& row : rows) {
+  for (const auto& row : Decisions::rows()) {
     if (mutants.active(row.mutant)) d.*row.decision = row.when_mutated;
   }
   return d;

@@ -13,8 +13,6 @@
 namespace mr::transport {
 namespace {
 
-using mutants::Mutant;
-
 Unexpected<VerbsError> verbs_error(std::string message) {
   return Unexpected(VerbsError{std::move(message)});
 }
@@ -84,7 +82,7 @@ void enter_error(QueuePair& qp, QpContext& ctx) {
   qp.attr.state = QpState::kError;
   qp.retransmit_deadline_ns.reset();
   qp.rnr_resume_ns.reset();
-  if (ctx.mutants.active(Mutant::kErrorStateNoFlush)) return;
+  if (!ctx.decide.completion.flushes_on_error) return;
   for (SendWqe& w : qp.sq) {
     if (w.completed) continue;
     w.completed = true;
@@ -112,7 +110,8 @@ void enter_error(QueuePair& qp, QpContext& ctx) {
 Device::Device(DeviceConfig config)
     : config_(std::move(config)),
       memory_(config_.seed),
-      factory_(config_.mutants),
+      decide_(TransportDecisions::from(config_.mutants)),
+      factory_(decide_.framing),
       qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {}
 
 uint32_t Device::allocate_qpn() {
@@ -321,14 +320,15 @@ Expected<size_t, VerbsError> Device::take_cq_events(uint32_t cq) {
 QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
   std::deque<RecvWr>* srq = qp.init.srq ? &srqs_.at(*qp.init.srq) : nullptr;
   return QpContext{memory_,
-                   config_.mutants,
+                   decide_,
                    factory_,
                    counters_,
                    outbox_,
                    cqs_.at(qp.init.send_cq),
                    cqs_.at(qp.init.recv_cq),
                    srq,
-                   now_ns};
+                   now_ns,
+                   step_trace_};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {
@@ -351,85 +351,101 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
     return;
   }
   now_ns_ = std::max(now_ns_, now_ns);
-  const bool bad_icrc_cnp_accepted =
-      p.bth.opcode == wire::kOpCnp && config_.mutants.active(Mutant::kRpAcceptsBadIcrcCnp);
-  if (!roce->icrc_ok() && !config_.mutants.active(Mutant::kIcrcNotChecked) &&
-      !bad_icrc_cnp_accepted) {
-    ++counters_.icrc_errors;  // MR-IC-02: silently dropped
-    return;
-  }
-  if (ecn_of(p) == 3) {
-    ++counters_.ce_marked_received;
-    if (config_.mutants.active(Mutant::kCeMarkedDropped)) return;
-  }
-  if (p.bth.version != 0 && !config_.mutants.active(Mutant::kAcceptTverNonzero)) {
-    ++counters_.dropped_tver;  // MR-WF-03
-    return;
-  }
-  if (p.bth.migreq && config_.mutants.active(Mutant::kMigReqDropped)) return;
+  if (!passes_header_checks(*roce)) return;
   if (p.bth.opcode == wire::kOpCnp) {
     receive_cnp(p, now_ns);
     // MR-CC-05: a CE-marked CNP never draws a CNP; the broken device answers it.
-    if (ecn_of(p) == 3 && config_.mutants.active(Mutant::kCnpAnswered)) {
+    if (ecn_of(p) == 3 && !decide_.congestion.ce_marked_cnp_unanswered) {
       if (auto it = qps_.find(p.bth.dqpn); it != qps_.end()) notify_congestion(*it->second, now_ns);
     }
     return;
   }
+  QueuePair* qp = admit(p);
+  if (qp == nullptr) return;
+  ++counters_.rcvd_pkts;
+  if (ecn_of(p) == 3) notify_congestion(*qp, now_ns);
+  deliver(*qp, p, now_ns);
+}
+
+// ICRC, ECN, TVer and MigReq: what a packet is judged by before its QP is looked up.
+bool Device::passes_header_checks(const wire::DecodedRoce& roce) {
+  const wire::RocePacket& p = roce.packet;
+  const bool icrc_checked = decide_.receive.checks_icrc &&
+                            (p.bth.opcode != wire::kOpCnp || decide_.congestion.cnp_icrc_checked);
+  if (!roce.icrc_ok() && icrc_checked) {
+    ++counters_.icrc_errors;  // MR-IC-02: silently dropped
+    return false;
+  }
+  if (ecn_of(p) == 3) {
+    ++counters_.ce_marked_received;
+    if (!decide_.receive.keeps_ce_marked_packets) return false;
+  }
+  if (p.bth.version != 0 && decide_.receive.checks_bth_version) {
+    ++counters_.dropped_tver;  // MR-WF-03
+    return false;
+  }
+  return !p.bth.migreq || decide_.receive.keeps_migreq_packets;
+}
+
+// The QP the packet is for, if its transport, the QP's state, the address vector, the VLAN
+// priority and the P_Key let it in; each refusal counted.
+QueuePair* Device::admit(const wire::RocePacket& p) {
   auto it = qps_.find(p.bth.dqpn);
   if (p.bth.dqpn == 0 || it == qps_.end()) {
     ++counters_.dropped_no_qp;  // MR-WF-13
-    return;
+    return nullptr;
   }
   QueuePair& qp = *it->second;
   const auto* info = wire::opcode_info(p.bth.opcode);
   const QpType type = qp.init.type;
   const bool own = info && info->transport == transport_of(type);  // MR-WF-12
   const bool uc_as_rc = type == QpType::kRc && info && info->transport == wire::Transport::kUc &&
-                        config_.mutants.active(Mutant::kAcceptUnknownTransport);
+                        !decide_.receive.checks_transport;
   if (!own && !uc_as_rc) {
     ++counters_.dropped_transport;  // MR-WF-12
-    return;
+    return nullptr;
   }
   const bool response = info->is(wire::kResponse);
   const QpState s = qp.attr.state;
   bool state_ok = response ? (s == QpState::kRts || s == QpState::kSqd)
                            : (s == QpState::kRtr || s == QpState::kRts || s == QpState::kSqd);
-  if (response && s == QpState::kRtr && config_.mutants.active(Mutant::kRtrAcceptsResponses))
-    state_ok = true;
-  if (!response && (s == QpState::kInit) && config_.mutants.active(Mutant::kResetStateAccepts))
-    state_ok = true;
-  if (s == QpState::kError && config_.mutants.active(Mutant::kErrorStateStillAnswers))
-    state_ok = true;
+  if (response && s == QpState::kRtr && !decide_.receive.rtr_refuses_responses) state_ok = true;
+  if (!response && s == QpState::kInit && !decide_.receive.init_refuses_requests) state_ok = true;
+  if (s == QpState::kError && !decide_.receive.error_state_silent) state_ok = true;
   if (!state_ok) {
     ++counters_.dropped_state;  // MR-QS-01, MR-QS-03, MR-QS-04
-    return;
+    return nullptr;
   }
   // The reset-state-accepts mutant does not gate by state at all, so an INIT QP (which has
   // no address vector yet) is not held to one either.
-  const bool ungated = s == QpState::kInit && config_.mutants.active(Mutant::kResetStateAccepts);
+  const bool ungated = s == QpState::kInit && !decide_.receive.init_refuses_requests;
   // A UD QP has no peer: any source may send it datagrams.
   if (!ungated && type != QpType::kUd &&
       (!same_ip(qp.attr.av.dip, p.ip, true) || !same_ip(qp.attr.av.sip, p.ip, false))) {
     ++counters_.dropped_address;  // MR-QS-05
-    return;
+    return nullptr;
   }
-  if (config_.mutants.active(Mutant::kVlanPriorityMismatchDropped) && qp.attr.av.vlan_id &&
-      p.vlan && (p.vlan->prio != qp.attr.av.vlan_prio || p.vlan->id != 0)) {
+  if (!decide_.receive.ignores_vlan_priority && qp.attr.av.vlan_id && p.vlan &&
+      (p.vlan->prio != qp.attr.av.vlan_prio || p.vlan->id != 0)) {
     ++counters_.dropped_address;  // the fault MR-WF-17 forbids
-    return;
+    return nullptr;
   }
-  if (!pkey_match(p.bth.pkey, qp.attr.pkey) && !config_.mutants.active(Mutant::kPkeyNotChecked)) {
+  if (!pkey_match(p.bth.pkey, qp.attr.pkey) && decide_.receive.checks_pkey) {
     counters_.bad_pkey_cntr = std::min<uint64_t>(counters_.bad_pkey_cntr + 1, 0xffff);  // MR-QS-06
-    return;
+    return nullptr;
   }
-  ++counters_.rcvd_pkts;
-  if (ecn_of(p) == 3) notify_congestion(qp, now_ns);
+  return &qp;
+}
+
+// The admitted packet to its engine: UD datagrams, responses to the completer, requests to
+// the responder; then the requester may send what the exchange allows.
+void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) {
   QpContext ctx = context(qp, now_ns);
-  if (type == QpType::kUd) {
+  if (qp.init.type == QpType::kUd) {
     receive_datagram(qp, p, ctx);
     return;
   }
-  if (response) {
+  if (wire::opcode_info(p.bth.opcode)->is(wire::kResponse)) {
     complete_response(qp, p, ctx);
   } else {
     const QpState before = qp.attr.state;
@@ -446,22 +462,22 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
 void Device::receive_cnp(const wire::RocePacket& p, uint64_t now_ns) {
   ++counters_.cnp_received;
   if (!config_.cnp_reaction_point) return;
-  if (config_.mutants.active(Mutant::kRpFiltersCnpSourcePort) && p.udp.sport < 49152) return;
+  if (!decide_.congestion.reaction_point_any_source_port && p.udp.sport < 49152) return;
   auto it = qps_.find(p.bth.dqpn);
   if (p.bth.dqpn == 0 || it == qps_.end() || it->second->init.type != QpType::kRc) return;
   QueuePair& qp = *it->second;
   if (!qp.rp) qp.rp.emplace(config_.dcqcn);
-  qp.rp->on_cnp(now_ns, config_.mutants);
+  qp.rp->on_cnp(now_ns, decide_.congestion);
 }
 
 void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   if (!config_.cnp_notification_point) return;
-  const bool limited = !config_.mutants.active(Mutant::kCnpNotRateLimited);
+  const bool limited = decide_.congestion.cnp_rate_limited;
   if (limited && qp.last_cnp_ns && now_ns - *qp.last_cnp_ns < config_.cnp_min_interval_ns)
     return;  // MR-CC-03
   qp.last_cnp_ns = now_ns;
   wire::RocePacket cnp = factory_.start(qp, wire::kOpCnp, 0);
-  cnp.bth.becn = config_.mutants.active(Mutant::kCnpWithoutBecn) ? 0 : 1;  // MR-CC-01
+  cnp.bth.becn = decide_.congestion.cnp_sets_becn ? 1 : 0;  // MR-CC-01
   cnp.cnp_padding = wire::CnpPadding{};
   if (auto* v4 = std::get_if<wire::Ipv4>(&cnp.ip)) v4->tos = 48 << 2;  // V_CNP_DSCP
   if (auto* v6 = std::get_if<wire::Ipv6>(&cnp.ip)) v6->tc = 48 << 2;

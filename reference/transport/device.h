@@ -36,6 +36,8 @@
 #include "reference/transport/qp_context.h"
 #include "reference/transport/qp_table.h"
 #include "reference/transport/queue_pair.h"
+#include "reference/transport/transport_decisions.h"
+#include "reference/wire/frame_decoder.h"
 
 namespace mr::transport {
 
@@ -83,12 +85,19 @@ class Device {
   std::vector<std::vector<uint8_t>> take_outbox();
   bool has_work() const;  // unsent packets waiting on a send queue
 
+  // The engines' steps go to `trace` (none when null, the default); it must outlive the device
+  // or be unset first.
+  void set_step_trace(StepTrace* trace) { step_trace_ = trace; }
+
   const DeviceCounters& counters() const { return counters_; }
   const DeviceConfig& config() const { return config_; }
   const QueuePair* qp(uint32_t qpn) const;
 
  private:
   QpContext context(QueuePair& qp, uint64_t now_ns);
+  bool passes_header_checks(const wire::DecodedRoce& roce);
+  QueuePair* admit(const wire::RocePacket& p);
+  void deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns);
   void receive_cnp(const wire::RocePacket& p, uint64_t now_ns);
   // A QP with unsent work whose pacer lets it send at `now_ns`.
   static bool ready_to_send(const QueuePair& qp, uint64_t now_ns);
@@ -98,6 +107,7 @@ class Device {
 
   DeviceConfig config_;
   memory::MemoryTable memory_;
+  const TransportDecisions decide_;  // from config_.mutants, before factory_ reads it
   PacketFactory factory_;
   DeviceCounters counters_;
   std::vector<std::vector<uint8_t>> outbox_;
@@ -111,6 +121,7 @@ class Device {
   uint32_t next_srq_ = 1;
   uint64_t qpn_state_;
   uint64_t now_ns_ = 0;  // the latest time receive() or advance() was given
+  StepTrace* step_trace_ = nullptr;
 };
 
 }  // namespace mr::transport

@@ -159,6 +159,40 @@ TEST_F(DevicePair, SendOfEverySizeArrivesIntact) {
   }
 }
 
+// The engines as the state machines they are: one trace entry per step of each driver loop.
+TEST_F(DevicePair, AStepTraceShowsEachEngineWalkingItsStates) {
+  StepTrace on_a;
+  StepTrace on_b;
+  a_->dev.set_step_trace(&on_a);
+  b_->dev.set_step_trace(&on_b);
+  post_recv(*b_, 0, 64, 7);
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kSend, 0, 16, 0)));
+  ASSERT_EQ(wait_for(*a_, 1).size(), 1U);
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(on_b.states("responder"),
+            (V{"CheckPsn", "CheckOpSequence", "CheckOpValid", "CheckResource", "CheckLength",
+               "CheckRkey", "Execute", "Acknowledge"}))
+      << on_b.text();
+  EXPECT_EQ(on_a.states("completer"), (V{"CheckPsn", "CheckAck", "Acknowledge"})) << on_a.text();
+  const V requester = on_a.states("requester");
+  ASSERT_GE(requester.size(), 3U) << on_a.text();
+  EXPECT_EQ(V(requester.begin(), requester.begin() + 3), (V{"GetWqe", "CheckLimits", "Transmit"}));
+  a_->dev.set_step_trace(nullptr);
+  b_->dev.set_step_trace(nullptr);
+}
+
+TEST(StepTrace, KeepsTheNewestStepsInOrder) {
+  StepTrace t(2);
+  t.record("responder", "CheckPsn", 1);
+  t.record("responder", "Duplicate", 1);
+  t.record("completer", "CheckPsn", 0x123456);
+  EXPECT_EQ(t.recorded(), 3U);
+  EXPECT_EQ(t.states("responder"), std::vector<std::string_view>{"Duplicate"});
+  EXPECT_EQ(t.text(), "responder psn 0x000001 Duplicate\ncompleter psn 0x123456 CheckPsn\n");
+  t.clear();
+  EXPECT_TRUE(t.steps().empty());
+}
+
 TEST_F(DevicePair, WriteReadAndImmediateOfManySizes) {
   for (uint32_t len : {0U, 8U, 1024U, 4097U, 65536U, 1U << 20}) {
     const auto data = pattern(len, len + 1);

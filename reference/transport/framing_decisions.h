@@ -3,10 +3,12 @@
 // The decisions the packet factory makes while it frames a packet (MR-WF, MR-IC): whether
 // the VLAN tag goes out and with which PCP, the IPv6 traffic class and hop limit, the BTH
 // version, the UDP source port, BECN on data, the pad bytes and the ICRC's byte order.
-// Built once from the mutants (framing_decisions.cpp holds the mutant -> decision table).
+// Built once from the mutants (decision_rows.cpp holds the mutant -> decision table).
 #pragma once
 
-#include "reference/mutants/mutant.h"
+#include <span>
+
+#include "reference/transport/decision_table.h"
 
 namespace mr::transport {
 
@@ -21,7 +23,7 @@ struct FramingDecisions {
   bool pad_bytes_zero = true;
   bool icrc_little_endian_on_wire = true;
 
-  static FramingDecisions from(const mutants::MutantSet& mutants);
+  static std::span<const DecisionRow<FramingDecisions>> rows();
   bool operator==(const FramingDecisions&) const = default;
 };
 

@@ -9,7 +9,6 @@
 #include <span>
 #include <vector>
 
-#include "reference/mutants/mutant.h"
 #include "reference/transport/framing_decisions.h"
 #include "reference/transport/queue_pair.h"
 #include "reference/wire/roce_packet.h"
@@ -18,8 +17,7 @@ namespace mr::transport {
 
 class PacketFactory {
  public:
-  explicit PacketFactory(const mutants::MutantSet& mutants)
-      : decide_(FramingDecisions::from(mutants)) {}
+  explicit PacketFactory(const FramingDecisions& decide) : decide_(decide) {}
 
   // A packet to the QP's peer with L2..UDP and the BTH's P_Key and DestQP filled in.
   wire::RocePacket start(const QueuePair& qp, uint8_t opcode, uint32_t psn) const;

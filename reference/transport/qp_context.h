@@ -1,25 +1,27 @@
 // File: qp_context.h
 //
 // What the engines (requester, responder, completer) may touch while they work on one QP:
-// the device's memory, mutants, counters, packet factory and outbox, the QP's completion
-// queues, and the current time. Passing it explicitly keeps the engines free of globals.
+// the device's memory, decisions (what the mutants broke), counters, packet factory and
+// outbox, the QP's completion queues, and the current time. Passing it explicitly keeps the engines
+// free of globals.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "reference/memory/memory_table.h"
-#include "reference/mutants/mutant.h"
 #include "reference/transport/completion_queue.h"
 #include "reference/transport/device_counters.h"
 #include "reference/transport/packet_factory.h"
 #include "reference/transport/queue_pair.h"
+#include "reference/transport/step_trace.h"
+#include "reference/transport/transport_decisions.h"
 
 namespace mr::transport {
 
 struct QpContext {
   memory::MemoryTable& memory;
-  const mutants::MutantSet& mutants;
+  const TransportDecisions& decide;
   PacketFactory& factory;
   DeviceCounters& counters;
   std::vector<std::vector<uint8_t>>& outbox;
@@ -27,6 +29,11 @@ struct QpContext {
   CompletionQueue& recv_cq;
   std::deque<RecvWr>* srq = nullptr;  // the shared receive queue, when the QP has one
   uint64_t now_ns = 0;
+  StepTrace* trace = nullptr;  // records each engine step when the device has one
+
+  void step(std::string_view machine, std::string_view state, uint32_t psn) const {
+    if (trace != nullptr) trace->record(machine, state, psn);
+  }
 
   void send(const wire::RocePacket& p) {
     outbox.push_back(factory.finish(p));
@@ -41,9 +48,8 @@ struct QpContext {
     if (!recv_cq.push(c, event_fault())) ++counters.cq_overflow;
   }
   EventFault event_fault() const {
-    if (mutants.active(mutants::Mutant::kNoCompletionEvent)) return EventFault::kNeverRaise;
-    if (mutants.active(mutants::Mutant::kSolicitedEventIgnoresSe))
-      return EventFault::kIgnoreSolicited;
+    if (!decide.completion.raises_completion_events) return EventFault::kNeverRaise;
+    if (!decide.completion.honours_solicited_event) return EventFault::kIgnoreSolicited;
     return EventFault::kNone;
   }
 };

@@ -22,7 +22,7 @@ inline constexpr uint32_t kAckReqEveryPackets = 64;
 void run_requester(QueuePair& qp, QpContext& ctx);
 
 // Go-back-N: the next transmission restarts at `psn`, which lies in an uncompleted WQE.
-void rewind_requester(QueuePair& qp, uint32_t psn, const mutants::MutantSet& mutants);
+void rewind_requester(QueuePair& qp, uint32_t psn, const RequesterDecisions& decide);
 
 // Bytes per packet of `length` at path MTU `mtu`: max(1, ceil(length / mtu)) PSNs.
 uint32_t packets_for(uint32_t length, uint32_t mtu);

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string_view>
 
 #include "reference/memory/atomics.h"
+#include "reference/transport/read_responses.h"
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
 #include "reference/wire/aeth_syndrome.h"
@@ -13,7 +15,6 @@
 namespace mr::transport {
 namespace {
 
-using mutants::Mutant;
 using wire::OpcodeInfo;
 
 enum class RespState : uint8_t {
@@ -37,6 +38,18 @@ enum class RespState : uint8_t {
   kDone,
 };
 
+// The states' names for the step trace, in the enum's order.
+constexpr std::string_view kRespStateNames[] = {"CheckPsn",          "CheckOpSequence",
+                                                "CheckOpValid",      "CheckResource",
+                                                "CheckLength",       "CheckRkey",
+                                                "Execute",           "ReadReply",
+                                                "AtomicReply",       "Acknowledge",
+                                                "Duplicate",         "ErrorPsnOutOfSequence",
+                                                "ErrorRnr",          "ErrorInvalidRequest",
+                                                "ErrorRemoteAccess", "ErrorRemoteOperation",
+                                                "UcDropMessage",     "Done"};
+static_assert(std::size(kRespStateNames) == static_cast<size_t>(RespState::kDone) + 1);
+
 constexpr uint64_t kMaxDmaLength = uint64_t{1} << 31;  // C9-94
 
 struct Request {
@@ -48,13 +61,13 @@ struct Request {
 };
 
 uint32_t msn_of(const QueuePair& qp, QpContext& ctx) {
-  return (qp.msn + (ctx.mutants.active(Mutant::kWrongMsn) ? 1 : 0)) & wire::u24::kMax;
+  return (qp.msn + (ctx.decide.responder.reports_true_msn ? 0 : 1)) & wire::u24::kMax;
 }
 
 void send_ack(QueuePair& qp, uint32_t psn, uint8_t syndrome, QpContext& ctx) {
   wire::RocePacket ack = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn);
   ack.aeth = wire::Aeth{syndrome, msn_of(qp, ctx)};
-  if (ctx.mutants.active(Mutant::kAckWithSolicited)) {
+  if (!ctx.decide.responder.acks_plain) {
     ack.bth.solicited = 1;
     ack.bth.ackreq = 1;
   }
@@ -74,7 +87,7 @@ void abandon_open_message(QueuePair& qp, QpContext& ctx) {
 
 RespState check_psn_uc(QueuePair& qp, Request& r, QpContext& ctx) {
   const bool gap =
-      wire::psn_diff(r.psn, qp.epsn) != 0 && !ctx.mutants.active(Mutant::kUcKeepsMessageAfterGap);
+      wire::psn_diff(r.psn, qp.epsn) != 0 && ctx.decide.responder.uc_drops_message_after_gap;
   qp.epsn = wire::psn_add(r.psn, 1);
   if (!gap && !qp.uc_drop_message) return RespState::kCheckOpSequence;
   abandon_open_message(qp, ctx);
@@ -90,7 +103,7 @@ RespState check_psn(QueuePair& qp, Request& r, QpContext& ctx) {
   const int32_t d = wire::psn_diff(r.psn, qp.epsn);
   if (d == 0) return RespState::kCheckOpSequence;
   if (d < 0) return RespState::kDuplicate;
-  if (ctx.mutants.active(Mutant::kExecuteAheadOfSequence)) {
+  if (!ctx.decide.responder.refuses_psn_ahead) {
     qp.epsn = r.psn;
     return RespState::kCheckOpSequence;
   }
@@ -135,10 +148,10 @@ RespState check_resource(QueuePair& qp, Request& r, QpContext& ctx) {
   // SEND, the LAST/ONLY packet carrying ImmDt for WRITE).
   const bool needs_rwqe = (r.info.is(wire::kSend) && r.info.is(wire::kStart)) ||
                           (r.info.is(wire::kWrite) && r.info.is(wire::kImmediate)) ||
-                          (ctx.mutants.active(Mutant::kRnrNakForWrite) && r.info.is(wire::kWrite) &&
+                          (!ctx.decide.responder.rnr_nak_only_for_send && r.info.is(wire::kWrite) &&
                            r.info.is(wire::kStart));
   if (needs_rwqe && ctx.receive_queue(qp).empty()) {
-    return ctx.mutants.active(Mutant::kNoRnrNak) ? RespState::kDone : RespState::kErrorRnr;
+    return ctx.decide.responder.sends_rnr_nak ? RespState::kErrorRnr : RespState::kDone;
   }
   return RespState::kCheckLength;
 }
@@ -162,34 +175,34 @@ RespState check_length(QueuePair& qp, Request& r) {
 }
 
 RespState rkey_error(QpContext& ctx) {
-  return ctx.mutants.active(Mutant::kRemoteAccessNakAsInvalid) ? RespState::kErrorInvalidRequest
-                                                               : RespState::kErrorRemoteAccess;
+  return ctx.decide.responder.naks_rkey_error_as_remote_access ? RespState::kErrorRemoteAccess
+                                                               : RespState::kErrorInvalidRequest;
 }
 
-// Resolves [va, va+len) under rkey for `access`, with the memory-protection mutants.
+// Resolves [va, va+len) under rkey for `access`, as the memory-protection decisions say.
 Expected<std::span<uint8_t>, memory::AccessError> resolve(QueuePair& qp, uint32_t rkey, uint64_t va,
                                                           uint64_t len, uint32_t access,
                                                           QpContext& ctx) {
-  if (len == 0 && !ctx.mutants.active(Mutant::kZeroLengthReadChecksRkey)) {
+  if (len == 0 && ctx.decide.responder.zero_length_skips_rkey) {
     return std::span<uint8_t>();  // MR-MP-06, MR-RD-04: zero length needs no valid key
   }
-  // The off-by-one mutant checks one byte less, but never zero bytes: a zero-length check
-  // resolves to no memory, and the 1-byte access would then write through a null span.
-  const uint64_t checked_len = ctx.mutants.active(Mutant::kRkeyRangeOffByOne) && len > 1
-                                   ? len - 1
-                                   : std::max<uint64_t>(len, 1);
+  // A device that does not check the range's end checks one byte less, but never zero bytes:
+  // a zero-length check resolves to no memory, and the 1-byte access would then write through
+  // a null span.
+  const uint64_t checked_len =
+      !ctx.decide.responder.checks_rkey_range && len > 1 ? len - 1 : std::max<uint64_t>(len, 1);
   uint32_t pd = qp.init.pd;
-  const uint32_t required = ctx.mutants.active(Mutant::kMrAccessNotChecked) ? 0 : access;
+  const uint32_t required = ctx.decide.responder.checks_mr_access ? access : 0;
   auto span = ctx.memory.resolve_remote(rkey, pd, va, checked_len, required);
   if (!span && span.error() == memory::AccessError::kWrongPd &&
-      ctx.mutants.active(Mutant::kRkeyPdNotChecked)) {
+      !ctx.decide.responder.checks_rkey_pd) {
     if (auto owner = ctx.memory.rkey_pd(rkey)) {
       span = ctx.memory.resolve_remote(rkey, *owner, va, checked_len, required);
     }
   }
   if (!span) return span;
   if (len == 0) return std::span<uint8_t>();
-  // A mutant that accepts more than the region holds still never touches memory outside it:
+  // A device that accepts more than the region holds still never touches memory outside it:
   // the broken device is seen on the wire (an ACK instead of a remote access NAK), not as a
   // crash.
   return std::span<uint8_t>(span->data(), std::min<uint64_t>(len, span->size()));
@@ -207,7 +220,7 @@ RespState check_rkey(QueuePair& qp, Request& r, QpContext& ctx) {
     r.target = *span;
   } else if (r.info.is(wire::kAtomic)) {
     const auto& a = *r.p.atomic_eth;
-    if (a.va % 8 != 0 && !ctx.mutants.active(Mutant::kMisalignedAtomicAccepted)) {
+    if (a.va % 8 != 0 && ctx.decide.responder.refuses_misaligned_atomic) {
       return RespState::kErrorInvalidRequest;  // MR-AT-03
     }
     auto span = resolve(qp, a.rkey, a.va, 8, memory::kRemoteAtomic, ctx);
@@ -227,7 +240,7 @@ void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_
   c.solicited = r.p.bth.solicited != 0;
   if (r.p.imm_dt) {
     const uint32_t imm = r.p.imm_dt->imm.value();
-    c.imm_data = ctx.mutants.active(Mutant::kImmediateByteSwapped) ? __builtin_bswap32(imm) : imm;
+    c.imm_data = ctx.decide.completion.immediate_in_host_order ? imm : __builtin_bswap32(imm);
   }
   if (r.p.ieth) c.invalidated_rkey = r.p.ieth->rkey.value();
   ctx.complete_recv(c);
@@ -240,7 +253,7 @@ void complete_receive(QueuePair& qp, Request& r, WcOpcode opcode, uint32_t byte_
 // WQE back for the next one (abandon_open_message), as rxe's class D1 does.
 RespState fail_receive(QueuePair& qp, WcStatus status, RespState error, QpContext& ctx) {
   if (qp.init.type == QpType::kUc) return error;
-  if (qp.open.rwqe && !ctx.mutants.active(Mutant::kReceiveWqeLostOnError)) {
+  if (qp.open.rwqe && ctx.decide.responder.completes_failed_receive) {
     Completion c;
     c.wr_id = qp.open.rwqe->wr_id;
     c.status = status;
@@ -264,19 +277,18 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
   const RecvWr& rwqe = *qp.open.rwqe;
   auto data = r.p.payload;
   if (qp.open.received + data.size() > receive_capacity(rwqe)) {
-    if (!ctx.mutants.active(Mutant::kLongSendTruncated))
+    if (ctx.decide.responder.fails_long_send)
       return fail_receive(qp, WcStatus::kLocalLengthError, RespState::kErrorInvalidRequest, ctx);
     data = data.first(receive_capacity(rwqe) -
                       std::min<uint64_t>(receive_capacity(rwqe), qp.open.received));
   }
-  const uint32_t at = ctx.mutants.active(Mutant::kSendPlacementWrapsAt64k)
-                          ? qp.open.received & 0xffff
-                          : qp.open.received;
+  const uint32_t at =
+      ctx.decide.responder.places_send_beyond_64k ? qp.open.received : qp.open.received & 0xffff;
   if (!scatter_to_receive_wqe(qp, rwqe, at, data, ctx))
     return fail_receive(qp, WcStatus::kLocalProtectionError, RespState::kErrorRemoteOperation, ctx);
   qp.open.received += static_cast<uint32_t>(data.size());
   if (r.info.is(wire::kEnd)) {
-    if (r.p.ieth && !ctx.mutants.active(Mutant::kSendWithInvalidateIgnored)) {
+    if (r.p.ieth && ctx.decide.responder.invalidates_on_send_with_invalidate) {
       // MR-MP-09: invalidate after the message; a key that cannot be invalidated is an error.
       if (!ctx.memory.invalidate_rkey(r.p.ieth->rkey, qp.init.pd))
         return fail_receive(qp, WcStatus::kRemoteInvalidRequestError,
@@ -291,7 +303,7 @@ RespState execute_send(QueuePair& qp, Request& r, QpContext& ctx) {
 
 // Where the next WRITE payload goes: the VA after the message's bytes so far.
 uint64_t write_address(const QueuePair& qp, const QpContext& ctx) {
-  if (!ctx.mutants.active(Mutant::kWritePlacementWrapsAt64k)) return qp.open.va;
+  if (ctx.decide.responder.places_write_beyond_64k) return qp.open.va;
   const uint64_t start = qp.open.va - qp.open.received;
   return start + (qp.open.received & 0xffff);
 }
@@ -334,70 +346,22 @@ RespState execute_write(QueuePair& qp, Request& r, QpContext& ctx) {
 
 void remember(QueuePair& qp, const ResponderResource& res, const QpContext& ctx) {
   // Only max_dest_rd_atomic resources are held; the oldest is recycled (rxe's ring).
-  const uint32_t held = ctx.mutants.active(Mutant::kReadResourcesHoldOne)
-                            ? 1
-                            : std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic);
+  const uint32_t held = ctx.decide.responder.holds_max_dest_rd_atomic
+                            ? std::max<uint32_t>(1, qp.attr.max_dest_rd_atomic)
+                            : 1;
   if (qp.resources.size() >= held) qp.resources.pop_front();
   qp.resources.push_back(res);
 }
 
 RespState execute(QueuePair& qp, Request& r, QpContext& ctx) {
   // An in-sequence packet ends the sequence error (MR-PS-06) and the RNR episode.
-  if (!ctx.mutants.active(Mutant::kSequenceNakNeverRearmed)) qp.sent_psn_nak = false;
+  if (ctx.decide.responder.rearms_sequence_nak) qp.sent_psn_nak = false;
   qp.rnr_nak_outstanding = false;
   if (r.info.is(wire::kSend)) return execute_send(qp, r, ctx);
   if (r.info.is(wire::kWrite)) return execute_write(qp, r, ctx);
   if (r.info.is(wire::kRead)) return RespState::kReadReply;
   if (r.info.is(wire::kAtomic)) return RespState::kAtomicReply;
   return RespState::kErrorInvalidRequest;
-}
-
-// Sends the READ responses for [va, va+len) starting at `psn` (MR-RD-01..03).
-void send_read_responses(QueuePair& qp, uint32_t psn, uint64_t va, uint32_t rkey, uint32_t len,
-                         QpContext& ctx) {
-  const uint32_t mtu = qp.attr.path_mtu;
-  const uint32_t count = packets_for(len, mtu);
-  if (ctx.mutants.active(Mutant::kReadResponsePsnOffset)) psn = wire::psn_add(psn, 1);
-  uint32_t offset = 0;
-  for (uint32_t i = 0; i < count; ++i) {
-    uint32_t n = std::min(mtu, len - offset);
-    uint8_t opcode = count == 1       ? wire::kOpRcRdmaReadResponseOnly
-                     : i == 0         ? wire::kOpRcRdmaReadResponseFirst
-                     : i + 1 == count ? wire::kOpRcRdmaReadResponseLast
-                                      : wire::kOpRcRdmaReadResponseMiddle;
-    if (opcode == wire::kOpRcRdmaReadResponseFirst && ctx.mutants.active(Mutant::kReadFirstShort)) {
-      n -= 4;
-    }
-    wire::RocePacket p = ctx.factory.start(qp, opcode, wire::psn_add(psn, i));
-    if (opcode != wire::kOpRcRdmaReadResponseMiddle ||
-        ctx.mutants.active(Mutant::kReadMiddleWithAeth)) {
-      p.aeth = wire::Aeth{wire::kSyndromeAck, msn_of(qp, ctx)};
-      // The mutant sends FIRST-shaped middles.
-      if (opcode == wire::kOpRcRdmaReadResponseMiddle)
-        p.bth.opcode = wire::kOpRcRdmaReadResponseFirst;
-    }
-    // MR-MP-11: every response re-validates the R_Key against current memory.
-    std::span<const uint8_t> data;
-    if (n > 0) {
-      const uint64_t at =
-          va +
-          (ctx.mutants.active(Mutant::kReadResponseOffsetWrapsAt64k) ? offset & 0xffff : offset);
-      auto src = ctx.memory.resolve_remote(rkey, qp.init.pd, at, n, memory::kRemoteRead);
-      if (!src && !ctx.mutants.active(Mutant::kMrAccessNotChecked) &&
-          !ctx.mutants.active(Mutant::kRkeyPdNotChecked) &&
-          !ctx.mutants.active(Mutant::kRkeyRangeOffByOne)) {
-        wire::RocePacket nak = ctx.factory.start(qp, wire::kOpRcAcknowledge, wire::psn_add(psn, i));
-        nak.aeth = wire::Aeth{wire::kNakRemoteAccessError, msn_of(qp, ctx)};
-        ctx.send(nak);
-        enter_error(qp, ctx);
-        return;
-      }
-      if (src) data = std::span<const uint8_t>(src->data(), n);
-    }
-    p.payload = data;
-    ctx.send(p);
-    offset += n;
-  }
 }
 
 RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
@@ -409,14 +373,14 @@ RespState read_reply(QueuePair& qp, Request& r, QpContext& ctx) {
            ctx);
   qp.msn = (qp.msn + 1) & wire::u24::kMax;  // C9-148: a READ counts when executed
   qp.epsn = wire::psn_add(r.psn, npsn);
-  send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
+  send_read_responses(qp, {r.psn, reth.va, reth.rkey, reth.dlen, msn_of(qp, ctx)}, ctx);
   return RespState::kDone;
 }
 
 RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   const auto& a = *r.p.atomic_eth;
   uint64_t original = 0;
-  if (a.va % 8 != 0 && ctx.mutants.active(Mutant::kMisalignedAtomicAccepted)) {
+  if (a.va % 8 != 0 && !ctx.decide.responder.refuses_misaligned_atomic) {
     // The broken device executes the misaligned operation, and not even atomically.
     uint64_t value = 0;
     std::memcpy(&value, r.target.data(), 8);
@@ -430,8 +394,7 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
   } else if (r.p.bth.opcode == wire::kOpRcCompareSwap) {
     const uint64_t swap = a.swap;
     uint64_t compare = a.comp;
-    if (ctx.mutants.active(Mutant::kCompareSwapAlwaysSwaps))
-      std::memcpy(&compare, r.target.data(), 8);
+    if (!ctx.decide.responder.compare_swap_compares) std::memcpy(&compare, r.target.data(), 8);
     auto res = memory::atomic_compare_swap(r.target, compare, swap);
     if (!res) return RespState::kErrorInvalidRequest;
     original = *res;
@@ -439,7 +402,7 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
     auto res = memory::atomic_fetch_add(r.target, a.swap);
     if (!res) return RespState::kErrorInvalidRequest;
     original = *res;
-    if (ctx.mutants.active(Mutant::kFetchAddReturnsNewValue)) original += a.swap;
+    if (!ctx.decide.responder.fetch_add_returns_original) original += a.swap;
   }
   remember(
       qp,
@@ -457,13 +420,12 @@ RespState atomic_reply(QueuePair& qp, Request& r, QpContext& ctx) {
 RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
   qp.epsn = wire::psn_add(r.psn, 1);
   // MR-UC-01: a UC responder never acknowledges, whatever AckReq says.
-  if (qp.init.type == QpType::kUc && !ctx.mutants.active(Mutant::kUcAnswersWithAcks))
-    return RespState::kDone;
+  if (qp.init.type == QpType::kUc && ctx.decide.responder.uc_silent) return RespState::kDone;
   if (r.p.bth.ackreq) {
-    if (ctx.mutants.active(Mutant::kNoAckForAckReq) && r.p.bth.opcode == wire::kOpRcSendOnly)
+    if (!ctx.decide.responder.acks_every_ackreq && r.p.bth.opcode == wire::kOpRcSendOnly)
       return RespState::kDone;
     const uint32_t psn =
-        ctx.mutants.active(Mutant::kAckPsnOffByOne) ? wire::psn_add(r.psn, 1) : r.psn;
+        ctx.decide.responder.ack_carries_request_psn ? r.psn : wire::psn_add(r.psn, 1);
     send_ack(qp, psn, wire::kSyndromeAck, ctx);
   }
   return RespState::kDone;
@@ -472,7 +434,7 @@ RespState acknowledge(QueuePair& qp, Request& r, QpContext& ctx) {
 RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
   ++ctx.counters.duplicate_request;
   if (r.info.is(wire::kRead)) {
-    if (ctx.mutants.active(Mutant::kDuplicateReadDropped)) return RespState::kDone;
+    if (!ctx.decide.responder.answers_duplicate_read) return RespState::kDone;
     for (const auto& res : qp.resources) {
       if (res.kind != ResponderResource::Kind::kRead) continue;
       const int32_t into = wire::psn_diff(r.psn, res.first_psn);
@@ -483,7 +445,7 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
       const uint64_t end = res.va + res.length;
       if (reth.rkey != res.rkey || reth.va < res.va || reth.va + reth.dlen > end)
         return RespState::kDone;
-      send_read_responses(qp, r.psn, reth.va, reth.rkey, reth.dlen, ctx);
+      send_read_responses(qp, {r.psn, reth.va, reth.rkey, reth.dlen, msn_of(qp, ctx)}, ctx);
       return RespState::kDone;
     }
     return RespState::kDone;  // resource recycled: silently dropped (Class D)
@@ -491,7 +453,7 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
   if (r.info.is(wire::kAtomic)) {
     for (const auto& res : qp.resources) {
       if (res.kind != ResponderResource::Kind::kAtomic || res.first_psn != r.psn) continue;
-      if (ctx.mutants.active(Mutant::kAtomicReplayReexecutes)) {
+      if (!ctx.decide.responder.replays_saved_atomic) {
         r.state = RespState::kCheckRkey;
         const auto saved = qp.epsn;
         auto st = check_rkey(qp, r, ctx);
@@ -507,16 +469,16 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
     }
     return RespState::kDone;
   }
-  if (ctx.mutants.active(Mutant::kDuplicateWriteReexecuted) && r.info.is(wire::kWrite) &&
-      r.p.reth) {
+  if (!ctx.decide.responder.executes_duplicate_write_once && r.info.is(wire::kWrite) && r.p.reth) {
     auto dst =
         resolve(qp, r.p.reth->rkey, r.p.reth->va, r.p.payload.size(), memory::kRemoteWrite, ctx);
     if (dst && !r.p.payload.empty())
       std::memcpy(dst->data(), r.p.payload.data(), std::min(dst->size(), r.p.payload.size()));
   }
   // MR-AK-11: a duplicate SEND/WRITE is not executed again and draws an ACK for ePSN - 1.
-  const uint32_t psn =
-      ctx.mutants.active(Mutant::kDuplicateAckWrongPsn) ? r.psn : wire::psn_add(qp.epsn, -1);
+  const uint32_t psn = ctx.decide.responder.duplicate_ack_carries_epsn_minus_one
+                           ? wire::psn_add(qp.epsn, -1)
+                           : r.psn;
   send_ack(qp, psn, wire::kSyndromeAck, ctx);
   return RespState::kDone;
 }
@@ -524,9 +486,9 @@ RespState duplicate(QueuePair& qp, Request& r, QpContext& ctx) {
 RespState error_psn_out_of_sequence(QueuePair& qp, Request& r, QpContext& ctx) {
   // MR-PS-04/05: one NAK per sequence error, carrying ePSN; MR-RN-07: none while an RNR
   // NAK is outstanding. Either way the packet is not executed.
-  const bool may_nak = !qp.sent_psn_nak || ctx.mutants.active(Mutant::kTwoNaksPerSequenceError);
+  const bool may_nak = !qp.sent_psn_nak || !ctx.decide.responder.one_nak_per_sequence_error;
   if (may_nak && !qp.rnr_nak_outstanding) {
-    const uint32_t psn = ctx.mutants.active(Mutant::kNakCarriesPacketPsn) ? r.psn : qp.epsn;
+    const uint32_t psn = ctx.decide.responder.sequence_nak_carries_epsn ? qp.epsn : r.psn;
     send_ack(qp, psn, wire::kNakPsnSequenceError, ctx);
     qp.sent_psn_nak = true;
   }
@@ -537,7 +499,7 @@ RespState error_rnr(QueuePair& qp, Request& r, QpContext& ctx) {
   ++ctx.counters.send_rnr_err;
   send_ack(qp, r.psn, wire::rnr_nak(qp.attr.min_rnr_timer), ctx);
   qp.rnr_nak_outstanding = true;
-  if (ctx.mutants.active(Mutant::kRnrNakAdvancesEpsn)) qp.epsn = wire::psn_add(r.psn, 1);
+  if (!ctx.decide.responder.rnr_nak_keeps_epsn) qp.epsn = wire::psn_add(r.psn, 1);
   return RespState::kDone;
 }
 
@@ -562,21 +524,22 @@ RespState fatal(QueuePair& qp, Request& r, uint8_t syndrome, QpContext& ctx) {
 void respond(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   const auto* info = wire::opcode_info(p.bth.opcode);
   if (info == nullptr) return;
-  Request r{p, *info, p.bth.psn.value()};
+  Request r{p, *info, p.bth.psn.value(), RespState::kCheckPsn, {}};
   const bool uc = qp.init.type == QpType::kUc;
   // RC: a fatal error NAKs and ends the QP; UC drops the message and stays operational.
   auto uc_error = [&](Request& req, uint8_t syndrome) {
     if (!uc) return fatal(qp, req, syndrome, ctx);
-    if (syndrome == wire::kNakInvalidRequest && ctx.mutants.active(Mutant::kUcErrorOnStrayMiddle) &&
+    if (syndrome == wire::kNakInvalidRequest && !ctx.decide.responder.uc_silent_on_stray_middle &&
         !req.info.is(wire::kStart)) {
       enter_error(qp, ctx);
       return RespState::kDone;
     }
-    if (syndrome == wire::kNakRemoteAccessError && ctx.mutants.active(Mutant::kUcRkeyErrorNaks))
+    if (syndrome == wire::kNakRemoteAccessError && !ctx.decide.responder.uc_silent_on_rkey_error)
       send_ack(qp, req.psn, syndrome, ctx);
     return uc_drop_message(qp, ctx);
   };
   for (int steps = 0; steps < 32 && r.state != RespState::kDone; ++steps) {
+    ctx.step("responder", kRespStateNames[static_cast<size_t>(r.state)], r.psn);
     switch (r.state) {
       case RespState::kCheckPsn:
         r.state = check_psn(qp, r, ctx);

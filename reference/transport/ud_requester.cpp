@@ -7,8 +7,6 @@
 namespace mr::transport {
 namespace {
 
-using mutants::Mutant;
-
 // The message bytes of a UD work request (validated at post time; a region deregistered
 // since then sends zeros in its place, as the RC requester does).
 std::vector<uint8_t> gather_all(const QueuePair& qp, const SendWqe& w,
@@ -39,7 +37,7 @@ void complete(QueuePair& qp, const SendWqe& w, WcStatus status, QpContext& ctx) 
 // "the QP's own Q_Key" (IBTA 10.2.5, MR-UD-05).
 uint32_t deth_qkey(const QueuePair& qp, const UdDestination& d, QpContext& ctx) {
   const bool controlled = (d.remote_qkey & kControlledQkeyBit) != 0;
-  if (controlled && !ctx.mutants.active(Mutant::kControlledQkeyIgnored)) return qp.attr.qkey;
+  if (controlled && ctx.decide.datagram.controlled_qkey_is_the_qps) return qp.attr.qkey;
   return d.remote_qkey;
 }
 
@@ -54,7 +52,7 @@ void transmit(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   if (imm) p.imm_dt = wire::ImmDt{w.wr.imm_data};
   p.bth.solicited = w.wr.solicited ? 1 : 0;
   // MR-UD-01: nobody acknowledges a datagram.
-  p.bth.ackreq = ctx.mutants.active(Mutant::kUdAckReqSet) ? 1 : 0;
+  p.bth.ackreq = ctx.decide.datagram.ackreq_clear ? 0 : 1;
   const auto payload = gather_all(qp, w, ctx.memory);
   p.payload = payload;
   ctx.send(p);
@@ -72,7 +70,7 @@ void run_ud_requester(QueuePair& qp, QpContext& ctx) {
     qp.sq.pop_front();
     // A datagram is never segmented: a message larger than the PMTU is a local length
     // error completion (rxe: IB_WC_LOC_LEN_ERR), not a packet.
-    if (w.length > qp.attr.path_mtu && !ctx.mutants.active(Mutant::kUdLargerThanPmtuSent)) {
+    if (w.length > qp.attr.path_mtu && ctx.decide.datagram.refuses_larger_than_pmtu) {
       complete(qp, w, WcStatus::kLocalLengthError, ctx);
       continue;
     }

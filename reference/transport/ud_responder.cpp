@@ -11,8 +11,6 @@
 namespace mr::transport {
 namespace {
 
-using mutants::Mutant;
-
 // The GRH area as rxe fills it (rxe_resp.c send_data_in with union rdma_network_hdr):
 // IPv4: 20 zero bytes, then the received IPv4 header without options; IPv6: its header.
 std::array<uint8_t, kGrhAreaBytes> grh_area(const wire::RocePacket& p) {
@@ -35,7 +33,8 @@ std::array<uint8_t, kGrhAreaBytes> grh_area(const wire::RocePacket& p) {
 void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!p.deth) return;  // the decoder gives every UD opcode its DETH; be safe anyway
   // MR-UD-02 (IBTA C10-15): a Q_Key that is not the QP's drops the packet and counts.
-  if (p.deth->qkey != qp.attr.qkey && !ctx.mutants.active(Mutant::kQkeyNotChecked)) {
+  const DatagramDecisions& decide = ctx.decide.datagram;
+  if (p.deth->qkey != qp.attr.qkey && decide.checks_qkey) {
     ++ctx.counters.qkey_viol_cntr;
     return;
   }
@@ -44,12 +43,12 @@ void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) 
     ++ctx.counters.dropped_no_rwqe;
     return;
   }
-  const bool grh = !ctx.mutants.active(Mutant::kGrhAreaNotFilled);
+  const bool grh = decide.fills_grh_area;
   const uint64_t room = receive_capacity(rq.front());
   const uint64_t header = grh ? kGrhAreaBytes : 0;
   auto payload = p.payload;
   if (header + payload.size() > room) {
-    if (!ctx.mutants.active(Mutant::kUdLongMessageTruncated) || room < header) {
+    if (decide.drops_message_longer_than_wqe || room < header) {
       ++ctx.counters.dropped_no_rwqe;  // MR-UD-04: the WQE stays for the next datagram
       return;
     }
@@ -70,11 +69,11 @@ void receive_datagram(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) 
   c.byte_len = static_cast<uint32_t>(header + payload.size());
   c.qp_num = qp.qpn;
   c.solicited = p.bth.solicited != 0;
-  c.src_qp = ctx.mutants.active(Mutant::kUdSourceQpNotReported) ? qp.qpn : p.deth->sqpn.value();
+  c.src_qp = decide.reports_source_qp ? p.deth->sqpn.value() : qp.qpn;
   c.grh = grh;
   if (p.imm_dt) {
     const uint32_t imm = p.imm_dt->imm.value();
-    c.imm_data = ctx.mutants.active(Mutant::kImmediateByteSwapped) ? __builtin_bswap32(imm) : imm;
+    c.imm_data = ctx.decide.completion.immediate_in_host_order ? imm : __builtin_bswap32(imm);
   }
   ctx.complete_recv(c);
   ++ctx.counters.rdma_recvs;

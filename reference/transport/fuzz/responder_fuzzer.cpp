@@ -68,15 +68,13 @@ struct Harness {
                             transport::kAttrMaxRdAtomic);
     for (int i = 0; i < 8; ++i)
       (void)dev.post_recv(qpn, {static_cast<uint64_t>(i), {{mr.va + i * 4096ULL, 4096, mr.lkey}}});
-    (void)dev.post_send(qpn, {1,
-                              transport::SendOpcode::kWrite,
-                              {{mr.va, 3000, mr.lkey}},
-                              true,
-                              false,
-                              0,
-                              0,
-                              0x20000,
-                              mr.rkey});
+    transport::SendWr write;
+    write.wr_id = 1;
+    write.opcode = transport::SendOpcode::kWrite;
+    write.sg_list = {{mr.va, 3000, mr.lkey}};
+    write.remote_addr = 0x20000;
+    write.rkey = mr.rkey;
+    (void)dev.post_send(qpn, write);
   }
   static wire::MacAddress c_mac() { return *wire::MacAddress::parse("02:00:00:00:00:02"); }
 };

@@ -1,0 +1,158 @@
+// Every mutant's row: the decision of one machine it breaks, and the value the broken device
+// takes. One table per decisions struct, all in this file, so that the mutant -> decision
+// map reads in one place (transport_decisions_test checks each mutant has exactly one row).
+#include "reference/transport/transport_decisions.h"
+
+namespace mr::transport {
+namespace {
+
+using mutants::Mutant;
+
+constexpr DecisionRow<FramingDecisions> kFramingRows[] = {
+    {Mutant::kVlanTagNotSent, &FramingDecisions::sends_vlan_tag, false},
+    {Mutant::kVlanPcpZero, &FramingDecisions::vlan_pcp_from_address_vector, false},
+    {Mutant::kIpv6TrafficClassZero, &FramingDecisions::ipv6_traffic_class_from_av, false},
+    {Mutant::kIpv6HopLimitDefault, &FramingDecisions::ipv6_hop_limit_from_av, false},
+    {Mutant::kTverNonzero, &FramingDecisions::bth_version_zero, false},
+    {Mutant::kUdpSourcePortChanges, &FramingDecisions::udp_source_port_stable, false},
+    {Mutant::kBecnOnData, &FramingDecisions::becn_only_on_cnp, false},
+    {Mutant::kPadBytesNonzero, &FramingDecisions::pad_bytes_zero, false},
+    {Mutant::kIcrcWrongByteOrder, &FramingDecisions::icrc_little_endian_on_wire, false},
+};
+
+constexpr DecisionRow<ReceiveDecisions> kReceiveRows[] = {
+    {Mutant::kIcrcNotChecked, &ReceiveDecisions::checks_icrc, false},
+    {Mutant::kCeMarkedDropped, &ReceiveDecisions::keeps_ce_marked_packets, false},
+    {Mutant::kAcceptTverNonzero, &ReceiveDecisions::checks_bth_version, false},
+    {Mutant::kMigReqDropped, &ReceiveDecisions::keeps_migreq_packets, false},
+    {Mutant::kAcceptUnknownTransport, &ReceiveDecisions::checks_transport, false},
+    {Mutant::kRtrAcceptsResponses, &ReceiveDecisions::rtr_refuses_responses, false},
+    {Mutant::kResetStateAccepts, &ReceiveDecisions::init_refuses_requests, false},
+    {Mutant::kErrorStateStillAnswers, &ReceiveDecisions::error_state_silent, false},
+    {Mutant::kVlanPriorityMismatchDropped, &ReceiveDecisions::ignores_vlan_priority, false},
+    {Mutant::kPkeyNotChecked, &ReceiveDecisions::checks_pkey, false},
+};
+
+constexpr DecisionRow<RequesterDecisions> kRequesterRows[] = {
+    {Mutant::kUnackedPsnsUnbounded, &RequesterDecisions::bounds_unacked_psns, false},
+    {Mutant::kReadConsumesOnePsn, &RequesterDecisions::read_takes_psn_per_response, false},
+    {Mutant::kAckReqNotOnLast, &RequesterDecisions::ackreq_on_last, false},
+    {Mutant::kAckReqOnlyOnLast, &RequesterDecisions::ackreq_periodic, false},
+    {Mutant::kSolicitedOnEveryPacket, &RequesterDecisions::solicited_only_on_last, false},
+    {Mutant::kUcSendsRcOpcodes, &RequesterDecisions::uc_sends_uc_opcodes, false},
+    {Mutant::kWriteGatherWrapsAt64k, &RequesterDecisions::gathers_beyond_64k, false},
+    {Mutant::kRetransmitEarly, &RequesterDecisions::waits_full_timeout, false},
+    {Mutant::kTimeoutZeroRetransmits, &RequesterDecisions::timeout_zero_never_retransmits, false},
+    {Mutant::kReadRetryFromMessageStart, &RequesterDecisions::read_retry_after_received, false},
+    {Mutant::kLaterWqesNotRewound, &RequesterDecisions::rewinds_later_wqes, false},
+};
+
+constexpr DecisionRow<ResponderDecisions> kResponderRows[] = {
+    {Mutant::kExecuteAheadOfSequence, &ResponderDecisions::refuses_psn_ahead, false},
+    {Mutant::kUcKeepsMessageAfterGap, &ResponderDecisions::uc_drops_message_after_gap, false},
+    {Mutant::kNoRnrNak, &ResponderDecisions::sends_rnr_nak, false},
+    {Mutant::kRnrNakForWrite, &ResponderDecisions::rnr_nak_only_for_send, false},
+    {Mutant::kRnrNakAdvancesEpsn, &ResponderDecisions::rnr_nak_keeps_epsn, false},
+    {Mutant::kZeroLengthReadChecksRkey, &ResponderDecisions::zero_length_skips_rkey, false},
+    {Mutant::kRkeyRangeOffByOne, &ResponderDecisions::checks_rkey_range, false},
+    {Mutant::kMrAccessNotChecked, &ResponderDecisions::checks_mr_access, false},
+    {Mutant::kRkeyPdNotChecked, &ResponderDecisions::checks_rkey_pd, false},
+    {Mutant::kRemoteAccessNakAsInvalid, &ResponderDecisions::naks_rkey_error_as_remote_access,
+     false},
+    {Mutant::kMisalignedAtomicAccepted, &ResponderDecisions::refuses_misaligned_atomic, false},
+    {Mutant::kLongSendTruncated, &ResponderDecisions::fails_long_send, false},
+    {Mutant::kReceiveWqeLostOnError, &ResponderDecisions::completes_failed_receive, false},
+    {Mutant::kSendPlacementWrapsAt64k, &ResponderDecisions::places_send_beyond_64k, false},
+    {Mutant::kWritePlacementWrapsAt64k, &ResponderDecisions::places_write_beyond_64k, false},
+    {Mutant::kSendWithInvalidateIgnored, &ResponderDecisions::invalidates_on_send_with_invalidate,
+     false},
+    {Mutant::kSequenceNakNeverRearmed, &ResponderDecisions::rearms_sequence_nak, false},
+    {Mutant::kReadResourcesHoldOne, &ResponderDecisions::holds_max_dest_rd_atomic, false},
+    {Mutant::kReadResponsePsnOffset, &ResponderDecisions::read_responses_start_at_request_psn,
+     false},
+    {Mutant::kReadFirstShort, &ResponderDecisions::read_first_full_mtu, false},
+    {Mutant::kReadMiddleWithAeth, &ResponderDecisions::read_middle_without_aeth, false},
+    {Mutant::kReadResponseOffsetWrapsAt64k, &ResponderDecisions::reads_beyond_64k, false},
+    {Mutant::kCompareSwapAlwaysSwaps, &ResponderDecisions::compare_swap_compares, false},
+    {Mutant::kFetchAddReturnsNewValue, &ResponderDecisions::fetch_add_returns_original, false},
+    {Mutant::kUcAnswersWithAcks, &ResponderDecisions::uc_silent, false},
+    {Mutant::kNoAckForAckReq, &ResponderDecisions::acks_every_ackreq, false},
+    {Mutant::kAckPsnOffByOne, &ResponderDecisions::ack_carries_request_psn, false},
+    {Mutant::kWrongMsn, &ResponderDecisions::reports_true_msn, false},
+    {Mutant::kAckWithSolicited, &ResponderDecisions::acks_plain, false},
+    {Mutant::kDuplicateReadDropped, &ResponderDecisions::answers_duplicate_read, false},
+    {Mutant::kAtomicReplayReexecutes, &ResponderDecisions::replays_saved_atomic, false},
+    {Mutant::kDuplicateWriteReexecuted, &ResponderDecisions::executes_duplicate_write_once, false},
+    {Mutant::kDuplicateAckWrongPsn, &ResponderDecisions::duplicate_ack_carries_epsn_minus_one,
+     false},
+    {Mutant::kTwoNaksPerSequenceError, &ResponderDecisions::one_nak_per_sequence_error, false},
+    {Mutant::kNakCarriesPacketPsn, &ResponderDecisions::sequence_nak_carries_epsn, false},
+    {Mutant::kUcErrorOnStrayMiddle, &ResponderDecisions::uc_silent_on_stray_middle, false},
+    {Mutant::kUcRkeyErrorNaks, &ResponderDecisions::uc_silent_on_rkey_error, false},
+};
+
+constexpr DecisionRow<CompleterDecisions> kCompleterRows[] = {
+    {Mutant::kRetryCountIgnored, &CompleterDecisions::honours_retry_count, false},
+    {Mutant::kRetryCountSevenInfinite, &CompleterDecisions::retry_count_seven_is_seven, false},
+    {Mutant::kRetryBudgetNotResetOnProgress, &CompleterDecisions::resets_retry_budget_on_progress,
+     false},
+    {Mutant::kTimerNotRearmedOnProgress, &CompleterDecisions::rearms_timer_on_progress, false},
+    {Mutant::kNoImplicitNakForRead, &CompleterDecisions::implicit_nak_for_read, false},
+    {Mutant::kImplicitNakRetryStorm, &CompleterDecisions::one_retry_per_implicit_nak, false},
+    {Mutant::kRnrRetryIgnored, &CompleterDecisions::honours_rnr_retry, false},
+    {Mutant::kRnrBudgetNotResetOnProgress, &CompleterDecisions::resets_rnr_budget_on_progress,
+     false},
+    {Mutant::kRnrTimerIgnored, &CompleterDecisions::honours_rnr_timer, false},
+    {Mutant::kReadPlacementWrapsAt64k, &CompleterDecisions::places_read_beyond_64k, false},
+};
+
+constexpr DecisionRow<DatagramDecisions> kDatagramRows[] = {
+    {Mutant::kUdAckReqSet, &DatagramDecisions::ackreq_clear, false},
+    {Mutant::kUdLargerThanPmtuSent, &DatagramDecisions::refuses_larger_than_pmtu, false},
+    {Mutant::kControlledQkeyIgnored, &DatagramDecisions::controlled_qkey_is_the_qps, false},
+    {Mutant::kQkeyNotChecked, &DatagramDecisions::checks_qkey, false},
+    {Mutant::kGrhAreaNotFilled, &DatagramDecisions::fills_grh_area, false},
+    {Mutant::kUdSourceQpNotReported, &DatagramDecisions::reports_source_qp, false},
+    {Mutant::kUdLongMessageTruncated, &DatagramDecisions::drops_message_longer_than_wqe, false},
+};
+
+constexpr DecisionRow<CompletionDecisions> kCompletionRows[] = {
+    {Mutant::kNoCompletionEvent, &CompletionDecisions::raises_completion_events, false},
+    {Mutant::kSolicitedEventIgnoresSe, &CompletionDecisions::honours_solicited_event, false},
+    {Mutant::kImmediateByteSwapped, &CompletionDecisions::immediate_in_host_order, false},
+    {Mutant::kErrorStateNoFlush, &CompletionDecisions::flushes_on_error, false},
+};
+
+constexpr DecisionRow<CongestionDecisions> kCongestionRows[] = {
+    {Mutant::kCnpNotRateLimited, &CongestionDecisions::cnp_rate_limited, false},
+    {Mutant::kCnpWithoutBecn, &CongestionDecisions::cnp_sets_becn, false},
+    {Mutant::kCnpAnswered, &CongestionDecisions::ce_marked_cnp_unanswered, false},
+    {Mutant::kRpIgnoresCnp, &CongestionDecisions::reaction_point_acts_on_cnp, false},
+    {Mutant::kRpReactsLate, &CongestionDecisions::reaction_point_acts_at_once, false},
+    {Mutant::kRpFiltersCnpSourcePort, &CongestionDecisions::reaction_point_any_source_port, false},
+    {Mutant::kRpRateBelowMinimum, &CongestionDecisions::reaction_point_keeps_minimum, false},
+    {Mutant::kRpAcceptsBadIcrcCnp, &CongestionDecisions::cnp_icrc_checked, false},
+};
+
+}  // namespace
+
+std::span<const DecisionRow<FramingDecisions>> FramingDecisions::rows() { return kFramingRows; }
+std::span<const DecisionRow<ReceiveDecisions>> ReceiveDecisions::rows() { return kReceiveRows; }
+std::span<const DecisionRow<RequesterDecisions>> RequesterDecisions::rows() {
+  return kRequesterRows;
+}
+std::span<const DecisionRow<ResponderDecisions>> ResponderDecisions::rows() {
+  return kResponderRows;
+}
+std::span<const DecisionRow<CompleterDecisions>> CompleterDecisions::rows() {
+  return kCompleterRows;
+}
+std::span<const DecisionRow<DatagramDecisions>> DatagramDecisions::rows() { return kDatagramRows; }
+std::span<const DecisionRow<CompletionDecisions>> CompletionDecisions::rows() {
+  return kCompletionRows;
+}
+std::span<const DecisionRow<CongestionDecisions>> CongestionDecisions::rows() {
+  return kCongestionRows;
+}
+
+}  // namespace mr::transport
