@@ -134,8 +134,21 @@ struct Bad {
   const char* field;
 };
 
-// Every one of these is refused with the given code, naming the given field.
-const std::vector<Bad> kBadMessages = {
+// Each line of a table is refused with its code, naming its field, with a message.
+void expect_refused(const std::vector<Bad>& table) {
+  for (const Bad& bad : table) {
+    auto r = parse_request_line(bad.line);
+    ASSERT_FALSE(r) << bad.line;
+    EXPECT_EQ(r.error().error.code, bad.code) << bad.line << " -> " << r.error().error.to_string();
+    EXPECT_EQ(r.error().error.field, bad.field)
+        << bad.line << " -> " << r.error().error.to_string();
+    EXPECT_FALSE(r.error().error.message.empty()) << bad.line;
+  }
+}
+
+// Not a JSON object, or no id that reads as an unsigned 64-bit integer: EPROTO, as the
+// reply cannot name the request it answers.
+const std::vector<Bad> kNoRequest = {
     {"", ErrorCode::kEproto, ""},
     {"not json", ErrorCode::kEproto, ""},
     {"{", ErrorCode::kEproto, ""},
@@ -151,10 +164,18 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1e300,"op":"create_pd"})", ErrorCode::kEproto, "id"},
     {R"({"id":184467440737095516160,"op":"create_pd"})", ErrorCode::kEproto, "id"},
     {R"({"id":"0x1ffffffffffffffff","op":"create_pd"})", ErrorCode::kEproto, "id"},
+};
+
+// No op, an op that is not a string or not one the agent has, a member the op does not take.
+const std::vector<Bad> kBadOps = {
     {R"({"id":1})", ErrorCode::kEinval, "op"},
     {R"({"id":1,"op":7})", ErrorCode::kEinval, "op"},
     {R"({"id":1,"op":"format_disk"})", ErrorCode::kEnotsup, "op"},
     {R"({"id":1,"op":"create_pd","extra":1})", ErrorCode::kEinval, "extra"},
+};
+
+// hello and the ops that create objects: a missing, mistyped or out-of-range argument.
+const std::vector<Bad> kBadCreateArgs = {
     {R"({"id":1,"op":"hello","protocol":1})", ErrorCode::kEinval, "token"},
     {R"({"id":1,"op":"hello","token":5,"protocol":1})", ErrorCode::kEinval, "token"},
     {R"({"id":1,"op":"reg_mr","length":4096})", ErrorCode::kEinval, "pd"},
@@ -172,16 +193,14 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"recv_cq":1,"type":"XRC"})", ErrorCode::kEinval,
      "type"},
     {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"type":"RC"})", ErrorCode::kEinval, "recv_cq"},
-    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"qkey":4294967296}})", ErrorCode::kEinval,
-     "attrs.qkey"},
-    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"remote_qpn":1,"remote_qkey":1}}})",
-     ErrorCode::kEinval, "wr.ud.ah"},
-    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"ah":{"dip":"198.18.0.1"},"remote_qpn":16777216,"remote_qkey":1}}})",
-     ErrorCode::kEinval, "wr.ud.remote_qpn"},
-    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"ah":{"dip":"198.18.0.1"},"remote_qpn":1}}})",
-     ErrorCode::kEinval, "wr.ud.remote_qkey"},
     {R"({"id":1,"op":"create_qp","pd":1,"send_cq":1,"recv_cq":1,"type":"RC","max_send_wr":0})",
      ErrorCode::kEinval, "max_send_wr"},
+};
+
+// modify_qp: the QP, the attributes, and the address vector inside them, by path.
+const std::vector<Bad> kBadModifyQp = {
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"qkey":4294967296}})", ErrorCode::kEinval,
+     "attrs.qkey"},
     {R"({"id":1,"op":"modify_qp","qpn":1})", ErrorCode::kEinval, "attrs"},
     {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{}})", ErrorCode::kEinval, "attrs"},
     {R"({"id":1,"op":"modify_qp","qpn":16777216,"attrs":{"state":"INIT"}})", ErrorCode::kEinval,
@@ -217,6 +236,16 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"av":{"dip":"198.18.0.1","ttl":3}}})",
      ErrorCode::kEinval, "attrs.av.ttl"},
     {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"av":[]}})", ErrorCode::kEinval, "attrs.av"},
+};
+
+// post_send, post_recv and post_srq_recv: the work request and its parts, by path.
+const std::vector<Bad> kBadWorkRequests = {
+    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"remote_qpn":1,"remote_qkey":1}}})",
+     ErrorCode::kEinval, "wr.ud.ah"},
+    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"ah":{"dip":"198.18.0.1"},"remote_qpn":16777216,"remote_qkey":1}}})",
+     ErrorCode::kEinval, "wr.ud.remote_qpn"},
+    {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"ah":{"dip":"198.18.0.1"},"remote_qpn":1}}})",
+     ErrorCode::kEinval, "wr.ud.remote_qkey"},
     {R"({"id":1,"op":"post_send","qpn":1})", ErrorCode::kEinval, "wr"},
     {R"({"id":1,"op":"post_send","qpn":1,"wr":{"sg_list":[]}})", ErrorCode::kEinval, "wr.opcode"},
     {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND"}})", ErrorCode::kEinval,
@@ -248,6 +277,10 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1,"op":"post_recv","qpn":1,"wr":{"sg_list":[],"opcode":"SEND"}})", ErrorCode::kEinval,
      "wr.opcode"},
     {R"({"id":1,"op":"post_srq_recv","wr":{"sg_list":[]}})", ErrorCode::kEinval, "srq"},
+};
+
+// Polling, memory, destroy and mutants, and a member given to an op that takes none.
+const std::vector<Bad> kBadOtherArgs = {
     {R"({"id":1,"op":"poll_cq","cq":1,"timeout_ms":10001})", ErrorCode::kEinval, "timeout_ms"},
     {R"({"id":1,"op":"poll_cq","cq":1,"max":0})", ErrorCode::kEinval, "max"},
     {R"({"id":1,"op":"poll_cq","cq":1,"max":100000})", ErrorCode::kEinval, "max"},
@@ -266,16 +299,32 @@ const std::vector<Bad> kBadMessages = {
     {R"({"id":1,"op":"doctor","root":"/etc"})", ErrorCode::kEinval, "root"},
 };
 
-TEST(ControlMessage, EveryBadMessageIsRefusedNamingTheField) {
-  ASSERT_GE(kBadMessages.size(), 60U);
-  for (const Bad& bad : kBadMessages) {
-    auto r = parse_request_line(bad.line);
-    ASSERT_FALSE(r) << bad.line;
-    EXPECT_EQ(r.error().error.code, bad.code) << bad.line << " -> " << r.error().error.to_string();
-    EXPECT_EQ(r.error().error.field, bad.field)
-        << bad.line << " -> " << r.error().error.to_string();
-    EXPECT_FALSE(r.error().error.message.empty()) << bad.line;
+TEST(ControlMessage, ALineThatIsNoObjectOrHasNoReadableIdIsEproto) { expect_refused(kNoRequest); }
+
+TEST(ControlMessage, AMissingOrUnknownOpOrMemberIsRefusedNamingIt) { expect_refused(kBadOps); }
+
+TEST(ControlMessage, BadHelloAndCreateArgumentsAreRefusedNamingTheField) {
+  expect_refused(kBadCreateArgs);
+}
+
+TEST(ControlMessage, BadModifyQpAttributesAreRefusedNamingTheirPath) {
+  expect_refused(kBadModifyQp);
+}
+
+TEST(ControlMessage, BadWorkRequestsAreRefusedNamingTheirPath) { expect_refused(kBadWorkRequests); }
+
+TEST(ControlMessage, BadPollMemoryAndHousekeepingArgumentsAreRefusedNamingTheField) {
+  expect_refused(kBadOtherArgs);
+}
+
+// A guard against cases lost in an edit of the tables.
+TEST(ControlMessage, TheRefusalTablesHoldAtLeastSixtyMessages) {
+  size_t messages = 0;
+  for (const auto* table :
+       {&kNoRequest, &kBadOps, &kBadCreateArgs, &kBadModifyQp, &kBadWorkRequests, &kBadOtherArgs}) {
+    messages += table->size();
   }
+  ASSERT_GE(messages, 60U);
 }
 
 TEST(ControlMessage, ErrorsKeepTheIdWhenItWasReadable) {

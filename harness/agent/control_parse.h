@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/agent/control_error.h"
+#include "harness/agent/control_vocabulary.h"
 #include "harness/agent/dut_types.h"
 #include "harness/agent/json_reader.h"
 

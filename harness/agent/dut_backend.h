@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/agent/control_error.h"
+#include "harness/agent/control_vocabulary.h"
 #include "harness/agent/dut_types.h"
 
 namespace mr::agent {

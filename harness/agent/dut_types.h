@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/agent/protocol_limits.h"
+#include "harness/agent/control_vocabulary.h"
 #include "reference/transport/address_vector.h"
 #include "reference/transport/queue_pair.h"
 #include "reference/transport/work_request.h"

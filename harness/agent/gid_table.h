@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/agent/control_error.h"
+#include "harness/agent/control_vocabulary.h"
 #include "reference/transport/address_vector.h"
 #include "reference/wire/address.h"
 

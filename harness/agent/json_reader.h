@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/agent/control_error.h"
+#include "harness/agent/control_vocabulary.h"
 
 namespace mr::agent {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <set>
 
-#include "harness/agent/control_error.h"
+#include "harness/agent/control_vocabulary.h"
 #include "harness/agent/dut_types.h"
 
 namespace mr::agent {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "harness/agent/protocol_limits.h"
+#include "harness/protocol/protocol_limits.h"
 #include "harness/protocol/reply_reader.h"
 #include "reference/wire/wide_integer.h"
 
@@ -347,5 +347,15 @@ Reply<void> DutClient::destroy(const std::string& kind, uint32_t handle) {
 }
 
 Reply<void> DutClient::reset() { return done(send({{"op", "reset"}})); }
+
+Reply<Json> DutClient::doctor() { return send({{"op", "doctor"}}); }
+
+Reply<void> DutClient::bye() { return done(send({{"op", "bye"}})); }
+
+Reply<void> DutClient::hello(const std::string& token, const std::string& client) {
+  Json request = {{"op", "hello"}, {"protocol", kProtocolVersion}, {"client", client}};
+  if (!token.empty()) request["token"] = token;
+  return done(send(std::move(request)));
+}
 
 }  // namespace mr::protocol

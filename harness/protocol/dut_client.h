@@ -18,14 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/agent/control_error.h"
+#include "harness/protocol/control_error.h"
 #include "harness/protocol/dut_messages.h"
 #include "reference/error/expected.h"
 
 namespace mr::protocol {
 
 using Json = nlohmann::json;
-using agent::ControlError;
+using protocol::ControlError;
 template <class T>
 using Reply = Expected<T, ControlError>;
 
@@ -45,12 +45,12 @@ class DutClient {
   Reply<QpInfo> query_qp(uint32_t qpn);
   Reply<void> post_send(uint32_t qpn, const SendWr& wr);
   Reply<void> post_recv(uint32_t qpn, const RecvWr& wr);
-  // Waits at most timeout_ms (the protocol's bound, agent::kMaxPollTimeoutMs) for the first.
+  // Waits at most timeout_ms (the protocol's bound, protocol::kMaxPollTimeoutMs) for the first.
   Reply<std::vector<Completion>> poll_cq(uint32_t cq, uint64_t max, uint64_t timeout_ms);
   Reply<void> req_notify_cq(uint32_t cq, bool solicited_only);
   // The CQ's events since the last get_cq_event, waiting at most timeout_ms for one.
   Reply<uint64_t> get_cq_event(uint32_t cq, uint64_t timeout_ms);
-  // Exactly `length` bytes (at most agent::kMaxMemTransfer), or an error.
+  // Exactly `length` bytes (at most protocol::kMaxMemTransfer), or an error.
   Reply<std::vector<uint8_t>> read_mem(uint32_t lkey, uint64_t va, uint64_t length);
   Reply<void> write_mem(uint32_t lkey, uint64_t va, std::span<const uint8_t> data);
   Reply<Counters> counters();
@@ -58,6 +58,14 @@ class DutClient {
   // kind: qp, cq, srq, mr, pd.
   Reply<void> destroy(const std::string& kind, uint32_t handle);
   Reply<void> reset();
+  // The session's first request: the token (none where the transport is trusted, in
+  // process) and who is asking, at the protocol version this client speaks.
+  Reply<void> hello(const std::string& token, const std::string& client);
+  // The DUT host's readiness report, as the agent sent it (harness/doctor reads its schema,
+  // doctor::report_from_json, so that this client does not link the host inspector).
+  Reply<Json> doctor();
+  // Ends the session politely; the agent closes the connection after answering.
+  Reply<void> bye();
 
  private:
   // Sends `request`; the reply when it is an object, else EPROTO quoting it.

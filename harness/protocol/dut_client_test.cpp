@@ -36,6 +36,23 @@ TEST(DutClient, CreateQpSendsTheProtocolsMembersAndReadsTheQpn) {
       "recv_cq": 2, "type": "UD", "max_send_wr": 1024})"));
 }
 
+TEST(DutClient, DoctorReturnsTheReportAsSentAndByeEndsTheSession) {
+  auto a = agent(R"({"checks": [{"id": "rdma.devices", "severity": "ok"}]})");
+  auto report = a.client().doctor();
+  ASSERT_TRUE(report) << report.error().to_string();
+  EXPECT_EQ((*report)["checks"][0]["id"], "rdma.devices");
+  ASSERT_TRUE(a.client().bye());
+  EXPECT_EQ(a.sent.at(0), Json::parse(R"({"op": "doctor"})"));
+  EXPECT_EQ(a.sent.at(1), Json::parse(R"({"op": "bye"})"));
+}
+
+TEST(DutClient, ADoctorReplyThatIsNoObjectIsEproto) {
+  auto a = agent("[1, 2]");
+  auto report = a.client().doctor();
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.error().code, protocol::ErrorCode::kEproto) << report.error().to_string();
+}
+
 TEST(DutClient, ModifyQpSendsOnlyTheAttributesSet) {
   auto a = agent("{}");
   QpAttrs rtr{.state = "RTR", .path_mtu = 1024, .av = AddressVector{.dip = "198.18.0.1"}};
@@ -106,7 +123,7 @@ TEST(DutClient, AWideValueStringThatIsNoNumberIsEprotoNamingTheMember) {
     auto a = agent(std::string(R"({"lkey": 1, "rkey": 2, "length": 64, "va": )") + bad + "}");
     auto got = a.client().reg_mr({.pd = 1, .length = 64});
     ASSERT_FALSE(got) << bad;
-    EXPECT_EQ(got.error().code, agent::ErrorCode::kEproto) << bad;
+    EXPECT_EQ(got.error().code, protocol::ErrorCode::kEproto) << bad;
     EXPECT_NE(got.error().message.find("va"), std::string::npos) << got.error().message;
   }
 }
@@ -116,7 +133,7 @@ TEST(DutClient, AWronglyTypedCompletionMemberIsEprotoNamingItAndQuotingTheReply)
       "byte_len": 64, "qp_num": 17}]})");
   auto got = a.client().poll_cq(2, 1, 0);
   ASSERT_FALSE(got);
-  EXPECT_EQ(got.error().code, agent::ErrorCode::kEproto);
+  EXPECT_EQ(got.error().code, protocol::ErrorCode::kEproto);
   EXPECT_EQ(got.error().message,
             "poll_cq reply: completions[0].status: expected a string; reply: "
             R"({"completions":[{"byte_len":64,"opcode":"RECV","qp_num":17,"status":0,)"
@@ -145,7 +162,7 @@ TEST(DutClient, MalformedRepliesAreErrorsNotExceptions) {
     auto a = agent(c.reply);
     auto got = a.client().poll_cq(1, 1, 0);
     ASSERT_FALSE(got) << c.reply;
-    EXPECT_EQ(got.error().code, agent::ErrorCode::kEproto);
+    EXPECT_EQ(got.error().code, protocol::ErrorCode::kEproto);
     EXPECT_EQ(got.error().message.rfind(c.starts, 0), 0u) << got.error().message;
   }
 }
@@ -217,11 +234,11 @@ TEST(DutClient, QueryQpNeedsTheState) {
 
 TEST(DutClient, TheAgentsErrorPassesThrough) {
   DutClient client([](const Json&) -> Reply<Json> {
-    return agent::control_error(agent::ErrorCode::kEnospc, "no room", "length");
+    return protocol::control_error(protocol::ErrorCode::kEnospc, "no room", "length");
   });
   auto mr = client.reg_mr({.pd = 1, .length = 4096, .access = {"LOCAL_WRITE"}});
   ASSERT_FALSE(mr);
-  EXPECT_EQ(mr.error().code, agent::ErrorCode::kEnospc);
+  EXPECT_EQ(mr.error().code, protocol::ErrorCode::kEnospc);
   EXPECT_EQ(mr.error().field, "length");
 }
 

@@ -26,13 +26,13 @@ std::string quote_reply(const Json& reply, size_t max_chars) {
   return s;
 }
 
-agent::ControlError malformed_reply(std::string_view op, std::string_view path,
-                                    std::string_view problem, const Json& reply) {
+protocol::ControlError malformed_reply(std::string_view op, std::string_view path,
+                                       std::string_view problem, const Json& reply) {
   std::string message(op);
   message += " reply: ";
   if (!path.empty()) message += std::string(path) + ": ";
   message += std::string(problem) + "; reply: " + quote_reply(reply);
-  return {agent::ErrorCode::kEproto, std::move(message), {}};
+  return {protocol::ErrorCode::kEproto, std::move(message), {}};
 }
 
 std::string member_path(std::string_view parent, std::string_view key) {

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/agent/control_error.h"
+#include "harness/protocol/control_error.h"
 
 namespace mr::protocol {
 
@@ -26,8 +26,8 @@ using Json = nlohmann::json;
 std::string quote_reply(const Json& reply, size_t max_chars = 200);
 
 // The EPROTO error of a malformed reply to `op`: "<op> reply: <path>: <problem>; reply: ...".
-agent::ControlError malformed_reply(std::string_view op, std::string_view path,
-                                    std::string_view problem, const Json& reply);
+protocol::ControlError malformed_reply(std::string_view op, std::string_view path,
+                                       std::string_view problem, const Json& reply);
 
 class ReplyReader {
  public:
@@ -52,7 +52,7 @@ class ReplyReader {
   std::string string_value(const Json& value, const std::string& path);
   bool is_object(const Json& value, const std::string& path);
 
-  const std::optional<agent::ControlError>& error() const { return error_; }
+  const std::optional<protocol::ControlError>& error() const { return error_; }
   const Json& reply() const { return reply_; }
   // Records `problem` at `path` unless an earlier error is recorded.
   void fail(const std::string& path, std::string_view problem);
@@ -63,7 +63,7 @@ class ReplyReader {
 
   std::string op_;
   const Json& reply_;
-  std::optional<agent::ControlError> error_;
+  std::optional<protocol::ControlError> error_;
 };
 
 // "parent.key", or "key" at the top.

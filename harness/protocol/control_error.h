@@ -14,7 +14,7 @@
 
 #include "reference/error/expected.h"
 
-namespace mr::agent {
+namespace mr::protocol {
 
 enum class ErrorCode : uint8_t {
   kEinval,     // a malformed or out-of-range argument
@@ -46,4 +46,4 @@ inline Unexpected<ControlError> control_error(ErrorCode code, std::string messag
   return Unexpected(ControlError{code, std::move(message), std::move(field)});
 }
 
-}  // namespace mr::agent
+}  // namespace mr::protocol

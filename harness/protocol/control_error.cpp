@@ -1,8 +1,8 @@
-#include "harness/agent/control_error.h"
+#include "harness/protocol/control_error.h"
 
 #include <array>
 
-namespace mr::agent {
+namespace mr::protocol {
 namespace {
 
 constexpr std::array<std::string_view, 8> kNames{"EINVAL", "ENOENT",    "EBUSY",  "EPERM",
@@ -20,9 +20,9 @@ std::optional<ErrorCode> error_code_from_string(std::string_view name) {
 }
 
 std::string ControlError::to_string() const {
-  std::string s(agent::to_string(code));
+  std::string s(protocol::to_string(code));
   if (!field.empty()) s += " " + field;
   return s + ": " + message;
 }
 
-}  // namespace mr::agent
+}  // namespace mr::protocol

@@ -5,13 +5,13 @@
 // requests to them (a wait longer than kMaxPollTimeoutMs is split into several requests),
 // without depending on the rest of the agent.
 //
-//   request["timeout_ms"] = std::min<uint64_t>(wait_ms, agent::kMaxPollTimeoutMs);
+//   request["timeout_ms"] = std::min<uint64_t>(wait_ms, protocol::kMaxPollTimeoutMs);
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-namespace mr::agent {
+namespace mr::protocol {
 
 inline constexpr int kProtocolVersion = 1;
 inline constexpr size_t kMaxLineBytes = size_t{1} << 20;  // one request or reply line
@@ -21,4 +21,4 @@ inline constexpr uint64_t kMaxMemTransfer = 256 * 1024;   // read_mem / write_me
 inline constexpr uint32_t kMaxPollTimeoutMs = 10'000;
 inline constexpr uint32_t kMaxPollEntries = 1024;
 
-}  // namespace mr::agent
+}  // namespace mr::protocol
