@@ -120,6 +120,12 @@ Frame ack(uint32_t psn, uint32_t msn, uint8_t syndrome = wire::kSyndromeAck) {
   f.p.aeth = wire::Aeth{syndrome, msn};
   return f;
 }
+// A WRITE packet; FIRST and ONLY carry a RETH with `dlen`.
+Frame write(uint8_t op, uint32_t psn, size_t payload, uint32_t dlen = 0) {
+  Frame f = send(op, psn, payload);
+  if (wire::opcode_info(op)->is(wire::kStart)) f.p.reth = wire::Reth{0x10000, 7, dlen};
+  return f;
+}
 Frame read_request(uint32_t psn, uint32_t dlen) {
   Frame f = packet(true, wire::kOpRcRdmaReadRequest, psn);
   f.p.bth.ackreq = 1;
@@ -241,6 +247,20 @@ std::vector<Row> rows() {
        [](bool b) { return rxe_with(b, 14, [](Frame& f) { f.p.bth.opcode = 0x1e; }); }},
       {"payload-size", "MR-MP-08", 11,  // a MIDDLE of 2048 bytes; the PMTU is 1024
        [](bool b) { return rxe_with(b, 11, [](Frame& f) { f.payload.resize(2048, 0); }); }},
+      {"payload-size", "MR-MP-07", 4,  // a WRITE ONLY of 64 bytes whose RETH says 4096
+       [](bool b) {
+         return exchange(b, pmtu_1024(), write(wire::kOpRcRdmaWriteOnly, 3, 64, 64),
+                         write(wire::kOpRcRdmaWriteOnly, 3, 64, 4096), {ack(3, 2), send_only(4)});
+       }},
+      {"payload-size", "MR-MP-07", 6,  // the WRITE's LAST carries 900 of the 952 bytes left
+       [](bool b) {
+         return exchange(b,
+                         {send(wire::kOpRcSendFirst, 1, 1024), send(wire::kOpRcSendLast, 2, 10),
+                          ack(2, 1), write(wire::kOpRcRdmaWriteFirst, 3, 1024, 3000),
+                          write(wire::kOpRcRdmaWriteMiddle, 4, 1024)},
+                         write(wire::kOpRcRdmaWriteLast, 5, 952),
+                         write(wire::kOpRcRdmaWriteLast, 5, 900), {ack(5, 2), send_only(6)});
+       }},
       {"icrc", "MR-IC-01", 8,
        [](bool b) {
          return rxe_with(b, 8, [](Frame& f) {
@@ -378,6 +398,28 @@ TEST(CheckerAttribution, AnMsnAfterOneThatWentBackIsJudgedAgainstTheRightCount) 
   EXPECT_EQ(found[0].frame, 7u);
   EXPECT_EQ(found[1].frame, 8u);
   EXPECT_EQ(found[1].clause, "MR-AK-03");
+}
+
+}  // namespace
+}  // namespace mr::analyze
+
+namespace mr::analyze {
+namespace {
+
+// Go-back-N from a MIDDLE (a NAK for PSN 4): the retransmitted MIDDLE and LAST are held to
+// the same DMA length as the first ones, so a right retransmission is no violation and a
+// short LAST after it is one.
+TEST(CheckerAttribution, AWriteRetransmittedFromAMiddleIsHeldToItsDmaLength) {
+  const Capture sent = {
+      write(wire::kOpRcRdmaWriteFirst, 3, 1024, 3000), write(wire::kOpRcRdmaWriteMiddle, 4, 1024),
+      write(wire::kOpRcRdmaWriteMiddle, 4, 1024), write(wire::kOpRcRdmaWriteLast, 5, 952)};
+  EXPECT_TRUE(analyze(sent).empty()) << listed(analyze(sent));
+  Capture short_last = sent;
+  short_last.back() = write(wire::kOpRcRdmaWriteLast, 5, 900);
+  const std::vector<Violation> found = analyze(short_last);
+  ASSERT_EQ(found.size(), 1u) << listed(found);
+  EXPECT_EQ(found[0].frame, 4u);
+  EXPECT_EQ(found[0].clause, "MR-MP-07");
 }
 
 }  // namespace

@@ -73,9 +73,12 @@ struct RequesterState {
   uint32_t read_dlen = 0;
   uint32_t retx_next = 0;  // during a retransmission, the PSN expected next
   bool in_retx = false;
-  uint32_t pmtu = 0;            // the inferred PMTU: what FIRST/MIDDLE carry (infer_pmtu)
-  uint32_t pmtu_candidate = 0;  // another PMTU size one FIRST/MIDDLE carried just now
-  uint8_t open_operation = 0;   // kSend/kWrite flag of the open multi-packet message, or 0
+  uint32_t pmtu = 0;             // the inferred PMTU: what FIRST/MIDDLE carry (infer_pmtu)
+  uint32_t pmtu_candidate = 0;   // another PMTU size one FIRST/MIDDLE carried just now
+  bool write_open = false;       // the newest message is a WRITE of several packets:
+  uint32_t write_first_psn = 0;  // its FIRST's PSN,
+  uint32_t write_dlen = 0;       // its RETH's DMA length,
+  uint32_t write_segment = 0;    // and its FIRST's payload (each MIDDLE carries as much)
   size_t reads_at = 0;
   size_t reissues = 0;  // entries of `reads` that are reissues (MR-RT-05)
   size_t atomics_at = 0;

@@ -304,6 +304,20 @@ void track_unknown_opcode(const PacketContext& c) {
   }
 }
 
+// The newest multi-packet WRITE, so that its MIDDLE and LAST packets, retransmitted ones
+// too, can be held to its DMA length (MR-MP-07). A new message or another request ends it.
+void track_write_length(const PacketContext& c) {
+  RequesterState& r = c.dir.req;
+  if (c.is(wire::kWrite) && c.is(wire::kFirst) && c.p.reth) {
+    r.write_open = true;
+    r.write_first_psn = c.psn();
+    r.write_dlen = c.p.reth->dlen.value();
+    r.write_segment = static_cast<uint32_t>(c.p.payload.size());
+  } else if (!c.is(wire::kWrite) || c.is(wire::kStart)) {
+    r.write_open = false;
+  }
+}
+
 void track(const PacketContext& c) {
   ++c.dir.packets;
   if (c.is(wire::kCnp)) {
@@ -312,6 +326,7 @@ void track(const PacketContext& c) {
     c.dir.resp.last_cnp_ns = c.time_ns;
   } else if (c.is_request()) {
     track_request(c);
+    track_write_length(c);
   } else if (c.is_response()) {
     track_response(c);
   } else if (!c.info) {

@@ -64,8 +64,9 @@ Frame request(uint8_t op, uint32_t psn, size_t len, bool ackreq) {
   f.p.bth.psn = psn;
   f.p.bth.ackreq = ackreq ? 1 : 0;
   f.payload.assign(len, 0x5a);
-  if (op == kOpRcRdmaWriteFirst || op == kOpRcRdmaWriteOnly)
-    f.p.reth = mr::wire::Reth{0x1000, 0x77, 4096};
+  // An ONLY carries its whole DMA length (MR-MP-07); a FIRST opens a 4 KiB WRITE.
+  if (op == kOpRcRdmaWriteOnly) f.p.reth = mr::wire::Reth{0x1000, 0x77, static_cast<uint32_t>(len)};
+  if (op == kOpRcRdmaWriteFirst) f.p.reth = mr::wire::Reth{0x1000, 0x77, 4096};
   return f;
 }
 Frame read_request(uint32_t psn, uint32_t dlen) {
@@ -133,6 +134,7 @@ const std::vector<Plant>& plants() {
        [] {
          return with(clean(), [](auto& v) {
            v[9].payload.resize(63);
+           v[9].p.reth->dlen = 63;             // the WRITE's length stays right (MR-MP-07)
            v[9].options.fill_padding = false;  // PadCnt stays 0 for a 63-byte payload
          });
        }},

@@ -4,6 +4,10 @@
 // is inferred from the FIRST/MIDDLE sizes the connection has shown (infer_pmtu): a packet of
 // another size is reported and does not move it, so the right packets after it are not
 // reported too; a second one of that size in a row is taken as the PMTU, not reported.
+// A WRITE's packets also carry exactly its RETH's DMA length (MR-MP-07): an ONLY or LAST that
+// carries more or less, a FIRST or MIDDLE that leaves nothing for the LAST.
+#include <optional>
+
 #include "harness/analyze/checkers.h"
 #include "harness/analyze/flow_tracker.h"
 
@@ -17,9 +21,35 @@ uint32_t own_candidate(const PacketContext& c) {
   return c.is_request() ? c.dir.req.pmtu_candidate : c.dir.resp.pmtu_candidate;
 }
 
+// The WRITE's bytes against its DMA length: what the RETH leaves for this packet, from the
+// FIRST's length and the packets between (a MIDDLE carries what the FIRST did).
+std::optional<uint64_t> write_bytes_left(const PacketContext& c) {
+  if (c.p.reth && (c.is(wire::kFirst) || c.is(wire::kOnly))) return c.p.reth->dlen.value();
+  const RequesterState& r = c.dir.req;
+  if (!r.write_open || !(c.is(wire::kMiddle) || c.is(wire::kLast))) return std::nullopt;
+  const int32_t packets_before = wire::psn_diff(c.psn(), r.write_first_psn);
+  if (packets_before <= 0) return std::nullopt;  // not of this WRITE
+  const uint64_t offset = uint64_t{r.write_segment} * static_cast<uint64_t>(packets_before);
+  return offset < r.write_dlen ? r.write_dlen - offset : 0;
+}
+
+void check_write_length(const PacketContext& c, ViolationSink& sink) {
+  const auto left = write_bytes_left(c);
+  if (!left) return;
+  const uint64_t len = c.p.payload.size();
+  const bool ends = c.is(wire::kEnd);
+  if (ends ? len == *left : len < *left) return;
+  report_lazily(sink, c, "MR-MP-07", [&c, len, left = *left, ends] {
+    return what(c) + " carries " + std::to_string(len) + " bytes, but the WRITE's DMA length " +
+           (ends ? "leaves " + std::to_string(left) + " for it"
+                 : "leaves " + std::to_string(left) + ", nothing for a LAST packet");
+  });
+}
+
 class PayloadSizeChecker final : public Checker {
  public:
   void check(const PacketContext& c, ViolationSink& sink) override {
+    if (c.is(wire::kWrite) && c.is_request()) check_write_length(c, sink);
     if (!c.is(wire::kPayload) || !(c.is(wire::kSend) || c.is(wire::kWrite) || c.is(wire::kRead)))
       return;
     const std::string_view clause =
