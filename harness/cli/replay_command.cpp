@@ -77,6 +77,16 @@ int replay(ReplayOptions& o) {
                o.connection, connection->connections_in_capture, connection->requester_ip.c_str(),
                connection->requester_qpn, connection->responder_ip.c_str(),
                connection->responder_qpn, connection->packets.size());
+  if (!connection->file_error.empty()) {
+    std::fprintf(stderr, "metaroce replay: warning: the capture ends early: %s\n",
+                 connection->file_error.c_str());
+  }
+  if (!connection->omitted.empty()) {
+    std::fprintf(stderr,
+                 "metaroce replay: warning: %zu frames could not be decoded and are not "
+                 "replayed (the script's comments name them)\n",
+                 connection->omitted.size());
+  }
   if (!o.to_script.empty()) {
     std::ofstream out(o.to_script);
     out << text;

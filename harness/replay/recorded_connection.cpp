@@ -40,11 +40,25 @@ Expected<RecordedConnection, std::string> extract_connection(const std::string& 
   uint64_t frame_number = 0;
   for (;;) {
     auto f = reader->next();
-    if (!f) return Unexpected(f.error().to_string());
+    if (!f) {
+      if (frame_number == 0) return Unexpected(f.error().to_string());
+      c.file_error = f.error().to_string();
+      break;
+    }
     if (!*f) break;
     ++frame_number;
     auto d = wire::decode_frame((*f)->data);
-    if (!d) continue;  // not judged here: `analyze` reports malformed frames
+    if (!d) {  // not judged here (`analyze` does), but named in the script
+      std::string reason = d.error().to_string();
+      if ((*f)->original_length > (*f)->data.size()) {
+        std::string snapped = "snapped to ";
+        snapped += std::to_string((*f)->data.size()) + " of ";
+        snapped += std::to_string((*f)->original_length) + " bytes (" + reason + ")";
+        reason = std::move(snapped);
+      }
+      c.omitted.push_back({frame_number, std::move(reason)});
+      continue;
+    }
     auto* roce = std::get_if<wire::DecodedRoce>(&*d);
     if (roce == nullptr || !is_rc(roce->packet.bth.opcode)) continue;
     const auto& p = roce->packet;

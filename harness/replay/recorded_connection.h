@@ -20,6 +20,7 @@ namespace mr::replay {
 
 struct RecordedPacket {
   bool from_requester = true;
+  bool synthesized = false;  // written from the spec by the script, not in the capture
   uint64_t t_ns = 0;
   uint64_t frame_number = 0;  // 1-based, as tshark and `decode` count
   wire::DecodedRoce decoded;
@@ -33,6 +34,16 @@ struct RecordedConnection {
   uint32_t responder_qpn = 0;  // the requests' BTH DestQP
   std::vector<RecordedPacket> packets;
   size_t connections_in_capture = 0;
+  // Frames of the capture that could not be decoded (truncated, snapped, malformed): they
+  // may belong to the connection, and a script made from it says that it lacks them.
+  struct OmittedFrame {
+    uint64_t frame_number = 0;
+    std::string reason;
+  };
+  std::vector<OmittedFrame> omitted;
+  // Why the capture file ended early (a truncated block), or empty: the frames before it
+  // are the connection, as `analyze` reads them too.
+  std::string file_error;
 };
 
 // True for the opcodes a responder sends: ACK/NAK, READ responses, ATOMIC ACK.

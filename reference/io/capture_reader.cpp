@@ -165,117 +165,146 @@ Expected<void, CaptureError> CaptureReader::read_section_header(uint64_t at, uin
   return {};
 }
 
+// A block's type and length, checked against the file and its trailing copy; the byte order
+// is only known after a section header's byte-order magic.
+Expected<std::pair<uint32_t, uint32_t>, CaptureError> CaptureReader::read_block_header(
+    uint64_t at) {
+  if (size() - at < 12)
+    return fail(at, "block header truncated: " + std::to_string(size() - at) + " bytes remain");
+  uint32_t type;
+  std::memcpy(&type, file_.bytes().data() + at, 4);
+  if (type == kPcapngSectionHeader) {
+    uint32_t bom;
+    std::memcpy(&bom, file_.bytes().data() + at + 8, 4);
+    swapped_ = bom != kPcapngByteOrderMagic;
+  } else {
+    type = u32(at);
+  }
+  const uint32_t len = u32(at + 4);
+  if (len < 12 || len % 4 != 0) {
+    return fail(at + 4,
+                "block length " + std::to_string(len) + " is not a multiple of 4 of at least 12");
+  }
+  if (len > size() - at) {
+    return fail(at, "block of " + std::to_string(len) +
+                        " bytes truncated: " + std::to_string(size() - at) + " remain");
+  }
+  if (u32(at + len - 4) != len) {
+    return fail(at + len - 4, "trailing block length " + std::to_string(u32(at + len - 4)) +
+                                  " differs from the leading " + std::to_string(len));
+  }
+  return std::pair{type, len};
+}
+
+// An interface description: its link type and if_tsresol (options: code(2) length(2) value
+// padded to 4).
+Expected<void, CaptureError> CaptureReader::read_interface(uint64_t at, uint64_t body,
+                                                           uint32_t body_len) {
+  if (body_len < 8) return fail(at, "interface description block too short");
+  Interface ifc;
+  ifc.link_type = u16(body);
+  uint64_t o = body + 8;
+  const uint64_t end = body + body_len;
+  while (o + 4 <= end) {
+    const uint16_t code = u16(o);
+    const uint16_t olen = u16(o + 2);
+    if (code == kOptionEnd) break;
+    if (o + 4 + olen > end) return fail(o, "interface option runs past its block");
+    if (code == kOptionTsresol && olen >= 1) {
+      const uint8_t res = file_.bytes()[o + 4];
+      const unsigned exp = res & 0x7f;
+      const unsigned base = (res & 0x80) ? 2 : 10;
+      if ((base == 10 && exp > 19) || (base == 2 && exp > 63)) {
+        return fail(o + 4, "if_tsresol " + std::to_string(res) + " out of range");
+      }
+      uint64_t t = 1;
+      for (unsigned i = 0; i < exp; ++i) t *= base;
+      ifc.ticks_per_second = t;
+      ifc.ns_per_tick = 1000000000ULL % t == 0 ? 1000000000ULL / t : 0;
+    }
+    o += 4 + pad4(olen);
+  }
+  interfaces_.push_back(ifc);
+  return {};
+}
+
+// An enhanced (or obsolete) packet block: the frame, its time in the interface's resolution
+// and its comment.
+Expected<void, CaptureError> CaptureReader::read_packet(uint32_t type, uint64_t at, uint64_t body,
+                                                        uint32_t body_len, CapturedFrame& out) {
+  if (body_len < 20) return fail(at, "packet block too short");
+  const uint32_t ifid = type == kBlockEnhancedPacket ? u32(body) : u16(body);
+  if (ifid >= interfaces_.size()) {
+    return fail(body, "packet names interface " + std::to_string(ifid) +
+                          " but the section declares " + std::to_string(interfaces_.size()));
+  }
+  const uint64_t ts = uint64_t{u32(body + 4)} << 32 | u32(body + 8);
+  const uint32_t caplen = u32(body + 12);
+  if (caplen > body_len - 20) {
+    return fail(body + 12, "captured length " + std::to_string(caplen) + " exceeds its block");
+  }
+  const Interface& ifc = interfaces_[ifid];
+  out.data = file_.bytes().subspan(body + 20, caplen);
+  const uint64_t tps = ifc.ticks_per_second;
+  if (ifc.ns_per_tick != 0 && ts <= std::numeric_limits<uint64_t>::max() / ifc.ns_per_tick) {
+    out.timestamp_ns = ts * ifc.ns_per_tick;
+  } else {
+    out.timestamp_ns =
+        (ts / tps) * 1000000000ULL +
+        static_cast<uint64_t>((static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
+  }
+  out.original_length = u32(body + 16);
+  out.link_type = ifc.link_type;
+  out.interface = ifid;
+  out.file_offset = at;
+  const uint64_t options = body + 20 + pad4(caplen);  // caplen <= body_len - 20: no wrap
+  out.comment = options + 4 <= body + body_len ? packet_comment(options, body + body_len)
+                                               : std::string_view{};
+  return {};
+}
+
+// A simple packet block: no time, the first interface's link type.
+Expected<void, CaptureError> CaptureReader::read_simple_packet(uint64_t at, uint64_t body,
+                                                               uint32_t body_len,
+                                                               CapturedFrame& out) {
+  if (interfaces_.empty()) return fail(at, "simple packet block before any interface");
+  const uint32_t origlen = u32(body);
+  const uint32_t caplen = std::min(origlen, body_len - 4);
+  out.data = file_.bytes().subspan(body + 4, caplen);
+  out.timestamp_ns = 0;
+  out.original_length = origlen;
+  out.link_type = interfaces_[0].link_type;
+  out.interface = 0;
+  out.file_offset = at;
+  out.comment = {};
+  return {};
+}
+
 Expected<bool, CaptureError> CaptureReader::next_pcapng(CapturedFrame& out) {
   while (pos_ < size()) {
     const uint64_t at = pos_;
-    if (size() - at < 12)
-      return fail(at, "block header truncated: " + std::to_string(size() - at) + " bytes remain");
-    uint32_t type;
-    std::memcpy(&type, file_.bytes().data() + at, 4);
-    if (type == kPcapngSectionHeader) {
-      // The byte order is only known after reading the byte-order magic.
-      uint32_t bom;
-      std::memcpy(&bom, file_.bytes().data() + at + 8, 4);
-      swapped_ = bom != kPcapngByteOrderMagic;
-    } else {
-      type = u32(at);
-    }
-    const uint32_t len = u32(at + 4);
-    if (len < 12 || len % 4 != 0) {
-      return fail(at + 4,
-                  "block length " + std::to_string(len) + " is not a multiple of 4 of at least 12");
-    }
-    if (len > size() - at) {
-      return fail(at, "block of " + std::to_string(len) +
-                          " bytes truncated: " + std::to_string(size() - at) + " remain");
-    }
-    if (u32(at + len - 4) != len) {
-      return fail(at + len - 4, "trailing block length " + std::to_string(u32(at + len - 4)) +
-                                    " differs from the leading " + std::to_string(len));
-    }
+    auto header = read_block_header(at);
+    if (!header) return Unexpected(header.error());
+    const auto [type, len] = *header;
     pos_ = at + len;
     const uint64_t body = at + 8;
     const uint32_t body_len = len - 12;
     switch (type) {
-      case kPcapngSectionHeader: {
+      case kPcapngSectionHeader:
         if (auto ok = read_section_header(at, len); !ok) return Unexpected(ok.error());
         break;
-      }
-      case kBlockInterface: {
-        if (body_len < 8) return fail(at, "interface description block too short");
-        Interface ifc;
-        ifc.link_type = u16(body);
-        // Options: code(2) length(2) value padded to 4.
-        uint64_t o = body + 8;
-        const uint64_t end = body + body_len;
-        while (o + 4 <= end) {
-          const uint16_t code = u16(o);
-          const uint16_t olen = u16(o + 2);
-          if (code == kOptionEnd) break;
-          if (o + 4 + olen > end) return fail(o, "interface option runs past its block");
-          if (code == kOptionTsresol && olen >= 1) {
-            const uint8_t res = file_.bytes()[o + 4];
-            const unsigned exp = res & 0x7f;
-            const unsigned base = (res & 0x80) ? 2 : 10;
-            if ((base == 10 && exp > 19) || (base == 2 && exp > 63)) {
-              return fail(o + 4, "if_tsresol " + std::to_string(res) + " out of range");
-            }
-            uint64_t t = 1;
-            for (unsigned i = 0; i < exp; ++i) t *= base;
-            ifc.ticks_per_second = t;
-            ifc.ns_per_tick = 1000000000ULL % t == 0 ? 1000000000ULL / t : 0;
-          }
-          o += 4 + pad4(olen);
-        }
-        interfaces_.push_back(ifc);
+      case kBlockInterface:
+        if (auto ok = read_interface(at, body, body_len); !ok) return Unexpected(ok.error());
         break;
-      }
       case kBlockEnhancedPacket:
-      case kBlockPacketObsolete: {
-        if (body_len < 20) return fail(at, "packet block too short");
-        const uint32_t ifid = type == kBlockEnhancedPacket ? u32(body) : u16(body);
-        if (ifid >= interfaces_.size()) {
-          return fail(body, "packet names interface " + std::to_string(ifid) +
-                                " but the section declares " + std::to_string(interfaces_.size()));
-        }
-        const uint64_t ts = uint64_t{u32(body + 4)} << 32 | u32(body + 8);
-        const uint32_t caplen = u32(body + 12);
-        if (caplen > body_len - 20) {
-          return fail(body + 12,
-                      "captured length " + std::to_string(caplen) + " exceeds its block");
-        }
-        const Interface& ifc = interfaces_[ifid];
-        out.data = file_.bytes().subspan(body + 20, caplen);
-        const uint64_t tps = ifc.ticks_per_second;
-        if (ifc.ns_per_tick != 0 && ts <= std::numeric_limits<uint64_t>::max() / ifc.ns_per_tick) {
-          out.timestamp_ns = ts * ifc.ns_per_tick;
-        } else {
-          out.timestamp_ns = (ts / tps) * 1000000000ULL +
-                             static_cast<uint64_t>(
-                                 (static_cast<unsigned __int128>(ts % tps) * 1000000000ULL) / tps);
-        }
-        out.original_length = u32(body + 16);
-        out.link_type = ifc.link_type;
-        out.interface = ifid;
-        out.file_offset = at;
-        const uint64_t options = body + 20 + pad4(caplen);  // caplen <= body_len - 20: no wrap
-        out.comment = options + 4 <= body + body_len ? packet_comment(options, body + body_len)
-                                                     : std::string_view{};
+      case kBlockPacketObsolete:
+        if (auto ok = read_packet(type, at, body, body_len, out); !ok)
+          return Unexpected(ok.error());
         return true;
-      }
-      case kBlockSimplePacket: {
-        if (interfaces_.empty()) return fail(at, "simple packet block before any interface");
-        const uint32_t origlen = u32(body);
-        const uint32_t caplen = std::min(origlen, body_len - 4);
-        out.data = file_.bytes().subspan(body + 4, caplen);
-        out.timestamp_ns = 0;  // a simple packet block has none
-        out.original_length = origlen;
-        out.link_type = interfaces_[0].link_type;
-        out.interface = 0;
-        out.file_offset = at;
-        out.comment = {};
+      case kBlockSimplePacket:
+        if (auto ok = read_simple_packet(at, body, body_len, out); !ok)
+          return Unexpected(ok.error());
         return true;
-      }
       default:
         break;  // statistics, name resolution, custom blocks: not frames
     }

@@ -28,6 +28,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "reference/error/expected.h"
@@ -91,6 +92,12 @@ class CaptureReader {
   Expected<void, CaptureError> read_pcap_header();
   Expected<bool, CaptureError> next_pcap(CapturedFrame& out);
   Expected<bool, CaptureError> next_pcapng(CapturedFrame& out);
+  Expected<std::pair<uint32_t, uint32_t>, CaptureError> read_block_header(uint64_t at);
+  Expected<void, CaptureError> read_interface(uint64_t at, uint64_t body, uint32_t body_len);
+  Expected<void, CaptureError> read_packet(uint32_t type, uint64_t at, uint64_t body,
+                                           uint32_t body_len, CapturedFrame& out);
+  Expected<void, CaptureError> read_simple_packet(uint64_t at, uint64_t body, uint32_t body_len,
+                                                  CapturedFrame& out);
   Expected<void, CaptureError> read_section_header(uint64_t at, uint32_t block_len);
   std::string_view packet_comment(uint64_t options, uint64_t end) const;
   Unexpected<CaptureError> fail(uint64_t at, std::string reason) const;
