@@ -25,7 +25,7 @@ class RefusingPort final : public DutPort {
         refused_op_(std::move(refused_op)),
         agent_(std::make_unique<dut::CannedReplyTransport>(std::move(reply)), 1'000) {}
 
-  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override {
+  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override {
     if (request.value("op", "") != refused_op_) return inner_.control(std::move(request));
     auto r = agent_.call(refused_op_);
     if (!r) return Unexpected(std::move(r).error());

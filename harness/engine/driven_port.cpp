@@ -91,7 +91,7 @@ void DrivenPort::wait_until(uint64_t t_ns) {
   run_until(t_ns, [] { return false; });
 }
 
-Expected<nlohmann::json, agent::ControlError> DrivenPort::control(nlohmann::json request) {
+Expected<nlohmann::json, protocol::ControlError> DrivenPort::control(nlohmann::json request) {
   const std::string op = request.value("op", "");
   const uint64_t timeout_ms = request.value("timeout_ms", uint64_t{0});
   if (!active() || timeout_ms == 0 || !is_waiting_op(op)) return inner_.control(request);

@@ -39,7 +39,7 @@ class DrivenPort final : public DutPort {
   peer::ReferencePeer* peer() { return peer_.get(); }
   bool active() const { return peer_ != nullptr && !peer_->qps().empty(); }
 
-  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override;
+  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override { return inner_.inject(frame); }
   std::optional<DutFrame> receive(uint64_t deadline_ns) override {
     return next_frame(deadline_ns, true);

@@ -5,10 +5,10 @@
 #include <optional>
 #include <set>
 
-#include "harness/agent/protocol_limits.h"
 #include "harness/engine/command_args.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
+#include "harness/protocol/protocol_limits.h"
 #include "reference/wire/psn.h"
 
 namespace mr::engine {
@@ -31,7 +31,7 @@ template <class Request, class Satisfied>
 auto wait_in_chunks(TestContext& ctx, const script::Position& pos, uint64_t wait_ms,
                     Request request, Satisfied satisfied) {
   for (uint64_t waited = 0;;) {
-    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, agent::kMaxPollTimeoutMs);
+    const uint64_t chunk = std::min<uint64_t>(wait_ms - waited, protocol::kMaxPollTimeoutMs);
     auto reply = checked(ctx, pos, request(chunk));
     waited += chunk;
     if (!reply || satisfied(*reply) || waited >= wait_ms) return reply;
@@ -529,10 +529,10 @@ protocol::DutClient dut_client(DutPort& port) {
 }
 
 void control_failed(TestContext& ctx, const script::Position& pos,
-                    const agent::ControlError& error) {
+                    const protocol::ControlError& error) {
   // ENOSPC is a limit of the DUT (memory, a queue or table slot), not a fault of the script:
   // the test cannot be judged there (docs/dut-control-protocol.md).
-  if (error.code == agent::ErrorCode::kEnospc)
+  if (error.code == protocol::ErrorCode::kEnospc)
     ctx.inconclusive(pos, "the DUT lacks the resources this test needs: " + error.to_string());
   else
     ctx.error(pos, "DUT control: " + error.to_string());

@@ -25,7 +25,7 @@ inline protocol::DutClient dut_client(TestContext& ctx) { return dut_client(ctx.
 // Ends the test for the control error of the statement at `pos`: inconc when the DUT lacks a
 // resource (ENOSPC), error otherwise (a malformed reply among them, quoted by the client).
 void control_failed(TestContext& ctx, const script::Position& pos,
-                    const agent::ControlError& error);
+                    const protocol::ControlError& error);
 
 // The value of one control request for the statement at `pos`, or nullopt once its error
 // has ended the test (control_failed).

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/agent/control_error.h"
+#include "harness/protocol/control_error.h"
 #include "reference/error/expected.h"
 #include "reference/wire/address.h"
 
@@ -40,7 +40,7 @@ class DutPort {
   // protocol's error: its code (EINVAL, ENOSPC, ...), so that the engine can tell a DUT out
   // of resources from a refused request, and its field and message for people. Calls that
   // wait on the DUT (poll_cq with timeout_ms) let time pass.
-  virtual Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) = 0;
+  virtual Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) = 0;
 
   // A frame from the tester to the DUT, now. Returns the time it was handed to the link,
   // taken before the send so that no answer can seem to precede its stimulus.

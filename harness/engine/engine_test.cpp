@@ -239,6 +239,40 @@ dut post_recv A
   EXPECT_EQ(r.failures[0].field, "time");
 }
 
+// Two SENDs posted 30 ms apart (the expect_no_completion waits on the virtual clock) leave
+// before the script's clock starts: `+0` after the first cannot hold them to 2 ms, since the
+// set-up's time lies between them. It counts from the clock's start, and the ladder shows
+// the first packet before it (a negative time).
+TEST(Engine, ARelativeTimeAfterAPacketFromTheSetUpCountsFromTheClocksStart) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, timeout=20)
+dut post_send A opcode=SEND len=4 offset=0 wr_id=1
+dut expect_no_completion A window=30
+dut post_send A opcode=SEND len=4 offset=0 wr_id=2
+*   > BTH(opcode=RC_SEND_ONLY, psn=Q, ackreq=1)
++0  > BTH(opcode=RC_SEND_ONLY, psn=Q+1, ackreq=1)
+0   < BTH(opcode=RC_ACKNOWLEDGE, psn=Q+1)/AETH(syndrome=ACK, msn=2)
+dut expect_completion A status=SUCCESS opcode=SEND wr_id=1
+dut expect_completion A status=SUCCESS opcode=SEND wr_id=2
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  ASSERT_GE(r.packets.size(), 3U);
+  EXPECT_LT(r.packets[0].t_ns, -30'000'000) << "the first SEND left 30 ms before the clock";
+  EXPECT_LT(r.packets[1].t_ns, 1'000'000) << "the second SEND left as the clock started";
+}
+
+// After a packet of the exchange itself, a relative time is as strict as ever.
+TEST(Engine, ARelativeTimeAfterAPacketOfTheExchangeKeepsItsTolerance) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, timeout=20)
+dut post_recv A
+0      < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=bytes(8))
++0     > BTH(opcode=RC_ACKNOWLEDGE, psn=P)
+dut post_send A opcode=SEND len=4 offset=0 wr_id=1
++0.03  > BTH(opcode=RC_SEND_ONLY, psn=Q, ackreq=1)
+)");
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  EXPECT_EQ(r.failures[0].field, "time") << failures(r);
+}
+
 TEST(Engine, ScriptMistakesAreHarnessErrorsNotFailures) {
   const auto r = run(R"(dut qp A = create_qp(type=RC)
 0 < BTH(opcode=RC_SEND_ONLY, psn=Z)

@@ -40,7 +40,7 @@ std::string ExchangeRecorder::script_name() const {
 std::optional<uint64_t> ExchangeRecorder::record(const std::vector<uint8_t>& frame, uint64_t t_ns,
                                                  bool from_tester, const std::string& ref) {
   report::PacketRecord r;
-  r.t_ns = t_ns - ctx_.t0_ns;
+  r.t_ns = static_cast<int64_t>(t_ns - ctx_.t0_ns);  // two's complement: before t0 is negative
   r.from_tester = from_tester;
   r.summary = frame_summary(frame);
   r.script_ref = ref;

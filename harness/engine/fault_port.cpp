@@ -116,7 +116,7 @@ void FaultPort::impair_frame(FaultDirection direction, std::vector<uint8_t> byte
   }
 }
 
-Expected<nlohmann::json, agent::ControlError> FaultPort::control(nlohmann::json request) {
+Expected<nlohmann::json, protocol::ControlError> FaultPort::control(nlohmann::json request) {
   release_due_tester_frames();
   return inner_.control(std::move(request));
 }

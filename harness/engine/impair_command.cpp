@@ -17,7 +17,7 @@ std::string percent(uint64_t ppm) {
 // The ladder and the pcapng say what the impairment is, and with which seed.
 void note(TestContext& ctx, const script::Command& c, const std::string& text) {
   report::PacketRecord r;
-  r.t_ns = ctx.port.now_ns() - ctx.t0_ns;
+  r.t_ns = static_cast<int64_t>(ctx.port.now_ns() - ctx.t0_ns);
   r.from_tester = true;
   r.summary = text;
   const auto slash = ctx.script.path.find_last_of('/');

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <optional>
 
-#include "harness/agent/protocol_limits.h"
 #include "harness/engine/byte_difference.h"
 #include "harness/engine/command_args.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/tester_commands.h"
 #include "harness/peer/data_pattern.h"
+#include "harness/protocol/protocol_limits.h"
 
 namespace mr::engine {
 namespace {
@@ -66,7 +66,7 @@ std::optional<std::vector<uint8_t>> read_dut(TestContext& ctx, const script::Pos
   out.reserve(len);
   protocol::DutClient dut = dut_client(ctx);
   for (uint64_t done = 0; done < len;) {
-    const uint64_t n = std::min(len - done, agent::kMaxMemTransfer);
+    const uint64_t n = std::min(len - done, protocol::kMaxMemTransfer);
     // The client checks the reply: exactly n bytes of hex, or an error quoting it.
     auto bytes = checked(ctx, pos, dut.read_mem(qp.lkey, qp.va + offset + done, n));
     if (!bytes) return std::nullopt;
@@ -80,7 +80,7 @@ void write_dut(TestContext& ctx, const script::Position& pos, const QpBinding& q
                std::span<const uint8_t> data) {
   protocol::DutClient dut = dut_client(ctx);
   for (uint64_t done = 0; done < data.size() && !ctx.aborted;) {
-    const uint64_t n = std::min<uint64_t>(data.size() - done, agent::kMaxMemTransfer);
+    const uint64_t n = std::min<uint64_t>(data.size() - done, protocol::kMaxMemTransfer);
     checked(ctx, pos, dut.write_mem(qp.lkey, qp.va + offset + done, data.subspan(done, n)));
     done += n;
   }

@@ -154,122 +154,156 @@ std::string format_value(uint64_t v, unsigned bits) {
   return buf;
 }
 
+namespace {
+
+// The frame an injected line describes, layer by layer over the connection's defaults. The
+// fields a script writes are sent as written, even wrong ones (ether types, checksums, pad
+// count, ICRC); the rest follow the layers present.
+class FrameSynthesis {
+ public:
+  FrameSynthesis(const ConnectionDefaults& c, const SymbolTable& symbols)
+      : c_(c), symbols_(symbols), p_(connection_packet(c)) {}
+
+  Expected<void, SynthesisError> layer(const Layer& l) {
+    if (l.name == "Ether") {
+      ether_type_given_ = names_field(l, "type");
+      return set_all(p_.eth, l, symbols_);
+    }
+    if (l.name == "Dot1Q") {
+      // Over the connection's tag, if it has one: the script changes only what it names.
+      if (!p_.vlan) p_.vlan.emplace();
+      vlan_type_given_ = names_field(l, "type");
+      return set_all(*p_.vlan, l, symbols_);
+    }
+    if (l.name == "IPv6") return ipv6(l);
+    if (l.name == "IP") {
+      if (!std::holds_alternative<wire::Ipv4>(p_.ip)) p_.ip = default_ipv4(c_);
+      // A header checksum the script writes is sent as written, even a wrong one.
+      ip_checksum_given_ = names_field(l, "chksum");
+      return set_all(std::get<wire::Ipv4>(p_.ip), l, symbols_);
+    }
+    if (l.name == "UDP") return udp(l);
+    if (l.name == "BTH") return bth(l);
+    if (l.name == "RETH") return set_optional(p_.reth, l, symbols_);
+    if (l.name == "AETH") return set_optional(p_.aeth, l, symbols_);
+    if (l.name == "AtomicETH") return set_optional(p_.atomic_eth, l, symbols_);
+    if (l.name == "AtomicAckETH") return set_optional(p_.atomic_ack_eth, l, symbols_);
+    if (l.name == "ImmDt") return set_optional(p_.imm_dt, l, symbols_);
+    if (l.name == "IETH") return set_optional(p_.ieth, l, symbols_);
+    if (l.name == "DETH") {
+      // On a UD connection the fields a script leaves out are the connection's.
+      p_.deth = c_.qkey ? wire::Deth{*c_.qkey, 0, c_.tester_qpn} : wire::Deth{};
+      return set_all(*p_.deth, l, symbols_);
+    }
+    if (l.name == "CNPPadding") return set_optional(p_.cnp_padding, l, symbols_);
+    if (l.name == "Raw") return raw(l);
+    return Unexpected(
+        SynthesisError{l.pos, "unknown layer '" + l.name +
+                                  "' (known: Ether Dot1Q IP IPv6 UDP BTH RETH AETH AtomicETH "
+                                  "AtomicAckETH ImmDt IETH DETH CNPPadding Raw)"});
+  }
+
+  std::vector<uint8_t> frame() {
+    // Ether types follow the layers present unless the script wrote them (a wrong one on
+    // purpose is sent as written).
+    const uint16_t l3_type =
+        std::holds_alternative<wire::Ipv6>(p_.ip) ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
+    if (p_.vlan && !vlan_type_given_) p_.vlan->type = l3_type;
+    if (!ether_type_given_) p_.eth.type = p_.vlan ? wire::kEtherTypeDot1Q : l3_type;
+    // A UD opcode on a UD connection gets the connection's DETH when the script gives none.
+    if (const auto* info = wire::opcode_info(p_.bth.opcode);
+        c_.qkey && !p_.deth && info && info->has(wire::kDeth)) {
+      p_.deth = wire::Deth{*c_.qkey, 0, c_.tester_qpn};
+    }
+    p_.payload = payload_;
+    static const std::vector<uint8_t> kZeros(3, 0);
+    wire::BuildOptions options;
+    options.fill_padding = !padcount_given_;
+    options.fill_udp_checksum = udp_checksum_;
+    options.fill_ip_checksum = !ip_checksum_given_;
+    if (padcount_given_) p_.pad = std::span(kZeros).first(p_.bth.padcount);
+    if (icrc_) {
+      options.fill_icrc = false;
+      p_.icrc = *icrc_;
+    }
+    return wire::build_frame(p_, options);
+  }
+
+ private:
+  Expected<void, SynthesisError> ipv6(const Layer& l) {
+    if (!c_.ipv6()) {
+      return Unexpected(SynthesisError{
+          l.pos, "IPv6: the PIXIT gives no tester.ipv6/dut.ipv6 addresses for this connection"});
+    }
+    if (!std::holds_alternative<wire::Ipv6>(p_.ip)) p_.ip = default_ipv6(c_);
+    return set_all(std::get<wire::Ipv6>(p_.ip), l, symbols_);
+  }
+
+  Expected<void, SynthesisError> udp(const Layer& l) {
+    for (const auto& arg : l.args) {
+      // Scapy's UDP(chksum=None): the checksum a sender computes (RoCEv2 senders write 0).
+      if (arg.name == "chksum" && arg.value.kind == Expr::Kind::kSymbol &&
+          arg.value.text == "None") {
+        udp_checksum_ = true;
+        continue;
+      }
+      if (arg.value.kind == Expr::Kind::kWildcard) {
+        return Unexpected(
+            SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
+      }
+      if (auto r = set_field(p_.udp, "UDP", arg, symbols_); !r) return r;
+    }
+    return {};
+  }
+
+  Expected<void, SynthesisError> bth(const Layer& l) {
+    for (const auto& arg : l.args) {
+      // `icrc` is a BTH field in Scapy (the trailer): sent as written.
+      if (arg.name == "icrc") {
+        auto v = evaluate_number(arg.value, symbols_);
+        if (!v) return Unexpected(SynthesisError{arg.pos, "BTH.icrc: " + v.error()});
+        icrc_ = static_cast<uint32_t>(*v);
+        continue;
+      }
+      padcount_given_ = padcount_given_ || arg.name == "padcount";
+      if (auto r = set_field(p_.bth, "BTH", arg, symbols_); !r) return r;
+    }
+    return {};
+  }
+
+  Expected<void, SynthesisError> raw(const Layer& l) {
+    for (const auto& arg : l.args) {
+      if (arg.name != "load")
+        return Unexpected(SynthesisError{arg.pos, "Raw has only the field 'load'"});
+      auto b = evaluate_bytes(arg.value, symbols_);
+      if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
+      payload_.insert(payload_.end(), b->begin(), b->end());
+    }
+    return {};
+  }
+
+  const ConnectionDefaults& c_;
+  const SymbolTable& symbols_;
+  wire::RocePacket p_;
+  std::vector<uint8_t> payload_;
+  std::optional<uint32_t> icrc_;
+  bool padcount_given_ = false;
+  bool udp_checksum_ = false;
+  bool ip_checksum_given_ = false;
+  bool ether_type_given_ = false;
+  bool vlan_type_given_ = false;
+};
+
+}  // namespace
+
 Expected<std::vector<uint8_t>, SynthesisError> synthesize(const script::PacketExpr& packet,
                                                           const ConnectionDefaults& c,
                                                           const SymbolTable& symbols) {
-  wire::RocePacket p = connection_packet(c);
-  std::vector<uint8_t> payload;
-  std::optional<uint32_t> icrc;
-  bool padcount_given = false;
-  bool udp_checksum = false;
-  bool ip_checksum_given = false;
-  bool ether_type_given = false;
-  bool vlan_type_given = false;
+  FrameSynthesis synthesis(c, symbols);
   for (const Layer& l : packet.layers) {
-    Expected<void, SynthesisError> ok;
-    if (l.name == "Ether") {
-      ok = set_all(p.eth, l, symbols);
-      ether_type_given = names_field(l, "type");
-    } else if (l.name == "Dot1Q") {
-      // Over the connection's tag, if it has one: the script changes only what it names.
-      if (!p.vlan) p.vlan.emplace();
-      ok = set_all(*p.vlan, l, symbols);
-      vlan_type_given = names_field(l, "type");
-    } else if (l.name == "IPv6") {
-      if (!c.ipv6()) {
-        return Unexpected(SynthesisError{
-            l.pos, "IPv6: the PIXIT gives no tester.ipv6/dut.ipv6 addresses for this connection"});
-      }
-      if (!std::holds_alternative<wire::Ipv6>(p.ip)) p.ip = default_ipv6(c);
-      ok = set_all(std::get<wire::Ipv6>(p.ip), l, symbols);
-    } else if (l.name == "IP") {
-      if (!std::holds_alternative<wire::Ipv4>(p.ip)) p.ip = default_ipv4(c);
-      ok = set_all(std::get<wire::Ipv4>(p.ip), l, symbols);
-      // A header checksum the script writes is sent as written, even a wrong one.
-      ip_checksum_given =
-          std::ranges::any_of(l.args, [](const FieldArg& a) { return a.name == "chksum"; });
-    } else if (l.name == "UDP") {
-      // Scapy's UDP(chksum=None): the checksum a sender computes (RoCEv2 senders write 0).
-      for (const auto& arg : l.args) {
-        if (arg.name == "chksum" && arg.value.kind == Expr::Kind::kSymbol &&
-            arg.value.text == "None") {
-          udp_checksum = true;
-          continue;
-        }
-        if (arg.value.kind == Expr::Kind::kWildcard) {
-          return Unexpected(
-              SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
-        }
-        if (auto r = set_field(p.udp, "UDP", arg, symbols); !r) return Unexpected(r.error());
-      }
-    } else if (l.name == "BTH") {
-      for (const auto& arg : l.args) {
-        if (arg.name == "icrc") {
-          auto v = evaluate_number(arg.value, symbols);
-          if (!v) return Unexpected(SynthesisError{arg.pos, "BTH.icrc: " + v.error()});
-          icrc = static_cast<uint32_t>(*v);
-          continue;
-        }
-        padcount_given = padcount_given || arg.name == "padcount";
-        if (auto r = set_field(p.bth, "BTH", arg, symbols); !r) return Unexpected(r.error());
-      }
-    } else if (l.name == "RETH") {
-      ok = set_optional(p.reth, l, symbols);
-    } else if (l.name == "AETH") {
-      ok = set_optional(p.aeth, l, symbols);
-    } else if (l.name == "AtomicETH") {
-      ok = set_optional(p.atomic_eth, l, symbols);
-    } else if (l.name == "AtomicAckETH") {
-      ok = set_optional(p.atomic_ack_eth, l, symbols);
-    } else if (l.name == "ImmDt") {
-      ok = set_optional(p.imm_dt, l, symbols);
-    } else if (l.name == "IETH") {
-      ok = set_optional(p.ieth, l, symbols);
-    } else if (l.name == "DETH") {
-      // On a UD connection the fields a script leaves out are the connection's.
-      p.deth = c.qkey ? wire::Deth{*c.qkey, 0, c.tester_qpn} : wire::Deth{};
-      ok = set_all(*p.deth, l, symbols);
-    } else if (l.name == "CNPPadding") {
-      ok = set_optional(p.cnp_padding, l, symbols);
-    } else if (l.name == "Raw") {
-      for (const auto& arg : l.args) {
-        if (arg.name != "load")
-          return Unexpected(SynthesisError{arg.pos, "Raw has only the field 'load'"});
-        auto b = evaluate_bytes(arg.value, symbols);
-        if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
-        payload.insert(payload.end(), b->begin(), b->end());
-      }
-    } else {
-      return Unexpected(
-          SynthesisError{l.pos, "unknown layer '" + l.name +
-                                    "' (known: Ether Dot1Q IP IPv6 UDP BTH RETH AETH AtomicETH "
-                                    "AtomicAckETH ImmDt IETH DETH CNPPadding Raw)"});
-    }
-    if (!ok) return Unexpected(ok.error());
+    if (auto ok = synthesis.layer(l); !ok) return Unexpected(ok.error());
   }
-  // Ether types follow the layers present unless the script wrote them (a wrong one on
-  // purpose is sent as written).
-  const uint16_t l3_type =
-      std::holds_alternative<wire::Ipv6>(p.ip) ? wire::kEtherTypeIpv6 : wire::kEtherTypeIpv4;
-  if (p.vlan && !vlan_type_given) p.vlan->type = l3_type;
-  if (!ether_type_given) p.eth.type = p.vlan ? wire::kEtherTypeDot1Q : l3_type;
-  // A UD opcode on a UD connection gets the connection's DETH when the script gives none.
-  if (const auto* info = wire::opcode_info(p.bth.opcode);
-      c.qkey && !p.deth && info && info->has(wire::kDeth)) {
-    p.deth = wire::Deth{*c.qkey, 0, c.tester_qpn};
-  }
-  p.payload = payload;
-  static const std::vector<uint8_t> kZeros(3, 0);
-  wire::BuildOptions options;
-  options.fill_padding = !padcount_given;
-  options.fill_udp_checksum = udp_checksum;
-  options.fill_ip_checksum = !ip_checksum_given;
-  if (padcount_given) p.pad = std::span(kZeros).first(p.bth.padcount);
-  if (icrc) {
-    options.fill_icrc = false;
-    p.icrc = *icrc;
-  }
-  return wire::build_frame(p, options);
+  return synthesis.frame();
 }
 
 namespace {
@@ -352,118 +386,138 @@ const H* ptr(const std::optional<H>& o) {
   return o ? &*o : nullptr;
 }
 
+// An expected packet compared with what came: every field the script names, then the
+// connection's implicit checks (addresses, destination QP, ICRC, pad, address family).
+class FrameMatch {
+ public:
+  FrameMatch(const wire::DecodedRoce& actual, const ConnectionDefaults& c,
+             const SymbolTable& symbols)
+      : actual_(actual), p_(actual.packet), c_(c), symbols_(symbols) {}
+
+  Expected<void, SynthesisError> layer(const Layer& l) {
+    if (l.name == "Ether") return compare(&p_.eth, l, symbols_, out_);
+    if (l.name == "Dot1Q") return compare(ptr(p_.vlan), l, symbols_, out_);
+    if (l.name == "IP") return compare(std::get_if<wire::Ipv4>(&p_.ip), l, symbols_, out_);
+    if (l.name == "IPv6") return compare(std::get_if<wire::Ipv6>(&p_.ip), l, symbols_, out_);
+    if (l.name == "UDP") return compare(&p_.udp, l, symbols_, out_);
+    if (l.name == "BTH") return bth(l);
+    if (l.name == "RETH") return compare(ptr(p_.reth), l, symbols_, out_);
+    if (l.name == "AETH") return compare(ptr(p_.aeth), l, symbols_, out_);
+    if (l.name == "AtomicETH") return compare(ptr(p_.atomic_eth), l, symbols_, out_);
+    if (l.name == "AtomicAckETH") return compare(ptr(p_.atomic_ack_eth), l, symbols_, out_);
+    if (l.name == "ImmDt") return compare(ptr(p_.imm_dt), l, symbols_, out_);
+    if (l.name == "IETH") return compare(ptr(p_.ieth), l, symbols_, out_);
+    if (l.name == "DETH") {
+      deth_given_ = true;
+      return compare(ptr(p_.deth), l, symbols_, out_);
+    }
+    if (l.name == "CNPPadding") return compare(ptr(p_.cnp_padding), l, symbols_, out_);
+    if (l.name == "Raw") return raw(l);
+    return Unexpected(SynthesisError{l.pos, "unknown layer '" + l.name + "'"});
+  }
+
+  // Checked whatever the script names; reported at the packet's first layer.
+  std::vector<FieldMismatch> implicit_checks(const script::Position& where) {
+    if (!dqpn_given_ && p_.bth.dqpn != c_.tester_qpn) {
+      out_.push_back(
+          {where, "BTH.dqpn", format_value(c_.tester_qpn, 24), format_value(p_.bth.dqpn, 24)});
+    }
+    // MR-UD-01: on a UD connection the DETH names the DUT's QP as the source.
+    if (c_.qkey && p_.deth && !deth_given_ && p_.deth->sqpn != c_.dut_qpn) {
+      out_.push_back(
+          {where, "DETH.sqpn", format_value(c_.dut_qpn, 24), format_value(p_.deth->sqpn, 24)});
+    }
+    if (!icrc_wildcard_ && !actual_.icrc_ok()) {
+      out_.push_back(
+          {where, "ICRC", format_value(actual_.icrc_computed, 32), format_value(p_.icrc, 32)});
+    }
+    // MR-WF-06: pad bytes are sent as zeros.
+    if (std::any_of(p_.pad.begin(), p_.pad.end(), [](uint8_t b) { return b != 0; })) {
+      out_.push_back({where, "pad", "zero bytes", hex_bytes(p_.pad)});
+    }
+    check_addresses(where);
+    return std::move(out_);
+  }
+
+ private:
+  Expected<void, SynthesisError> bth(const Layer& l) {
+    // `icrc` is a BTH field in Scapy (the trailer); here it is checked through icrc_ok.
+    for (const auto& arg : l.args) {
+      dqpn_given_ = dqpn_given_ || arg.name == "dqpn";
+      if (arg.name == "icrc") {
+        icrc_wildcard_ = arg.value.kind == Expr::Kind::kWildcard;
+        continue;
+      }
+      if (auto ok = compare_field(p_.bth, "BTH", arg, symbols_, out_); !ok) return ok;
+    }
+    return {};
+  }
+
+  Expected<void, SynthesisError> raw(const Layer& l) {
+    for (const auto& arg : l.args) {
+      if (arg.value.kind == Expr::Kind::kWildcard) continue;
+      if (arg.name == "len") {  // a harness extension: check the length only
+        auto n = evaluate_number(arg.value, symbols_);
+        if (!n) return Unexpected(SynthesisError{arg.pos, "Raw.len: " + n.error()});
+        if (*n != p_.payload.size()) {
+          out_.push_back({arg.pos, "Raw.len", expected_text(arg.value, std::to_string(*n)),
+                          std::to_string(p_.payload.size())});
+        }
+        continue;
+      }
+      if (arg.name != "load")
+        return Unexpected(SynthesisError{arg.pos, "Raw has only 'load' (and 'len' on expect)"});
+      auto b = evaluate_bytes(arg.value, symbols_);
+      if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
+      if (const auto d = first_difference(*b, p_.payload)) {
+        out_.push_back({arg.pos, "Raw.load", d->expected, d->actual,
+                        std::to_string(b->size()) + "-byte payload expected, " +
+                            std::to_string(p_.payload.size()) + " came; it differs " +
+                            d->summary(b->size())});
+      }
+    }
+    return {};
+  }
+
+  void check_addresses(const script::Position& where) {
+    if (const auto* v4 = std::get_if<wire::Ipv4>(&p_.ip); v4 && !(v4->dst == c_.tester_ip)) {
+      out_.push_back({where, "IP.dst", c_.tester_ip.to_string(), v4->dst.to_string()});
+    }
+    const auto* v6 = std::get_if<wire::Ipv6>(&p_.ip);
+    if (v6 && !(c_.tester_ip6 && v6->dst == *c_.tester_ip6)) {
+      out_.push_back({where, "IPv6.dst",
+                      c_.tester_ip6 ? c_.tester_ip6->to_string() : "no IPv6 address",
+                      v6->dst.to_string()});
+    }
+    // A connection is one address family: a DUT that answers an IPv6 QP over IPv4 (or the
+    // reverse) has the wrong address vector, whatever the script names.
+    if (c_.ipv6() != (v6 != nullptr)) {
+      out_.push_back({where, "IP version", c_.ipv6() ? "IPv6" : "IPv4", v6 ? "IPv6" : "IPv4"});
+    }
+  }
+
+  const wire::DecodedRoce& actual_;
+  const wire::RocePacket& p_;
+  const ConnectionDefaults& c_;
+  const SymbolTable& symbols_;
+  std::vector<FieldMismatch> out_;
+  bool dqpn_given_ = false;
+  bool deth_given_ = false;
+  bool icrc_wildcard_ = false;
+};
+
 }  // namespace
 
 Expected<std::vector<FieldMismatch>, SynthesisError> match(const script::PacketExpr& expected,
                                                            const wire::DecodedRoce& actual,
                                                            const ConnectionDefaults& c,
                                                            const SymbolTable& symbols) {
-  std::vector<FieldMismatch> out;
-  const wire::RocePacket& p = actual.packet;
-  bool dqpn_given = false;
-  bool deth_given = false;
-  bool icrc_wildcard = false;
+  FrameMatch m(actual, c, symbols);
   for (const Layer& l : expected.layers) {
-    Expected<void, SynthesisError> ok;
-    if (l.name == "Ether") {
-      ok = compare(&p.eth, l, symbols, out);
-    } else if (l.name == "Dot1Q") {
-      ok = compare(ptr(p.vlan), l, symbols, out);
-    } else if (l.name == "IP") {
-      ok = compare(std::get_if<wire::Ipv4>(&p.ip), l, symbols, out);
-    } else if (l.name == "IPv6") {
-      ok = compare(std::get_if<wire::Ipv6>(&p.ip), l, symbols, out);
-    } else if (l.name == "UDP") {
-      ok = compare(&p.udp, l, symbols, out);
-    } else if (l.name == "BTH") {
-      // `icrc` is a BTH field in Scapy (the trailer); here it is checked through icrc_ok.
-      for (const auto& arg : l.args) {
-        dqpn_given = dqpn_given || arg.name == "dqpn";
-        if (arg.name == "icrc") {
-          icrc_wildcard = arg.value.kind == Expr::Kind::kWildcard;
-          continue;
-        }
-        if (ok = compare_field(p.bth, "BTH", arg, symbols, out); !ok) break;
-      }
-    } else if (l.name == "RETH") {
-      ok = compare(ptr(p.reth), l, symbols, out);
-    } else if (l.name == "AETH") {
-      ok = compare(ptr(p.aeth), l, symbols, out);
-    } else if (l.name == "AtomicETH") {
-      ok = compare(ptr(p.atomic_eth), l, symbols, out);
-    } else if (l.name == "AtomicAckETH") {
-      ok = compare(ptr(p.atomic_ack_eth), l, symbols, out);
-    } else if (l.name == "ImmDt") {
-      ok = compare(ptr(p.imm_dt), l, symbols, out);
-    } else if (l.name == "IETH") {
-      ok = compare(ptr(p.ieth), l, symbols, out);
-    } else if (l.name == "DETH") {
-      deth_given = true;
-      ok = compare(ptr(p.deth), l, symbols, out);
-    } else if (l.name == "CNPPadding") {
-      ok = compare(ptr(p.cnp_padding), l, symbols, out);
-    } else if (l.name == "Raw") {
-      for (const auto& arg : l.args) {
-        if (arg.value.kind == Expr::Kind::kWildcard) continue;
-        if (arg.name == "len") {  // a harness extension: check the length only
-          auto n = evaluate_number(arg.value, symbols);
-          if (!n) return Unexpected(SynthesisError{arg.pos, "Raw.len: " + n.error()});
-          if (*n != p.payload.size()) {
-            out.push_back({arg.pos, "Raw.len", expected_text(arg.value, std::to_string(*n)),
-                           std::to_string(p.payload.size())});
-          }
-          continue;
-        }
-        if (arg.name != "load")
-          return Unexpected(SynthesisError{arg.pos, "Raw has only 'load' (and 'len' on expect)"});
-        auto b = evaluate_bytes(arg.value, symbols);
-        if (!b) return Unexpected(SynthesisError{arg.pos, "Raw.load: " + b.error()});
-        if (const auto d = first_difference(*b, p.payload)) {
-          out.push_back({arg.pos, "Raw.load", d->expected, d->actual,
-                         std::to_string(b->size()) + "-byte payload expected, " +
-                             std::to_string(p.payload.size()) + " came; it differs " +
-                             d->summary(b->size())});
-        }
-      }
-    } else {
-      return Unexpected(SynthesisError{l.pos, "unknown layer '" + l.name + "'"});
-    }
-    if (!ok) return Unexpected(ok.error());
+    if (auto ok = m.layer(l); !ok) return Unexpected(ok.error());
   }
-  // Implicit connection checks.
-  const script::Position where =
-      expected.layers.empty() ? script::Position{} : expected.layers.front().pos;
-  if (!dqpn_given && p.bth.dqpn != c.tester_qpn) {
-    out.push_back(
-        {where, "BTH.dqpn", format_value(c.tester_qpn, 24), format_value(p.bth.dqpn, 24)});
-  }
-  // MR-UD-01: on a UD connection the DETH names the DUT's QP as the source.
-  if (c.qkey && p.deth && !deth_given && p.deth->sqpn != c.dut_qpn) {
-    out.push_back(
-        {where, "DETH.sqpn", format_value(c.dut_qpn, 24), format_value(p.deth->sqpn, 24)});
-  }
-  if (!icrc_wildcard && !actual.icrc_ok()) {
-    out.push_back(
-        {where, "ICRC", format_value(actual.icrc_computed, 32), format_value(p.icrc, 32)});
-  }
-  // MR-WF-06: pad bytes are sent as zeros.
-  if (std::any_of(p.pad.begin(), p.pad.end(), [](uint8_t b) { return b != 0; })) {
-    out.push_back({where, "pad", "zero bytes", hex_bytes(p.pad)});
-  }
-  if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip); v4 && !(v4->dst == c.tester_ip)) {
-    out.push_back({where, "IP.dst", c.tester_ip.to_string(), v4->dst.to_string()});
-  }
-  const auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
-  if (v6 && !(c.tester_ip6 && v6->dst == *c.tester_ip6)) {
-    out.push_back({where, "IPv6.dst", c.tester_ip6 ? c.tester_ip6->to_string() : "no IPv6 address",
-                   v6->dst.to_string()});
-  }
-  // A connection is one address family: a DUT that answers an IPv6 QP over IPv4 (or the
-  // reverse) has the wrong address vector, whatever the script names.
-  if (c.ipv6() != (v6 != nullptr)) {
-    out.push_back({where, "IP version", c.ipv6() ? "IPv6" : "IPv4", v6 ? "IPv6" : "IPv4"});
-  }
-  return out;
+  return m.implicit_checks(expected.layers.empty() ? script::Position{}
+                                                   : expected.layers.front().pos);
 }
 
 }  // namespace mr::engine

@@ -63,9 +63,9 @@ struct TestContext {
   DutPort& port;
   const Pixit& pixit;
   uint64_t seed = 0;
-  SymbolTable symbols;
-  std::map<std::string, QpBinding> qps;  // by script name
-  std::string current_qp;                // packet lines use this QP's connection
+  SymbolTable symbols{};
+  std::map<std::string, QpBinding> qps{};  // by script name
+  std::string current_qp{};                // packet lines use this QP's connection
   uint64_t t0_ns = 0;
   uint64_t last_event_ns = 0;
   report::TestResult& result;
@@ -73,15 +73,15 @@ struct TestContext {
   // Set when the tester sent a packet later than the script's time allows (a real-time
   // test bed under load): what the DUT does afterwards answers a different exchange than
   // the script describes, so a mismatch from then on is inconclusive, never a fail.
-  std::string tester_late;
+  std::string tester_late{};
   uint64_t anchor_lateness_ns = 0;  // how late the last event, an injection, went out
   // The DUT's counters when the exchange began, if the script reads counters (expect_counter).
-  std::optional<protocol::Counters> counters_at_start;
+  std::optional<protocol::Counters> counters_at_start{};
   // The tester's reference QPs (`tester` lines) and the layers their frames pass: set by
   // run_test before the first statement.
   DrivenPort* driven = nullptr;
   FaultPort* faults = nullptr;
-  std::map<std::string, TesterQp> tester_qps;  // by script name
+  std::map<std::string, TesterQp> tester_qps{};  // by script name
 
   void fail(const script::Position& pos, std::string field, std::string expected,
             std::string actual, std::string message,
@@ -113,6 +113,20 @@ struct TestContext {
   const QpBinding* qp() const {
     auto it = qps.find(current_qp);
     return it == qps.end() ? nullptr : &it->second;
+  }
+  // The QP a `probe` or `event` line names, or the current one; nullptr after reporting the
+  // error (`what` names the command).
+  const QpBinding* command_qp(const script::Command& c, const std::string& what) {
+    if (c.target.empty()) {
+      if (qp() == nullptr) error(c.pos, what + " before any QP exists");
+      return qp();
+    }
+    auto it = qps.find(c.target);
+    if (it == qps.end()) {
+      error(c.pos, what + ": no QP named '" + c.target + "'");
+      return nullptr;
+    }
+    return &it->second;
   }
 };
 

@@ -10,6 +10,7 @@
 #include "harness/engine/driven_port.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/evaluate.h"
+#include "harness/engine/event_command.h"
 #include "harness/engine/exchange_recorder.h"
 #include "harness/engine/fault_port.h"
 #include "harness/engine/frame_summary.h"
@@ -109,6 +110,13 @@ class Runner {
   }
 
   std::pair<uint64_t, uint64_t> nominal_window(const script::TimeSpec& t, bool silence) const {
+    // A time relative to a packet the DUT sent before the script's clock started (answering
+    // the `dut` set-up) counts from the clock's start, and the packet may have come before it
+    // too: between such packets lie the set-up's control round trips, not the DUT's timing.
+    if (t.relative && !t.any && !silence && ctx_.last_event_ns < ctx_.t0_ns) {
+      const script::TimeSpec from_start{.relative = false, .start_s = t.start_s, .end_s = t.end_s};
+      return {0, nominal_window(from_start, silence).second};
+    }
     const uint64_t from = base(t);
     // `*`: any time. A remote DUT may already have answered a `dut` command (post_send)
     // before the control reply came back, i.e. before the script's clock started.
@@ -136,77 +144,117 @@ class Runner {
     return {nominal > tol ? nominal - tol : 0, nominal + tol};
   }
 
+  // When a `>` line's packet may come, and the event its `not_before` counts from.
+  struct Awaited {
+    uint64_t earliest;
+    uint64_t latest;
+    uint64_t anchor_ns;
+  };
+
   void expect(const PacketLine& line) {
     const QpBinding* qp = ctx_.qp();
     if (qp == nullptr)
       return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
     const auto [earliest, latest] = window(line.time, line.packet.none);
-    if (line.packet.none) {
-      if (auto f = ctx_.port.receive(latest)) {
-        const auto note = noted(
-            rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)")));
-        ctx_.fail(line.pos, "packet", "none", frame_summary(f->bytes),
-                  "the DUT sent a packet where none was expected");
-        ctx_.last_event_ns = f->t_ns;
-        return;
-      }
-      ctx_.last_event_ns = latest;
-      ctx_.anchor_lateness_ns = 0;
-      return;
-    }
+    if (line.packet.none) return expect_silence(line, latest);
     // `not_before S` measures from the DUT packet the previous line matched.
-    const uint64_t anchor_ns = ctx_.last_event_ns;
-    if (line.not_before_s && last_dut_packet_ns_ != anchor_ns) {
+    const Awaited awaited{earliest, latest, ctx_.last_event_ns};
+    if (line.not_before_s && last_dut_packet_ns_ != awaited.anchor_ns) {
       return ctx_.error(line.pos,
                         "not_before measures from the DUT packet the previous line matched, "
                         "but the previous line is not a '>' line that matched one");
     }
-    uint64_t candidates = 1;
-    if (line.within) {
-      auto n = evaluate_number(*line.within, ctx_.symbols);
-      if (!n) return ctx_.error(line.within->pos, "within: " + n.error());
-      if (*n == 0 || *n > kMaxWithin)
-        return ctx_.error(line.within->pos, "within N: N is 1.." + std::to_string(kMaxWithin));
-      candidates = *n;
-    }
+    const auto candidates = within_count(line);
+    if (!candidates) return;
     // `within N`: packets that do not match are passed over, as long as they are valid
     // packets of the connection; the last candidate is judged like a plain `>` line.
-    for (uint64_t seen = 1; seen < candidates; ++seen) {
+    for (uint64_t seen = 1; seen < *candidates; ++seen) {
       auto f = ctx_.port.receive(latest);
       if (!f) return missing(line, latest, seen - 1);
-      auto d = wire::decode_frame(f->bytes);
-      const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-      auto mismatches = roce ? match(line.packet, *roce, qp->connection, ctx_.symbols)
-                             : Expected<std::vector<FieldMismatch>, SynthesisError>{};
-      if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
-      if (roce != nullptr && mismatches->empty())
-        return matched(line, *f, *roce, earliest, seen, anchor_ns);
+      if (settles_within(line, *qp, *f, awaited, seen)) return;
+    }
+    judge_last_candidate(line, *qp, awaited, *candidates);
+  }
+
+  // `> none`: the DUT stays silent until the window closes.
+  void expect_silence(const PacketLine& line, uint64_t latest) {
+    if (auto f = ctx_.port.receive(latest)) {
       const auto note =
-          noted(rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "passed over (within)")));
+          noted(rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "unexpected (none expected)")));
+      ctx_.fail(line.pos, "packet", "none", frame_summary(f->bytes),
+                "the DUT sent a packet where none was expected");
       ctx_.last_event_ns = f->t_ns;
-      if (roce == nullptr) {
-        ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
-                  "the DUT sent something that is not RoCEv2", nullptr, nullptr, just_recorded());
-        continue;
-      }
-      check_source_port(line.pos, *roce);
-      const script::PacketExpr nothing;  // the connection's implicit checks only
-      if (auto base = match(nothing, *roce, qp->connection, ctx_.symbols); base) {
-        for (const auto& m : *base) {
-          ctx_.fail(line.pos, m.field, m.expected, m.actual,
-                    "a passed-over packet is not valid: " + frame_summary(f->bytes), nullptr,
-                    wire::to_json(*roce), just_recorded());
-        }
+      return;
+    }
+    ctx_.last_event_ns = latest;
+    ctx_.anchor_lateness_ns = 0;
+  }
+
+  // How many packets a line may look at: 1, or its `within N` (bounded); nullopt after
+  // reporting the harness error.
+  std::optional<uint64_t> within_count(const PacketLine& line) {
+    if (!line.within) return 1;
+    auto n = evaluate_number(*line.within, ctx_.symbols);
+    if (!n) {
+      ctx_.error(line.within->pos, "within: " + n.error());
+      return std::nullopt;
+    }
+    if (*n == 0 || *n > kMaxWithin) {
+      ctx_.error(line.within->pos, "within N: N is 1.." + std::to_string(kMaxWithin));
+      return std::nullopt;
+    }
+    return *n;
+  }
+
+  // A candidate before a `within` line's last: true if it settles the line (it matched, or
+  // the line could not be evaluated); false if it was passed over, checked only against the
+  // connection's implicit rules.
+  bool settles_within(const PacketLine& line, const QpBinding& qp, const DutFrame& f,
+                      const Awaited& awaited, uint64_t seen) {
+    auto d = wire::decode_frame(f.bytes);
+    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    auto mismatches = roce ? match(line.packet, *roce, qp.connection, ctx_.symbols)
+                           : Expected<std::vector<FieldMismatch>, SynthesisError>{};
+    if (!mismatches) {
+      ctx_.error(mismatches.error().pos, mismatches.error().message);
+      return true;
+    }
+    if (roce != nullptr && mismatches->empty()) {
+      matched(line, f, *roce, awaited.earliest, seen, awaited.anchor_ns);
+      return true;
+    }
+    const auto note =
+        noted(rec_.record(f.bytes, f.t_ns, false, ref(line.pos, "passed over (within)")));
+    ctx_.last_event_ns = f.t_ns;
+    if (roce == nullptr) {
+      ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f.bytes),
+                "the DUT sent something that is not RoCEv2", nullptr, nullptr, just_recorded());
+      return false;
+    }
+    check_source_port(line.pos, *roce);
+    const script::PacketExpr nothing;  // the connection's implicit checks only
+    if (auto base = match(nothing, *roce, qp.connection, ctx_.symbols); base) {
+      for (const auto& m : *base) {
+        ctx_.fail(line.pos, m.field, m.expected, m.actual,
+                  "a passed-over packet is not valid: " + frame_summary(f.bytes), nullptr,
+                  wire::to_json(*roce), just_recorded());
       }
     }
-    auto f = ctx_.port.receive(latest);
-    if (!f) return missing(line, latest, candidates - 1);
+    return false;
+  }
+
+  // A plain `>` line's packet, or a `within` line's last candidate: every field that differs
+  // is a failure.
+  void judge_last_candidate(const PacketLine& line, const QpBinding& qp, const Awaited& awaited,
+                            uint64_t candidates) {
+    auto f = ctx_.port.receive(awaited.latest);
+    if (!f) return missing(line, awaited.latest, candidates - 1);
     const auto note = noted(rec_.record(f->bytes, f->t_ns, false, ref(line.pos, "expect")));
     ctx_.last_event_ns = f->t_ns;
     last_dut_packet_ns_ = f->t_ns;
     ctx_.anchor_lateness_ns = 0;
-    check_not_early(line, f->t_ns, earliest);
-    check_not_before(line, f->t_ns, anchor_ns, candidates);
+    check_not_early(line, f->t_ns, awaited.earliest);
+    check_not_before(line, f->t_ns, awaited.anchor_ns, candidates);
     auto d = wire::decode_frame(f->bytes);
     const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
@@ -215,7 +263,7 @@ class Runner {
       return;
     }
     check_source_port(line.pos, *roce);
-    auto mismatches = match(line.packet, *roce, qp->connection, ctx_.symbols);
+    auto mismatches = match(line.packet, *roce, qp.connection, ctx_.symbols);
     if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
     const std::string after =
         candidates > 1 ? " (none of the " + std::to_string(candidates) + " candidates matched)"
@@ -260,18 +308,23 @@ class Runner {
   // A matched packet must not come before its window (a plain `>` line or a `within` match).
   void check_not_early(const PacketLine& line, uint64_t t_ns, uint64_t earliest) {
     if (t_ns >= earliest) return;
-    ctx_.fail(
-        line.pos, "time", "not before +" + std::to_string((earliest - ctx_.t0_ns) / 1000) + " us",
-        "+" + std::to_string((t_ns - ctx_.t0_ns) / 1000) + " us", "the packet arrived too early");
+    ctx_.fail(line.pos, "time", "not before " + since_start(earliest), since_start(t_ns),
+              "the packet arrived too early");
   }
 
   void missing(const PacketLine& line, uint64_t latest, uint64_t passed_over) {
-    ctx_.fail(line.pos, "packet",
-              "a packet by +" + std::to_string((latest - ctx_.t0_ns) / 1000) + " us", "none",
+    ctx_.fail(line.pos, "packet", "a packet by " + since_start(latest), "none",
               passed_over == 0 ? "the expected packet did not arrive"
                                : "the expected packet did not arrive (" +
                                      std::to_string(passed_over) + " passed over)");
     ctx_.last_event_ns = latest;
+  }
+
+  // "+1200 us", or "-300 us" for a time before the script's clock started (a remote DUT may
+  // answer a `dut` command before the first packet line).
+  std::string since_start(uint64_t t_ns) const {
+    if (t_ns >= ctx_.t0_ns) return "+" + std::to_string((t_ns - ctx_.t0_ns) / 1000) + " us";
+    return "-" + std::to_string((ctx_.t0_ns - t_ns) / 1000) + " us";
   }
 
   // `last.psn`, `last.msn`, `last.opcode`: the packet the latest `>` line matched, for the
@@ -301,67 +354,8 @@ class Runner {
 
   // A liveness probe: a zero-length RDMA WRITE at the given PSN with AckReq must draw an ACK
   // for that PSN. It proves that an earlier silence was a drop, not a dead DUT.
-  // The QP a `probe` or `event` line names, or the current one; nullptr after reporting
-  // the harness error.
-  const QpBinding* command_qp(const script::Command& c, const std::string& what) {
-    if (c.target.empty()) {
-      if (ctx_.qp() == nullptr) ctx_.error(c.pos, what + " before any QP exists");
-      return ctx_.qp();
-    }
-    auto it = ctx_.qps.find(c.target);
-    if (it == ctx_.qps.end()) {
-      ctx_.error(c.pos, what + ": no QP named '" + c.target + "'");
-      return nullptr;
-    }
-    return &it->second;
-  }
-
-  // `event ACTION [QP] dir=tester|dut psn=EXPR [tx=N] [us=N] [byte=N]`: arms a fault.
-  void event(const script::Command& c, FaultPort& faults) {
-    auto action = fault_action_from_name(c.name);
-    if (!action) return ctx_.error(c.pos, "event: " + action.error());
-    const QpBinding* qp = command_qp(c, "event");
-    if (qp == nullptr) return;
-    FaultEvent e;
-    e.action = *action;
-    e.line = c.pos.line;
-    bool have_dir = false;
-    bool have_psn = false;
-    for (const auto& a : c.args) {
-      if (a.name == "dir") {
-        const bool word = a.value.kind == script::Expr::Kind::kName ||
-                          a.value.kind == script::Expr::Kind::kSymbol;
-        if (!word || (a.value.text != "tester" && a.value.text != "dut"))
-          return ctx_.error(a.pos,
-                            "event dir: expected tester (tester -> DUT) or dut (DUT -> tester)");
-        e.direction = a.value.text == "tester" ? FaultDirection::kTester : FaultDirection::kDut;
-        have_dir = true;
-        continue;
-      }
-      auto v = evaluate_number(a.value, ctx_.symbols);
-      if (!v) return ctx_.error(a.pos, "event " + a.name + ": " + v.error());
-      if (a.name == "psn") {
-        e.psn = static_cast<uint32_t>(*v & wire::kPsnMask);
-        have_psn = true;
-      } else if (a.name == "tx" && *v >= 1) {
-        e.tx = static_cast<uint32_t>(*v);
-      } else if (a.name == "us" && e.action == FaultAction::kDelay) {
-        e.delay_ns = *v * 1000;
-      } else if (a.name == "byte" && e.action == FaultAction::kCorrupt) {
-        e.byte_offset = static_cast<size_t>(*v);
-      } else {
-        return ctx_.error(a.pos, "event " + c.name + ": unexpected argument '" + a.name +
-                                     "' (dir=, psn=, tx=N>=1, us= for delay, byte= for corrupt)");
-      }
-    }
-    if (!have_dir || !have_psn)
-      return ctx_.error(c.pos, "event " + c.name + " needs dir=tester|dut and psn=EXPR");
-    e.dqpn = e.direction == FaultDirection::kTester ? qp->dut_qpn : qp->connection.tester_qpn;
-    faults.arm(e);
-  }
-
   void probe(const script::Command& c) {
-    const QpBinding* qp = command_qp(c, "probe");
+    const QpBinding* qp = ctx_.command_qp(c, "probe");
     if (qp == nullptr) return;
     const script::FieldArg* psn_arg = nullptr;
     for (const auto& a : c.args) {
@@ -445,75 +439,72 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-}  // namespace
-
-report::TestResult run_test(const script::Script& script, DutPort& port, const Pixit& pixit,
-                            const TestOptions& options) {
+// The test's identity, read from its header: what every verdict, even an error, carries.
+report::TestResult describe(const script::Script& script) {
   report::TestResult result;
+  const auto meta = [&](const char* key) {
+    return script.metadata.contains(key) ? script.metadata.at(key) : std::string();
+  };
   result.file = script.path;
   result.tp_id = script.metadata.contains("tp") ? script.metadata.at("tp") : script.path;
-  result.purpose = script.metadata.contains("purpose") ? script.metadata.at("purpose") : "";
-  result.group = script.metadata.contains("group") ? script.metadata.at("group") : "";
-  result.pics = script.metadata.contains("pics") ? script.metadata.at("pics") : "";
-  for (const auto& c :
-       split(script.metadata.contains("clause") ? script.metadata.at("clause") : "")) {
+  result.purpose = meta("purpose");
+  result.group = meta("group");
+  result.pics = meta("pics");
+  for (const auto& c : split(meta("clause"))) {
     if (c.rfind("MR-", 0) == 0) result.clauses.push_back(c);
   }
+  return result;
+}
+
+// Whether the DUT's PICS claims what the test needs; if not, the result says why.
+bool applies(report::TestResult& result, const TestOptions& options) {
   auto applicable = evaluate_pics(result.pics, options.pics);
   if (!applicable) {
     result.verdict = Verdict::kError;
-    result.reason = script.path + ": pics: " + applicable.error();
-    return result;
+    result.reason = result.file + ": pics: " + applicable.error();
+    return false;
   }
   if (!*applicable) {
     result.verdict = Verdict::kNotApplicable;
     result.reason = "the PICS does not claim " + result.pics;
-    return result;
+    return false;
   }
-  const auto started = std::chrono::steady_clock::now();
-  if (auto ok = port.reset(); !ok) {
-    result.verdict = Verdict::kError;
-    result.reason = "DUT reset failed: " + ok.error();
-    return result;
+  return true;
+}
+
+// The script's clock starts with its first packet line: the `dut` set-up before it takes real
+// time on a remote DUT, and `0` means "when the exchange begins". False if the counters'
+// baseline could not be read (the test is already judged).
+bool start_exchange(TestContext& ctx, const PacketLine& line) {
+  if (reads_counters(ctx.script)) {
+    // The baseline expect_counter compares with; a DUT out of resources here is inconc as
+    // anywhere else (checked).
+    auto counters = checked(ctx, line.pos, dut_client(ctx).counters());
+    if (!counters) return false;
+    ctx.counters_at_start = *counters;
   }
-  const uint64_t drops_before = port.capture_drops();
-  // Fault events act between the engine and the DUT; they see every frame of the test.
-  ExchangeRecorder* recorder = nullptr;
-  // The trace checkers watch from the DUT's side of the faults.
-  TraceJudge judge(port);
-  FaultPort faults(judge, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
-    if (recorder != nullptr) recorder->record_fault(e, f, t);
-  });
-  DrivenPort driven(faults, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
-    if (recorder != nullptr) recorder->record_driven(f, t, from_tester);
-  });
-  TestContext ctx{script, driven,        pixit,         options.seed, {},   {},
-                  {},     port.now_ns(), port.now_ns(), result,       false};
-  ctx.driven = &driven;
-  ctx.faults = &faults;
-  ExchangeRecorder rec(ctx, options.capture_path);
-  recorder = &rec;
-  Runner runner(ctx, rec);
+  ctx.t0_ns = ctx.last_event_ns = ctx.port.now_ns();
+  return true;
+}
+
+// The next relative time counts from the end of a command: it took time (a real control
+// round trip, or the settling wait of an expect_* command).
+void after_command(TestContext& ctx, bool exchange_started) {
+  if (exchange_started && ctx.port.now_ns() > ctx.last_event_ns) {
+    ctx.last_event_ns = ctx.port.now_ns();
+    ctx.anchor_lateness_ns = 0;
+  }
+}
+
+// Each statement runs once, except the bodies of `repeat` loops; every loop is bounded by its
+// max=, so this ends.
+void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
+  const auto& statements = ctx.script.statements;
   bool exchange_started = false;
-  ScriptLoops loops(script.statements);
-  // Each statement runs once, except the bodies of `repeat` loops; every loop is bounded
-  // by its max=, so this ends.
-  for (size_t pc = 0; pc < script.statements.size(); ++pc) {
-    if (ctx.aborted) break;
-    const auto& st = script.statements[pc];
-    if (const auto* line = std::get_if<PacketLine>(&st)) {
-      // The script's clock starts with its first packet line: the `dut` set-up before it
-      // takes real time on a remote DUT, and `0` means "when the exchange begins".
-      if (!exchange_started) {
-        if (reads_counters(script)) {
-          // The baseline expect_counter compares with; a DUT out of resources here is inconc
-          // as anywhere else (checked).
-          auto counters = checked(ctx, line->pos, dut_client(ctx).counters());
-          if (!counters) break;
-          ctx.counters_at_start = *counters;
-        }
-        ctx.t0_ns = ctx.last_event_ns = port.now_ns();
-      }
+  ScriptLoops loops(statements);
+  for (size_t pc = 0; pc < statements.size() && !ctx.aborted; ++pc) {
+    if (const auto* line = std::get_if<PacketLine>(&statements[pc])) {
+      if (!exchange_started && !start_exchange(ctx, *line)) return;
       exchange_started = true;
       if (line->inject) {
         runner.inject(*line);
@@ -522,25 +513,17 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       }
       continue;
     }
-    const auto& c = std::get<script::Command>(st);
+    const auto& c = std::get<script::Command>(statements[pc]);
     if (c.actor == "dut") {
       run_dut_command(c, ctx);
-      // The next relative time counts from the end of the command: it took time (a real
-      // control round trip, or the settling wait of an expect_* command).
-      if (exchange_started && port.now_ns() > ctx.last_event_ns) {
-        ctx.last_event_ns = port.now_ns();
-        ctx.anchor_lateness_ns = 0;
-      }
+      after_command(ctx, exchange_started);
     } else if (c.actor == "probe") {
       runner.probe(c);
     } else if (c.actor == "event") {
-      runner.event(c, faults);
+      arm_event(c, ctx, faults);
     } else if (c.actor == "tester" || c.actor == "connect" || c.actor == "impair") {
       run_tester_command(c, ctx);
-      if (exchange_started && port.now_ns() > ctx.last_event_ns) {
-        ctx.last_event_ns = port.now_ns();
-        ctx.anchor_lateness_ns = 0;
-      }
+      after_command(ctx, exchange_started);
     } else if (c.actor == "repeat") {
       pc = loops.enter(pc, ctx);
     } else if (c.actor == "end") {
@@ -549,19 +532,63 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       ctx.error(c.pos, "'" + c.actor + " " + c.name + "' is not supported yet by this engine");
     }
   }
-  if (!ctx.aborted) runner.quiet_period(driven);
-  if (!ctx.aborted) judge_trace(ctx, judge, options.clause_levels);
+}
+
+// What the statements leave to judge: an armed fault whose frame never passed fails the
+// test, and a capture that lost packets cannot prove a failure (inconclusive, never fail).
+void close_verdict(TestContext& ctx, const FaultPort& faults, uint64_t capture_drops) {
   for (const auto& e : faults.unfired()) {
     ctx.fail({e.line, 1}, "event",
              "a frame with PSN " + std::to_string(e.psn) + " (tx " + std::to_string(e.tx) + ")",
              "none", "the frame this event acts on never passed");
   }
-  // A capture that lost packets cannot prove a failure: inconclusive, never fail.
-  if (port.capture_drops() != drops_before && result.verdict != Verdict::kError) {
+  auto& result = ctx.result;
+  if (capture_drops != 0 && result.verdict != Verdict::kError) {
     result.verdict = Verdict::kInconc;
     result.reason = "the capture lost packets: the exchange cannot be judged";
   }
   if (result.verdict == Verdict::kNone) result.verdict = Verdict::kPass;
+}
+
+}  // namespace
+
+report::TestResult run_test(const script::Script& script, DutPort& port, const Pixit& pixit,
+                            const TestOptions& options) {
+  report::TestResult result = describe(script);
+  if (!applies(result, options)) return result;
+  const auto started = std::chrono::steady_clock::now();
+  if (auto ok = port.reset(); !ok) {
+    result.verdict = Verdict::kError;
+    result.reason = "DUT reset failed: " + ok.error();
+    return result;
+  }
+  const uint64_t drops_before = port.capture_drops();
+  // The chain from the engine to the DUT: driven traffic, then the fault events (they see
+  // every frame of the test), then the trace checkers, which watch from the DUT's side.
+  ExchangeRecorder* recorder = nullptr;
+  TraceJudge judge(port);
+  FaultPort faults(judge, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
+    if (recorder != nullptr) recorder->record_fault(e, f, t);
+  });
+  DrivenPort driven(faults, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
+    if (recorder != nullptr) recorder->record_driven(f, t, from_tester);
+  });
+  TestContext ctx{.script = script,
+                  .port = driven,
+                  .pixit = pixit,
+                  .seed = options.seed,
+                  .t0_ns = port.now_ns(),
+                  .last_event_ns = port.now_ns(),
+                  .result = result,
+                  .driven = &driven,
+                  .faults = &faults};
+  ExchangeRecorder rec(ctx, options.capture_path);
+  recorder = &rec;
+  Runner runner(ctx, rec);
+  run_statements(ctx, runner, faults);
+  if (!ctx.aborted) runner.quiet_period(driven);
+  if (!ctx.aborted) judge_trace(ctx, judge, options.clause_levels);
+  close_verdict(ctx, faults, port.capture_drops() - drops_before);
   result.capture = options.capture_path;
   result.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

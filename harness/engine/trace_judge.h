@@ -29,7 +29,7 @@ class TraceJudge final : public DutPort {
   const std::vector<analyze::Violation>& violations() const { return violations_; }
   uint64_t frames() const { return analyzer_.counts().frames; }
 
-  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override {
+  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override {
     return inner_.control(std::move(request));
   }
   uint64_t inject(std::span<const uint8_t> frame) override;

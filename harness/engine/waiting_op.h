@@ -1,7 +1,7 @@
 // File: waiting_op.h
 //
 // The control ops that wait for the DUT (docs/dut-control-protocol.md: poll_cq, get_cq_event).
-// Such a request carries timeout_ms, at most the protocol's agent::kMaxPollTimeoutMs
+// Such a request carries timeout_ms, at most the protocol's protocol::kMaxPollTimeoutMs
 // (protocol_limits.h), and its wait ends early at the first reply that shows what it waited
 // for. One table, so that the engine (which splits a
 // longer wait into several requests) and a DutPort that treats waiting specially (the

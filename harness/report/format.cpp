@@ -13,10 +13,13 @@ std::string format_seconds(double s) {
   return buf;
 }
 
-std::string format_time_ms(uint64_t t_ns) {
+std::string format_time_ms(int64_t t_ns) {
+  // The magnitude in unsigned arithmetic: INT64_MIN has no positive counterpart.
+  const uint64_t abs_ns = t_ns < 0 ? 0 - static_cast<uint64_t>(t_ns) : static_cast<uint64_t>(t_ns);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(t_ns / 1000000),
-                static_cast<unsigned long long>((t_ns / 1000) % 1000));
+  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", t_ns < 0 ? "-" : "",
+                static_cast<unsigned long long>(abs_ns / 1000000),
+                static_cast<unsigned long long>((abs_ns / 1000) % 1000));
   return buf;
 }
 

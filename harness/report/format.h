@@ -14,7 +14,7 @@ namespace mr::report {
 std::string format_seconds(double s);
 
 // A test-relative time in milliseconds with microsecond precision: "12.345".
-std::string format_time_ms(uint64_t t_ns);
+std::string format_time_ms(int64_t t_ns);
 
 // A decoded field value: integers as "0x457 (1111)" (decimal alone below 10), strings
 // unquoted, null as "", anything else as compact JSON.

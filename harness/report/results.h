@@ -58,7 +58,9 @@ struct Failure {
 
 // A packet of the exchange, for the ladder diagram and the pcapng comments.
 struct PacketRecord {
-  uint64_t t_ns = 0;               // since the start of the test
+  // Since the script's clock started (its first packet line); negative for a remote DUT's
+  // answer to a `dut` command that came before it.
+  int64_t t_ns = 0;
   bool from_tester = true;         // tester -> DUT (injected) or DUT -> tester
   std::string summary;             // "RC_SEND_ONLY psn 0x000456 ackreq"
   std::string script_ref;          // "RC-PSN-004.mrt:12 inject", or "" if unmatched
