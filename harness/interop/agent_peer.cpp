@@ -4,7 +4,7 @@
 #include <span>
 
 #include "harness/agent/dut_types.h"
-#include "harness/agent/protocol_limits.h"
+#include "harness/protocol/protocol_limits.h"
 
 namespace mr::interop {
 namespace {
@@ -96,7 +96,7 @@ Result<void> AgentPeer::post_recv(uint64_t wr_id, uint64_t offset, uint32_t leng
 }
 
 Result<std::vector<CompletionRecord>> AgentPeer::poll(uint32_t timeout_ms) {
-  const uint32_t wait = std::min(timeout_ms, agent::kMaxPollTimeoutMs);
+  const uint32_t wait = std::min(timeout_ms, protocol::kMaxPollTimeoutMs);
   auto polled = step("poll_cq", client_.poll_cq(cq_.value_or(0), 16, wait));
   if (!polled) return Unexpected(polled.error());
   std::vector<CompletionRecord> out;
@@ -113,7 +113,7 @@ Result<std::vector<uint8_t>> AgentPeer::read(uint64_t offset, uint64_t length) {
   std::vector<uint8_t> bytes;
   bytes.reserve(length);
   for (uint64_t at = 0; at < length;) {
-    const uint64_t n = std::min(length - at, agent::kMaxMemTransfer);
+    const uint64_t n = std::min(length - at, protocol::kMaxMemTransfer);
     auto got = step("read_mem", client_.read_mem(buffer_.lkey, buffer_.va + offset + at, n));
     if (!got) return Unexpected(got.error());
     bytes.insert(bytes.end(), got->begin(), got->end());
@@ -124,7 +124,7 @@ Result<std::vector<uint8_t>> AgentPeer::read(uint64_t offset, uint64_t length) {
 
 Result<void> AgentPeer::write(uint64_t offset, const std::vector<uint8_t>& bytes) {
   for (uint64_t at = 0; at < bytes.size();) {
-    const uint64_t n = std::min<uint64_t>(bytes.size() - at, agent::kMaxMemTransfer);
+    const uint64_t n = std::min<uint64_t>(bytes.size() - at, protocol::kMaxMemTransfer);
     auto done = step("write_mem", client_.write_mem(buffer_.lkey, buffer_.va + offset + at,
                                                     std::span(bytes).subspan(at, n)));
     if (!done) return done;

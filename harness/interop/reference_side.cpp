@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "harness/agent/protocol_limits.h"
+#include "harness/protocol/protocol_limits.h"
 
 namespace mr::interop {
 namespace {
@@ -63,7 +63,7 @@ Result<void> ReferenceSide::post_recv(uint64_t wr_id, uint64_t offset, uint32_t 
 
 Result<std::vector<CompletionRecord>> ReferenceSide::poll(uint32_t timeout_ms) {
   std::vector<CompletionRecord> out;
-  for (const auto& c : peer_.poll(qp_.qpn, 16, std::min(timeout_ms, agent::kMaxPollTimeoutMs))) {
+  for (const auto& c : peer_.poll(qp_.qpn, 16, std::min(timeout_ms, protocol::kMaxPollTimeoutMs))) {
     out.push_back({.wr_id = c.wr_id,
                    .status = std::string(transport::to_string(c.status)),
                    .opcode = std::string(transport::to_string(c.opcode)),

@@ -30,7 +30,7 @@ Expected<std::unique_ptr<RxeEnvironment>, std::string> RxeEnvironment::start(
   if (!guest) return Unexpected("rxe guest: " + guest.error());
   env->guest_.emplace(std::move(*guest));
   const dut::RxeGuest& g = *env->guest_;
-  std::optional<Expected<dut::DutControl, agent::ControlError>> control;
+  std::optional<Expected<dut::DutControl, protocol::ControlError>> control;
   // The control socket must be created inside the guest's namespace.
   auto joined = g.netns().run_inside([&] {
     control.emplace(dut::DutControl::connect(o.guest_ip.to_string(), g.agent_port(), g.token()));

@@ -374,6 +374,78 @@ std::optional<PerftestTool> perftest_tool_by_name(std::string_view name) {
 
 namespace mr::peer {
 
+namespace {
+
+// What the version, system-data and MTU exchanges settle, in perftest's order.
+struct Settled {
+  uint64_t cycle_buffer = 0;  // the tool's cycle buffer size
+  uint32_t mtu = 0;           // the smaller of ours and the tool's, as the tool settles it
+};
+
+Expected<Settled, std::string> settle_parameters(ControlSocket& control,
+                                                 const PerftestConfig& config) {
+  const Role role = config.role;
+  auto version = exchange(control, role, format_perftest_version(kPerftestVersion), "version");
+  if (!version) return Unexpected(version.error());
+  if (auto v = parse_perftest_version(*version); !v) return Unexpected(v.error());
+  auto cycle = exchange(control, role, format_perftest_int(kPageSize), "cycle buffer size");
+  if (!cycle) return Unexpected(cycle.error());
+  auto cycle_value = parse_perftest_int(*cycle, "cycle buffer size");
+  if (!cycle_value) return Unexpected(cycle_value.error());
+  auto line = exchange(control, role, format_perftest_int(kCacheLine), "cache line size");
+  if (!line) return Unexpected(line.error());
+  if (auto v = parse_perftest_int(*line, "cache line size"); !v) return Unexpected(v.error());
+  auto mtu_bytes = exchange(control, role, format_perftest_mtu(config.mtu), "MTU");
+  if (!mtu_bytes) return Unexpected(mtu_bytes.error());
+  auto tool_mtu = parse_perftest_mtu(*mtu_bytes);
+  if (!tool_mtu) return Unexpected(tool_mtu.error());
+  return Settled{static_cast<uint64_t>(*cycle_value), std::min(config.mtu, *tool_mtu)};
+}
+
+// The keys messages both ways, then the QP connected to the tool's; the tool's keys.
+Expected<PerftestKeys, std::string> connect_to_tool(LinkedPeer& peer, const ToolQp& qp,
+                                                    ControlSocket& control, Role role,
+                                                    const std::string& keys, uint32_t mtu,
+                                                    const wire::MacAddress& tool_mac) {
+  auto theirs = exchange(control, role, keys, "keys");
+  if (!theirs) return Unexpected(theirs.error());
+  auto tool = parse_perftest_keys(*theirs);
+  if (!tool) return Unexpected(tool.error());
+  const uint8_t reads = static_cast<uint8_t>(std::clamp<uint16_t>(tool->out_reads, 1, 16));
+  if (auto ok = connect_tool_qp(peer, qp, tool_mac,
+                                {.qpn = tool->qpn,
+                                 .psn = tool->psn,
+                                 .gid = tool->gid,
+                                 .mtu = mtu,
+                                 .max_rd_atomic = reads,
+                                 .max_dest_rd_atomic = static_cast<uint8_t>(kOutReads)});
+      !ok) {
+    return Unexpected(ok.error());
+  }
+  return tool;
+}
+
+// After the traffic: the one-sided bandwidth tools hand-shake once more and send the
+// client's results to the server (a passive server waits here for the client to finish);
+// then the closing handshake.
+Expected<void, std::string> close_session(ControlSocket& control, const std::string& keys,
+                                          Run& run) {
+  const PerftestConfig& config = run.config;
+  const Role role = config.role;
+  if (one_sided_bandwidth(config.tool)) {
+    auto ok = role == Role::kServer
+                  ? passive_handshake(control, keys, config.timeout_ms, "handshake after traffic")
+                  : handshake(control, role, keys, "handshake after traffic");
+    if (!ok) return ok;
+    auto theirs_report = exchange_reports(control, role, run);
+    if (!theirs_report) return Unexpected(theirs_report.error());
+    run.tool_report = *theirs_report;
+  }
+  return closing_handshake(control, role, keys, config.timeout_ms);
+}
+
+}  // namespace
+
 Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, ControlSocket& control,
                                                           const PerftestConfig& config,
                                                           const ToolPeerOptions& identity) {
@@ -383,56 +455,27 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
   }
   const auto fail = [&](const std::string& what) { return Unexpected(name + ": " + what); };
   const Role role = config.role;
-
-  // Version, system data and MTU, in perftest's order.
-  auto version = exchange(control, role, format_perftest_version(kPerftestVersion), "version");
-  if (!version) return fail(version.error());
-  if (auto v = parse_perftest_version(*version); !v) return fail(v.error());
-  auto cycle = exchange(control, role, format_perftest_int(kPageSize), "cycle buffer size");
-  if (!cycle) return fail(cycle.error());
-  auto cycle_value = parse_perftest_int(*cycle, "cycle buffer size");
-  if (!cycle_value) return fail(cycle_value.error());
-  auto line = exchange(control, role, format_perftest_int(kCacheLine), "cache line size");
-  if (!line) return fail(line.error());
-  if (auto v = parse_perftest_int(*line, "cache line size"); !v) return fail(v.error());
-  auto mtu_bytes = exchange(control, role, format_perftest_mtu(config.mtu), "MTU");
-  if (!mtu_bytes) return fail(mtu_bytes.error());
-  auto tool_mtu = parse_perftest_mtu(*mtu_bytes);
-  if (!tool_mtu) return fail(tool_mtu.error());
-  const uint32_t mtu = std::min(config.mtu, *tool_mtu);  // as the tool settles it
+  auto settled = settle_parameters(control, config);
+  if (!settled) return fail(settled.error());
 
   // Our buffer: a local half we send from, a remote half the tool may touch. The tool
   // cycles its remote addresses within the larger of the two cycle buffers.
-  const uint64_t half = std::max<uint64_t>(
-      {uint64_t{config.size}, uint64_t{kPageSize}, static_cast<uint64_t>(*cycle_value)});
+  const uint64_t half =
+      std::max<uint64_t>({uint64_t{config.size}, uint64_t{kPageSize}, settled->cycle_buffer});
   LinkedPeer peer(link, identity.peer_identity());
   auto created = create_tool_qp(peer, 2 * half);
   if (!created) return fail(created.error());
   const ToolQp& qp = *created;
-  PerftestKeys mine{.lid = 0,
-                    .out_reads = kOutReads,
-                    .qpn = qp.info.qpn,
-                    .psn = qp.psn,
-                    .rkey = qp.info.rkey,
-                    .vaddr = qp.info.va + half,
-                    .gid = qp.gid,
-                    .srqn = 0};
-  const std::string keys = format_perftest_keys(mine);
-  auto theirs = exchange(control, role, keys, "keys");
-  if (!theirs) return fail(theirs.error());
-  auto tool = parse_perftest_keys(*theirs);
+  const std::string keys = format_perftest_keys({.lid = 0,
+                                                 .out_reads = kOutReads,
+                                                 .qpn = qp.info.qpn,
+                                                 .psn = qp.psn,
+                                                 .rkey = qp.info.rkey,
+                                                 .vaddr = qp.info.va + half,
+                                                 .gid = qp.gid,
+                                                 .srqn = 0});
+  auto tool = connect_to_tool(peer, qp, control, role, keys, settled->mtu, identity.peer_mac);
   if (!tool) return fail(tool.error());
-  const uint8_t reads = static_cast<uint8_t>(std::clamp<uint16_t>(tool->out_reads, 1, 16));
-  if (auto ok = connect_tool_qp(peer, qp, identity.peer_mac,
-                                {.qpn = tool->qpn,
-                                 .psn = tool->psn,
-                                 .gid = tool->gid,
-                                 .mtu = mtu,
-                                 .max_rd_atomic = reads,
-                                 .max_dest_rd_atomic = static_cast<uint8_t>(kOutReads)});
-      !ok) {
-    return fail(ok.error());
-  }
   if (uses_receives(config)) {
     for (uint32_t i = 0; i < config.iters; ++i) {
       if (auto ok = post_tool_recv(peer, qp, 1'000'000 + i, half, config.size); !ok)
@@ -455,21 +498,7 @@ Expected<TrafficReport, std::string> run_perftest_session(io::Link& link, Contro
   const auto start = Clock::now();
   if (auto ok = traffic(run); !ok) return fail(ok.error());
   run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-
-  // After the traffic: the one-sided bandwidth tools hand-shake once more and send the
-  // client's results to the server; a passive server waits here for the client to finish.
-  if (one_sided_bandwidth(config.tool)) {
-    auto ok = role == Role::kServer
-                  ? passive_handshake(control, keys, config.timeout_ms, "handshake after traffic")
-                  : handshake(control, role, keys, "handshake after traffic");
-    if (!ok) return fail(ok.error());
-    auto theirs_report = exchange_reports(control, role, run);
-    if (!theirs_report) return fail(theirs_report.error());
-    run.tool_report = *theirs_report;
-  }
-  if (auto ok = closing_handshake(control, role, keys, config.timeout_ms); !ok) {
-    return fail(ok.error());
-  }
+  if (auto ok = close_session(control, keys, run); !ok) return fail(ok.error());
   if (role == Role::kServer && is_bandwidth_tool(config.tool)) {
     // Passive: the traffic lasted until the client's handshake after it.
     run.report.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -94,19 +94,92 @@ std::string tool_command_line(const InteropCase& c, uint16_t port) {
   return cmd;
 }
 
+namespace {
+
+// The guest runs the tool and no agent: exec mode.
+dut::RxeGuestOptions tool_guest_options(const InteropOptions& options, const std::string& command) {
+  dut::RxeGuestOptions g;
+  g.metaroce_binary = "/usr/bin/true";  // exec mode runs no agent
+  g.console_log = options.console_log;
+  g.netdev_mtu = kGuestMtu;
+  g.boot_timeout_ms = 240'000;
+  g.seed = options.seed;
+  g.exec = command;
+  return g;
+}
+
+// The peer's side, on a thread inside the guest's namespace (a connect must start there):
+// the control connection (we connect to a tool server, or accept a tool client), then the
+// session. Its outcome goes into result.
+void run_peer_side(const InteropCase& c, const dut::RxeGuest& guest, const dut::RxeGuestOptions& g,
+                   int listener, io::Link& link, const InteropOptions& options,
+                   InteropResult& result) {
+  const ToolPeerOptions identity{
+      .mac = g.tester_mac, .ip = g.tester_ip, .peer_mac = g.guest_mac, .seed = options.seed};
+  auto inside = guest.netns().run_inside([&] {
+    auto control =
+        c.tool_role == Role::kServer
+            ? ControlSocket::connect(g.guest_ip.to_string(), options.port, options.timeout_ms)
+            : ControlSocket::accept(listener, options.timeout_ms);
+    if (!control) {
+      result.peer_error = control.error();
+      return;
+    }
+    auto report = run_session(c, link, *control, identity, options.timeout_ms);
+    if (report) {
+      result.peer = *report;
+    } else {
+      result.peer_error = report.error();
+    }
+  });
+  if (!inside) result.peer_error = inside.error();
+}
+
+// The tool's own word on its run, read from its output: its summary line, or why the
+// output is not a success.
+void read_tool_output(const InteropCase& c, InteropResult& result) {
+  if (is_pingpong(c)) {
+    if (auto pp = parse_pingpong_output(result.tool_output); pp) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.2f Mbit/sec, %.2f usec/iter", pp->mbit_per_sec,
+                    pp->usec_per_iter);
+      result.tool_summary = text;
+    } else {
+      result.output_error = pp.error();
+    }
+    return;
+  }
+  const auto tool = perftest_tool_by_name(c.tool);
+  if (tool && *tool == PerftestTool::kReadLat && c.tool_role == Role::kServer) {
+    // ib_read_lat's server measures nothing and prints no table: its success is the
+    // exchange it completed (it prints the remote side) and its exit status.
+    if (result.tool_output.find("remote address:") == std::string::npos) {
+      result.output_error = "no \"remote address:\" line in the tool's output";
+    } else {
+      result.tool_summary = "exchange completed (the server prints no table)";
+    }
+    return;
+  }
+  // Only the side that measures prints a row: the client of a one-sided test, both sides
+  // of SEND (the server counts receives) and of the ping-pong latency tests.
+  const bool row = c.tool_role == Role::kClient ||
+                   (tool && (*tool == PerftestTool::kSendBw || *tool == PerftestTool::kSendLat ||
+                             *tool == PerftestTool::kWriteLat));
+  if (auto pt = parse_perftest_output(result.tool_output, row); pt) {
+    result.tool_summary = pt->describe();
+  } else {
+    result.output_error = pt.error();
+  }
+}
+
+}  // namespace
+
 Expected<InteropResult, std::string> run_interop_case(const InteropCase& c,
                                                       const InteropOptions& options) {
   if (options.capture_path.empty()) return Unexpected(std::string("no capture path"));
   InteropResult result;
   result.command_line = tool_command_line(c, options.port);
-
-  dut::RxeGuestOptions guest_options;
-  guest_options.metaroce_binary = "/usr/bin/true";  // exec mode runs no agent
-  guest_options.console_log = options.console_log;
-  guest_options.netdev_mtu = kGuestMtu;
-  guest_options.boot_timeout_ms = 240'000;
-  guest_options.seed = options.seed;
-  guest_options.exec = result.command_line;
+  dut::RxeGuestOptions guest_options = tool_guest_options(options, result.command_line);
   std::optional<io::PcapLink> pcap;
   agent::UniqueFd listener;
   // Before the boot: the capture sees the guest's first frame, and a tool client finds us
@@ -131,32 +204,7 @@ Expected<InteropResult, std::string> run_interop_case(const InteropCase& c,
 
   auto capture = io::RecordingLink::create(options.capture_path, peer_recording(), &*pcap);
   if (!capture) return Unexpected(capture.error());
-  const ToolPeerOptions identity{.mac = guest_options.tester_mac,
-                                 .ip = guest_options.tester_ip,
-                                 .peer_mac = guest_options.guest_mac,
-                                 .seed = options.seed};
-  // The session runs on a thread inside the namespace: a connect must start there.
-  auto inside = guest->netns().run_inside([&] {
-    std::optional<Expected<ControlSocket, std::string>> control;
-    if (c.tool_role == Role::kServer) {
-      control.emplace(ControlSocket::connect(guest_options.guest_ip.to_string(), options.port,
-                                             options.timeout_ms));
-    } else {
-      control.emplace(ControlSocket::accept(listener.get(), options.timeout_ms));
-    }
-    if (!*control) {
-      result.peer_error = control->error();
-      return;
-    }
-    auto report = run_session(c, **capture, **control, identity, options.timeout_ms);
-    if (report) {
-      result.peer = *report;
-    } else {
-      result.peer_error = report.error();
-    }
-  });
-  if (!inside) result.peer_error = inside.error();
-
+  run_peer_side(c, *guest, guest_options, listener.get(), **capture, options, result);
   // The tool ends on its own after success; after a peer failure it may hang: bounded.
   auto exited = guest->wait_exec(result.peer_error ? 20'000 : options.timeout_ms);
   if (exited) {
@@ -170,37 +218,7 @@ Expected<InteropResult, std::string> run_interop_case(const InteropCase& c,
   if (auto closed = (*capture)->close(); !closed) return Unexpected(closed.error());
   capture->reset();
   pcap.reset();
-
-  if (is_pingpong(c)) {
-    if (auto pp = parse_pingpong_output(result.tool_output); pp) {
-      char text[64];
-      std::snprintf(text, sizeof text, "%.2f Mbit/sec, %.2f usec/iter", pp->mbit_per_sec,
-                    pp->usec_per_iter);
-      result.tool_summary = text;
-    } else {
-      result.output_error = pp.error();
-    }
-  } else {
-    const auto tool = perftest_tool_by_name(c.tool);
-    // Only the side that measures prints a row: the client of a one-sided test, both sides
-    // of SEND (the server counts receives) and of the ping-pong latency tests.
-    const bool row = c.tool_role == Role::kClient ||
-                     (tool && (*tool == PerftestTool::kSendBw || *tool == PerftestTool::kSendLat ||
-                               *tool == PerftestTool::kWriteLat));
-    if (tool && *tool == PerftestTool::kReadLat && c.tool_role == Role::kServer) {
-      // ib_read_lat's server measures nothing and prints no table: its success is the
-      // exchange it completed (it prints the remote side) and its exit status.
-      if (result.tool_output.find("remote address:") == std::string::npos) {
-        result.output_error = "no \"remote address:\" line in the tool's output";
-      } else {
-        result.tool_summary = "exchange completed (the server prints no table)";
-      }
-    } else if (auto pt = parse_perftest_output(result.tool_output, row); pt) {
-      result.tool_summary = pt->describe();
-    } else {
-      result.output_error = pt.error();
-    }
-  }
+  read_tool_output(c, result);
   analyze_into(options.capture_path, result);
   return result;
 }

@@ -220,41 +220,34 @@ Connection Connection::reversed() const {
   return r;
 }
 
-Expected<ScapyCase, SynthesisError> scapy_case(script::PacketLine& line,
-                                               const engine::SymbolTable& symbols,
-                                               const Connection& connection) {
-  script::PacketExpr& p = line.packet;
-  const script::Position where = p.layers.empty() ? line.pos : p.layers.front().pos;
-  if (!line.inject) as_expected_packet(p);
-  const Connection conn = line.inject ? connection : connection.reversed();
-  auto engine_conn = engine_connection(conn);
-  if (!engine_conn) return Unexpected(SynthesisError{where, engine_conn.error()});
-  const engine::ConnectionDefaults& c = *engine_conn;
-  auto bytes = engine::synthesize(p, c, symbols);
-  if (!bytes) return Unexpected(bytes.error());
+namespace {
 
-  auto payload = payload_size(p, symbols);
-  if (!payload) return Unexpected(payload.error());
-  auto pad = pad_count(find(p, "BTH"), *payload, symbols);
-  if (!pad) return Unexpected(pad.error());
+// One lower layer, with the script's fields and then what the engine fills where the script
+// is silent (`fill`).
+template <class Fill>
+Expected<void, SynthesisError> add_lower(std::vector<LayerText>& out, const script::PacketExpr& p,
+                                         const engine::SymbolTable& symbols, const char* name,
+                                         Fill&& fill) {
+  const Layer* given = find(p, name);
+  LayerText& t = out.emplace_back(name);
+  if (given != nullptr) {
+    if (auto ok = t.add_script_fields(*given, symbols); !ok) return ok;
+  }
+  fill(t, given);
+  return {};
+}
 
-  // Lower layers in wire order, each with what the engine fills where the script is silent.
-  std::vector<LayerText> out;
-  auto lower = [&](const char* name, auto&& fill) -> Expected<void, SynthesisError> {
-    const Layer* given = find(p, name);
-    LayerText& t = out.emplace_back(name);
-    if (given != nullptr) {
-      if (auto ok = t.add_script_fields(*given, symbols); !ok) return ok;
-    }
-    fill(t, given);
-    return {};
-  };
-  Expected<void, SynthesisError> ok = lower("Ether", [&](LayerText& t, const Layer* l) {
+// Ether, Dot1Q, IP or IPv6, and UDP, in wire order.
+Expected<void, SynthesisError> add_lower_layers(std::vector<LayerText>& out,
+                                                const script::PacketExpr& p, const Connection& conn,
+                                                const engine::ConnectionDefaults& c,
+                                                const engine::SymbolTable& symbols) {
+  auto ok = add_lower(out, p, symbols, "Ether", [&](LayerText& t, const Layer* l) {
     if (!gives(l, "dst")) t.add("dst", literal(c.dut_mac.to_string(), true));
     if (!gives(l, "src")) t.add("src", literal(c.tester_mac.to_string(), true));
   });
   if (ok && (conn.vlan || find(p, "Dot1Q") != nullptr)) {
-    ok = lower("Dot1Q", [&](LayerText& t, const Layer* l) {
+    ok = add_lower(out, p, symbols, "Dot1Q", [&](LayerText& t, const Layer* l) {
       if (!gives(l, "prio")) t.add("prio", hex(conn.pcp));
       // Without a VLAN a tag is a priority tag, VID 0 (Scapy's Dot1Q() says VLAN 1).
       if (!gives(l, "vlan")) t.add("vlan", hex(conn.vlan.value_or(0)));
@@ -264,33 +257,38 @@ Expected<ScapyCase, SynthesisError> scapy_case(script::PacketLine& line,
   // writes no IP layer.
   const bool ip6 = find(p, "IPv6") != nullptr || (conn.ipv6() && find(p, "IP") == nullptr);
   if (ok && ip6) {
-    ok = lower("IPv6", [&](LayerText& t, const Layer* l) {
+    ok = add_lower(out, p, symbols, "IPv6", [&](LayerText& t, const Layer* l) {
       if (!conn.ipv6()) return;
       if (!gives(l, "src")) t.add("src", literal(conn.tester_ip6->to_string(), true));
       if (!gives(l, "dst")) t.add("dst", literal(conn.dut_ip6->to_string(), true));
     });
   } else if (ok) {
-    ok = lower("IP", [&](LayerText& t, const Layer* l) {
+    ok = add_lower(out, p, symbols, "IP", [&](LayerText& t, const Layer* l) {
       if (!gives(l, "src")) t.add("src", literal(c.tester_ip.to_string(), true));
       if (!gives(l, "dst")) t.add("dst", literal(c.dut_ip.to_string(), true));
       if (!gives(l, "flags")) t.add("flags", "0x2");  // DF, as RoCEv2 senders set it
       if (!gives(l, "id")) t.add("id", "0x0");
     });
   }
-  if (ok) {
-    ok = lower("UDP", [&](LayerText& t, const Layer* l) {
-      if (!gives(l, "sport")) t.add("sport", hex(c.udp_sport));
-      if (!gives(l, "chksum")) t.add("chksum", "0x0");  // RoCEv2 senders write 0
-    });
-  }
-  if (!ok) return Unexpected(ok.error());
+  if (!ok) return ok;
+  return add_lower(out, p, symbols, "UDP", [&](LayerText& t, const Layer* l) {
+    if (!gives(l, "sport")) t.add("sport", hex(c.udp_sport));
+    if (!gives(l, "chksum")) t.add("chksum", "0x0");  // RoCEv2 senders write 0
+  });
+}
+
+// BTH and the layers after it in the script's order, with a UD connection's DETH, the BTH
+// fields the engine fills, and the pad bytes (Scapy's BTH neither counts nor adds them).
+Expected<void, SynthesisError> add_transport_layers(
+    std::vector<LayerText>& out, const script::PacketExpr& p, const Connection& conn,
+    const engine::ConnectionDefaults& c, const engine::SymbolTable& symbols, uint64_t pad) {
   if (find(p, "BTH") == nullptr) out.emplace_back("BTH");
   for (const Layer& l : p.layers) {
     if (l.name == "Ether" || l.name == "Dot1Q" || l.name == "IP" || l.name == "IPv6" ||
         l.name == "UDP")
       continue;
     LayerText& t = out.emplace_back(l.name);
-    if (auto r = t.add_script_fields(l, symbols); !r) return Unexpected(r.error());
+    if (auto r = t.add_script_fields(l, symbols); !r) return r;
     // On a UD connection a DETH's unnamed fields are the connection's.
     if (l.name == "DETH" && conn.qkey) {
       if (!gives(&l, "qkey")) t.add("qkey", hex(*conn.qkey));
@@ -310,11 +308,36 @@ Expected<ScapyCase, SynthesisError> scapy_case(script::PacketLine& line,
     if (t.name() != "BTH") continue;
     const Layer* given = find(p, "BTH");
     if (!gives(given, "dqpn")) t.add("dqpn", hex(c.dut_qpn));
-    if (!gives(given, "padcount")) t.add("padcount", hex(*pad));
+    if (!gives(given, "padcount")) t.add("padcount", hex(pad));
   }
-  // The pad bytes follow the payload (Scapy's BTH neither counts nor adds them).
-  if (*pad > 0) out.emplace_back("Raw").add("load", "bytes(" + hex(*pad) + ")");
+  if (pad > 0) out.emplace_back("Raw").add("load", "bytes(" + hex(pad) + ")");
+  return {};
+}
 
+}  // namespace
+
+Expected<ScapyCase, SynthesisError> scapy_case(script::PacketLine& line,
+                                               const engine::SymbolTable& symbols,
+                                               const Connection& connection) {
+  script::PacketExpr& p = line.packet;
+  const script::Position where = p.layers.empty() ? line.pos : p.layers.front().pos;
+  if (!line.inject) as_expected_packet(p);
+  const Connection conn = line.inject ? connection : connection.reversed();
+  auto engine_conn = engine_connection(conn);
+  if (!engine_conn) return Unexpected(SynthesisError{where, engine_conn.error()});
+  const engine::ConnectionDefaults& c = *engine_conn;
+  auto bytes = engine::synthesize(p, c, symbols);
+  if (!bytes) return Unexpected(bytes.error());
+  auto payload = payload_size(p, symbols);
+  if (!payload) return Unexpected(payload.error());
+  auto pad = pad_count(find(p, "BTH"), *payload, symbols);
+  if (!pad) return Unexpected(pad.error());
+
+  std::vector<LayerText> out;
+  if (auto ok = add_lower_layers(out, p, conn, c, symbols); !ok) return Unexpected(ok.error());
+  if (auto ok = add_transport_layers(out, p, conn, c, symbols, *pad); !ok) {
+    return Unexpected(ok.error());
+  }
   ScapyCase result;
   result.bytes = std::move(*bytes);
   for (size_t i = 0; i < out.size(); ++i) {
