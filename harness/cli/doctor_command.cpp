@@ -43,9 +43,10 @@ Expected<doctor::DoctorReport, std::string> ask_agent(const DoctorOptions& o) {
   if (!token) return Unexpected(token.error());
   auto control = dut::DutControl::connect(address->first, address->second, *token);
   if (!control) return Unexpected(o.dut + ": " + control.error().to_string());
-  auto reply = control->call("doctor", dut::Json::object(), o.timeout_ms);
+  protocol::DutClient client = dut::typed_client(*control, o.timeout_ms);
+  auto reply = client.doctor();
   if (!reply) return Unexpected(o.dut + ": doctor: " + reply.error().to_string());
-  (void)control->call("bye");
+  (void)client.bye();
   auto report = doctor::report_from_json(*reply);
   if (!report) return Unexpected(o.dut + ": the agent's doctor reply: " + report.error());
   return report;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "harness/doctor/doctor_report.h"
+#include "harness/protocol/dut_client.h"
 
 namespace mr::cli {
 
@@ -10,7 +11,8 @@ nlohmann::ordered_json doctor_for_manifest(std::string_view dut, engine::DutPort
   if (dut == "reference" || dut == "embedded") {
     return {{"skipped", "embedded reference DUT: it runs inside the harness and has no host"}};
   }
-  auto reply = port.control({{"op", "doctor"}});
+  protocol::DutClient client([&port](protocol::Json r) { return port.control(std::move(r)); });
+  auto reply = client.doctor();
   if (!reply) return {{"error", reply.error().to_string()}};
   auto report = doctor::report_from_json(nlohmann::ordered_json::parse(
       reply->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));

@@ -1,5 +1,6 @@
 #include "harness/cli/list_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -7,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "harness/cli/repository_file.h"
 #include "harness/engine/pics_predicate.h"
@@ -31,36 +34,39 @@ struct TestInfo {
   bool applicable = true;
 };
 
-int run(const ListOptions& o) {
-  auto catalog = spec::ClauseCatalog::load(o.catalog);
-  if (!catalog) {
-    std::fprintf(stderr, "metaroce list: %s\n", catalog.error().c_str());
-    return kExitHarnessError;
-  }
-  std::map<std::string, bool> features;
-  if (!o.profile.empty()) {
-    auto f = engine::load_pics(repository_file("testcases/profiles/" + o.profile + ".pics.json"));
-    if (!f) {
-      std::fprintf(stderr, "metaroce list: %s\n", f.error().c_str());
-      return kExitHarnessError;
-    }
-    features = *f;
-  }
+// Every error of list: one line on stderr, exit 2.
+int list_error(const std::string& message) {
+  std::fprintf(stderr, "metaroce list: %s\n", message.c_str());
+  return kExitHarnessError;
+}
+
+// The profile's PICS features; none without --profile.
+Expected<std::map<std::string, bool>, std::string> load_features(const ListOptions& o) {
+  if (o.profile.empty()) return std::map<std::string, bool>{};
+  return engine::load_pics(repository_file("testcases/profiles/" + o.profile + ".pics.json"));
+}
+
+// The suite's test purposes by the clauses they name, and how many diagnostics the suite
+// has (each printed on stderr as it is found).
+struct SuiteIndex {
   std::map<std::string, std::vector<TestInfo>> by_clause;
   int diagnostics = 0;
-  std::vector<script::ParseResult> suite;
+};
+
+Expected<SuiteIndex, std::string> index_suite(const ListOptions& o,
+                                              const spec::ClauseCatalog& catalog,
+                                              const std::map<std::string, bool>& features) {
   const auto files = engine::find_test_cases({o.testcases});
-  if (!files) {
-    std::fprintf(stderr, "metaroce list: %s\n", files.error().c_str());
-    return kExitHarnessError;
-  }
+  if (!files) return Unexpected(files.error());
+  std::vector<script::ParseResult> suite;
   suite.reserve(files->size());
   for (const auto& path : *files) suite.push_back(script::parse_file(path));
-  engine::check_suite(suite, *catalog);
+  engine::check_suite(suite, catalog);
+  SuiteIndex index;
   for (const auto& parsed : suite) {
     for (const auto& d : parsed.diagnostics) {
       std::fprintf(stderr, "%s\n", d.to_string().c_str());
-      ++diagnostics;
+      ++index.diagnostics;
     }
     const auto& meta = parsed.script.metadata;
     TestInfo t{meta.contains("tp") ? meta.at("tp") : parsed.script.path, parsed.script.path, true};
@@ -69,58 +75,88 @@ int run(const ListOptions& o) {
       t.applicable = ok && *ok;
     }
     std::istringstream clauses(meta.contains("clause") ? meta.at("clause") : "");
-    for (std::string c; clauses >> c;) by_clause[c].push_back(t);
+    for (std::string c; clauses >> c;) index.by_clause[c].push_back(t);
   }
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  return index;
+}
+
+// Every clause of the catalog, in its order, with its tests; and the base MUST clauses that
+// an applicable test covers.
+struct Coverage {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   int must_total = 0;
   int must_covered = 0;
   std::vector<std::string> uncovered_must;
-  for (const auto& c : catalog->clauses()) {
-    const std::string& id = c.id;
-    const std::string& level = c.level;
-    const std::string& part = c.part;
-    const auto& tests = by_clause[id];
+};
+
+Coverage coverage(const spec::ClauseCatalog& catalog,
+                  const std::map<std::string, std::vector<TestInfo>>& by_clause) {
+  static const std::vector<TestInfo> kNone;
+  Coverage cov;
+  for (const auto& c : catalog.clauses()) {
+    const auto found = by_clause.find(c.id);
+    const auto& tests = found != by_clause.end() ? found->second : kNone;
     const bool covered =
         std::any_of(tests.begin(), tests.end(), [](const TestInfo& t) { return t.applicable; });
-    if (part == "base" && (level == "MUST" || level == "MUST-IF")) {
-      ++must_total;
+    if (c.part == "base" && (c.level == "MUST" || c.level == "MUST-IF")) {
+      ++cov.must_total;
       if (covered) {
-        ++must_covered;
+        ++cov.must_covered;
       } else {
-        uncovered_must.push_back(id);
+        cov.uncovered_must.push_back(c.id);
       }
     }
     nlohmann::ordered_json row = {
-        {"clause", id}, {"level", level}, {"part", part}, {"statement", c.statement}};
+        {"clause", c.id}, {"level", c.level}, {"part", c.part}, {"statement", c.statement}};
     row["tests"] = nlohmann::ordered_json::array();
     for (const auto& t : tests)
       row["tests"].push_back({{"tp", t.tp}, {"file", t.file}, {"applicable", t.applicable}});
-    out.push_back(row);
+    cov.rows.push_back(row);
   }
+  return cov;
+}
+
+void print_json(const Coverage& cov) {
+  std::cout << nlohmann::ordered_json{{"clauses", cov.rows},
+                                      {"base_must_total", cov.must_total},
+                                      {"base_must_covered", cov.must_covered},
+                                      {"base_must_uncovered", cov.uncovered_must}}
+                   .dump(2)
+            << "\n";
+}
+
+void print_table(const Coverage& cov) {
+  for (const auto& row : cov.rows) {
+    std::string tps;
+    for (const auto& t : row["tests"])
+      tps += " " + t["tp"].get<std::string>() + (t["applicable"] ? "" : "(n/a)");
+    std::printf("%-10s %-7s %-4s %s\n", row["clause"].get<std::string>().c_str(),
+                row["level"].get<std::string>().c_str(), row["part"].get<std::string>().c_str(),
+                tps.empty() ? " -- no test purpose" : tps.c_str());
+  }
+  std::printf("\nbase MUST clauses covered: %d of %d\n", cov.must_covered, cov.must_total);
+  if (!cov.uncovered_must.empty()) {
+    std::printf("uncovered base MUST clauses:");
+    for (const auto& id : cov.uncovered_must) std::printf(" %s", id.c_str());
+    std::printf("\n");
+  }
+}
+
+int run(const ListOptions& o) {
+  auto catalog = spec::ClauseCatalog::load(o.catalog);
+  if (!catalog) return list_error(catalog.error());
+  auto features = load_features(o);
+  if (!features) return list_error(features.error());
+  auto index = index_suite(o, *catalog, *features);
+  if (!index) return list_error(index.error());
+  const Coverage cov = coverage(*catalog, index->by_clause);
   if (o.json) {
-    std::cout << nlohmann::ordered_json{{"clauses", out},
-                                        {"base_must_total", must_total},
-                                        {"base_must_covered", must_covered},
-                                        {"base_must_uncovered", uncovered_must}}
-                     .dump(2)
-              << "\n";
+    print_json(cov);
   } else {
-    for (const auto& row : out) {
-      std::string tps;
-      for (const auto& t : row["tests"])
-        tps += " " + t["tp"].get<std::string>() + (t["applicable"] ? "" : "(n/a)");
-      std::printf("%-10s %-7s %-4s %s\n", row["clause"].get<std::string>().c_str(),
-                  row["level"].get<std::string>().c_str(), row["part"].get<std::string>().c_str(),
-                  tps.empty() ? " -- no test purpose" : tps.c_str());
-    }
-    std::printf("\nbase MUST clauses covered: %d of %d\n", must_covered, must_total);
-    if (!uncovered_must.empty()) {
-      std::printf("uncovered base MUST clauses:");
-      for (const auto& id : uncovered_must) std::printf(" %s", id.c_str());
-      std::printf("\n");
-    }
+    print_table(cov);
   }
-  return diagnostics == 0 ? kExitOk : kExitHarnessError;
+  // A test case with a diagnostic is a harness error, even though the listing is printed.
+  return index->diagnostics == 0 ? kExitOk : kExitHarnessError;
 }
 
 }  // namespace

@@ -46,102 +46,116 @@ void log(const std::string& message) {
   std::fflush(stderr);
 }
 
-// pingpong / perftest against a tool reachable on this host's namespace.
-int run_live(const PeerOptions& o) {
-  if (o.role != "server" && o.role != "client") {
-    log("give the reference's role: server, or client ADDR");
-    return kExitHarnessError;
-  }
-  if (o.role == "client" && o.address.empty()) {
-    log("client needs the tool's address");
-    return kExitHarnessError;
-  }
-  if (o.iface.empty()) {
-    log("give --iface: the interface the reference plays --ip on (libpcap)");
-    return kExitHarnessError;
-  }
+// What pingpong and perftest play, from options checked before any socket is opened.
+struct LivePeer {
+  peer::ToolPeerOptions identity;
+  std::optional<peer::PerftestTool> tool;  // perftest's; none for pingpong
+};
+
+Expected<LivePeer, std::string> check_live_options(const PeerOptions& o) {
+  if (o.role != "server" && o.role != "client")
+    return Unexpected(std::string("give the reference's role: server, or client ADDR"));
+  if (o.role == "client" && o.address.empty())
+    return Unexpected(std::string("client needs the tool's address"));
+  if (o.iface.empty())
+    return Unexpected(
+        std::string("give --iface: the interface the reference plays --ip on (libpcap)"));
   const auto ip = wire::Ipv4Address::parse(o.ip);
   const auto mac = wire::MacAddress::parse(o.mac);
   const auto peer_mac = wire::MacAddress::parse(o.peer_mac);
-  if (!ip || !mac || !peer_mac) {
-    log(!ip ? "bad --ip " + o.ip : !mac ? "bad --mac " + o.mac : "bad --peer-mac " + o.peer_mac);
-    return kExitHarnessError;
-  }
-  if (!io::is_benchmarking_cidr(o.ip + "/32")) {
-    log("--ip " + o.ip + " must lie in 198.18.0.0/15");
-    return kExitHarnessError;
-  }
-  std::optional<peer::PerftestTool> tool;
+  if (!ip || !mac || !peer_mac)
+    return Unexpected(!ip    ? "bad --ip " + o.ip
+                      : !mac ? "bad --mac " + o.mac
+                             : "bad --peer-mac " + o.peer_mac);
+  if (!io::is_benchmarking_cidr(o.ip + "/32"))
+    return Unexpected("--ip " + o.ip + " must lie in 198.18.0.0/15");
+  LivePeer live{.identity = {.mac = *mac, .ip = *ip, .peer_mac = *peer_mac, .seed = o.seed},
+                .tool = std::nullopt};
   if (o.kind == "perftest") {
-    tool = peer::perftest_tool_by_name(o.tool);
-    if (!tool) {
-      log("unknown --tool " + o.tool + " (ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw, " +
-          "ib_send_lat, ib_write_lat, ib_read_lat)");
-      return kExitHarnessError;
-    }
+    live.tool = peer::perftest_tool_by_name(o.tool);
+    if (!live.tool)
+      return Unexpected("unknown --tool " + o.tool +
+                        " (ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw, " +
+                        "ib_send_lat, ib_write_lat, ib_read_lat)");
   }
-  auto pcap = io::PcapLink::open(o.iface);
-  if (!pcap) {
-    log(pcap.error());
-    return kExitHarnessError;
+  return live;
+}
+
+// A recording of the RoCE exchange over `pcap` when --capture is given, else none.
+Expected<std::unique_ptr<io::RecordingLink>, std::string> open_capture(const PeerOptions& o,
+                                                                       io::PcapLink& pcap) {
+  if (o.capture.empty()) return std::unique_ptr<io::RecordingLink>{};
+  return io::RecordingLink::create(o.capture, peer::peer_recording(), &pcap);
+}
+
+// The tool's TCP exchange: the reference listens (server) or connects (client). A socket
+// that cannot listen is the harness's error; a tool that never comes fails the run.
+struct Stop {
+  std::string message;
+  int exit_code;
+};
+
+Expected<peer::ControlSocket, Stop> connect_tool(const PeerOptions& o) {
+  if (o.role != "server") {
+    auto control = peer::ControlSocket::connect(o.address, o.port, o.timeout_ms);
+    if (!control) return Unexpected(Stop{control.error(), kExitFailed});
+    return std::move(*control);
   }
-  std::unique_ptr<io::RecordingLink> capture;
-  io::Link* link = &*pcap;
-  if (!o.capture.empty()) {
-    auto created = io::RecordingLink::create(o.capture, peer::peer_recording(), &*pcap);
-    if (!created) {
-      log(created.error());
-      return kExitHarnessError;
-    }
-    capture = std::move(*created);
-    link = capture.get();
-  }
-  std::optional<Expected<peer::ControlSocket, std::string>> control;
-  if (o.role == "server") {
-    auto listener = agent::listen_tcp(o.listen, o.port);
-    if (!listener) {
-      log(listener.error());
-      return kExitHarnessError;
-    }
-    log("waiting for the tool on " + o.listen + ":" + std::to_string(o.port));
-    control.emplace(peer::ControlSocket::accept(listener->get(), o.timeout_ms));
-  } else {
-    control.emplace(peer::ControlSocket::connect(o.address, o.port, o.timeout_ms));
-  }
-  if (!*control) {
-    log(control->error());
-    return kExitFailed;
-  }
-  const peer::ToolPeerOptions identity{
-      .mac = *mac, .ip = *ip, .peer_mac = *peer_mac, .seed = o.seed};
+  auto listener = agent::listen_tcp(o.listen, o.port);
+  if (!listener) return Unexpected(Stop{listener.error(), kExitHarnessError});
+  log("waiting for the tool on " + o.listen + ":" + std::to_string(o.port));
+  auto control = peer::ControlSocket::accept(listener->get(), o.timeout_ms);
+  if (!control) return Unexpected(Stop{control.error(), kExitFailed});
+  return std::move(*control);
+}
+
+// The session itself: the tool's exchange, then its traffic, with the tool's default size.
+Expected<peer::TrafficReport, std::string> run_session(const PeerOptions& o, const LivePeer& live,
+                                                       io::Link& link,
+                                                       peer::ControlSocket& control) {
   const peer::Role role = o.role == "server" ? peer::Role::kServer : peer::Role::kClient;
-  Expected<peer::TrafficReport, std::string> report = Unexpected(std::string("not run"));
-  if (tool) {
-    report = peer::run_perftest_session(*link, **control,
-                                        {.tool = *tool,
-                                         .role = role,
-                                         .size = o.size != 0 ? o.size : 65536,
-                                         .iters = o.iters,
-                                         .mtu = o.mtu,
-                                         .tx_depth = 128,
-                                         .timeout_ms = o.timeout_ms},
-                                        identity);
-  } else {
-    report = peer::run_pingpong_session(*link, **control,
-                                        {.role = role,
-                                         .size = o.size != 0 ? o.size : 4096,
-                                         .iters = o.iters,
-                                         .mtu = o.mtu,
-                                         .timeout_ms = o.timeout_ms},
-                                        identity);
+  if (live.tool) {
+    return peer::run_perftest_session(link, control,
+                                      {.tool = *live.tool,
+                                       .role = role,
+                                       .size = o.size != 0 ? o.size : 65536,
+                                       .iters = o.iters,
+                                       .mtu = o.mtu,
+                                       .tx_depth = 128,
+                                       .timeout_ms = o.timeout_ms},
+                                      live.identity);
   }
-  if (capture) {
-    if (auto closed = capture->close(); !closed) log(closed.error());
+  return peer::run_pingpong_session(link, control,
+                                    {.role = role,
+                                     .size = o.size != 0 ? o.size : 4096,
+                                     .iters = o.iters,
+                                     .mtu = o.mtu,
+                                     .timeout_ms = o.timeout_ms},
+                                    live.identity);
+}
+
+int stop(const std::string& message, int exit_code) {
+  log(message);
+  return exit_code;
+}
+
+// pingpong / perftest against a tool reachable on this host's namespace.
+int run_live(const PeerOptions& o) {
+  auto live = check_live_options(o);
+  if (!live) return stop(live.error(), kExitHarnessError);
+  auto pcap = io::PcapLink::open(o.iface);
+  if (!pcap) return stop(pcap.error(), kExitHarnessError);
+  auto capture = open_capture(o, *pcap);
+  if (!capture) return stop(capture.error(), kExitHarnessError);
+  io::Link& link = *capture ? static_cast<io::Link&>(**capture) : *pcap;
+  auto control = connect_tool(o);
+  if (!control) return stop(control.error().message, control.error().exit_code);
+  auto report = run_session(o, *live, link, *control);
+  // The capture is closed whatever the session did: a failed run's is the one to read.
+  if (*capture) {
+    if (auto closed = (*capture)->close(); !closed) log(closed.error());
   }
-  if (!report) {
-    log(report.error());
-    return kExitFailed;
-  }
+  if (!report) return stop(report.error(), kExitFailed);
   std::printf("%s\n", report->describe().c_str());
   return kExitOk;
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -121,147 +122,196 @@ Expected<void, std::string> prepare_out_dir(const std::string& dir) {
   return {};
 }
 
-int run_impl(const RunOptions& o) {
-  if (!o.fail_on.empty() && o.fail_on != "inconc") {
-    std::fprintf(stderr, "metaroce run: --fail-on %s: the one choice is inconc\n",
-                 o.fail_on.c_str());
-    return kExitHarnessError;
-  }
-  if (auto ok = prepare_out_dir(o.out); !ok) {
-    std::fprintf(stderr, "metaroce run: %s\n", ok.error().c_str());
-    return kExitHarnessError;
-  }
-  if (o.link != "memory") {
-    std::fprintf(
-        stderr,
-        "metaroce run: --link %s: the embedded reference runs over the in-memory link only\n",
-        o.link.c_str());
-    return kExitHarnessError;
-  }
-  auto seed = parse_seed(o.seed);
-  if (!seed) {
-    std::fprintf(stderr, "metaroce run: %s\n", seed.error().c_str());
-    return kExitHarnessError;
-  }
-  auto jobs = resolve_jobs(o);
-  if (!jobs) {
-    std::fprintf(stderr, "metaroce run: %s\n", jobs.error().c_str());
-    return kExitHarnessError;
-  }
-  const bool rxe = o.dut == "rxe";
-  const std::string pixit_path = !o.pixit.empty()
-                                     ? o.pixit
-                                     : repository_file(rxe ? "testcases/pixit/rxe.pixit.json"
-                                                           : "testcases/pixit/default.pixit.json");
-  auto pixit = engine::Pixit::load(pixit_path);
-  if (!pixit) {
-    std::fprintf(stderr, "metaroce run: %s\n", pixit.error().c_str());
-    return kExitHarnessError;
-  }
-  for (const auto& m : o.mutants) {
-    if (!mutants::mutant_by_name(m)) {
-      std::fprintf(stderr,
-                   "metaroce run: --mutant %s: no such mutant (see ./metaroce mutants --list)\n",
-                   m.c_str());
-      return kExitHarnessError;
-    }
-  }
-  const std::string profile = !o.profile.empty() ? o.profile : (rxe ? "rxe" : "reference");
-  engine::SuiteOptions s;
-  s.pics_path = repository_file("testcases/profiles/" + profile + ".pics.json");
+// Every harness error of a run: one line on stderr, exit 2.
+int harness_error(const std::string& message) {
+  std::fprintf(stderr, "metaroce run: %s\n", message.c_str());
+  return kExitHarnessError;
+}
+
+// What the options settle before a DUT is touched, and what the report records of them.
+struct RunPlan {
+  uint64_t seed = 0;
+  int jobs = 1;
+  bool rxe = false;
+  std::string profile;
+  std::string pixit_path;
+  engine::Pixit pixit;
+  std::vector<std::string> adopted_addresses;  // the DUT's, from its agent into the PIXIT
+  std::vector<std::string> given;              // the paths as given: the report's "testcases"
+  engine::SuiteOptions suite;                  // its callbacks are watch_run's
+};
+
+// The choices checked first, in this order; clearing --out's captures is the first thing a
+// run changes.
+Expected<void, std::string> check_run_options(const RunOptions& o) {
+  if (!o.fail_on.empty() && o.fail_on != "inconc")
+    return Unexpected("--fail-on " + o.fail_on + ": the one choice is inconc");
+  if (auto ok = prepare_out_dir(o.out); !ok) return ok;
+  if (o.link != "memory")
+    return Unexpected("--link " + o.link +
+                      ": the embedded reference runs over the in-memory link only");
+  return {};
+}
+
+// The PIXIT for a kind of DUT: the embedded reference shares the tester's clock; a remote
+// agent is a real-clock bed (its DUT addresses then come from the agent, dut_addresses.h);
+// rxe counts in jiffies under emulation.
+std::string default_pixit(const std::string& dut) {
+  if (dut == "rxe") return "testcases/pixit/rxe.pixit.json";
+  if (dut.starts_with("agent://")) return "testcases/pixit/veth.pixit.json";
+  return "testcases/pixit/default.pixit.json";
+}
+
+// The PIXIT given, else the DUT kind's.
+Expected<void, std::string> load_pixit(const RunOptions& o, RunPlan& p) {
+  p.pixit_path = !o.pixit.empty() ? o.pixit : repository_file(default_pixit(o.dut));
+  auto pixit = engine::Pixit::load(p.pixit_path);
+  if (!pixit) return Unexpected(pixit.error());
+  p.pixit = std::move(*pixit);
+  return {};
+}
+
+// The suite's inputs; a path that names no test case is refused before a DUT is touched
+// (a guest boots in 15 s), and the suite then runs the files found, without walking the
+// folders again.
+Expected<void, std::string> choose_tests(const RunOptions& o, RunPlan& p) {
+  engine::SuiteOptions& s = p.suite;
+  s.pics_path = repository_file("testcases/profiles/" + p.profile + ".pics.json");
   s.catalog_path = repository_file("docs/spec/clauses.json");
-  s.pixit_path = pixit_path;
-  const std::vector<std::string> given = o.paths.empty() ? std::vector{o.testcases} : o.paths;
-  // A path that names no test case is refused before a DUT is touched (a guest boots in 15 s);
-  // the suite then runs the files found, without walking the folders again.
-  auto found = engine::find_test_cases(given);
-  if (!found) {
-    std::fprintf(stderr, "metaroce run: %s\n", found.error().c_str());
-    return kExitHarnessError;
-  }
+  s.pixit_path = p.pixit_path;
+  p.given = o.paths.empty() ? std::vector{o.testcases} : o.paths;
+  auto found = engine::find_test_cases(p.given);
+  if (!found) return Unexpected(found.error());
   s.test_paths = std::move(*found);
   s.filter = o.filter;
   s.out_dir = o.out;
-  s.seed = *seed;
-  s.jobs = *jobs;
+  s.seed = p.seed;
+  s.jobs = p.jobs;
   s.repeat = o.repeat;
-  ProgressLine progress(STDERR_FILENO, !o.no_progress);
-  s.on_result = [&](const report::TestResult& r) {
+  return {};
+}
+
+Expected<RunPlan, std::string> plan_run(const RunOptions& o) {
+  if (auto ok = check_run_options(o); !ok) return Unexpected(ok.error());
+  RunPlan p;
+  auto seed = parse_seed(o.seed);
+  if (!seed) return Unexpected(seed.error());
+  p.seed = *seed;
+  auto jobs = resolve_jobs(o);
+  if (!jobs) return Unexpected(jobs.error());
+  p.jobs = *jobs;
+  p.rxe = o.dut == "rxe";
+  if (auto ok = load_pixit(o, p); !ok) return Unexpected(ok.error());
+  for (const auto& m : o.mutants) {
+    if (!mutants::mutant_by_name(m))
+      return Unexpected("--mutant " + m + ": no such mutant (see ./metaroce mutants --list)");
+  }
+  p.profile = !o.profile.empty() ? o.profile : (p.rxe ? "rxe" : "reference");
+  if (auto ok = choose_tests(o, p); !ok) return Unexpected(ok.error());
+  return p;
+}
+
+// Each result as it comes, the live progress line, and Ctrl-C (on_interrupt).
+void watch_run(engine::SuiteOptions& s, ProgressLine& progress, bool quiet) {
+  s.on_result = [&progress, quiet](const report::TestResult& r) {
     progress.clear();  // stdout and stderr may be the same terminal
-    print_result(r, o.quiet);
+    print_result(r, quiet);
   };
-  s.on_progress = [&](const engine::SuiteProgress& p) { progress.show(p); };
+  s.on_progress = [&progress](const engine::SuiteProgress& p) { progress.show(p); };
   s.cancelled = [] { return g_interrupted.load(); };
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
+}
 
-  dut::DutSpec spec{.dut = o.dut,
-                    .seed = *seed,
-                    .mutants = o.mutants,
-                    .iface = o.iface,
-                    .token = o.token,
-                    .token_file = o.token_file,
-                    .rxe_backend = o.rxe_backend,
-                    .console_log = rxe ? o.out + "/guest-console.log" : ""};
-  if (rxe) std::filesystem::create_directories(o.out);
-  if (rxe) std::printf("metaroce run: booting the rxe guest (QEMU TCG, about 15 s)\n");
+// The DUT; an rxe guest's console goes into the run directory.
+Expected<std::unique_ptr<dut::DutSession>, std::string> open_dut(const RunOptions& o, RunPlan& p) {
+  const dut::DutSpec spec{.dut = o.dut,
+                          .seed = p.seed,
+                          .mutants = o.mutants,
+                          .iface = o.iface,
+                          .token = o.token,
+                          .token_file = o.token_file,
+                          .pixit_named = !o.pixit.empty(),
+                          .pixit_path = p.pixit_path,
+                          .rxe_backend = o.rxe_backend,
+                          .console_log = p.rxe ? o.out + "/guest-console.log" : ""};
+  if (p.rxe) std::filesystem::create_directories(o.out);
+  if (p.rxe) std::printf("metaroce run: booting the rxe guest (QEMU TCG, about 15 s)\n");
   std::fflush(stdout);
-  auto session = dut::DutSession::open(spec, *pixit);
-  if (!session) {
-    std::fprintf(stderr, "metaroce run: %s\n", session.error().c_str());
-    return kExitHarnessError;
-  }
+  auto session = dut::DutSession::open(spec, p.pixit);
+  if (session) p.adopted_addresses = (*session)->adopted_addresses();
+  return session;
+}
+
+void print_header(const RunOptions& o, const RunPlan& p, const dut::DutSession& session) {
   std::printf("metaroce run: dut %s, profile %s, pixit %s, seed %llu%s\n",
-              (*session)->description().c_str(), profile.c_str(), pixit_path.c_str(),
-              static_cast<unsigned long long>(*seed), o.mutants.empty() ? "" : ", with mutants");
-  if (*jobs > 1) std::printf("metaroce run: %d tests at once, each on a DUT of its own\n", *jobs);
+              session.description().c_str(), p.profile.c_str(), p.pixit_path.c_str(),
+              static_cast<unsigned long long>(p.seed), o.mutants.empty() ? "" : ", with mutants");
+  if (p.jobs > 1) std::printf("metaroce run: %d tests at once, each on a DUT of its own\n", p.jobs);
+  for (const auto& a : p.adopted_addresses)
+    std::printf("metaroce run: from the DUT's agent into the PIXIT: %s\n", a.c_str());
   if (o.repeat > 1) {
     // Every repetition's seed, so that any one of them can be replayed alone.
     std::printf("metaroce run: each test %d times; repetition seeds:", o.repeat);
     for (int i = 0; i < o.repeat && i < 8; ++i)
-      std::printf(" %llu", static_cast<unsigned long long>(engine::repetition_seed(*seed, i)));
+      std::printf(" %llu", static_cast<unsigned long long>(engine::repetition_seed(p.seed, i)));
     std::printf("%s (replay one: --seed S --filter TP)\n",
                 o.repeat > 8 ? " ... (all in report.json)" : "");
   }
-  // The first step of every run: is the DUT's host fit for RoCE at all? Its findings go
-  // into the manifest; errors are shown here, since they explain failures that follow.
-  auto doctor = doctor_for_manifest(o.dut, (*session)->port());
+}
+
+// The first step of every run: is the DUT's host fit for RoCE at all? Its findings go
+// into the manifest; errors are shown here, since they explain failures that follow.
+nlohmann::ordered_json check_dut_host(const std::string& dut, engine::DutPort& port) {
+  auto doctor = doctor_for_manifest(dut, port);
   if (doctor.contains("findings")) {
     std::printf("metaroce run: doctor on the DUT's host: worst finding %s\n",
                 doctor.value("worst", "?").c_str());
     for (const auto& f : doctor["findings"]) {
       if (f.value("severity", "") != "error") continue;
-      std::printf("  [error] %s: %s; fix: %s\n", f.value("subject", "").c_str(),
+      // A finding about the host as a whole has no subject (a device, a port, a GID).
+      const std::string subject = f.value("subject", "");
+      std::printf("  [error] %s%s%s; fix: %s\n", subject.c_str(), subject.empty() ? "" : ": ",
                   f.value("message", "").c_str(), f.value("remedy", "").c_str());
     }
   }
   std::fflush(stdout);
-  // The embedded reference runs every test on a DUT of its own, serial or not, so a
-  // test's capture and verdict are the same whatever ran before it and however many at once.
-  auto result = (*session)->fresh_port() ? engine::run_suite((*session)->fresh_port(), *pixit, s)
-                                         : engine::run_suite((*session)->port(), *pixit, s);
-  progress.clear();
-  if (!result) {
-    std::fprintf(stderr, "metaroce run: %s\n", result.error().c_str());
-    return kExitHarnessError;
-  }
-  result->doctor = std::move(doctor);
-  result->harness_commit = repository_commit();
-  result->mutants = o.mutants;
+  return doctor;
+}
+
+// The embedded reference runs every test on a DUT of its own, serial or not, so a
+// test's capture and verdict are the same whatever ran before it and however many at once.
+Expected<report::RunResult, std::string> run_tests(dut::DutSession& session, const RunPlan& p) {
+  return session.fresh_port() ? engine::run_suite(session.fresh_port(), p.pixit, p.suite)
+                              : engine::run_suite(session.port(), p.pixit, p.suite);
+}
+
+Expected<void, std::string> write_reports(report::RunResult& result, const RunOptions& o,
+                                          const RunPlan& p, nlohmann::ordered_json doctor) {
+  result.doctor = std::move(doctor);
+  result.harness_commit = repository_commit();
+  result.mutants = o.mutants;
   // What chose the tests and judged them; --jobs and --out change no report, so a report of
   // --jobs 3 stays that of --jobs 1 (run_jobs_test).
-  result->options = {{"dut", o.dut},       {"profile", profile},   {"pixit", pixit_path},
-                     {"testcases", given}, {"filter", o.filter},   {"seed", o.seed},
-                     {"repeat", o.repeat}, {"fail_on", o.fail_on}, {"mutants", o.mutants}};
-  if (auto ok = report::write_run_directory(*result, o.out); !ok) {
-    std::fprintf(stderr, "metaroce run: writing the report: %s\n", ok.error().c_str());
-    return kExitHarnessError;
-  }
-  const auto counts = result->counts();
-  auto count = [&](report::Verdict v) { return counts.contains(v) ? counts.at(v) : 0; };
+  result.options = {{"dut", o.dut},         {"profile", p.profile}, {"pixit", p.pixit_path},
+                    {"testcases", p.given}, {"filter", o.filter},   {"seed", o.seed},
+                    {"repeat", o.repeat},   {"fail_on", o.fail_on}, {"mutants", o.mutants}};
+  if (!p.adopted_addresses.empty()) result.options["pixit_from_dut"] = p.adopted_addresses;
+  if (auto ok = report::write_run_directory(result, o.out); !ok)
+    return Unexpected("writing the report: " + ok.error());
+  return {};
+}
+
+int verdict_count(const std::map<report::Verdict, int>& counts, report::Verdict v) {
+  return counts.contains(v) ? counts.at(v) : 0;
+}
+
+void print_summary(const report::RunResult& result, const RunOptions& o) {
+  const auto counts = result.counts();
+  auto count = [&](report::Verdict v) { return verdict_count(counts, v); };
   std::string flaky;
   if (o.repeat > 1) {
-    const auto n = std::count_if(result->tests.begin(), result->tests.end(),
+    const auto n = std::count_if(result.tests.begin(), result.tests.end(),
                                  [](const report::TestResult& t) { return t.flaky(); });
     flaky = ", " + std::to_string(n) + " flaky over " + std::to_string(o.repeat) + " runs each";
   }
@@ -270,13 +320,37 @@ int run_impl(const RunOptions& o) {
       count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
       count(report::Verdict::kError), count(report::Verdict::kNotApplicable), flaky.c_str(),
       o.out.c_str());
-  if (result->cancelled) {
+  if (result.cancelled)
     std::printf("interrupted: the run stopped early; the reports cover the tests that ran\n");
-    return kExitHarnessError;
-  }
-  if (count(report::Verdict::kError) > 0) return kExitHarnessError;
-  if (o.fail_on == "inconc" && count(report::Verdict::kInconc) > 0) return kExitFailed;
-  return count(report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
+}
+
+// An interrupted run and a test in error are the harness's failures; --fail-on inconc makes
+// an inconclusive test fail the run as a failed one does.
+int exit_code(const report::RunResult& result, const RunOptions& o) {
+  const auto counts = result.counts();
+  if (result.cancelled) return kExitHarnessError;
+  if (verdict_count(counts, report::Verdict::kError) > 0) return kExitHarnessError;
+  if (o.fail_on == "inconc" && verdict_count(counts, report::Verdict::kInconc) > 0)
+    return kExitFailed;
+  return verdict_count(counts, report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
+}
+
+int run_impl(const RunOptions& o) {
+  auto plan = plan_run(o);
+  if (!plan) return harness_error(plan.error());
+  ProgressLine progress(STDERR_FILENO, !o.no_progress);
+  watch_run(plan->suite, progress, o.quiet);
+  auto session = open_dut(o, *plan);
+  if (!session) return harness_error(session.error());
+  print_header(o, *plan, **session);
+  auto doctor = check_dut_host(o.dut, (*session)->port());
+  auto result = run_tests(**session, *plan);
+  progress.clear();
+  if (!result) return harness_error(result.error());
+  if (auto ok = write_reports(*result, o, *plan, std::move(doctor)); !ok)
+    return harness_error(ok.error());
+  print_summary(*result, o);
+  return exit_code(*result, o);
 }
 
 }  // namespace
@@ -289,8 +363,10 @@ CLI::Option* add_dut_options(CLI::App& app, RunOptions& o) {
   app.add_option("--profile", o.profile,
                  "PICS profile in testcases/profiles/ (default: reference; rxe for --dut rxe)");
   app.add_option("--pixit", o.pixit,
-                 "PIXIT file (test-bed parameters; default testcases/pixit/default.pixit.json, "
-                 "rxe.pixit.json for --dut rxe)");
+                 "PIXIT file (test-bed parameters; default by DUT kind in testcases/pixit/: "
+                 "default.pixit.json, veth.pixit.json for agent:// with the DUT's addresses "
+                 "from its agent, rxe.pixit.json for --dut rxe; a named one must match the "
+                 "agent's addresses)");
   app.add_option("--seed", o.seed, "seed of every random choice (a number, or 'random'); logged");
   app.add_option("--mutant", o.mutants,
                  "embedded reference: switch on a reference mutant (repeatable)");

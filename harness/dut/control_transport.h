@@ -10,13 +10,13 @@
 #include <string>
 #include <string_view>
 
-#include "harness/agent/control_error.h"
+#include "harness/protocol/control_error.h"
 
 namespace mr::dut {
 
-using agent::ControlError;
-using agent::ErrorCode;
 using agent::Result;
+using protocol::ControlError;
+using protocol::ErrorCode;
 
 class ControlTransport {
  public:

@@ -25,9 +25,8 @@ Result<DutControl> DutControl::connect(const std::string& host, uint16_t port,
   return control;
 }
 
-Result<Json> DutControl::hello(const std::string& token, const std::string& client) {
-  return call("hello",
-              {{"token", token}, {"protocol", agent::kProtocolVersion}, {"client", client}});
+Result<void> DutControl::hello(const std::string& token, const std::string& client) {
+  return typed_client(*this).hello(token, client);
 }
 
 ControlError error_from_reply(const Json& reply) {
@@ -41,7 +40,7 @@ ControlError error_from_reply(const Json& reply) {
   if (e.contains("message") && e["message"].is_string()) error.message = e["message"];
   if (e.contains("field") && e["field"].is_string()) error.field = e["field"];
   const std::string code = e["code"].get<std::string>();
-  if (auto known = agent::error_code_from_string(code)) {
+  if (auto known = protocol::error_code_from_string(code)) {
     error.code = *known;
   } else {
     // Not one of the protocol's codes: the agent is at fault, and its code is kept for people.
@@ -69,7 +68,7 @@ Result<Json> DutControl::call(std::string_view op, Json args, std::optional<uint
     if (!line) return Unexpected(line.error());
     Json reply = Json::parse(*line, nullptr, false);
     if (reply.is_discarded() || !reply.is_object()) {
-      return agent::control_error(ErrorCode::kEproto, "reply is not a JSON object: " + *line);
+      return protocol::control_error(ErrorCode::kEproto, "reply is not a JSON object: " + *line);
     }
     const auto rid = reply.find("id");
     if (rid != reply.end() && rid->is_number_unsigned() && rid->get<uint64_t>() < id) {
@@ -77,11 +76,11 @@ Result<Json> DutControl::call(std::string_view op, Json args, std::optional<uint
     }
     const auto ok = reply.find("ok");
     if (ok == reply.end() || !ok->is_boolean()) {
-      return agent::control_error(ErrorCode::kEproto, "reply without ok: " + *line);
+      return protocol::control_error(ErrorCode::kEproto, "reply without ok: " + *line);
     }
     if (!ok->get<bool>()) return Unexpected(error_from_reply(reply));
     if (rid == reply.end() || !rid->is_number_unsigned() || rid->get<uint64_t>() != id) {
-      return agent::control_error(ErrorCode::kEproto, "reply to another request: " + *line);
+      return protocol::control_error(ErrorCode::kEproto, "reply to another request: " + *line);
     }
     reply.erase("id");
     reply.erase("ok");
@@ -89,14 +88,15 @@ Result<Json> DutControl::call(std::string_view op, Json args, std::optional<uint
   }
 }
 
-protocol::DutClient typed_client(DutControl& control) {
-  return protocol::DutClient([&control](protocol::Json request) -> Result<protocol::Json> {
-    const std::string op = request["op"].get<std::string>();  // the client always sets it
-    request.erase("op");
-    auto reply = control.call(op, request);
-    if (!reply) return Unexpected(std::move(reply).error());
-    return protocol::Json(*reply);
-  });
+protocol::DutClient typed_client(DutControl& control, std::optional<uint64_t> timeout_ms) {
+  return protocol::DutClient(
+      [&control, timeout_ms](protocol::Json request) -> Result<protocol::Json> {
+        const std::string op = request["op"].get<std::string>();  // the client always sets it
+        request.erase("op");
+        auto reply = control.call(op, request, timeout_ms);
+        if (!reply) return Unexpected(std::move(reply).error());
+        return protocol::Json(*reply);
+      });
 }
 
 Expected<std::string, std::string> read_token_file(const std::string& path) {

@@ -40,7 +40,7 @@ class DutControl {
                                     const std::string& token, uint64_t timeout_ms = 5'000);
 
   // hello: must be the first request on a TCP connection. Returns its reply.
-  Result<Json> hello(const std::string& token, const std::string& client = "metaroce-harness");
+  Result<void> hello(const std::string& token, const std::string& client = "metaroce-harness");
   // Any op: `args` are the request's members besides id and op. The wait is timeout_ms
   // (the default given at construction) plus the request's own timeout_ms when it has one.
   // Returns the reply without "id" and "ok", or the agent's error.
@@ -61,7 +61,7 @@ class DutControl {
 Expected<std::string, std::string> read_token_file(const std::string& path);
 
 // The typed client (harness/protocol) over `control`, which must outlive it.
-protocol::DutClient typed_client(DutControl& control);
+protocol::DutClient typed_client(DutControl& control, std::optional<uint64_t> timeout_ms = {});
 
 // The ControlError an error reply carries ({"code", "message", "field"}); EPROTO when the
 // reply is not a well-formed protocol reply or its code is not one of the protocol's (the

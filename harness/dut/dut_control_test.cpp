@@ -8,87 +8,54 @@
 #include "harness/agent/reference_backend.h"
 #include "harness/dut/embedded/embedded_reference_dut.h"
 #include "harness/dut/testing/canned_reply_transport.h"
+#include "harness/dut/testing/tester_peer.h"
 
 namespace mr::dut {
 namespace {
 
-// The harness drives the embedded reference DUT through DutControl and plays its peer
-// with a second reference device on the tester's end of the link, on the DUT's clock.
-TEST(EmbeddedReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
-  EmbeddedDutOptions options;
-  options.seed = 5;
-  EmbeddedReferenceDut dut(options);
-  DutControl& control = dut.control();
-  ASSERT_TRUE(control.hello("ignored in process"));
-  agent::ReferenceBackend tester(
-      dut.tester_link(), dut.clock(),
-      {.mac = {{2, 0, 0, 0, 0, 1}}, .ipv4 = {{198, 18, 0, 1}}, .seed = 9, .mutants = {}});
-  auto call_dut = [&](std::string_view op, Json args) {
-    auto r = control.call(op, std::move(args));
-    EXPECT_TRUE(r) << op << ": " << (r ? "" : r.error().to_string());
-    return r ? *r : Json::object();
-  };
-  // DUT side, through the protocol.
+using testing::DutCall;
+
+constexpr const char* kDutMac = "02:00:00:00:00:02";
+constexpr const char* kDutIp = "198.18.0.2";
+
+// The DUT's end, set up through the protocol: a 4 KiB region for the receive buffer, one CQ
+// and one RC QP, moved to RTR towards the tester's QP (it only answers: no RTS).
+struct DutEnd {
+  uint32_t cq = 0;
+  uint32_t qpn = 0;
+  uint32_t lkey = 0;
+  uint64_t va = 0;
+};
+
+DutEnd create_dut_end(const DutCall& call_dut) {
+  DutEnd end;
   const uint32_t pd = call_dut("create_pd", Json::object())["pd"];
   const Json mr = call_dut("reg_mr", {{"pd", pd}, {"length", 4096}, {"access", {"LOCAL_WRITE"}}});
-  const uint32_t cq = call_dut("create_cq", {{"depth", 16}})["cq"];
-  const uint32_t qpn =
-      call_dut("create_qp", {{"pd", pd}, {"send_cq", cq}, {"recv_cq", cq}, {"type", "RC"}})["qpn"];
-  // Tester side, directly.
-  const uint32_t tpd = *tester.create_pd();
-  const auto tmr = *tester.reg_mr({tpd, 4096, memory::kLocalWrite, 0x5000});
-  const uint32_t tcq = *tester.create_cq(16);
-  agent::CreateQpArgs init;
-  init.init.pd = tpd;
-  init.init.send_cq = tcq;
-  init.init.recv_cq = tcq;
-  const uint32_t tqpn = *tester.create_qp(init);
+  end.lkey = mr.value("lkey", 0U);
+  end.va = mr.value("va", uint64_t{0});
+  end.cq = call_dut("create_cq", {{"depth", 16}})["cq"];
+  end.qpn = call_dut("create_qp",
+                     {{"pd", pd}, {"send_cq", end.cq}, {"recv_cq", end.cq}, {"type", "RC"}})["qpn"];
+  return end;
+}
 
+void connect_dut_end(const DutCall& call_dut, const DutEnd& end, uint32_t tester_qpn) {
   call_dut("modify_qp",
-           {{"qpn", qpn},
+           {{"qpn", end.qpn},
             {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", Json::array()}}}});
-  call_dut("modify_qp", {{"qpn", qpn},
+  call_dut("modify_qp", {{"qpn", end.qpn},
                          {"attrs",
                           {{"state", "RTR"},
                            {"path_mtu", 1024},
-                           {"dest_qpn", tqpn},
+                           {"dest_qpn", tester_qpn},
                            {"rq_psn", 0},
                            {"max_dest_rd_atomic", 1},
                            {"min_rnr_timer", 1},
                            {"av", {{"dmac", "02:00:00:00:00:01"}, {"dip", "198.18.0.1"}}}}}});
-  agent::ModifyQpArgs m;
-  m.qpn = tqpn;
-  m.attr.state = transport::QpState::kInit;
-  m.mask = transport::kAttrState | transport::kAttrPkey | transport::kAttrAccessFlags;
-  ASSERT_TRUE(tester.modify_qp(m));
-  m.attr.state = transport::QpState::kRtr;
-  m.attr.dest_qpn = qpn;
-  m.mask = transport::kAttrState | transport::kAttrAddress | transport::kAttrPathMtu |
-           transport::kAttrDestQpn | transport::kAttrRqPsn | transport::kAttrMaxDestRdAtomic |
-           transport::kAttrMinRnrTimer;
-  agent::AvArgs av;
-  av.dmac = wire::MacAddress::parse("02:00:00:00:00:02");
-  av.dip = *wire::Ipv4Address::parse("198.18.0.2");
-  m.av = av;
-  ASSERT_TRUE(tester.modify_qp(m));
-  m.attr.state = transport::QpState::kRts;
-  m.mask = transport::kAttrState | transport::kAttrSqPsn | transport::kAttrTimeout |
-           transport::kAttrRetryCnt | transport::kAttrRnrRetry | transport::kAttrMaxRdAtomic;
-  m.av.reset();
-  ASSERT_TRUE(tester.modify_qp(m));
+}
 
-  call_dut("post_recv",
-           {{"qpn", qpn},
-            {"wr",
-             {{"wr_id", 1},
-              {"sg_list", {{{"addr", mr["va"]}, {"length", 64}, {"lkey", mr["lkey"]}}}}}}});
-  ASSERT_TRUE(
-      tester.write_mem({.lkey = tmr.lkey, .va = 0x5000, .length = 4, .data = {1, 2, 3, 4}}));
-  transport::SendWr wr;
-  wr.wr_id = 42;
-  wr.sg_list = {{0x5000, 4, tmr.lkey}};
-  ASSERT_TRUE(tester.post_send(tqpn, wr));
-  // The harness owns time: move it event by event until the exchange settles.
+// The harness owns time: move it event by event until the exchange settles.
+void settle(EmbeddedReferenceDut& dut, agent::ReferenceBackend& tester) {
   for (int step = 0; step < 1000; ++step) {
     dut.service();
     tester.service(0);
@@ -96,12 +63,44 @@ TEST(EmbeddedReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
     if (!next) break;
     if (*next > dut.clock().now_ns()) dut.clock().set(*next);
   }
-  const Json completions = call_dut("poll_cq", {{"cq", cq}})["completions"];
+}
+
+// The harness drives the embedded reference DUT through DutControl and plays its peer
+// with a second reference device on the tester's end of the link, on the DUT's clock.
+TEST(EmbeddedReferenceDut, TesterAndDutExchangeASendOverTheExposedLink) {
+  EmbeddedDutOptions options;
+  options.seed = 5;
+  EmbeddedReferenceDut dut(options);
+  ASSERT_TRUE(dut.control().hello("ignored in process"));
+  agent::ReferenceBackend tester(
+      dut.tester_link(), dut.clock(),
+      {.mac = {{2, 0, 0, 0, 0, 1}}, .ipv4 = {{198, 18, 0, 1}}, .seed = 9, .mutants = {}});
+  const DutCall call_dut = testing::control_call(dut.control());
+  const DutEnd end = create_dut_end(call_dut);
+  testing::PeerEnd tester_end;
+  ASSERT_NO_FATAL_FAILURE(testing::create_peer_end(tester, 4096, 0x5000, tester_end));
+  connect_dut_end(call_dut, end, tester_end.qpn);
+  ASSERT_NO_FATAL_FAILURE(testing::connect_peer_end(tester, tester_end, end.qpn, kDutMac, kDutIp));
+
+  call_dut(
+      "post_recv",
+      {{"qpn", end.qpn},
+       {"wr",
+        {{"wr_id", 1}, {"sg_list", {{{"addr", end.va}, {"length", 64}, {"lkey", end.lkey}}}}}}});
+  ASSERT_TRUE(tester.write_mem(
+      {.lkey = tester_end.mr.lkey, .va = 0x5000, .length = 4, .data = {1, 2, 3, 4}}));
+  transport::SendWr wr;
+  wr.wr_id = 42;
+  wr.sg_list = {{0x5000, 4, tester_end.mr.lkey}};
+  ASSERT_TRUE(tester.post_send(tester_end.qpn, wr));
+  settle(dut, tester);
+
+  const Json completions = call_dut("poll_cq", {{"cq", end.cq}})["completions"];
   ASSERT_EQ(completions.size(), 1U) << completions;
   EXPECT_EQ(completions[0]["byte_len"], 4);
-  EXPECT_EQ(call_dut("read_mem", {{"lkey", mr["lkey"]}, {"va", mr["va"]}, {"length", 4}})["data"],
+  EXPECT_EQ(call_dut("read_mem", {{"lkey", end.lkey}, {"va", end.va}, {"length", 4}})["data"],
             "01020304");
-  auto sent = tester.poll_cq({.cq = tcq});
+  auto sent = tester.poll_cq({.cq = tester_end.cq});
   ASSERT_TRUE(sent);
   ASSERT_EQ(sent->size(), 1U);
   EXPECT_EQ((*sent)[0].status, transport::WcStatus::kSuccess);

@@ -1,6 +1,7 @@
 #include "harness/dut/dut_session.h"
 
 #include "harness/dut/agent_url.h"
+#include "harness/dut/dut_addresses.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/dut/remote/remote_agent_port.h"
 #include "reference/io/namespaced_pcap_link.h"
@@ -27,7 +28,7 @@ uint32_t link_mtu(const engine::Pixit& pixit) {
 }  // namespace
 
 Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpec& spec,
-                                                                    const engine::Pixit& pixit) {
+                                                                    engine::Pixit& pixit) {
   auto s = std::make_unique<DutSession>();
   if (spec.dut == "reference") {
     s->port_ = std::make_unique<EmbeddedReferencePort>(
@@ -60,7 +61,7 @@ Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpe
     if (!guest) return Unexpected("rxe guest: " + guest.error());
     s->guest_.emplace(std::move(*guest));
     const RxeGuest& g = *s->guest_;
-    std::optional<Expected<DutControl, agent::ControlError>> control;
+    std::optional<Expected<DutControl, protocol::ControlError>> control;
     auto joined = g.netns().run_inside([&] {
       control.emplace(DutControl::connect(o.guest_ip.to_string(), g.agent_port(), g.token()));
     });
@@ -87,6 +88,14 @@ Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpe
   if (!token) return Unexpected(token.error());
   auto control = DutControl::connect(url->first, url->second, *token);
   if (!control) return Unexpected("--dut " + spec.dut + ": " + control.error().to_string());
+  // Before the capture opens: its filter is the DUT's MAC.
+  auto caps = typed_client(*control).capabilities();
+  if (!caps) return Unexpected("--dut " + spec.dut + ": capabilities: " + caps.error().to_string());
+  auto adopted = adopt_dut_addresses(
+      pixit, *caps,
+      {.pixit_named = spec.pixit_named, .pixit_path = spec.pixit_path, .dut = spec.dut});
+  if (!adopted) return Unexpected(adopted.error());
+  s->adopted_addresses_ = std::move(*adopted);
   auto link = io::PcapLink::open(spec.iface, remote_capture_options(pixit.dut_mac));
   if (!link) return Unexpected("--iface " + spec.iface + ": " + link.error());
   s->port_ =

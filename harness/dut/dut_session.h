@@ -29,6 +29,10 @@ struct DutSpec {
   std::string iface;  // the interface facing the DUT
   std::string token;
   std::string token_file;
+  // The PIXIT's DUT addresses are checked against the agent's (named with --pixit) or taken
+  // from it (the default PIXIT): dut_addresses.h.
+  bool pixit_named = false;
+  std::string pixit_path;
   // rxe
   std::string rxe_backend = "verbs";  // the agent backend in the guest ("reference": self-test)
   std::string console_log;            // the guest's serial console ("" = a temp file)
@@ -36,8 +40,9 @@ struct DutSpec {
 
 class DutSession {
  public:
+  // `pixit` may change: an agent's DUT addresses replace a default PIXIT's.
   static Expected<std::unique_ptr<DutSession>, std::string> open(const DutSpec& spec,
-                                                                 const engine::Pixit& pixit);
+                                                                 engine::Pixit& pixit);
 
   using PortFactory =
       std::function<Expected<std::unique_ptr<engine::DutPort>, std::string>(uint64_t seed)>;
@@ -49,6 +54,8 @@ class DutSession {
   const PortFactory& fresh_port() const { return fresh_port_; }
   // One line for the run's header: what the DUT is and where.
   const std::string& description() const { return description_; }
+  // The DUT addresses taken from its agent into the PIXIT, one line each ("dut.mac ...").
+  const std::vector<std::string>& adopted_addresses() const { return adopted_addresses_; }
   // The rxe guest, when the DUT is one.
   const RxeGuest* guest() const { return guest_ ? &*guest_ : nullptr; }
 
@@ -57,6 +64,7 @@ class DutSession {
   std::unique_ptr<engine::DutPort> port_;
   PortFactory fresh_port_;
   std::string description_;
+  std::vector<std::string> adopted_addresses_;
 };
 
 }  // namespace mr::dut

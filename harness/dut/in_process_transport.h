@@ -18,7 +18,7 @@ class InProcessTransport final : public ControlTransport {
   explicit InProcessTransport(agent::RequestDispatcher& dispatcher) : dispatcher_(dispatcher) {}
 
   Result<void> send_line(std::string_view line) override {
-    if (closed_) return agent::control_error(ErrorCode::kEproto, "the session ended (bye)");
+    if (closed_) return protocol::control_error(ErrorCode::kEproto, "the session ended (bye)");
     agent::DispatchResult r = dispatcher_.handle_line(line);
     replies_.push_back(std::move(r.reply));
     closed_ = r.close;
@@ -27,8 +27,8 @@ class InProcessTransport final : public ControlTransport {
   // Never waits: the reply is there as soon as send_line returned.
   Result<std::string> receive_line(uint64_t /*timeout_ms*/) override {
     if (replies_.empty()) {
-      return agent::control_error(closed_ ? ErrorCode::kEproto : ErrorCode::kEtimedout,
-                                  closed_ ? "the session ended (bye)" : "no reply pending");
+      return protocol::control_error(closed_ ? ErrorCode::kEproto : ErrorCode::kEtimedout,
+                                     closed_ ? "the session ended (bye)" : "no reply pending");
     }
     std::string line = std::move(replies_.front());
     replies_.pop_front();

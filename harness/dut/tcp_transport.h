@@ -29,7 +29,7 @@ class TcpTransport final : public ControlTransport {
       : fd_(std::move(fd)), description_(std::move(description)) {}
 
   agent::UniqueFd fd_;
-  agent::LineReader reader_{4 * agent::kMaxLineBytes};
+  agent::LineReader reader_{4 * protocol::kMaxLineBytes};
   std::string description_;
   bool closed_ = false;
 };

@@ -1,6 +1,10 @@
 #include "reference/io/pcap_link.h"
 
+#include <net/if.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -30,6 +34,22 @@ std::string failure(const std::string& interface, const std::string& step, pcap_
   return interface + ": " + step + ": " + pcap_geterr(p);
 }
 
+// The interface's MTU, read in the calling thread's network namespace (sysfs would show the
+// mount namespace's).
+Expected<int, std::string> interface_mtu(const std::string& interface) {
+  ifreq request{};
+  if (interface.size() >= sizeof request.ifr_name)
+    return Unexpected(interface + ": the interface name is too long");
+  std::memcpy(request.ifr_name, interface.c_str(), interface.size());
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Unexpected(interface + ": socket: " + std::strerror(errno));
+  const int rc = ::ioctl(fd, SIOCGIFMTU, &request);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) return Unexpected(interface + ": SIOCGIFMTU: " + std::strerror(error));
+  return request.ifr_mtu;
+}
+
 }  // namespace
 
 Expected<PcapLink, std::string> PcapLink::open(const std::string& interface,
@@ -39,7 +59,13 @@ Expected<PcapLink, std::string> PcapLink::open(const std::string& interface,
   if (!raw) return Unexpected(interface + ": pcap_create: " + errbuf);
   PcapLink link(interface, raw);
   pcap_t* p = link.handle_.get();
-  pcap_set_snaplen(p, options.snap_length);
+  int snap_length = options.snap_length;
+  if (snap_length == 0) {
+    auto mtu = interface_mtu(interface);
+    if (!mtu) return Unexpected(mtu.error());
+    snap_length = *mtu + kEthernetAndTagBytes;
+  }
+  pcap_set_snaplen(p, snap_length);
   pcap_set_promisc(p, options.promiscuous ? 1 : 0);
   pcap_set_immediate_mode(p, 1);
   pcap_set_buffer_size(p, options.buffer_bytes);

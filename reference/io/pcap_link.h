@@ -40,8 +40,12 @@ struct PcapLinkOptions {
   // Bytes kept of each frame. In immediate mode libpcap uses TPACKET_V2, whose ring slots
   // are sized for the snap length: 65535 leaves 8 MiB room for 64 frames; the interface's
   // MTU + 18 (Ethernet header and a VLAN tag) keeps every frame whole and fits far more.
+  // 0: that, with the MTU read from the interface when it opens.
   int snap_length = 65535;
 };
+
+// An Ethernet header and one 802.1Q tag: what a frame carries beyond the interface's MTU.
+inline constexpr int kEthernetAndTagBytes = 18;
 
 struct PcapLinkStats {
   uint64_t received = 0;           // ps_recv: frames that passed the filter

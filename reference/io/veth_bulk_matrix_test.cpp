@@ -20,7 +20,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -29,7 +28,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +36,7 @@
 #include "reference/io/impaired_link.h"
 #include "reference/io/namespaced_pcap_link.h"
 #include "reference/io/node.h"
+#include "reference/io/veth_bulk_cell.h"
 #include "reference/io/veth_pair.h"
 #include "reference/transport/device.h"
 #include "reference/wire/frame_decoder.h"
@@ -79,151 +78,6 @@ constexpr size_t kWireQueue = 2048;
 // to drain into an unoptimised or sanitizer build on a shared 2-core machine.
 constexpr uint8_t kAckTimeout = 16;
 
-enum class Fault : uint8_t { kNone, kDrop, kReorder, kDuplicate, kCorrupt, kMixed };
-
-const char* fault_name(Fault f) {
-  switch (f) {
-    case Fault::kNone:
-      return "none";
-    case Fault::kDrop:
-      return "drop";
-    case Fault::kReorder:
-      return "reorder";
-    case Fault::kDuplicate:
-      return "duplicate";
-    case Fault::kCorrupt:
-      return "corrupt";
-    case Fault::kMixed:
-      return "mixed";
-  }
-  return "?";
-}
-
-// The random rates of a fault; each cell also forces the fault on the first frame of its
-// QP that each side receives, so that a one-packet message meets it too.
-ImpairmentProbabilities base_rates(Fault f) {
-  switch (f) {
-    case Fault::kNone:
-      return {};
-    case Fault::kDrop:
-      return {.drop = 0.01};
-    case Fault::kReorder:
-      return {.reorder = 0.01};
-    case Fault::kDuplicate:
-      return {.duplicate = 0.01};
-    case Fault::kCorrupt:
-      return {.corrupt = 0.01};
-    case Fault::kMixed:
-      return {
-          .drop = 0.005, .duplicate = 0.005, .reorder = 0.005, .delay = 0.005, .corrupt = 0.005};
-  }
-  return {};
-}
-
-// At most ~8 random faults a message: recovery is go-back-N, and a lost READ response
-// costs a timeout and the whole rest of the response again, so at 1% a 16 MiB READ at
-// MTU 256 (65,536 responses) would need some p n^2 / 2 = 21 million of them.
-ImpairmentProbabilities rates(Fault f, uint32_t packets) {
-  ImpairmentProbabilities p = base_rates(f);
-  const double scale = std::min(1.0, 800.0 / packets);
-  for (double* r : {&p.drop, &p.duplicate, &p.reorder, &p.delay, &p.corrupt}) *r *= scale;
-  return p;
-}
-
-std::optional<ImpairmentAction> forced_action(Fault f) {
-  switch (f) {
-    case Fault::kNone:
-      return std::nullopt;
-    case Fault::kDrop:
-    case Fault::kMixed:
-      return ImpairmentAction::kDrop;
-    case Fault::kReorder:
-      return ImpairmentAction::kReorder;
-    case Fault::kDuplicate:
-      return ImpairmentAction::kDuplicate;
-    case Fault::kCorrupt:
-      return ImpairmentAction::kCorrupt;
-  }
-  return std::nullopt;
-}
-
-bool is_atomic(SendOpcode op) {
-  return op == SendOpcode::kCompareSwap || op == SendOpcode::kFetchAdd;
-}
-
-struct Cell {
-  SendOpcode op = SendOpcode::kSend;
-  uint32_t length = 0;
-  uint32_t mtu = 1024;
-  Fault fault = Fault::kNone;
-
-  std::string name() const {
-    std::ostringstream s;
-    s << transport::to_string(op) << "/" << length << "B/mtu" << mtu << "/" << fault_name(fault);
-    return s.str();
-  }
-  uint32_t packets() const { return length == 0 || is_atomic(op) ? 1 : (length + mtu - 1) / mtu; }
-};
-
-const std::vector<uint32_t> kSizes = {0, 1, 4095, 4096, 4097, 65536, 1 << 20, 16 << 20};
-const std::vector<uint32_t> kMtus = {256, 512, 1024, 2048, 4096};
-const std::vector<SendOpcode> kBulkOps = {SendOpcode::kSend, SendOpcode::kSendWithImm,
-                                          SendOpcode::kWrite, SendOpcode::kWriteWithImm,
-                                          SendOpcode::kRead};
-const std::vector<Fault> kFaults = {Fault::kNone,      Fault::kDrop,    Fault::kReorder,
-                                    Fault::kDuplicate, Fault::kCorrupt, Fault::kMixed};
-
-std::vector<Cell> full_matrix() {
-  std::vector<Cell> cells;
-  for (Fault f : kFaults) {
-    for (uint32_t mtu : kMtus) {
-      for (SendOpcode op : kBulkOps) {
-        for (uint32_t len : kSizes) cells.push_back({op, len, mtu, f});
-      }
-      for (SendOpcode op : {SendOpcode::kCompareSwap, SendOpcode::kFetchAdd})
-        cells.push_back({op, 8, mtu, f});
-    }
-  }
-  return cells;
-}
-
-// A diagonal through the matrix: cell i takes size i, MTU i mod 5, opcode i mod 5 and
-// fault i mod 6, so eight cells cover every size, MTU, bulk opcode and fault; the atomics
-// meet duplication (the replay cache), loss and corruption; a 1 MiB READ adds a response
-// stream under every fault at once (lost READ responses are recovered by the timer only,
-// one timeout per gap, so a 16 MiB READ under faults is left to the full run).
-std::vector<Cell> ci_matrix() {
-  std::vector<Cell> cells;
-  for (size_t i = 0; i < kSizes.size(); ++i) {
-    cells.push_back({kBulkOps[i % kBulkOps.size()], kSizes[i], kMtus[i % kMtus.size()],
-                     kFaults[i % kFaults.size()]});
-  }
-  cells.push_back({SendOpcode::kCompareSwap, 8, 1024, Fault::kDuplicate});
-  cells.push_back({SendOpcode::kCompareSwap, 8, 256, Fault::kDrop});
-  cells.push_back({SendOpcode::kFetchAdd, 8, 2048, Fault::kDuplicate});
-  cells.push_back({SendOpcode::kFetchAdd, 8, 4096, Fault::kCorrupt});
-  cells.push_back({SendOpcode::kRead, 1 << 20, 4096, Fault::kMixed});
-  return cells;
-}
-
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-std::vector<uint8_t> pattern(size_t n, uint64_t seed) {
-  std::vector<uint8_t> v((n + 7) & ~size_t{7});
-  uint64_t state = seed;
-  for (size_t i = 0; i < v.size(); i += 8) {
-    const uint64_t x = splitmix64(state);
-    std::memcpy(v.data() + i, &x, 8);
-  }
-  v.resize(n);
-  return v;
-}
-
 uint64_t seed_from_environment() {
   const char* s = std::getenv("METAROCE_SEED");
   if (s == nullptr || *s == '\0') return 1;
@@ -251,6 +105,14 @@ struct CellWire {
   std::unique_ptr<ImpairedLink> link_b;
   std::unique_ptr<Node> node_a;
   std::unique_ptr<Node> node_b;
+};
+
+// What the wire brought: whether each side completed in time, and every completion seen
+// up to the end of the quiet period after it.
+struct CellOutcome {
+  bool finished = false;
+  std::vector<Completion> at_a;
+  std::vector<Completion> at_b;
 };
 
 class VethBulkMatrix : public ::testing::Test {
@@ -293,7 +155,7 @@ class VethBulkMatrix : public ::testing::Test {
   }
 
   // Creates and connects one QP on each side, PSNs placed so the message crosses 2^24.
-  void connect(const Cell& cell, uint32_t start_psn, CellWire& w) {
+  void connect(const VethBulkCell& cell, uint32_t start_psn, CellWire& w) {
     transport::QpInitAttributes init;
     for (Side* s : {&a_, &b_}) {
       init.pd = s->pd;
@@ -345,7 +207,7 @@ class VethBulkMatrix : public ::testing::Test {
   // The faulty receive path of one side for one cell: the policy's random rates, and the
   // fault forced on the first frame addressed to the cell's QP (earlier frames may be
   // stale retransmissions of the previous cell).
-  std::unique_ptr<ImpairedLink> impaired(Side& s, const Cell& cell, uint64_t policy_seed,
+  std::unique_ptr<ImpairedLink> impaired(Side& s, const VethBulkCell& cell, uint64_t policy_seed,
                                          uint32_t qpn) {
     ImpairmentPolicy receive(policy_seed, rates(cell.fault, cell.packets()));
     if (auto forced = forced_action(cell.fault)) {
@@ -414,7 +276,23 @@ class VethBulkMatrix : public ::testing::Test {
     return out;
   }
 
-  void run_cell(const Cell& cell, size_t index);
+  // One cell, step by step; a failed step ends the cell (the test goes on to the next).
+  void run_cell(const VethBulkCell& cell, size_t index);
+  void reset_wire();
+  void open_wire(const VethBulkCell& cell, uint64_t cell_seed, CellWire& w);
+  std::unique_ptr<Node> node_for(Side& s, ImpairedLink& link);
+  void write_cell_data(const VethBulkCellData& data);
+  transport::SendWr request_for(const VethBulkCell& cell, size_t index, uint64_t operand) const;
+  void post_request(const VethBulkCell& cell, const transport::SendWr& wr, const CellWire& w);
+  CellOutcome exchange(const VethBulkCell& cell, CellWire& w);
+  std::string device_counters() const;
+  void check_completions(const VethBulkCell& cell, const transport::SendWr& wr, const CellWire& w,
+                         const CellOutcome& got);
+  void check_memory(const VethBulkCell& cell, const VethBulkCellData& data);
+  void check_psns(const VethBulkCell& cell, uint32_t start_psn, const CellWire& w);
+  void report(const std::string& name, double ms, const ImpairmentCounters& got_a,
+              const ImpairmentCounters& got_b) const;
+  void close_cell(CellWire& w);
 
   uint64_t seed_ = 1;
   SystemClock clock_;
@@ -430,56 +308,82 @@ void add(ImpairmentCounters& total, const ImpairmentCounters& c) {
   for (size_t i = 0; i < kImpairmentActionCount; ++i) total.actions[i] += c.actions[i];
 }
 
-void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
+void VethBulkMatrix::run_cell(const VethBulkCell& cell, size_t index) {
   const std::string name = cell.name();
   SCOPED_TRACE(name + " (seed " + std::to_string(seed_) + ")");
   const auto started = std::chrono::steady_clock::now();
   const uint64_t cell_seed = seed_ * 1'000'003 + index;
+  reset_wire();
+  CellWire w;
+  // Half the message's PSNs before 2^24, half after (one-packet messages take 0xffffff).
+  const uint32_t start_psn = wire::psn_add(0, -int64_t{(cell.packets() + 1) / 2});
+  ASSERT_NO_FATAL_FAILURE(connect(cell, start_psn, w));
+  open_wire(cell, cell_seed, w);
+  const VethBulkCellData data = cell_data(cell, cell_seed);
+  ASSERT_NO_FATAL_FAILURE(write_cell_data(data));
+  const transport::SendWr wr = request_for(cell, index, data.operand);
+  ASSERT_NO_FATAL_FAILURE(post_request(cell, wr, w));
+  const CellOutcome got = exchange(cell, w);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+
+  EXPECT_TRUE(got.finished) << "no completion within 180 s";
+  SCOPED_TRACE(device_counters());
+  ASSERT_NO_FATAL_FAILURE(check_completions(cell, wr, w, got));
+  check_memory(cell, data);
+  ASSERT_NO_FATAL_FAILURE(check_psns(cell, start_psn, w));
+  const ImpairmentCounters got_a = w.link_a->counters(LinkDirection::kReceive);
+  const ImpairmentCounters got_b = w.link_b->counters(LinkDirection::kReceive);
+  if (auto forced = forced_action(cell.fault)) {
+    EXPECT_GE(got_b.count(*forced), 1U) << "the responder's side met the fault";
+    EXPECT_GE(got_a.count(*forced), 1U) << "the requester's side met the fault";
+  }
+  add(seen_a_, got_a);
+  add(seen_b_, got_b);
+  report(name, ms, got_a, got_b);
+  close_cell(w);
+}
+
+// What the previous cell left on the wire or in a side's queue is not this cell's.
+void VethBulkMatrix::reset_wire() {
   drain_wire();
   a_.pending.clear();
   b_.pending.clear();
   a_.queue_drops = b_.queue_drops = 0;
-  CellWire w;
-  // Half the message's PSNs before 2^24, half after (one-packet messages take 0xffffff).
-  const uint32_t start_psn = wire::psn_add(0, -int64_t{(cell.packets() + 1) / 2});
-  const auto* result = ::testing::UnitTest::GetInstance()->current_test_info()->result();
-  const int parts_before = result->total_part_count();
-  connect(cell, start_psn, w);
-  if (result->total_part_count() > parts_before) return;  // connect failed
+}
+
+// Each side's faulty receive path and the Node on it, which hands RoCE frames to its device.
+void VethBulkMatrix::open_wire(const VethBulkCell& cell, uint64_t cell_seed, CellWire& w) {
   w.link_a = impaired(a_, cell, cell_seed * 2, w.qpn_a);
   w.link_b = impaired(b_, cell, cell_seed * 2 + 1, w.qpn_b);
-  w.node_a =
-      std::make_unique<Node>(*w.link_a, clock_,
-                             NodeConfig{.mac = a_.dev->config().mac,
-                                        .ipv4 = std::get<wire::Ipv4Address>(a_.dev->config().ip)});
-  w.node_b =
-      std::make_unique<Node>(*w.link_b, clock_,
-                             NodeConfig{.mac = b_.dev->config().mac,
-                                        .ipv4 = std::get<wire::Ipv4Address>(b_.dev->config().ip)});
-  w.node_a->set_roce_handler(
-      [this](std::span<const uint8_t> f, uint64_t) { a_.dev->receive(f, clock_.now_ns()); });
-  w.node_b->set_roce_handler(
-      [this](std::span<const uint8_t> f, uint64_t) { b_.dev->receive(f, clock_.now_ns()); });
+  w.node_a = node_for(a_, *w.link_a);
+  w.node_b = node_for(b_, *w.link_b);
+}
 
-  // Contents: A's source and B's target differ, READ's destination is overwritten first.
-  const auto source = pattern(cell.length, cell_seed);
-  const auto target_before = pattern(cell.length, ~cell_seed);
-  ASSERT_TRUE(a_.dev->memory().write(a_.mr.lkey, a_.mr.va, source));
-  ASSERT_TRUE(b_.dev->memory().write(b_.mr.lkey, b_.mr.va, target_before));
-  ASSERT_TRUE(a_.dev->memory().write(a_.mr.lkey, a_.mr.va + kReadDestination,
-                                     pattern(cell.length, cell_seed + 7)));
-  uint64_t operand_state = cell_seed;
-  const uint64_t operand = splitmix64(operand_state) >> 8;
+std::unique_ptr<Node> VethBulkMatrix::node_for(Side& s, ImpairedLink& link) {
+  auto node =
+      std::make_unique<Node>(link, clock_,
+                             NodeConfig{.mac = s.dev->config().mac,
+                                        .ipv4 = std::get<wire::Ipv4Address>(s.dev->config().ip)});
+  node->set_roce_handler(
+      [this, &s](std::span<const uint8_t> f, uint64_t) { s.dev->receive(f, clock_.now_ns()); });
+  return node;
+}
+
+void VethBulkMatrix::write_cell_data(const VethBulkCellData& data) {
+  ASSERT_TRUE(a_.dev->memory().write(a_.mr.lkey, a_.mr.va, data.source));
+  ASSERT_TRUE(b_.dev->memory().write(b_.mr.lkey, b_.mr.va, data.target_before));
+  ASSERT_TRUE(
+      a_.dev->memory().write(a_.mr.lkey, a_.mr.va + kReadDestination, data.read_destination));
   std::vector<uint8_t> operand_bytes(8);
-  std::memcpy(operand_bytes.data(), &operand, 8);
+  std::memcpy(operand_bytes.data(), &data.operand, 8);
   ASSERT_TRUE(b_.dev->memory().write(b_.mr.lkey, b_.mr.va + kAtomicTarget, operand_bytes));
+}
 
-  const bool receives = cell.op == SendOpcode::kSend || cell.op == SendOpcode::kSendWithImm ||
-                        cell.op == SendOpcode::kWriteWithImm;
-  if (receives) {
-    ASSERT_TRUE(b_.dev->post_recv(
-        w.qpn_b, transport::RecvWr{77, {transport::Sge{b_.mr.va, kMaxMessage, b_.mr.lkey}}}));
-  }
+// The cell's one work request at A, towards B's region: a READ lands at A's READ
+// destination, an atomic's result after it; the rest send A's source.
+transport::SendWr VethBulkMatrix::request_for(const VethBulkCell& cell, size_t index,
+                                              uint64_t operand) const {
   transport::SendWr wr;
   wr.wr_id = 1000 + index;
   wr.opcode = cell.op;
@@ -496,72 +400,85 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
   } else {
     wr.sg_list = {{a_.mr.va, cell.length, a_.mr.lkey}};
   }
+  return wr;
+}
+
+void VethBulkMatrix::post_request(const VethBulkCell& cell, const transport::SendWr& wr,
+                                  const CellWire& w) {
+  if (cell.receives()) {
+    ASSERT_TRUE(b_.dev->post_recv(
+        w.qpn_b, transport::RecvWr{77, {transport::Sge{b_.mr.va, kMaxMessage, b_.mr.lkey}}}));
+  }
   auto posted = a_.dev->post_send(w.qpn_a, wr);
   ASSERT_TRUE(posted) << posted.error().message;
+}
 
-  std::vector<Completion> at_a;
-  std::vector<Completion> at_b;
-  const size_t want_b = receives ? 1 : 0;
-  const bool finished = drive(
+// Drives the wire until A and, if the request consumes a receive, B have completed; then a
+// quiet period, in which late duplicates and retransmissions must not complete anything again.
+CellOutcome VethBulkMatrix::exchange(const VethBulkCell& cell, CellWire& w) {
+  CellOutcome got;
+  const size_t want_b = cell.receives() ? 1 : 0;
+  auto collect = [&] {
+    for (auto& c : poll_all(a_)) got.at_a.push_back(c);
+    for (auto& c : poll_all(b_)) got.at_b.push_back(c);
+  };
+  got.finished = drive(
       w,
       [&] {
-        for (auto& c : poll_all(a_)) at_a.push_back(c);
-        for (auto& c : poll_all(b_)) at_b.push_back(c);
-        return !at_a.empty() && at_b.size() >= want_b;
+        collect();
+        return !got.at_a.empty() && got.at_b.size() >= want_b;
       },
       180'000'000'000ULL);
-  // A quiet period: late duplicates and retransmissions must not complete anything again.
   drive(
       w, [] { return false; }, 30'000'000);
-  for (auto& c : poll_all(a_)) at_a.push_back(c);
-  for (auto& c : poll_all(b_)) at_b.push_back(c);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  collect();
+  return got;
+}
 
-  EXPECT_TRUE(finished) << "no completion within 180 s";
+std::string VethBulkMatrix::device_counters() const {
   const transport::DeviceCounters& ka = a_.dev->counters();
   const transport::DeviceCounters& kb = b_.dev->counters();
-  SCOPED_TRACE(
-      "device counters (cumulative): A sent " + std::to_string(ka.sent_pkts) + " received " +
-      std::to_string(ka.rcvd_pkts) + " retries " + std::to_string(ka.completer_retry_err) +
-      " retry-exceeded " + std::to_string(ka.retry_exceeded_err) + " icrc errors " +
-      std::to_string(ka.icrc_errors) + "; B sent " + std::to_string(kb.sent_pkts) + " received " +
-      std::to_string(kb.rcvd_pkts) + " duplicates " + std::to_string(kb.duplicate_request) +
-      " out of sequence " + std::to_string(kb.out_of_seq_request) + " icrc errors " +
-      std::to_string(kb.icrc_errors));
-  ASSERT_EQ(at_a.size(), 1U) << "requester completions";
-  const Completion& ca = at_a[0];
+  return "device counters (cumulative): A sent " + std::to_string(ka.sent_pkts) + " received " +
+         std::to_string(ka.rcvd_pkts) + " retries " + std::to_string(ka.completer_retry_err) +
+         " retry-exceeded " + std::to_string(ka.retry_exceeded_err) + " icrc errors " +
+         std::to_string(ka.icrc_errors) + "; B sent " + std::to_string(kb.sent_pkts) +
+         " received " + std::to_string(kb.rcvd_pkts) + " duplicates " +
+         std::to_string(kb.duplicate_request) + " out of sequence " +
+         std::to_string(kb.out_of_seq_request) + " icrc errors " + std::to_string(kb.icrc_errors);
+}
+
+// Exactly the completions the work request asks for: one at A, and one at B when the
+// request consumed a receive.
+void VethBulkMatrix::check_completions(const VethBulkCell& cell, const transport::SendWr& wr,
+                                       const CellWire& w, const CellOutcome& got) {
+  ASSERT_EQ(got.at_a.size(), 1U) << "requester completions";
+  const Completion& ca = got.at_a[0];
   EXPECT_EQ(ca.status, WcStatus::kSuccess) << transport::to_string(ca.status);
   EXPECT_EQ(ca.wr_id, wr.wr_id);
   EXPECT_EQ(ca.qp_num, w.qpn_a);
-  const WcOpcode want_a = cell.op == SendOpcode::kRead          ? WcOpcode::kRdmaRead
-                          : cell.op == SendOpcode::kCompareSwap ? WcOpcode::kCompareSwap
-                          : cell.op == SendOpcode::kFetchAdd    ? WcOpcode::kFetchAdd
-                          : cell.op == SendOpcode::kWrite || cell.op == SendOpcode::kWriteWithImm
-                              ? WcOpcode::kRdmaWrite
-                              : WcOpcode::kSend;
-  EXPECT_EQ(ca.opcode, want_a) << transport::to_string(ca.opcode);
+  EXPECT_EQ(ca.opcode, cell.requester_opcode()) << transport::to_string(ca.opcode);
   EXPECT_EQ(ca.byte_len, is_atomic(cell.op) ? 8U : cell.length);
-  ASSERT_EQ(at_b.size(), want_b) << "responder completions";
-  if (receives) {
-    const Completion& cb = at_b[0];
-    EXPECT_EQ(cb.status, WcStatus::kSuccess) << transport::to_string(cb.status);
-    EXPECT_EQ(cb.wr_id, 77U);
-    EXPECT_EQ(cb.qp_num, w.qpn_b);
-    EXPECT_EQ(cb.byte_len, cell.length);
-    EXPECT_EQ(cb.opcode,
-              cell.op == SendOpcode::kWriteWithImm ? WcOpcode::kRecvRdmaWithImm : WcOpcode::kRecv);
-    if (cell.op == SendOpcode::kSend) {
-      EXPECT_FALSE(cb.imm_data.has_value());
-    } else {
-      EXPECT_EQ(cb.imm_data, wr.imm_data);
-    }
+  ASSERT_EQ(got.at_b.size(), cell.receives() ? 1U : 0U) << "responder completions";
+  if (!cell.receives()) return;
+  const Completion& cb = got.at_b[0];
+  EXPECT_EQ(cb.status, WcStatus::kSuccess) << transport::to_string(cb.status);
+  EXPECT_EQ(cb.wr_id, 77U);
+  EXPECT_EQ(cb.qp_num, w.qpn_b);
+  EXPECT_EQ(cb.byte_len, cell.length);
+  EXPECT_EQ(cb.opcode,
+            cell.op == SendOpcode::kWriteWithImm ? WcOpcode::kRecvRdmaWithImm : WcOpcode::kRecv);
+  if (cell.op == SendOpcode::kSend) {
+    EXPECT_FALSE(cb.imm_data.has_value());
+  } else {
+    EXPECT_EQ(cb.imm_data, wr.imm_data);
   }
+}
 
-  // Memory.
+// The target memory holds exactly what was sent; an atomic executed exactly once.
+void VethBulkMatrix::check_memory(const VethBulkCell& cell, const VethBulkCellData& data) {
   if (cell.op == SendOpcode::kRead) {
     EXPECT_TRUE(*a_.dev->memory().read(a_.mr.lkey, a_.mr.va + kReadDestination, cell.length) ==
-                target_before)
+                data.target_before)
         << "READ data differs";
   } else if (is_atomic(cell.op)) {
     uint64_t returned = 0;
@@ -569,26 +486,24 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
     std::memcpy(&returned, a_.dev->memory().read(a_.mr.lkey, a_.mr.va + kAtomicResult, 8)->data(),
                 8);
     std::memcpy(&after, b_.dev->memory().read(b_.mr.lkey, b_.mr.va + kAtomicTarget, 8)->data(), 8);
-    EXPECT_EQ(returned, operand) << "the atomic returns the original value";
-    EXPECT_EQ(after, cell.op == SendOpcode::kCompareSwap ? 0xabcdefU : operand + 0x1111)
+    EXPECT_EQ(returned, data.operand) << "the atomic returns the original value";
+    EXPECT_EQ(after, cell.op == SendOpcode::kCompareSwap ? 0xabcdefU : data.operand + 0x1111)
         << "executed exactly once";
   } else {
-    EXPECT_TRUE(*b_.dev->memory().read(b_.mr.lkey, b_.mr.va, cell.length) == source)
+    EXPECT_TRUE(*b_.dev->memory().read(b_.mr.lkey, b_.mr.va, cell.length) == data.source)
         << "target memory differs from the source";
   }
-  // The message's PSNs crossed 2^24 (or it took PSN 0xffffff) and used exactly its packets.
+}
+
+// The message's PSNs crossed 2^24 (or it took PSN 0xffffff) and used exactly its packets.
+void VethBulkMatrix::check_psns(const VethBulkCell& cell, uint32_t start_psn, const CellWire& w) {
   const transport::QueuePair* qp = a_.dev->qp(w.qpn_a);
   ASSERT_NE(qp, nullptr);
   EXPECT_EQ(qp->next_psn, wire::psn_add(start_psn, cell.packets()));
+}
 
-  const ImpairmentCounters got_a = w.link_a->counters(LinkDirection::kReceive);
-  const ImpairmentCounters got_b = w.link_b->counters(LinkDirection::kReceive);
-  if (auto forced = forced_action(cell.fault)) {
-    EXPECT_GE(got_b.count(*forced), 1U) << "the responder's side met the fault";
-    EXPECT_GE(got_a.count(*forced), 1U) << "the requester's side met the fault";
-  }
-  add(seen_a_, got_a);
-  add(seen_b_, got_b);
+void VethBulkMatrix::report(const std::string& name, double ms, const ImpairmentCounters& got_a,
+                            const ImpairmentCounters& got_b) const {
   std::cout << name << ": " << static_cast<uint64_t>(ms) << " ms, frames into B " << got_b.frames
             << " into A " << got_a.frames << ", faults B/A drop "
             << got_b.count(ImpairmentAction::kDrop) << "/" << got_a.count(ImpairmentAction::kDrop)
@@ -599,8 +514,10 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
             << got_b.count(ImpairmentAction::kCorrupt) << "/"
             << got_a.count(ImpairmentAction::kCorrupt) << ", wire queue drops B->A "
             << b_.queue_drops << " A->B " << a_.queue_drops << "\n";
+}
 
-  // Frames still on their way belong to this cell's QPs: once gone, they are dropped.
+// Frames still on their way belong to this cell's QPs: once gone, they are dropped.
+void VethBulkMatrix::close_cell(CellWire& w) {
   w.node_a.reset();
   w.node_b.reset();
   EXPECT_TRUE(a_.dev->destroy_qp(w.qpn_a));
@@ -608,17 +525,9 @@ void VethBulkMatrix::run_cell(const Cell& cell, size_t index) {
 }
 
 TEST_F(VethBulkMatrix, MemoryAndCompletionsMatchUnderSeededImpairments) {
-  const char* mode = std::getenv("METAROCE_VETH_MATRIX");
-  const bool full = mode != nullptr && std::string(mode) == "full";
-  std::vector<Cell> cells = full ? full_matrix() : ci_matrix();
-  // METAROCE_VETH_CELL=TEXT keeps the cells whose name contains TEXT (to replay one).
-  const char* only = std::getenv("METAROCE_VETH_CELL");
-  const bool filtered = only != nullptr && *only != '\0';
-  if (filtered) {
-    std::erase_if(cells,
-                  [only](const Cell& c) { return c.name().find(only) == std::string::npos; });
-  }
-  std::cout << "veth bulk matrix: " << (full ? "full" : "CI subset") << ", " << cells.size()
+  const VethBulkSelection run = cells_from_environment();
+  const std::vector<VethBulkCell>& cells = run.cells;
+  std::cout << "veth bulk matrix: " << (run.full ? "full" : "CI subset") << ", " << cells.size()
             << " cells, seed " << seed_ << " (METAROCE_SEED=" << seed_ << " replays)\n";
   RecordProperty("seed", std::to_string(seed_));
   const auto started = std::chrono::steady_clock::now();
@@ -633,7 +542,7 @@ TEST_F(VethBulkMatrix, MemoryAndCompletionsMatchUnderSeededImpairments) {
   // Every fault really happened on the wire (a filtered run may have asked for one only).
   for (ImpairmentAction act : {ImpairmentAction::kDrop, ImpairmentAction::kDuplicate,
                                ImpairmentAction::kReorder, ImpairmentAction::kCorrupt}) {
-    if (!filtered) {
+    if (!run.filtered) {
       EXPECT_GT(seen_a_.count(act) + seen_b_.count(act), 0U) << impairment_action_name(act);
     }
   }

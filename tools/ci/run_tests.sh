@@ -26,7 +26,21 @@ failures=()
 skips=()
 LOG_DIR=$(mktemp -d /tmp/metaroce-test.XXXXXX)
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each step's wall time, printed at the end, so that a slow CI run shows where it went (the
+# 45-minute target of `./metaroce test`; CI's limit is 90).
+timings=()
+step_name=""
+step_start=$SECONDS
+end_step() {
+  [[ -n "$step_name" ]] && timings+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$step_name")")
+  step_name=""
+}
+step() {
+  end_step
+  step_name="$*"
+  step_start=$SECONDS
+  printf '\n=== %s\n' "$*"
+}
 ok() { passed=$((passed + 1)); printf 'PASS %s\n' "$1"; }
 bad() { failed=$((failed + 1)); failures+=("$1"); printf 'FAIL %s\n' "$1"; }
 skip() {
@@ -113,6 +127,18 @@ if [[ $QUICK -eq 0 ]]; then
     bad "libFuzzer (logs: $LOG_DIR)"
 fi
 
+end_step
+echo
+echo "Time per step:"
+printf '  %s\n' "${timings[@]}"
+# The slowest test targets of every configuration, as Bazel reported them.
+echo "Slowest test targets:"
+for log in "$LOG_DIR"/bazel-*.log; do
+  [[ -f "$log" ]] || continue
+  label=$(basename "$log" .log)
+  grep -E '^//[^ ]+ +(PASSED|FAILED|FLAKY|TIMEOUT) in [0-9.]+s' "$log" |
+    sed -E "s/^(\/\/[^ ]+) +[A-Z]+ in ([0-9.]+)s.*/\2 \1 [${label#bazel-}]/"
+done | sort -rn | head -8 | awk '{printf "  %8.1f s  %s %s\n", $1, $2, $3}'
 echo
 if [[ ${#failures[@]} -gt 0 ]]; then
   echo "Failed:"

@@ -34,17 +34,19 @@ EmbeddedDutOptions embedded_options(const engine::Pixit& pixit, const EmbeddedOp
 EmbeddedReferencePort::EmbeddedReferencePort(const engine::Pixit& pixit,
                                              const EmbeddedOptions& options)
     : dut_(embedded_options(pixit, options)) {
-  (void)call({{"op", "hello"}, {"protocol", 1}, {"client", "metaroce harness (embedded)"}});
+  // In process the transport is trusted: a hello without a token opens the session.
+  protocol::DutClient client([this](const protocol::Json& request) { return call(request); });
+  (void)client.hello("", "metaroce harness (embedded)");
 }
 
-Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::call(
+Expected<nlohmann::json, protocol::ControlError> EmbeddedReferencePort::call(
     const nlohmann::json& request) {
   nlohmann::json r = request;
   r["id"] = next_id_++;
   const auto out = dut_.dispatcher().handle_line(r.dump());
   nlohmann::json reply = nlohmann::json::parse(out.reply, nullptr, false);
   if (reply.is_discarded() || !reply.is_object())
-    return agent::control_error(ErrorCode::kEproto, "reply is not a JSON object: " + out.reply);
+    return protocol::control_error(ErrorCode::kEproto, "reply is not a JSON object: " + out.reply);
   if (const auto ok = reply.find("ok");
       ok == reply.end() || !ok->is_boolean() || !ok->get<bool>()) {
     return Unexpected(error_from_reply(Json::parse(out.reply, nullptr, false)));
@@ -74,7 +76,7 @@ bool EmbeddedReferencePort::step(uint64_t limit) {
   return true;
 }
 
-Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::control(
+Expected<nlohmann::json, protocol::ControlError> EmbeddedReferencePort::control(
     nlohmann::json request) {
   // The ops that wait for the DUT: on the virtual clock, waiting is advancing the clock.
   const std::string op = request.value("op", "");
@@ -92,7 +94,7 @@ Expected<nlohmann::json, agent::ControlError> EmbeddedReferencePort::control(
       return call(request);
     }
   }
-  return agent::control_error(ErrorCode::kEtimedout, op + ": event budget exhausted");
+  return protocol::control_error(ErrorCode::kEtimedout, op + ": event budget exhausted");
 }
 
 uint64_t EmbeddedReferencePort::inject(std::span<const uint8_t> frame) {

@@ -26,7 +26,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
  public:
   EmbeddedReferencePort(const engine::Pixit& pixit, const EmbeddedOptions& options);
 
-  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override;
+  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;
@@ -38,7 +38,7 @@ class EmbeddedReferencePort final : public engine::DutPort {
   void settle();
   // Advances to the next event no later than `limit`; false when there is none before it.
   bool step(uint64_t limit);
-  Expected<nlohmann::json, agent::ControlError> call(const nlohmann::json& request);
+  Expected<nlohmann::json, protocol::ControlError> call(const nlohmann::json& request);
 
   EmbeddedReferenceDut dut_;
   std::deque<engine::DutFrame> inbox_;  // DUT -> tester, in arrival order

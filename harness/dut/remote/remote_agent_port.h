@@ -39,7 +39,7 @@ class RemoteAgentPort final : public engine::DutPort {
  public:
   RemoteAgentPort(DutControl control, io::PcapLink link, const RemotePortOptions& options);
 
-  Expected<nlohmann::json, agent::ControlError> control(nlohmann::json request) override;
+  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;

@@ -159,7 +159,7 @@ TEST(RemoteAgentPort, ControlRequestsReachTheAgentAndErrorsComeBackAsValues) {
   // The agent's error keeps its code and field on the way to the engine.
   auto bad = bed.port->control({{"op", "create_cq"}, {"depth", 0}});
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().code, agent::ErrorCode::kEinval) << bad.error().to_string();
+  EXPECT_EQ(bad.error().code, protocol::ErrorCode::kEinval) << bad.error().to_string();
   EXPECT_EQ(bad.error().field, "depth") << bad.error().to_string();
   EXPECT_TRUE(bad.error().to_string().starts_with("EINVAL depth: ")) << bad.error().to_string();
   auto no_op = bed.port->control({{"no_op", 1}});

@@ -258,25 +258,59 @@ Expected<pid_t, std::string> spawn_in_namespace(const std::string& netns,
   return pid;
 }
 
-}  // namespace
+int64_t ms_since(Clock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
+}
 
-Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) {
-  RxeGuest guest;
-  guest.options_ = options;
-  const auto fail = [](const std::string& what) -> Unexpected<std::string> {
-    return Unexpected("rxe guest: " + what);
-  };
+// How a reaped process ended, from waitpid's status.
+std::string how_it_ended(int status) {
+  return WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                           : "signal " + std::to_string(WTERMSIG(status));
+}
+
+// 198.18.0.0/15 (RFC 2544) is never routed: a wrong address cannot reach a real network.
+Expected<void, std::string> check_test_addresses(const RxeGuestOptions& options) {
   for (const auto* ip : {&options.guest_ip, &options.tester_ip, &options.host_ip}) {
     if (!io::is_benchmarking_cidr(ip->to_string() + "/32")) {
-      return fail(ip->to_string() + ": test addresses must lie in 198.18.0.0/15");
+      return Unexpected(ip->to_string() + ": test addresses must lie in 198.18.0.0/15");
     }
   }
+  return {};
+}
+
+// What the guest is built and booted from, found on the host.
+struct HostInputs {
+  std::string qemu;
+  fs::path dut_vm_dir;  // build-image.sh and the guest's init
+  fs::path kernel;
+};
+
+Expected<HostInputs, std::string> find_host_inputs() {
   auto qemu = find_on_path("qemu-system-x86_64");
-  if (!qemu) return fail(qemu.error());
+  if (!qemu) return Unexpected(qemu.error());
   auto dir = find_dut_vm_dir();
-  if (!dir) return fail(dir.error());
+  if (!dir) return Unexpected(dir.error());
   auto kernel = find_kernel();
-  if (!kernel) return fail(kernel.error());
+  if (!kernel) return Unexpected(kernel.error());
+  return HostInputs{std::move(*qemu), std::move(*dir), std::move(*kernel)};
+}
+
+// The guest's initramfs, and how long it took to get (a build, or a look in the cache).
+struct GuestImage {
+  std::string path;
+  int64_t build_ms = 0;
+};
+
+// The last line of `text`, without trailing newlines.
+std::string last_line(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text.substr(text.rfind('\n') + 1);  // npos + 1 == 0: the only line
+}
+
+// build-image.sh builds the image once per set of inputs, then finds it in the cache; its
+// last line of output is the image's path.
+Expected<GuestImage, std::string> build_image(const RxeGuestOptions& options,
+                                              const HostInputs& host) {
   std::string binary = options.metaroce_binary;
   if (binary.empty()) {
     std::error_code ec;
@@ -285,143 +319,180 @@ Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) 
   const std::string cache = !options.cache_dir.empty()
                                 ? options.cache_dir
                                 : env_or("HOME", "/tmp") + "/.cache/metaroce-dut-vm";
-
-  // The image: built once per set of inputs, then found in the cache.
   const auto built_at = Clock::now();
-  auto built =
-      io::run_command({"bash", (*dir / "build-image.sh").string(), cache, binary, kernel->string()},
-                      kImageBuildTimeoutMs);
-  if (!built) return fail("building the image: " + built.error());
-  std::string image = *built;
-  while (!image.empty() && image.back() == '\n') image.pop_back();
-  image = image.substr(image.rfind('\n') + 1);  // npos + 1 == 0: the only line
-  if (!is_file(image)) return fail("build-image.sh printed no image path: " + *built);
-  const auto build_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - built_at).count();
+  auto built = io::run_command(
+      {"bash", (host.dut_vm_dir / "build-image.sh").string(), cache, binary, host.kernel.string()},
+      kImageBuildTimeoutMs);
+  if (!built) return Unexpected("building the image: " + built.error());
+  std::string image = last_line(*built);
+  if (!is_file(image)) return Unexpected("build-image.sh printed no image path: " + *built);
+  return GuestImage{std::move(image), ms_since(built_at)};
+}
 
-  // The console log, then the namespace with its tap.
-  guest.console_log_ = options.console_log;
-  if (guest.console_log_.empty()) {
-    std::string pattern = env_or("TMPDIR", "/tmp") + "/metaroce-rxe-console-XXXXXX";
-    const int fd = mkstemp(pattern.data());
-    if (fd < 0) return fail(pattern + ": " + std::strerror(errno));
-    close(fd);
-    guest.console_log_ = pattern;
-    guest.owns_console_log_ = true;
-  }
+// The guest's init (tools/dut-vm/init) takes its configuration from these mr.* parameters.
+// The exec command is in base64: spaces would split it into parameters.
+std::string kernel_command_line(const RxeGuestOptions& options, const std::string& token) {
+  return "console=ttyS0 panic=-1 quiet mr.ip=" + options.guest_ip.to_string() +
+         "/24 mr.tester_ip=" + options.tester_ip.to_string() +
+         " mr.tester_mac=" + options.tester_mac.to_string() +
+         (options.tester_ip6 ? " mr.tester_ip6=" + options.tester_ip6->to_string() : "") +
+         " mr.port=" + std::to_string(options.agent_port) + " mr.token=" + token +
+         " mr.backend=" + options.backend + " mr.mtu=" + std::to_string(options.netdev_mtu) +
+         " mr.seed=" + std::to_string(options.seed) +
+         (options.exec.empty() ? "" : " mr.exec=" + base64(options.exec));
+}
+
+// QEMU's argv holds the kernel command line, and so the token: it is never printed or logged.
+// -no-reboot: a guest that panics (panic=-1) or powers off ends QEMU instead of booting again.
+std::vector<std::string> qemu_argv(const RxeGuestOptions& options, const HostInputs& host,
+                                   const std::string& image, const std::string& tap,
+                                   const std::string& command_line) {
+  // romfile= skips the iPXE option ROM: nothing boots from the network, and it saves time.
+  return {host.qemu,
+          "-accel",
+          "tcg",
+          "-m",
+          "768",
+          "-smp",
+          "1",
+          "-nographic",
+          "-no-reboot",
+          "-kernel",
+          host.kernel.string(),
+          "-initrd",
+          image,
+          "-append",
+          command_line,
+          "-netdev",
+          "tap,id=n0,ifname=" + tap + ",script=no,downscript=no",
+          "-device",
+          "virtio-net-pci,netdev=n0,romfile=,mac=" + options.guest_mac.to_string()};
+}
+
+}  // namespace
+
+Expected<RxeGuest, std::string> RxeGuest::start(const RxeGuestOptions& options) {
+  RxeGuest guest;
+  guest.options_ = options;
+  const auto fail = [](const std::string& what) -> Unexpected<std::string> {
+    return Unexpected("rxe guest: " + what);
+  };
+  if (auto addresses = check_test_addresses(options); !addresses) return fail(addresses.error());
+  auto host = find_host_inputs();
+  if (!host) return fail(host.error());
+  auto image = build_image(options, *host);
+  if (!image) return fail(image.error());
+  if (auto console = guest.open_console_log(); !console) return fail(console.error());
+  if (auto network = guest.set_up_network(); !network) return fail(network.error());
+  guest.token_ = random_token();
+  const std::string command_line = kernel_command_line(options, guest.token_);
+  const auto argv = qemu_argv(options, *host, image->path, guest.tap_, command_line);
+  auto qemu_started = guest.launch_qemu(argv, image->path);
+  if (!qemu_started) return fail(qemu_started.error());
+  auto booted = guest.wait_for_boot(*qemu_started);
+  if (!booted) return fail(booted.error());
+  if (*booted == Booted::kRunning) guest.log_ready(ms_since(*qemu_started), image->build_ms);
+  return guest;
+}
+
+Expected<void, std::string> RxeGuest::open_console_log() {
+  console_log_ = options_.console_log;
+  if (!console_log_.empty()) return {};
+  std::string pattern = env_or("TMPDIR", "/tmp") + "/metaroce-rxe-console-XXXXXX";
+  const int fd = mkstemp(pattern.data());
+  if (fd < 0) return Unexpected(pattern + ": " + std::strerror(errno));
+  close(fd);
+  console_log_ = pattern;
+  owns_console_log_ = true;
+  return {};
+}
+
+Expected<void, std::string> RxeGuest::set_up_network() {
   auto ns = io::NetworkNamespace::create();
-  if (!ns) return fail(ns.error());
-  guest.netns_.emplace(std::move(*ns));
-  if (auto tap = guest.netns_->add_tap(guest.tap_, options.host_ip.to_string() + "/24"); !tap) {
-    return fail(tap.error());
+  if (!ns) return Unexpected(ns.error());
+  netns_.emplace(std::move(*ns));
+  if (auto tap = netns_->add_tap(tap_, options_.host_ip.to_string() + "/24"); !tap) {
+    return Unexpected(tap.error());
   }
-  if (options.netdev_mtu != 1500) {
-    auto mtu =
-        guest.netns_->ip({"link", "set", guest.tap_, "mtu", std::to_string(options.netdev_mtu)});
-    if (!mtu) return fail(mtu.error());
+  if (options_.netdev_mtu != 1500) {
+    auto mtu = netns_->ip({"link", "set", tap_, "mtu", std::to_string(options_.netdev_mtu)});
+    if (!mtu) return Unexpected(mtu.error());
   }
-  if (options.on_network_ready) {
-    if (auto ready = options.on_network_ready(*guest.netns_, guest.tap_); !ready) {
-      return fail(ready.error());
+  if (options_.on_network_ready) {
+    if (auto ready = options_.on_network_ready(*netns_, tap_); !ready) {
+      return Unexpected(ready.error());
     }
   }
+  return {};
+}
 
-  guest.token_ = random_token();
-  const std::string append =
-      "console=ttyS0 panic=-1 quiet mr.ip=" + options.guest_ip.to_string() +
-      "/24 mr.tester_ip=" + options.tester_ip.to_string() +
-      " mr.tester_mac=" + options.tester_mac.to_string() +
-      (options.tester_ip6 ? " mr.tester_ip6=" + options.tester_ip6->to_string() : "") +
-      " mr.port=" + std::to_string(options.agent_port) + " mr.token=" + guest.token_ +
-      " mr.backend=" + options.backend + " mr.mtu=" + std::to_string(options.netdev_mtu) +
-      " mr.seed=" + std::to_string(options.seed) +
-      (options.exec.empty() ? "" : " mr.exec=" + base64(options.exec));
-  // romfile= skips the iPXE option ROM: nothing boots from the network, and it saves time.
-  const std::vector<std::string> argv = {
-      *qemu,
-      "-accel",
-      "tcg",
-      "-m",
-      "768",
-      "-smp",
-      "1",
-      "-nographic",
-      "-no-reboot",
-      "-kernel",
-      kernel->string(),
-      "-initrd",
-      image,
-      "-append",
-      append,
-      "-netdev",
-      "tap,id=n0,ifname=" + guest.tap_ + ",script=no,downscript=no",
-      "-device",
-      "virtio-net-pci,netdev=n0,romfile=,mac=" + options.guest_mac.to_string()};
-  const auto boot_at = Clock::now();
-  auto pid = spawn_in_namespace(guest.netns_->name(), argv, guest.console_log_);
-  if (!pid) return fail(pid.error());
-  guest.qemu_pid_ = *pid;
+Expected<std::chrono::steady_clock::time_point, std::string> RxeGuest::launch_qemu(
+    const std::vector<std::string>& argv, const std::string& image) {
+  const auto started = Clock::now();
+  auto pid = spawn_in_namespace(netns_->name(), argv, console_log_);
+  if (!pid) return Unexpected(pid.error());
+  qemu_pid_ = *pid;
   // The token is a secret: never printed or logged (a CI log is public).
   std::fprintf(stderr, "rxe guest: qemu pid %d in %s, console %s, image %s\n", *pid,
-               guest.netns_->name().c_str(), guest.console_log_.c_str(), image.c_str());
+               netns_->name().c_str(), console_log_.c_str(), image.c_str());
+  return started;
+}
 
-  // Bounded wait: the marker, then the agent's port. A QEMU that exits fails at once.
-  const auto deadline = boot_at + std::chrono::milliseconds(options.boot_timeout_ms);
+Expected<RxeGuest::Booted, std::string> RxeGuest::wait_for_boot(
+    std::chrono::steady_clock::time_point qemu_started) {
+  const auto deadline = qemu_started + std::chrono::milliseconds(options_.boot_timeout_ms);
   const auto with_console = [&](const std::string& what) {
-    const auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - boot_at).count();
-    return what + " (" + std::to_string(ms) + " ms after starting QEMU); last console lines of " +
-           guest.console_log_ + ":\n" + last_lines(guest.console_log_, kQuotedLines);
+    return what + " (" + std::to_string(ms_since(qemu_started)) +
+           " ms after starting QEMU); last console lines of " + console_log_ + ":\n" +
+           last_lines(console_log_, kQuotedLines);
   };
-  bool agent_up = false;
-  while (!agent_up) {
+  for (;;) {
     int status = 0;
-    if (waitpid(guest.qemu_pid_, &status, WNOHANG) == guest.qemu_pid_) {
-      guest.qemu_pid_ = -1;
+    if (waitpid(qemu_pid_, &status, WNOHANG) == qemu_pid_) {
+      qemu_pid_ = -1;
       // A quick exec-mode command may run and power off between two looks: wait_exec reads it.
-      if (!options.exec.empty() && after_marker(read_file(guest.console_log_), kReadyMarker)) {
-        return guest;
+      if (!options_.exec.empty() && after_marker(read_file(console_log_), kReadyMarker)) {
+        return Booted::kPoweredOff;
       }
-      const std::string how = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                                : "signal " + std::to_string(WTERMSIG(status));
-      return fail(with_console("QEMU ended (" + how + ") before the agent was up"));
+      return Unexpected(
+          with_console("QEMU ended (" + how_it_ended(status) + ") before the agent was up"));
     }
-    const std::string console = read_file(guest.console_log_);
+    const std::string console = read_file(console_log_);
     if (auto error = after_marker(console, kErrorMarker)) {
-      return fail(with_console("the guest failed: " + *error));
+      return Unexpected(with_console("the guest failed: " + *error));
     }
-    if (guest.kernel_version_.empty()) {
-      if (auto version = after_marker(console, kReadyMarker)) guest.kernel_version_ = *version;
+    if (kernel_version_.empty()) {
+      if (auto version = after_marker(console, kReadyMarker)) kernel_version_ = *version;
     }
-    if (!guest.kernel_version_.empty() && !options.exec.empty()) break;  // no agent to wait for
-    if (!guest.kernel_version_.empty()) {
-      auto inside = guest.netns_->run_inside(
-          [&] { agent_up = tcp_connects(options.guest_ip, options.agent_port, 500); });
-      if (!inside) return fail(inside.error());
+    if (!kernel_version_.empty()) {
+      if (!options_.exec.empty()) return Booted::kRunning;  // exec mode: no agent to wait for
+      bool agent_up = false;
+      auto inside = netns_->run_inside(
+          [&] { agent_up = tcp_connects(options_.guest_ip, options_.agent_port, 500); });
+      if (!inside) return Unexpected(inside.error());
+      if (agent_up) return Booted::kRunning;
     }
-    if (agent_up) break;
     if (Clock::now() >= deadline) {
-      return fail(with_console(
-          std::string(guest.kernel_version_.empty() ? "no ready marker"
-                                                    : "the agent's port did not open") +
-          " within boot_timeout_ms = " + std::to_string(options.boot_timeout_ms)));
+      const std::string missing =
+          kernel_version_.empty() ? "no ready marker" : "the agent's port did not open";
+      return Unexpected(with_console(
+          missing + " within boot_timeout_ms = " + std::to_string(options_.boot_timeout_ms)));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  const auto boot_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - boot_at).count();
-  if (options.exec.empty()) {
+}
+
+void RxeGuest::log_ready(int64_t boot_ms, int64_t build_ms) const {
+  if (options_.exec.empty()) {
     std::fprintf(stderr, "rxe guest: kernel %s, agent up on %s:%u after %lld ms (image: %lld ms)\n",
-                 guest.kernel_version_.c_str(), options.guest_ip.to_string().c_str(),
-                 options.agent_port, static_cast<long long>(boot_ms),
+                 kernel_version_.c_str(), options_.guest_ip.to_string().c_str(),
+                 options_.agent_port, static_cast<long long>(boot_ms),
                  static_cast<long long>(build_ms));
   } else {
     std::fprintf(
         stderr, "rxe guest: kernel %s, rxe0 ready for the command after %lld ms (image: %lld ms)\n",
-        guest.kernel_version_.c_str(), static_cast<long long>(boot_ms),
-        static_cast<long long>(build_ms));
+        kernel_version_.c_str(), static_cast<long long>(boot_ms), static_cast<long long>(build_ms));
   }
-  return guest;
 }
 
 Expected<GuestExecResult, std::string> RxeGuest::wait_exec(uint64_t timeout_ms) {

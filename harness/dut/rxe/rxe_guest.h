@@ -33,10 +33,12 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reference/error/expected.h"
 #include "reference/io/network_namespace.h"
@@ -104,7 +106,23 @@ class RxeGuest {
   Expected<GuestExecResult, std::string> wait_exec(uint64_t timeout_ms);
 
  private:
+  // How the boot wait ends well: the guest runs (its agent is up, or rxe0 is ready for the
+  // exec command), or, in exec mode, it has already run the command and powered off.
+  enum class Booted { kRunning, kPoweredOff };
+
   RxeGuest() = default;
+  // start()'s steps once the image is built, in order.
+  // The console log: options.console_log, else a temp file of ours (owns_console_log_).
+  Expected<void, std::string> open_console_log();
+  // The namespace and its tap (host_ip, netdev_mtu), then options.on_network_ready.
+  Expected<void, std::string> set_up_network();
+  // QEMU in the namespace; the time it started, from which boot_timeout_ms counts.
+  Expected<std::chrono::steady_clock::time_point, std::string> launch_qemu(
+      const std::vector<std::string>& argv, const std::string& image);
+  // Bounded by boot_timeout_ms: the ready marker (kernel_version_), then the agent's port.
+  // A QEMU that exits, or a guest that reports an error, fails at once, quoting the console.
+  Expected<Booted, std::string> wait_for_boot(std::chrono::steady_clock::time_point qemu_started);
+  void log_ready(int64_t boot_ms, int64_t build_ms) const;
   void stop();
 
   RxeGuestOptions options_;

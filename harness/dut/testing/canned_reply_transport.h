@@ -37,7 +37,7 @@ class CannedReplyTransport final : public ControlTransport {
     return {};
   }
   Result<std::string> receive_line(uint64_t /*timeout_ms*/) override {
-    if (replies_.empty()) return agent::control_error(ErrorCode::kEtimedout, "no reply pending");
+    if (replies_.empty()) return protocol::control_error(ErrorCode::kEtimedout, "no reply pending");
     std::string line = std::move(replies_.front());
     replies_.pop_front();
     return line;
