@@ -6,7 +6,7 @@
 Library use: seal(key, nonce, aad, plaintext) -> (ciphertext, 16-byte tag) and
 open_(key, nonce, aad, ciphertext, tag) -> plaintext or None. Keys of 16, 24 or 32 bytes,
 96-bit nonces only. This is a slow, straightforward implementation written to compute and
-check the secure-mode worked examples of metaroce.md section 27 (secure mode, section 32);
+check the secure-mode worked examples of metaroce.md section 27 (secure mode: section 19.4);
 it is not constant-time and must never protect real data. Standard library only.
 """
 import sys

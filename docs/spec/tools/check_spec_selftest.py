@@ -176,6 +176,11 @@ class CheckSpecSelfTest(unittest.TestCase):
 
     # ---- revision 2: retired clause ids and secure-mode examples -------------------------
 
+    def test_aes_gcm_vectors(self):
+        sys.path.insert(0, os.path.join(self.spec, "tools"))
+        import aes_gcm
+        self.assertEqual(aes_gcm.selftest(), 0)
+
     def test_retired_id_reused(self):
         self.edit(self.path("spec", "metaroce.md"), "**MR-SA-17** [MUST]", "**MR-SA-02** [MUST]")
         out = self.assertFails(r"metaroce\.md:\d+: MR-SA-02: field retired\[\d+\]\.id: retired id "
