@@ -24,7 +24,7 @@ AREAS = {
     "RD": "base", "AT": "base", "MP": "base", "QS": "base", "CC": "base", "UC": "base",
     "UD": "base", "CQ": "base",
     "EX": "ext", "MU": "ext", "SA": "ext", "NK": "ext", "TR": "ext", "OO": "ext",
-    "PF": "ext", "SC": "ext",
+    "PF": "ext", "SC": "ext", "CR": "ext",
 }
 ID_RE = re.compile(r"^MR-([A-Z]{2})-(\d{2})$")
 KEY_RE = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9_]+)*$")
