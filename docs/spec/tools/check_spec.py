@@ -10,7 +10,8 @@ testcases/pixit/*.pixit.json of the repository this script lives in. Checks:
  (a) docs/spec/clauses.json equals what gen_catalog.py generates from metaroce.md + pics.md;
  (b) the catalog, every PICS profile and every PIXIT file obey the rules of
      docs/spec/catalog-schema.md, pics.md and pixit.md;
- (c) the ICRC of every worked example in metaroce.md is correct;
+ (c) the ICRC of every worked example in metaroce.md is correct, and the window-replay
+     table of section 26.5 equals what cc_model.py computes;
  (d) clauses.json and every PICS/PIXIT file also validate against the published JSON
      Schemas in docs/spec/schema/ (checked with a built-in draft 2020-12 subset).
 
@@ -28,6 +29,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import cc_model  # noqa: E402
 import gen_catalog as gc  # noqa: E402
 import icrc  # noqa: E402
 
@@ -230,13 +232,43 @@ def check_catalog(ck, cat, path, text, md_lines=None):
                 if named != set(prm):
                     ck.err(path, line, "clauses[%d].params" % i, "must list exactly the "
                            "parameters the statement names: %s" % sorted(named), ident)
+    check_withdrawn(ck, cat, path, text, set(seen), md_lines)
     return feats, params, set(seen)
+
+
+def check_withdrawn(ck, cat, path, text, active, md_lines):
+    """Withdrawn ids (metaroce.md section 30.1): well formed, listed once, never used by
+    a clause again, and replaced only by clauses that exist."""
+    rows = cat.get("withdrawn", [])
+    if not isinstance(rows, list):
+        ck.err(path, json_line(text, "withdrawn"), "withdrawn", "not a list")
+        return
+    seen = set()
+    for i, w in enumerate(rows):
+        ident = w.get("id") if isinstance(w, dict) else None
+        line = md_lines.get(("withdrawn", ident)) or json_line(text, "withdrawn")
+        if not isinstance(ident, str) or not gc.ID_RE.match(ident) \
+                or ident.split("-")[1] not in gc.AREAS:
+            ck.err(path, line, "withdrawn[%d].id" % i, "missing or malformed id %r" % (ident,))
+            continue
+        if ident in seen:
+            ck.err(path, line, "withdrawn[%d].id" % i, "withdrawn twice", ident)
+        seen.add(ident)
+        if ident in active:
+            ck.err(path, line, "withdrawn[%d].id" % i, "withdrawn id is in use by a clause "
+                   "(ids are never reused)", ident)
+        if not isinstance(w.get("reason"), str) or not w.get("reason"):
+            ck.err(path, line, "withdrawn[%d].reason" % i, "missing", ident)
+        for r in w.get("replaced_by") or []:
+            if r not in active:
+                ck.err(path, line, "withdrawn[%d].replaced_by" % i, "names %s, which is not "
+                       "a clause" % r, ident)
 
 
 # ---------------------------------------------------------------------------------------
 # PICS profiles
 
-def check_pics(ck, path, feats, clause_ids, clauses_by_id):
+def check_pics(ck, path, feats, clause_ids, clauses_by_id, withdrawn_ids=()):
     doc, text = load_json(ck, path)
     if doc is None:
         return
@@ -292,7 +324,10 @@ def check_pics(ck, path, feats, clause_ids, clauses_by_id):
             continue
         cid = d.get("clause")
         line = json_line(text, cid) if isinstance(cid, str) else None
-        if cid not in clause_ids:
+        if cid in withdrawn_ids:
+            ck.err(path, line, "deviations[%d].clause" % i, "clause id %s is withdrawn "
+                   "(metaroce.md section 30.1)" % cid)
+        elif cid not in clause_ids:
             ck.err(path, line, "deviations[%d].clause" % i, "unknown clause id %r" % (cid,))
         elif complete and gc.eval_pics(clauses_by_id[cid]["pics"], fs) is False:
             ck.err(path, line, "deviations[%d].clause" % i, "clause %s does not apply to "
@@ -514,7 +549,7 @@ def check_examples(ck, md, examples):
 
 def first_difference(a, b):
     for key in ("schema_version", "spec_version", "pics_features", "parameters",
-                "references", "examples"):
+                "references", "examples", "withdrawn"):
         if a.get(key) != b.get(key):
             return key
     ca, cb = a.get("clauses", []), b.get("clauses", [])
@@ -563,6 +598,7 @@ def main(argv):
     # (b) rules, on the generated catalog (with metaroce.md lines) and the committed one
     md = located["md"]
     md_lines = {c["id"]: c["_line"] for c in located["clauses"]}
+    md_lines.update({("withdrawn", w["id"]): w["_line"] for w in located["withdrawn"]})
     before = len(ck.errors)
     feats, params, ids = check_catalog(ck, generated, md, "", md_lines) or ({}, {}, set())
     if committed is not None and len(ck.errors) == before:
@@ -575,7 +611,8 @@ def main(argv):
     for f in files:
         if f.endswith(".pics.json"):
             n_pics += 1
-            check_pics(ck, f, feats, ids, by_id)
+            check_pics(ck, f, feats, ids, by_id,
+                       {w["id"] for w in generated.get("withdrawn", [])})
             check_against_schema(ck, f, os.path.join(schema_dir, "pics.schema.json"))
         elif f.endswith(".pixit.json"):
             n_pixit += 1
@@ -584,8 +621,10 @@ def main(argv):
         else:
             ck.err(f, None, "file", "neither *.pics.json nor *.pixit.json")
 
-    # (c) examples
+    # (c) examples, and the window replay of section 26.5
     n_ex = check_examples(ck, md, located["examples"])
+    for line, msg in cc_model.check(md):
+        ck.err(md, line, "EX-W1", msg)
 
     for e in ck.errors:
         print(e)

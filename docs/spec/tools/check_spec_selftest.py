@@ -174,6 +174,16 @@ class CheckSpecSelfTest(unittest.TestCase):
                                r"not a number")
         self.assertRegex(out, r"field parameters\.N_EXT_RETRY: 26 outside \[0, 25\]")
 
+    def test_withdrawn_id_reused(self):
+        self.edit(self.path("spec", "metaroce.md"), "**MR-SC-23** [MUST]", "**MR-SC-03** [MUST]")
+        self.assertFails(r"metaroce\.md:\d+: MR-SC-03: field withdrawn\[\d+\]\.id: withdrawn "
+                         r"id is in use by a clause")
+
+    def test_window_replay_table_drift(self):
+        self.edit(self.path("spec", "metaroce.md"), "| quick adapt | 12288 |",
+                  "| quick adapt | 12289 |")
+        self.assertFails(r"metaroce\.md:\d+: field EX-W1: EX-W1 replay row differs")
+
 
 def main():
     ap = argparse.ArgumentParser()

@@ -170,9 +170,9 @@ def parse_pics_md(path, errors):
 
 
 def parse_spec(path, errors):
-    """Return (spec_version, clauses, parameters, references, examples)."""
+    """Return (spec_version, clauses, parameters, references, examples, withdrawn)."""
     spec_version = None
-    clauses, params, refs, examples = [], [], [], []
+    clauses, params, refs, examples, withdrawn = [], [], [], [], []
     part = None
     section = None
     heading_is = None
@@ -202,11 +202,16 @@ def parse_spec(path, errors):
                     part = None
             section = title
             heading_is = ("params" if re.match(r"^\d+\. Parameters$", title) else
-                          "refs" if re.match(r"^\d+\. References$", title) else None)
+                          "refs" if re.match(r"^\d+\. References$", title) else
+                          "withdrawn" if re.match(r"^\d+\.\d+ Withdrawn clause ids$", title)
+                          else None)
             continue
         if heading_is and line.startswith("|"):
             cells = split_table_row(line)
-            if cells[0] in ("Name", "Key") or set(cells[0]) <= set("-: "):
+            if cells[0] in ("Name", "Key", "Id") or set(cells[0]) <= set("-: "):
+                continue
+            if heading_is == "withdrawn":
+                withdrawn.append(parse_withdrawn_row(path, n, cells, errors))
                 continue
             if heading_is == "params":
                 if len(cells) != 6:
@@ -250,7 +255,18 @@ def parse_spec(path, errors):
                 c["part_found"] = part
                 c["section"] = section
                 clauses.append(c)
-    return spec_version, clauses, params, refs, examples
+    return spec_version, clauses, params, refs, examples, withdrawn
+
+
+def parse_withdrawn_row(path, n, cells, errors):
+    """A row `| id | revision | replaced by | reason |` of the withdrawn-ids table."""
+    if len(cells) != 4:
+        errors.append(Error(path, n, "withdrawn", "row needs 4 cells"))
+        cells = (cells + ["", "", "", ""])[:4]
+    ident, revision, replaced, reason = cells
+    return {"id": ident, "revision": revision,
+            "replaced_by": re.findall(r"MR-[A-Z]{2}-\d{2}", replaced),
+            "reason": reason, "_line": n}
 
 
 def parse_clause_line(path, n, line, errors):
@@ -301,7 +317,7 @@ def parse_clause_line(path, n, line, errors):
 def build(spec_dir, errors):
     md = os.path.join(spec_dir, "metaroce.md")
     pics_md = os.path.join(spec_dir, "pics.md")
-    version, clauses, params, refs, examples = parse_spec(md, errors)
+    version, clauses, params, refs, examples, withdrawn = parse_spec(md, errors)
     feats = parse_pics_md(pics_md, errors)
     for c in clauses:
         if c["part_found"] and c["part"] and c["part_found"] != c["part"]:
@@ -318,9 +334,11 @@ def build(spec_dir, errors):
         "parameters": [{k: v for k, v in p.items() if not k.startswith("_")} for p in params],
         "references": refs,
         "examples": [{k: v for k, v in e.items() if not k.startswith("_")} for e in examples],
+        "withdrawn": [{k: v for k, v in w.items() if not k.startswith("_")}
+                      for w in withdrawn],
     }
     located = {"clauses": clauses, "pics_features": feats, "parameters": params,
-               "examples": examples, "md": md, "pics_md": pics_md}
+               "examples": examples, "withdrawn": withdrawn, "md": md, "pics_md": pics_md}
     return catalog, located
 
 
