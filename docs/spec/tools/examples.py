@@ -139,6 +139,35 @@ def examples():
         IP4_T, IP4_D, 0xC00A,
         bth(0x04, 0x000012, 0x000208, ackreq=1, tver=1) +
         mxh(0xC00A, 9, 0, 0x0001E300, rqsn=3) + b"MetaRoCE", ident=12))
+    # ---- Part II, congestion (revision 2): credits -------------------------------------
+    def sacketh_r2(base, bitmap, ev, plane, mpr, ce, svc, ts, credit=None, ece=0, trm=0,
+                   tse=1):
+        """28-byte SACKETH: bytes 0-23 as sacketh(), 24-25 reserved, 26-27 credit limit;
+        CRV (byte 0 bit 0) = 1 when a credit limit is given."""
+        head = bytearray(sacketh(base, bitmap, ev, plane, mpr, ce, svc, ts, ece=ece,
+                                 trm=trm, tse=tse))
+        head[0] |= 1 if credit is not None else 0
+        return bytes(head) + struct.pack("!HH", 0, credit or 0)
+
+    def creth(limit):
+        return struct.pack("!BBH", 0x10, 0, limit)
+
+    def mxh_pending(ev, msn, offset, ts, pending, plane=0, rqsn=0):
+        m = bytearray(mxh(ev, msn, offset, ts, plane=plane, rqsn=rqsn))
+        m[4] = pending
+        return bytes(m)
+    ex["EX-C1"] = ("ip", packet(
+        IP4_D, IP4_T, 0xC00C,
+        bth(0x11, 0x000011, 0x000208, tver=1) + aeth(0x1F, 9) +
+        sacketh_r2(0x000208, 0x01, 0xC00A, 0, 8, 1, 2, 0x0001E300, credit=0x0240, ece=1),
+        ident=13))
+    ex["EX-C2"] = ("ip", packet(
+        IP4_D, IP4_T, 0xC00D, bth(0x19, 0x000011, 0x000208, tver=1) + creth(0x0280),
+        ident=14))
+    ex["EX-C3"] = ("ip", packet(
+        IP4_T, IP4_D, 0xC00E,
+        bth(0x04, 0x000012, 0x000209, ackreq=1, tver=1) +
+        mxh_pending(0xC00E, 10, 0, 0x0001E400, 5, rqsn=4) + b"MetaRoCE", ident=15))
     return ex
 
 
