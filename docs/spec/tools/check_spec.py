@@ -10,7 +10,8 @@ testcases/pixit/*.pixit.json of the repository this script lives in. Checks:
  (a) docs/spec/clauses.json equals what gen_catalog.py generates from metaroce.md + pics.md;
  (b) the catalog, every PICS profile and every PIXIT file obey the rules of
      docs/spec/catalog-schema.md, pics.md and pixit.md;
- (c) the ICRC of every worked example in metaroce.md is correct;
+ (c) the ICRC of every worked example in metaroce.md is correct, and the window-replay
+     table of section 26.5 equals what cc_model.py computes;
  (d) clauses.json and every PICS/PIXIT file also validate against the published JSON
      Schemas in docs/spec/schema/ (checked with a built-in draft 2020-12 subset).
 
@@ -28,6 +29,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import cc_model  # noqa: E402
 import gen_catalog as gc  # noqa: E402
 import icrc  # noqa: E402
 import secure  # noqa: E402
@@ -236,7 +238,7 @@ def check_catalog(ck, cat, path, text, md_lines=None):
 
 
 def check_retired(ck, cat, path, text, live, md_lines):
-    """Retired ids (metaroce.md section 30.1): well formed, unique, never a live clause,
+    """Retired ids (metaroce.md section 31.1): well formed, unique, never a live clause,
     replaced only by live clauses."""
     retired = cat.get("retired", [])
     if not isinstance(retired, list):
@@ -247,7 +249,8 @@ def check_retired(ck, cat, path, text, live, md_lines):
         ident = r.get("id") if isinstance(r, dict) else None
         line = (r.get("_line") if isinstance(r, dict) else None) or md_lines.get(
             "retired:%s" % ident) or json_line(text, "retired")
-        if not isinstance(ident, str) or not gc.ID_RE.match(ident):
+        if not isinstance(ident, str) or not gc.ID_RE.match(ident) \
+                or ident.split("-")[1] not in gc.AREAS:
             ck.err(path, line, "retired[%d].id" % i, "missing or malformed id %r" % (ident,))
             continue
         if ident in seen:
@@ -634,8 +637,10 @@ def main(argv):
         else:
             ck.err(f, None, "file", "neither *.pics.json nor *.pixit.json")
 
-    # (c) examples
+    # (c) examples, and the window replay of section 26.5
     n_ex = check_examples(ck, md, located["examples"])
+    for line, msg in cc_model.check(md):
+        ck.err(md, line, "EX-W1", msg)
 
     for e in ck.errors:
         print(e)

@@ -214,6 +214,24 @@ class CheckSpecSelfTest(unittest.TestCase):
             f.write(text[:m.start(1)] + dump + text[m.end(1):])
         self.assertFails(r"metaroce\.md:\d+: EX-S1: field secure: packet tag does not verify")
 
+    def test_retired_id_reused_without_replacement_change(self):
+        # a congestion id retired in revision 2 given to a new clause; its replacements
+        # MR-SC-13 and MR-SC-14 stay live, so only the reuse is reported
+        self.edit(self.path("spec", "metaroce.md"), "**MR-SC-23** [MUST]", "**MR-SC-03** [MUST]")
+        out = self.assertFails(r"metaroce\.md:\d+: MR-SC-03: field retired\[\d+\]\.id: retired "
+                               r"id is used by a clause again")
+        self.assertNotRegex(out, r"MR-SC-03: field retired\[\d+\]\.replaced_by")
+
+    def test_retired_id_unknown_area(self):
+        self.edit(self.path("spec", "metaroce.md"), "| MR-SC-10 | 2 |", "| MR-ZZ-10 | 2 |")
+        self.assertFails(r"metaroce\.md:\d+: field retired\[\d+\]\.id: missing or malformed id "
+                         r"'MR-ZZ-10'")
+
+    def test_window_replay_table_drift(self):
+        self.edit(self.path("spec", "metaroce.md"), "| quick adapt | 12288 |",
+                  "| quick adapt | 12289 |")
+        self.assertFails(r"metaroce\.md:\d+: field EX-W1: EX-W1 replay row differs")
+
 
 def main():
     ap = argparse.ArgumentParser()

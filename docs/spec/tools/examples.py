@@ -49,14 +49,16 @@ def atomiceth(va, rkey, swap_add, compare):
     return struct.pack("!QIQQ", va, rkey, swap_add, compare)
 
 
-def mxh(ev, msn, offset, ts, plane=0, rqsn=0, retx=0, tsv=1, ar=0):
-    return struct.pack("!BBHIIII", 0x10 | (retx << 3) | (tsv << 2) | (ar << 1), plane, ev, msn,
-                       rqsn, offset, ts)
+def mxh(ev, msn, offset, ts, plane=0, rqsn=0, retx=0, tsv=1, ar=0, pending=0):
+    """MXH, 20 bytes: byte 4 Pending (CREDIT mode), bytes 5-7 MSN."""
+    return struct.pack("!BBHIIII", 0x10 | (retx << 3) | (tsv << 2) | (ar << 1), plane, ev,
+                       (pending << 24) | msn, rqsn, offset, ts)
 
 
 def sacketh(ref, bitmap, ev, plane, mpr, ce, svc, ts, ece=0, trm=0, oow=0, prb=0, dup=0, tse=1,
             ara=0, offset=0, crv=0, credit=0):
-    """SACKETH, 28 bytes (revision 2): bytes 24-25 signed SACK offset, 26-27 credit grant."""
+    """SACKETH, 28 bytes (revision 2): bytes 24-25 signed SACK offset, 26-27 credit limit
+    (CRV, byte 0 bit 0, says whether bytes 26-27 carry one)."""
     flags = ((ece << 7) | (trm << 6) | (oow << 5) | (prb << 4) | (dup << 3) | (tse << 2) |
              (ara << 1) | crv)
     return struct.pack("!IQHBBHHIhH", (flags << 24) | ref, bitmap, ev, plane, mpr, ce, svc, ts,
@@ -67,7 +69,12 @@ def rsyneth(code, count, end=0):
     return struct.pack("!BBH", code, end << 7, count)
 
 
-TOS_CTRL = 46 << 2   # V_TR_CTRL_DSCP (EF), Not-ECT: ACKs, NAKs, PROBEs, RESYNCs
+def creth(limit):
+    """CRETH of a CREDIT packet: version 1, reserved, credit limit."""
+    return struct.pack("!BBH", 0x10, 0, limit)
+
+
+TOS_CTRL = 46 << 2   # V_TR_CTRL_DSCP (EF), Not-ECT: ACKs, NAKs, PROBEs, RESYNCs, CREDITs
 
 
 def packet(src, dst, sport, transport, tos=0x6A, ident=1, flow=0, v6=False):
@@ -199,6 +206,23 @@ def examples():
                               sacketh(0x000000, 0x3, 0xC021, 0, 8, 0, 2, 0x00040000),
                               b"", sa_d, 1),
         tos=TOS_CTRL, ident=18))
+    # ---- Part II revision 2: congestion (ADAPTIVE and CREDIT) ----------------------------
+    # A variant of the connection after EX-E6 with ADAPTIVE and CREDIT also enabled.
+    # EX-C1: the immediate ACK of CE-marked message 9, with a credit limit of 0x240 units.
+    ex["EX-C1"] = ("ip", packet(
+        IP4_D, IP4_T, 0xC00C,
+        bth(0x11, 0x000011, 0x000208, tver=1) + aeth(0x1F, 9) +
+        sacketh(0x000208, 0x01, 0xC00A, 0, 8, 1, 2, 0x0001E300, ece=1, crv=1, credit=0x0240),
+        tos=TOS_CTRL, ident=13))
+    # EX-C2: a CREDIT packet raising the limit to 0x280.
+    ex["EX-C2"] = ("ip", packet(
+        IP4_D, IP4_T, 0xC00D, bth(0x19, 0x000011, 0x000208, tver=1) + creth(0x0280),
+        tos=TOS_CTRL, ident=14))
+    # EX-C3: message 10 of the variant, a SEND_ONLY with Pending 5 in MXH byte 4.
+    ex["EX-C3"] = ("ip", packet(
+        IP4_T, IP4_D, 0xC00E,
+        bth(0x04, 0x000012, 0x000209, ackreq=1, tver=1) +
+        mxh(0xC00E, 10, 0, 0x0001E400, rqsn=4, pending=5) + b"MetaRoCE", ident=15))
     return ex
 
 

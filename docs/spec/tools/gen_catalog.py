@@ -25,7 +25,7 @@ AREAS = {
     "UD": "base", "CQ": "base",
     "EX": "ext", "MU": "ext", "SA": "ext", "NK": "ext", "TR": "ext", "OO": "ext",
     "PF": "ext", "SC": "ext",
-    "NF": "ext", "SE": "ext",
+    "NF": "ext", "SE": "ext", "CR": "ext",
 }
 ID_RE = re.compile(r"^MR-([A-Z]{2})-(\d{2})$")
 KEY_RE = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9_]+)*$")
