@@ -10,7 +10,8 @@ testcases/pixit/*.pixit.json of the repository this script lives in. Checks:
  (a) docs/spec/clauses.json equals what gen_catalog.py generates from metaroce.md + pics.md;
  (b) the catalog, every PICS profile and every PIXIT file obey the rules of
      docs/spec/catalog-schema.md, pics.md and pixit.md;
- (c) the ICRC of every worked example in metaroce.md is correct;
+ (c) the ICRC of every worked example in metaroce.md is correct, and the window-replay
+     table of section 26.5 equals what cc_model.py computes;
  (d) clauses.json and every PICS/PIXIT file also validate against the published JSON
      Schemas in docs/spec/schema/ (checked with a built-in draft 2020-12 subset).
 
@@ -28,8 +29,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import cc_model  # noqa: E402
 import gen_catalog as gc  # noqa: E402
 import icrc  # noqa: E402
+import secure  # noqa: E402
 
 E = gc.Error
 NET_TESTBED = ipaddress.ip_network("198.18.0.0/15")
@@ -230,13 +233,51 @@ def check_catalog(ck, cat, path, text, md_lines=None):
                 if named != set(prm):
                     ck.err(path, line, "clauses[%d].params" % i, "must list exactly the "
                            "parameters the statement names: %s" % sorted(named), ident)
+    check_retired(ck, cat, path, text, seen, md_lines)
     return feats, params, set(seen)
+
+
+def check_retired(ck, cat, path, text, live, md_lines):
+    """Retired ids (metaroce.md section 31.1): well formed, unique, never a live clause,
+    replaced only by live clauses."""
+    retired = cat.get("retired", [])
+    if not isinstance(retired, list):
+        ck.err(path, json_line(text, "retired"), "retired", "not a list")
+        return
+    seen = set()
+    for i, r in enumerate(retired):
+        ident = r.get("id") if isinstance(r, dict) else None
+        line = (r.get("_line") if isinstance(r, dict) else None) or md_lines.get(
+            "retired:%s" % ident) or json_line(text, "retired")
+        if not isinstance(ident, str) or not gc.ID_RE.match(ident) \
+                or ident.split("-")[1] not in gc.AREAS:
+            ck.err(path, line, "retired[%d].id" % i, "missing or malformed id %r" % (ident,))
+            continue
+        if ident in seen:
+            ck.err(path, line, "retired[%d].id" % i, "retired twice", ident)
+        seen.add(ident)
+        if ident in live:
+            ck.err(path, md_lines.get(ident, line), "retired[%d].id" % i,
+                   "retired id is used by a clause again (ids are never reused; give the "
+                   "clause a new id)", ident)
+        if not isinstance(r.get("revision"), int) or isinstance(r.get("revision"), bool):
+            ck.err(path, line, "retired[%d].revision" % i, "missing or not an integer", ident)
+        if not isinstance(r.get("reason"), str) or not r.get("reason"):
+            ck.err(path, line, "retired[%d].reason" % i, "missing", ident)
+        repl = r.get("replaced_by")
+        if not isinstance(repl, list):
+            ck.err(path, line, "retired[%d].replaced_by" % i, "missing or not a list", ident)
+            continue
+        for x in repl:
+            if x not in live:
+                ck.err(path, line, "retired[%d].replaced_by" % i,
+                       "names %r, which is not a clause of the catalog" % (x,), ident)
 
 
 # ---------------------------------------------------------------------------------------
 # PICS profiles
 
-def check_pics(ck, path, feats, clause_ids, clauses_by_id):
+def check_pics(ck, path, feats, clause_ids, clauses_by_id, retired=None):
     doc, text = load_json(ck, path)
     if doc is None:
         return
@@ -292,7 +333,10 @@ def check_pics(ck, path, feats, clause_ids, clauses_by_id):
             continue
         cid = d.get("clause")
         line = json_line(text, cid) if isinstance(cid, str) else None
-        if cid not in clause_ids:
+        if retired and cid in retired:
+            ck.err(path, line, "deviations[%d].clause" % i, "clause %s is retired; it was "
+                   "replaced by %s" % (cid, ", ".join(retired[cid]) or "nothing"))
+        elif cid not in clause_ids:
             ck.err(path, line, "deviations[%d].clause" % i, "unknown clause id %r" % (cid,))
         elif complete and gc.eval_pics(clauses_by_id[cid]["pics"], fs) is False:
             ck.err(path, line, "deviations[%d].clause" % i, "clause %s does not apply to "
@@ -507,6 +551,12 @@ def check_examples(ck, md, examples):
         if want != found:
             ck.err(md, line, "icrc", "dump carries %s, correct ICRC is %s"
                    % (found.hex(), want.hex()), ident)
+        elif ident.startswith("EX-S"):
+            # Secure-mode examples (section 19.4): both tags must verify with the example SA.
+            err = secure.verify_ip(ip[:end], secure.example_sa_for(ip))
+            if err:
+                ck.err(md, line, "secure", err + " (docs/spec/tools/secure.py, example SA of "
+                       "section 27)", ident)
     return len(seen)
 
 
@@ -514,7 +564,7 @@ def check_examples(ck, md, examples):
 
 def first_difference(a, b):
     for key in ("schema_version", "spec_version", "pics_features", "parameters",
-                "references", "examples"):
+                "references", "examples", "retired"):
         if a.get(key) != b.get(key):
             return key
     ca, cb = a.get("clauses", []), b.get("clauses", [])
@@ -563,11 +613,14 @@ def main(argv):
     # (b) rules, on the generated catalog (with metaroce.md lines) and the committed one
     md = located["md"]
     md_lines = {c["id"]: c["_line"] for c in located["clauses"]}
+    md_lines.update({"retired:%s" % r["id"]: r["_line"] for r in located.get("retired", [])})
     before = len(ck.errors)
     feats, params, ids = check_catalog(ck, generated, md, "", md_lines) or ({}, {}, set())
     if committed is not None and len(ck.errors) == before:
         check_catalog(ck, committed, cat_path, text)
     by_id = {c["id"]: c for c in generated["clauses"] if isinstance(c.get("id"), str)}
+    retired = {r["id"]: r.get("replaced_by", []) for r in generated.get("retired", [])
+               if isinstance(r, dict) and isinstance(r.get("id"), str)}
     n_pics = n_pixit = 0
     schema_dir = os.path.join(spec, "schema")
     if committed is not None:
@@ -575,7 +628,7 @@ def main(argv):
     for f in files:
         if f.endswith(".pics.json"):
             n_pics += 1
-            check_pics(ck, f, feats, ids, by_id)
+            check_pics(ck, f, feats, ids, by_id, retired)
             check_against_schema(ck, f, os.path.join(schema_dir, "pics.schema.json"))
         elif f.endswith(".pixit.json"):
             n_pixit += 1
@@ -584,8 +637,10 @@ def main(argv):
         else:
             ck.err(f, None, "file", "neither *.pics.json nor *.pixit.json")
 
-    # (c) examples
+    # (c) examples, and the window replay of section 26.5
     n_ex = check_examples(ck, md, located["examples"])
+    for line, msg in cc_model.check(md):
+        ck.err(md, line, "EX-W1", msg)
 
     for e in ck.errors:
         print(e)

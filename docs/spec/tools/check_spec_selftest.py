@@ -174,6 +174,64 @@ class CheckSpecSelfTest(unittest.TestCase):
                                r"not a number")
         self.assertRegex(out, r"field parameters\.N_EXT_RETRY: 26 outside \[0, 25\]")
 
+    # ---- revision 2: retired clause ids and secure-mode examples -------------------------
+
+    def test_aes_gcm_vectors(self):
+        sys.path.insert(0, os.path.join(self.spec, "tools"))
+        import aes_gcm
+        self.assertEqual(aes_gcm.selftest(), 0)
+
+    def test_retired_id_reused(self):
+        self.edit(self.path("spec", "metaroce.md"), "**MR-SA-17** [MUST]", "**MR-SA-02** [MUST]")
+        out = self.assertFails(r"metaroce\.md:\d+: MR-SA-02: field retired\[\d+\]\.id: retired id "
+                               r"is used by a clause again")
+        self.assertRegex(out, r"MR-SA-02: field retired\[\d+\]\.replaced_by: names 'MR-SA-17'")
+
+    def test_retired_replacement_unknown(self):
+        self.edit(self.path("spec", "metaroce.md"), "| MR-PF-10 | 2 | MR-PF-13 |",
+                  "| MR-PF-10 | 2 | MR-PF-99 |")
+        self.assertFails(r"metaroce\.md:\d+: MR-PF-10: field retired\[\d+\]\.replaced_by: names "
+                         r"'MR-PF-99', which is not a clause")
+
+    def test_deviation_names_retired_clause(self):
+        self.edit(self.path("profiles", "rxe.pics.json"), '"clause": "MR-RT-07"',
+                  '"clause": "MR-SA-02"')
+        self.assertFails(r"rxe\.pics\.json:\d+: field deviations\[0\]\.clause: clause MR-SA-02 "
+                         r"is retired; it was replaced by MR-SA-17")
+
+    def test_secure_example_bad_tag(self):
+        sys.path.insert(0, os.path.join(self.spec, "tools"))
+        import icrc
+        path = self.path("spec", "metaroce.md")
+        text = self.read(path)
+        m = re.search(r"```packet id=EX-S1 layer=ip\n((?:[0-9a-f]{4}  .*\n)*)```", text)
+        data = bytearray.fromhex("".join(l[6:] for l in m.group(1).splitlines()))
+        data[-5] ^= 0x01                      # last byte of the packet tag
+        data[-4:] = icrc.compute(bytes(data[:-4]))  # keep the ICRC right
+        dump = "".join("%04x  %s\n" % (o, " ".join("%02x" % b for b in data[o:o + 16]))
+                       for o in range(0, len(data), 16))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text[:m.start(1)] + dump + text[m.end(1):])
+        self.assertFails(r"metaroce\.md:\d+: EX-S1: field secure: packet tag does not verify")
+
+    def test_retired_id_reused_without_replacement_change(self):
+        # a congestion id retired in revision 2 given to a new clause; its replacements
+        # MR-SC-13 and MR-SC-14 stay live, so only the reuse is reported
+        self.edit(self.path("spec", "metaroce.md"), "**MR-SC-23** [MUST]", "**MR-SC-03** [MUST]")
+        out = self.assertFails(r"metaroce\.md:\d+: MR-SC-03: field retired\[\d+\]\.id: retired "
+                               r"id is used by a clause again")
+        self.assertNotRegex(out, r"MR-SC-03: field retired\[\d+\]\.replaced_by")
+
+    def test_retired_id_unknown_area(self):
+        self.edit(self.path("spec", "metaroce.md"), "| MR-SC-10 | 2 |", "| MR-ZZ-10 | 2 |")
+        self.assertFails(r"metaroce\.md:\d+: field retired\[\d+\]\.id: missing or malformed id "
+                         r"'MR-ZZ-10'")
+
+    def test_window_replay_table_drift(self):
+        self.edit(self.path("spec", "metaroce.md"), "| quick adapt | 12288 |",
+                  "| quick adapt | 12289 |")
+        self.assertFails(r"metaroce\.md:\d+: field EX-W1: EX-W1 replay row differs")
+
 
 def main():
     ap = argparse.ArgumentParser()

@@ -25,6 +25,7 @@ AREAS = {
     "UD": "base", "CQ": "base",
     "EX": "ext", "MU": "ext", "SA": "ext", "NK": "ext", "TR": "ext", "OO": "ext",
     "PF": "ext", "SC": "ext",
+    "NF": "ext", "SE": "ext", "CR": "ext",
 }
 ID_RE = re.compile(r"^MR-([A-Z]{2})-(\d{2})$")
 KEY_RE = re.compile(r"^[a-z][a-z0-9]*(\.[a-z0-9_]+)*$")
@@ -170,9 +171,9 @@ def parse_pics_md(path, errors):
 
 
 def parse_spec(path, errors):
-    """Return (spec_version, clauses, parameters, references, examples)."""
+    """Return (spec_version, clauses, parameters, references, examples, retired)."""
     spec_version = None
-    clauses, params, refs, examples = [], [], [], []
+    clauses, params, refs, examples, retired = [], [], [], [], []
     part = None
     section = None
     heading_is = None
@@ -202,11 +203,30 @@ def parse_spec(path, errors):
                     part = None
             section = title
             heading_is = ("params" if re.match(r"^\d+\. Parameters$", title) else
-                          "refs" if re.match(r"^\d+\. References$", title) else None)
+                          "refs" if re.match(r"^\d+\. References$", title) else
+                          "retired" if re.match(r"^\d+\.\d+ Retired clause ids$", title)
+                          else None)
             continue
         if heading_is and line.startswith("|"):
             cells = split_table_row(line)
-            if cells[0] in ("Name", "Key") or set(cells[0]) <= set("-: "):
+            if cells[0] in ("Name", "Key", "Id") or set(cells[0]) <= set("-: "):
+                continue
+            if heading_is == "retired":
+                if len(cells) != 4:
+                    errors.append(Error(path, n, "retired", "row needs 4 cells"))
+                    continue
+                ident, rev, repl, reason = cells
+                row = {"id": ident, "revision": None,
+                       "replaced_by": [r.strip() for r in repl.split(",")
+                                       if r.strip() not in ("", "-")],
+                       "reason": reason, "_line": n}
+                if not ID_RE.match(ident):
+                    errors.append(Error(path, n, "id", "malformed retired id %r" % ident))
+                try:
+                    row["revision"] = int(rev)
+                except ValueError:
+                    errors.append(Error(path, n, "revision", "%s is not a number" % rev, ident))
+                retired.append(row)
                 continue
             if heading_is == "params":
                 if len(cells) != 6:
@@ -250,7 +270,7 @@ def parse_spec(path, errors):
                 c["part_found"] = part
                 c["section"] = section
                 clauses.append(c)
-    return spec_version, clauses, params, refs, examples
+    return spec_version, clauses, params, refs, examples, retired
 
 
 def parse_clause_line(path, n, line, errors):
@@ -301,7 +321,7 @@ def parse_clause_line(path, n, line, errors):
 def build(spec_dir, errors):
     md = os.path.join(spec_dir, "metaroce.md")
     pics_md = os.path.join(spec_dir, "pics.md")
-    version, clauses, params, refs, examples = parse_spec(md, errors)
+    version, clauses, params, refs, examples, retired = parse_spec(md, errors)
     feats = parse_pics_md(pics_md, errors)
     for c in clauses:
         if c["part_found"] and c["part"] and c["part_found"] != c["part"]:
@@ -318,9 +338,10 @@ def build(spec_dir, errors):
         "parameters": [{k: v for k, v in p.items() if not k.startswith("_")} for p in params],
         "references": refs,
         "examples": [{k: v for k, v in e.items() if not k.startswith("_")} for e in examples],
+        "retired": [{k: v for k, v in r.items() if not k.startswith("_")} for r in retired],
     }
     located = {"clauses": clauses, "pics_features": feats, "parameters": params,
-               "examples": examples, "md": md, "pics_md": pics_md}
+               "examples": examples, "retired": retired, "md": md, "pics_md": pics_md}
     return catalog, located
 
 
