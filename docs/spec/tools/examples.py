@@ -169,13 +169,13 @@ def examples():
         mxh(0xC00B, 10, 127 * 1024, 0x00030000, plane=1, retx=1, ar=1) +
         reth(0x0000000030000000, 0x00005678, 127 * 1024 + 16) + bytes(range(0x40, 0x50)),
         ident=13))
-    # EX-R2: its ACK: C = 0x00022F (0x000230 missing), R = 0x000228; ARA = 1, bitmap around
-    # the probe: B = (0x288 - 56) & ~7 = 0x250, O = 0x28; 0x250-0x282 and 0x288 received.
+    # EX-R2: its ACK: C = 0x00022F (0x000230 missing), R = 0x000230; ARA = 1, bitmap around
+    # the probe: B = (0x288 - 56) & ~7 = 0x250, O = 0x20; 0x250-0x282 and 0x288 received.
     bm = ((1 << 51) - 1) | (1 << 56)
     ex["EX-R2"] = ("ip", packet(
         IP4_D, IP4_T, 0xC00C,
         bth(0x11, 0x000011, 0x00022F, tver=1) + aeth(0x1F, 9) +
-        sacketh(0x000228, bm, 0xC00B, 1, 8, 0, 2, 0x00030000, ara=1, offset=0x28),
+        sacketh(0x000230, bm, 0xC00B, 1, 8, 0, 2, 0x00030000, ara=1, offset=0x20),
         tos=TOS_CTRL, ident=14))
     # EX-R3: message 11, an RDMA WRITE_ONLY at PSN 0x000289 with a bad R_Key, on a QP with
     # NONFATAL: NAK 0x69 OP_REMOTE_ACCESS; C = 0x000288, MSN 10; the QP stays in RTS.
