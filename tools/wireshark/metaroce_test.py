@@ -259,15 +259,13 @@ def random_frame(rng):
             if not want["metaroce.sack.crv"]:
                 want["metaroce.sack.credit_limit"] = 0
                 b[26:28] = b"\0\0"
-            ref, base = want["metaroce.sack.ref"], None
+            ref = want["metaroce.sack.ref"]
             base = (ref + want["metaroce.sack.offset"]) % (1 << 24)
             want["metaroce.sack.base"] = base
             bm = want["metaroce.sack.bitmap"]
             want["metaroce.sack.psn"] = [(base + i) % (1 << 24) for i in range(64) if bm >> i & 1]
-        if h == "AETH" and opcode == 0x11:
-            # an ACK's SACK reference follows from its PSN (checked by the dissector)
-            pass
         l4 += b
+    # an ACK's SACK reference follows from its (cumulative) PSN, which the dissector checks
     if opcode == 0x11 and want["infiniband.aeth.syndrome"] & 0x60 == 0:
         ref = ((want["infiniband.bth.psn"] + 1) % (1 << 24)) & 0xFFFFF8
         off = 12 + (24 if secure else 0) + 4 + 1
