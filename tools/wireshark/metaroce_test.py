@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "docs", "spec", "tools"))
 import icrc  # noqa: E402  (docs/spec/tools/icrc.py, the spec's reference ICRC)
+import examples  # noqa: E402  (docs/spec/tools/examples.py, the spec's packet builder)
 
 LUA = os.path.join(HERE, "metaroce.lua")
 CLAUSES = os.path.join(ROOT, "docs", "spec", "clauses.json")
@@ -187,23 +188,10 @@ def ether(ip, vlan=None):
 
 
 def ip_udp(l4_no_icrc, v6, sport, tos=0x6A, flow=0):
-    """IP + UDP (dport 4791) around BTH..payload, with the ICRC of docs/spec/tools/icrc.py."""
-    udp_len = 8 + len(l4_no_icrc) + 4
-    udp = struct.pack("!HHHH", sport, 4791, udp_len, 0)
-    if v6:
-        ip = struct.pack("!IHBB", (6 << 28) | (tos << 20) | flow, udp_len, 17, 64)
-        ip += bytes.fromhex("20010db8000000000000000000000001") + bytes.fromhex(
-            "20010db8000000000000000000000002")
-    else:
-        hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, tos, 20 + udp_len, 1, 0x4000, 64, 17, 0,
-                                    bytes([198, 18, 0, 1]), bytes([198, 18, 0, 2])))
-        s = sum(struct.unpack("!10H", hdr))
-        s = (s & 0xFFFF) + (s >> 16)
-        s = (s & 0xFFFF) + (s >> 16)
-        hdr[10:12] = struct.pack("!H", ~s & 0xFFFF)
-        ip = bytes(hdr)
-    pkt = ip + udp + l4_no_icrc
-    return pkt + icrc.compute(pkt)
+    """IP + UDP (dport 4791) around BTH..payload, with its ICRC, tester to DUT: the same
+    builder that makes the spec's worked examples."""
+    src, dst = (examples.IP6_T, examples.IP6_D) if v6 else (examples.IP4_T, examples.IP4_D)
+    return examples.packet(src, dst, sport, l4_no_icrc, tos=tos, flow=flow, v6=v6)
 
 
 def random_frame(rng):
