@@ -68,7 +68,7 @@ std::string ip_pair(const wire::RocePacket& parsed, std::string* src) {
 std::string bth_summary(const wire::Bth& bth) {
   char ids[48];
   std::snprintf(ids, sizeof ids, " dqpn 0x%06x psn 0x%06x", bth.dqpn.value(), bth.psn.value());
-  return wire::opcode_name(bth.opcode) + ids;
+  return wire::opcode_name(bth) + ids;
 }
 
 }  // namespace mr::analyze

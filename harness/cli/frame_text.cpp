@@ -6,6 +6,7 @@
 #include <utility>
 #include <variant>
 
+#include "reference/wire/byte_array.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::cli {
@@ -25,12 +26,30 @@ std::string prefix(uint64_t frame, uint64_t time_ns) {
 }
 
 std::string bth_text(const wire::Bth& bth) {
-  return wire::opcode_name(bth.opcode) + printed(" dqpn 0x%06x psn 0x%06x%s", bth.dqpn.value(),
+  return wire::opcode_name(bth) + printed(" dqpn 0x%06x psn 0x%06x%s", bth.dqpn.value(),
                                                  bth.psn.value(), bth.ackreq ? " ackreq" : "");
 }
 
 std::string aeth_text(const wire::Aeth& aeth) {
   return printed("syndrome 0x%02x msn %u", aeth.syndrome.value(), aeth.msn.value());
+}
+
+// Part II headers (spec section 19): the fields a reader follows a flow by.
+std::string mxh_text(const wire::Mxh& m) {
+  return printed("mxh plane %u ev 0x%04x msn %u rqsn %u offset %u%s%s", m.plane.value(),
+                 m.ev.value(), m.msn.value(), m.rqsn.value(), m.offset.value(),
+                 m.retx ? " retx" : "", m.ar ? " ar" : "");
+}
+
+std::string sacketh_text(const wire::Sacketh& s) {
+  return printed("sack ref 0x%06x base 0x%06x bitmap 0x%016llx mpr %u%s%s", s.sack_ref.value(),
+                 s.bitmap_base().value(), static_cast<unsigned long long>(s.bitmap.value()),
+                 s.mpr.value(), s.ara ? " ara" : "", s.trm ? " trm" : "");
+}
+
+std::string sech_text(const wire::Sech& s) {
+  return printed("sech epoch %u spi 0x%08x pn %llu", s.epoch.value(), s.spi.value(),
+                 static_cast<unsigned long long>(s.pn.value()));
 }
 
 std::string reth_text(const wire::Reth& reth) {
@@ -69,7 +88,12 @@ template <class H>
 std::string header_text(const H& h) {
   std::string s(H::kName);
   H::fields(h, [&](const char* name, const auto& field) {
-    s += printed(" %s %llu", name, static_cast<unsigned long long>(field.value()));
+    using T = std::remove_cvref_t<decltype(field)>;
+    if constexpr (wire::TextField<T>) {
+      s += printed(" %s ", name) + field.to_string();
+    } else {
+      s += printed(" %s %llu", name, static_cast<unsigned long long>(field.value()));
+    }
   });
   return s;
 }
@@ -91,7 +115,10 @@ std::string roce_line(uint64_t frame, uint64_t time_ns, const wire::DecodedRoce&
       },
       p.ip);
   std::string s = prefix(frame, time_ns) + " " + src + " > " + dst + " " + bth_text(p.bth);
+  if (p.sech) s += " " + sech_text(*p.sech);
+  if (p.mxh) s += " " + mxh_text(*p.mxh);
   if (p.aeth) s += " " + aeth_text(*p.aeth);
+  if (p.sacketh) s += " " + sacketh_text(*p.sacketh);
   if (p.reth) s += " " + reth_text(*p.reth);
   s += printed(" len %zu icrc %s", p.payload.size(), d.icrc_ok() ? "ok" : "BAD");
   return s;

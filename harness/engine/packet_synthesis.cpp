@@ -8,6 +8,7 @@
 #include "harness/engine/evaluate.h"
 #include "harness/script/expr_text.h"
 #include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/byte_array.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
 
@@ -18,10 +19,6 @@ using script::Expr;
 using script::FieldArg;
 using script::Layer;
 
-template <class T>
-constexpr bool is_address =
-    std::is_same_v<T, wire::MacAddress> || std::is_same_v<T, wire::Ipv4Address> ||
-    std::is_same_v<T, wire::Ipv6Address>;
 
 // Sets field `arg.name` of header h from the script value.
 template <class H>
@@ -33,7 +30,7 @@ Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const F
     if (found || arg.name != name) return;
     found = true;
     using T = std::remove_cvref_t<decltype(field)>;
-    if constexpr (is_address<T>) {
+    if constexpr (wire::TextField<T>) {
       if (arg.value.kind != Expr::Kind::kBytes) {
         result = Unexpected(
             SynthesisError{arg.pos, layer + "." + arg.name + ": expected an address string"});
@@ -321,7 +318,7 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
     found = true;
     using T = std::remove_cvref_t<decltype(field)>;
     const std::string where = layer + "." + arg.name;
-    if constexpr (is_address<T>) {
+    if constexpr (wire::TextField<T>) {
       if (arg.value.bytes != field.to_string())
         out.push_back({arg.pos, where, arg.value.bytes, field.to_string()});
     } else {

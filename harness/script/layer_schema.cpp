@@ -6,6 +6,7 @@
 
 #include "harness/script/did_you_mean.h"
 #include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/byte_array.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/roce_packet.h"
 
@@ -27,10 +28,6 @@ struct LayerSpec {
   }
 };
 
-template <class T>
-constexpr bool kIsAddress =
-    std::is_same_v<T, wire::MacAddress> || std::is_same_v<T, wire::Ipv4Address> ||
-    std::is_same_v<T, wire::Ipv6Address>;
 
 template <class H>
 LayerSpec layer(std::vector<FieldSpec> extra = {}) {
@@ -38,7 +35,7 @@ LayerSpec layer(std::vector<FieldSpec> extra = {}) {
   H h{};
   H::fields(h, [&](const char* name, auto& field) {
     using T = std::remove_cvref_t<decltype(field)>;
-    if constexpr (kIsAddress<T>) {
+    if constexpr (wire::TextField<T>) {
       l.fields.push_back({name, 0});
     } else {
       l.fields.push_back({name, T::kBits});

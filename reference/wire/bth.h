@@ -6,15 +6,17 @@
 //   bytes 2-3   pkey
 //   byte 4      fecn(1) becn(1) resv6(6)      (masked out of the ICRC)
 //   bytes 5-7   dqpn
-//   byte 8      ackreq(1) resv7(7)
+//   byte 8      ackreq(1) resv7(7)        (in an Ext packet, resv7 bit 6 is SX)
 //   bytes 9-11  psn
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "reference/wire/byte_reader.h"
 #include "reference/wire/byte_writer.h"
 #include "reference/wire/header_sizes.h"
+#include "reference/wire/opcode.h"
 #include "reference/wire/uint_n.h"
 
 namespace mr::wire {
@@ -22,6 +24,9 @@ namespace mr::wire {
 struct Bth {
   static constexpr std::string_view kName = "BTH";
   static constexpr unsigned kSize = kBthSize;
+  // SX (spec section 19.4): in an Ext packet (TVer 1), this bit of resv7 says that a SECH
+  // follows the BTH and a tag precedes the ICRC. The field keeps Scapy's name and width.
+  static constexpr uint8_t kResv7Sx = 0x40;
 
   u8 opcode;
   u1 solicited;
@@ -39,6 +44,14 @@ struct Bth {
 
   void read(ByteReader& r);
   void write(ByteWriter& w) const;
+
+  constexpr bool is_ext() const { return version == kExtVersion; }
+  constexpr bool sx() const { return is_ext() && (resv7.value() & kResv7Sx) != 0; }
+  // The table that says which headers follow this BTH.
+  constexpr HeaderSet header_set() const {
+    if (!is_ext()) return HeaderSet::kBase;
+    return sx() ? HeaderSet::kExtSecure : HeaderSet::kExt;
+  }
 
   template <class Self, class F>
   static void fields(Self& s, F&& f) {
@@ -58,5 +71,10 @@ struct Bth {
   }
   friend bool operator==(const Bth&, const Bth&) = default;
 };
+
+// The opcode's name in the table this BTH selects ("RC_PROBE" exists under TVer 1 only).
+inline std::string opcode_name(const Bth& bth) {
+  return opcode_name(bth.opcode, bth.header_set());
+}
 
 }  // namespace mr::wire

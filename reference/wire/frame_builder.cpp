@@ -50,6 +50,7 @@ std::vector<uint8_t> build_frame(const RocePacket& in, const BuildOptions& o) {
   }
   size_t transport = kBthSize + p.payload.size() + p.pad.size() + kIcrcSize;
   p.for_each_extension([&](const auto& h) { transport += h.kSize; });
+  p.for_each_trailer([&](const auto& h) { transport += h.kSize; });
   const size_t udp_len = transport + Udp::kSize;
   if (o.fill_lengths) p.udp.len = udp_len;
   if (auto* v4 = std::get_if<Ipv4>(&p.ip)) {
@@ -72,6 +73,7 @@ std::vector<uint8_t> build_frame(const RocePacket& in, const BuildOptions& o) {
   p.for_each_extension([&](const auto& h) { h.write(w); });
   w.bytes(p.payload);
   w.bytes(p.pad);
+  p.for_each_trailer([&](const auto& h) { h.write(w); });
   const uint32_t icrc =
       o.fill_icrc ? IcrcCalculator::icrc(std::span(out).subspan(l3)) : p.icrc.value();
   w.u32(icrc);

@@ -32,15 +32,20 @@ constexpr uint16_t kIpFlagMoreFragments = 1;
 // Calls f(bit, slot) for each extended header slot, in wire order.
 template <class F>
 void for_each_slot(RocePacket& p, F&& f) {
+  f(kSech, p.sech);
   f(kRdeth, p.rdeth);
   f(kDeth, p.deth);
   f(kFeth, p.feth);
+  f(kMxh, p.mxh);
   f(kReth, p.reth);
   f(kAtomicEth, p.atomic_eth);
   f(kImmDt, p.imm_dt);
   f(kIeth, p.ieth);
   f(kAeth, p.aeth);
   f(kAtomicAckEth, p.atomic_ack_eth);
+  f(kSacketh, p.sacketh);
+  f(kCreth, p.creth);
+  f(kRsyneth, p.rsyneth);
   f(kCnpPadding, p.cnp_padding);
 }
 
@@ -98,22 +103,34 @@ Expected<void, ParseError> decode_transport(std::span<const uint8_t> frame, size
   RocePacket& p = d.packet;
   p.bth.read(r);
   depth = DecodeDepth::kBth;
-  const OpcodeInfo* info = opcode_info(p.bth.opcode);
+  const HeaderSet set = p.bth.header_set();
+  const OpcodeInfo* info = opcode_info(p.bth.opcode, set);
   d.opcode_known = info != nullptr;
   if (info) {
     if (auto ok = read_extensions(*info, r, p); !ok) return ok;
   } else {
     for_each_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
   }
-  if (auto ok = r.need(kIcrcSize, "ICRC"); !ok) return ok;
-  const size_t data = r.remaining() - kIcrcSize;
+  // A secure packet (SX set, spec section 19.4) ends in its tag, then the ICRC.
+  const bool tagged = info && set == HeaderSet::kExtSecure;
+  if (!tagged) {
+    if (auto ok = r.need(kIcrcSize, "ICRC"); !ok) return ok;
+  } else if (auto ok = r.need(kSecTagSize + kIcrcSize, SecTag::kName); !ok) {
+    return ok;
+  }
+  const size_t data = r.remaining() - kIcrcSize - (tagged ? kSecTagSize : 0);
   if (p.bth.padcount > data) {
     return exceeds("BTH", "padcount", d.transport_offset + 1, "pad count", p.bth.padcount, data,
-                   "before the ICRC");
+                   tagged ? "before the SecTag" : "before the ICRC");
   }
   if (info && !info->is(kPayload) && data > 0) return unexpected_payload(*info, d, data);
   p.payload = r.take(data - p.bth.padcount);
   p.pad = r.take(p.bth.padcount);
+  if (tagged) {
+    p.sec_tag.emplace().read(r);
+  } else if (p.sec_tag) [[unlikely]] {
+    p.sec_tag.reset();
+  }
   p.icrc = r.u32();
   d.icrc_computed =
       IcrcCalculator::icrc(frame.subspan(d.l3_offset, at + size - kIcrcSize - d.l3_offset));

@@ -77,6 +77,11 @@ constexpr unsigned extension_bytes(uint16_t headers) {
   if (headers & kAeth) n += kAethSize;
   if (headers & kAtomicAckEth) n += kAtomicAckEthSize;
   if (headers & kCnpPadding) n += kCnpPaddingSize;
+  if (headers & kSech) n += kSechSize;
+  if (headers & kMxh) n += kMxhSize;
+  if (headers & kSacketh) n += kSackethSize;
+  if (headers & kCreth) n += kCrethSize;
+  if (headers & kRsyneth) n += kRsynethSize;
   return n;
 }
 
@@ -111,6 +116,44 @@ constexpr Table build_table() {
 }
 
 constexpr Table kTable = build_table();
+
+// Table 19.1: an RC operation's Ext headers. ACKs gain a SACKETH; every other packet an
+// MXH first, and every RDMA WRITE packet the RETH of its whole message.
+constexpr uint16_t ext_headers(const OperationRow& row) {
+  if ((row.flags & kAck) != 0) return static_cast<uint16_t>(row.headers | kSacketh);
+  auto h = static_cast<uint16_t>(row.headers | kMxh);
+  if ((row.flags & kWrite) != 0) h |= kReth;
+  return h;
+}
+
+constexpr Table build_ext_table(uint16_t extra) {
+  Table t;
+  for (const auto& row : kRcOperations) {
+    if (row.op > kOpRcSendOnlyWithInvalidate) continue;  // FLUSH, ATOMIC WRITE: base only
+    add(t, row.op, Transport::kRc, row, static_cast<uint16_t>(ext_headers(row) | extra));
+  }
+  add(t, kOpExtProbe, Transport::kRc, OperationRow{kOpExtProbe, "PROBE", kMxh, kProbe}, extra);
+  add(t, kOpExtCredit, Transport::kRc, OperationRow{kOpExtCredit, "CREDIT", kCreth, kCredit},
+      extra);
+  add(t, kOpExtResync, Transport::kRc,
+      OperationRow{kOpExtResync, "RESYNC", kMxh | kRsyneth, kResync}, extra);
+  return t;
+}
+
+constexpr Table kExtTable = build_ext_table(0);
+constexpr Table kSecureExtTable = build_ext_table(kSech);
+
+constexpr const Table& table(HeaderSet set) {
+  switch (set) {
+    case HeaderSet::kExt:
+      return kExtTable;
+    case HeaderSet::kExtSecure:
+      return kSecureExtTable;
+    case HeaderSet::kBase:
+      break;
+  }
+  return kTable;
+}
 
 const std::array<std::string, 256>& names() {
   static const std::array<std::string, 256> n = [] {
@@ -150,5 +193,19 @@ std::optional<uint8_t> opcode_by_name(std::string_view name) {
 }
 
 std::string opcode_name(uint8_t opcode) { return names()[opcode]; }
+
+const OpcodeInfo* opcode_info(uint8_t opcode, HeaderSet set) {
+  const Table& t = table(set);
+  return t.known[opcode] ? &t.rows[opcode] : nullptr;
+}
+
+std::string opcode_name(uint8_t opcode, HeaderSet set) {
+  if (set == HeaderSet::kBase) return opcode_name(opcode);
+  const OpcodeInfo* info = opcode_info(opcode, set);
+  if (info) return info->name();
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", opcode);
+  return buf;
+}
 
 }  // namespace mr::wire

@@ -25,7 +25,22 @@ enum HeaderBit : uint16_t {
   kAeth = 1 << 7,
   kAtomicAckEth = 1 << 8,
   kCnpPadding = 1 << 9,
+  // Part II (spec table 19.1), in the same wire order: SECH directly after the BTH, MXH
+  // before RETH, SACKETH after AETH and AtomicAckETH.
+  kSech = 1 << 10,
+  kMxh = 1 << 11,
+  kSacketh = 1 << 12,
+  kCreth = 1 << 13,
+  kRsyneth = 1 << 14,
 };
+
+// Which table gives the headers after a BTH: Part I for TVer 0 (and any TVer but 1, as a
+// base decoder reads them), table 19.1 for TVer 1, and table 19.1 behind a SECH when the
+// BTH's SX bit says so (spec section 19.4).
+enum class HeaderSet : uint8_t { kBase, kExt, kExtSecure };
+
+// BTH TVer of every Ext packet (MR-EX-04), and the Ver of MXH, CRETH and SECH.
+inline constexpr unsigned kExtVersion = 1;
 
 // What the packet is and where it sits in its message.
 enum OpcodeFlag : uint32_t {
@@ -45,6 +60,9 @@ enum OpcodeFlag : uint32_t {
   kInvalidate = 1 << 13,
   kFlush = 1 << 14,
   kCnp = 1 << 15,
+  kProbe = 1 << 16,   // Part II: PROBE (section 25.2)
+  kCredit = 1 << 17,  // Part II: CREDIT (section 26.8)
+  kResync = 1 << 18,  // Part II: RESYNC (section 22.3)
   kStart = kFirst | kOnly,  // begins a message
   kEnd = kLast | kOnly,     // ends a message
 };
@@ -68,10 +86,14 @@ struct OpcodeInfo {
 
 // The table entry for an opcode, or nullptr for reserved and unknown values.
 const OpcodeInfo* opcode_info(uint8_t opcode);
+// The same in the table of `set`: table 19.1 knows the RC operations up to SEND WITH
+// INVALIDATE and PROBE, CREDIT, RESYNC; UC, RD, UD, FLUSH and ATOMIC WRITE have no Ext form.
+const OpcodeInfo* opcode_info(uint8_t opcode, HeaderSet set);
 // Reverse lookup by Scapy name ("RC_ACKNOWLEDGE"); nullopt when there is no such opcode.
 std::optional<uint8_t> opcode_by_name(std::string_view name);
 // Name for any value: the table name, or "0xNN" for unknown opcodes.
 std::string opcode_name(uint8_t opcode);
+std::string opcode_name(uint8_t opcode, HeaderSet set);
 
 // Opcode values (IBTA table 37), named as Scapy names them: kOpRcSendFirst is
 // "RC_SEND_FIRST". Bits 7:5 select the transport and bits 4:0 the operation; UC and RD
@@ -155,6 +177,11 @@ inline constexpr uint8_t kOpUdSendOnlyWithImmediate = kOpTransportUd | kOpRcSend
 
 // RoCEv2 Annex A17's congestion notification packet.
 inline constexpr uint8_t kOpCnp = 0x81;
+
+// Part II opcodes, defined under TVer 1 only (spec section 19.1).
+inline constexpr uint8_t kOpExtProbe = 0x18;
+inline constexpr uint8_t kOpExtCredit = 0x19;
+inline constexpr uint8_t kOpExtResync = 0x1a;
 
 inline constexpr uint16_t kRoceV2Port = 4791;
 

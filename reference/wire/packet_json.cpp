@@ -25,8 +25,7 @@ nlohmann::ordered_json header_json(const H& h) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   H::fields(h, [&](const char* name, const auto& field) {
     using T = std::remove_cvref_t<decltype(field)>;
-    if constexpr (std::is_same_v<T, MacAddress> || std::is_same_v<T, Ipv4Address> ||
-                  std::is_same_v<T, Ipv6Address>) {
+    if constexpr (TextField<T>) {
       j[name] = field.to_string();
     } else if constexpr (T::kBits > kExactJsonIntegerBits) {
       j[name] = wide_integer(field.value());  // RETH.va, AtomicETH.swap: exact in jq too
@@ -88,11 +87,10 @@ Expected<void, std::string> header_from_json(const nlohmann::json& j, H& h) {
     ++known;
     using T = std::remove_cvref_t<decltype(field)>;
     const std::string where = layer + "." + name;
-    if constexpr (std::is_same_v<T, MacAddress> || std::is_same_v<T, Ipv4Address> ||
-                  std::is_same_v<T, Ipv6Address>) {
+    if constexpr (TextField<T>) {
       const auto a = it->is_string() ? T::parse(it->template get<std::string>()) : std::nullopt;
       if (!a) {
-        error = where + ": " + it->dump() + " is not an address";
+        error = where + ": " + it->dump() + " is not " + text_field_kind<T>();
       } else {
         field = *a;
       }
@@ -164,6 +162,7 @@ Expected<OwnedPacket, std::string> packet_from_json(const nlohmann::json& j) {
        {+[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.rdeth); },
         +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.deth); },
         +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.feth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.mxh); },
         +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.reth); },
         +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.atomic_eth); },
         +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.imm_dt); },
@@ -172,9 +171,13 @@ Expected<OwnedPacket, std::string> packet_from_json(const nlohmann::json& j) {
         +[](const nlohmann::json&js, RocePacket&q) {
           return optional_from_json(js, q.atomic_ack_eth);
         },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.sacketh); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.creth); },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.rsyneth); },
         +[](const nlohmann::json&js, RocePacket&q) {
           return optional_from_json(js, q.cnp_padding);
-        }}) {
+        },
+        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.sec_tag); }}) {
     if (!(ok = step(j, p))) return Unexpected(ok.error());
   }
   for (auto [key, bytes] : {std::pair{"payload", &out.payload}, std::pair{"pad", &out.pad}}) {
@@ -196,7 +199,7 @@ nlohmann::ordered_json to_json(const DecodedRoce& d) {
   const RocePacket& p = d.packet;
   nlohmann::ordered_json j;
   j["roce"] = true;
-  j["opcode_name"] = opcode_name(p.bth.opcode);
+  j["opcode_name"] = opcode_name(p.bth);
   auto& layers = j["layers"] = nlohmann::ordered_json::array();
   d.for_each_header([&](const auto& h) { layers.push_back(std::string(h.kName)); });
   d.for_each_header([&](const auto& h) { j[std::string(h.kName)] = header_json(h); });
@@ -227,7 +230,7 @@ nlohmann::ordered_json to_json(const ParseError& e) {
 nlohmann::ordered_json to_json(const MalformedFrame& m) {
   nlohmann::ordered_json j;
   j["roce"] = false;
-  if (const Bth* bth = m.bth()) j["opcode_name"] = opcode_name(bth->opcode);
+  if (const Bth* bth = m.bth()) j["opcode_name"] = opcode_name(*bth);
   auto& layers = j["layers"] = nlohmann::ordered_json::array();
   m.for_each_parsed_header([&](const auto& h) { layers.push_back(std::string(h.kName)); });
   m.for_each_parsed_header([&](const auto& h) { j[std::string(h.kName)] = header_json(h); });

@@ -1,7 +1,9 @@
 // File: roce_packet.h
 //
 // One RoCEv2 frame as value-type headers: Ether / [Dot1Q] / IP or IPv6 / UDP / BTH /
-// the extended headers the opcode implies / payload / pad / ICRC. Payload and pad are
+// the extended headers the opcode implies / payload / pad / [SecTag] / ICRC. Which headers
+// the opcode implies depends on the BTH: Part I's for TVer 0, table 19.1's (MXH, SACKETH,
+// ...) for an Ext packet (TVer 1), behind a SECH and with a SecTag when SX is set. Payload and pad are
 // borrowed spans: a decoded packet points into the frame it came from, a packet being
 // built points at the caller's bytes.
 #pragma once
@@ -16,6 +18,7 @@
 #include "reference/wire/atomic_eth.h"
 #include "reference/wire/bth.h"
 #include "reference/wire/cnp_padding.h"
+#include "reference/wire/creth.h"
 #include "reference/wire/deth.h"
 #include "reference/wire/ether.h"
 #include "reference/wire/feth.h"
@@ -23,8 +26,12 @@
 #include "reference/wire/imm_dt.h"
 #include "reference/wire/ipv4.h"
 #include "reference/wire/ipv6.h"
+#include "reference/wire/mxh.h"
 #include "reference/wire/rdeth.h"
 #include "reference/wire/reth.h"
+#include "reference/wire/rsyneth.h"
+#include "reference/wire/sacketh.h"
+#include "reference/wire/sech.h"
 #include "reference/wire/udp.h"
 
 namespace mr::wire {
@@ -35,19 +42,25 @@ struct RocePacket {
   std::variant<Ipv4, Ipv6> ip;
   Udp udp;
   Bth bth;
-  // Extended headers in wire order (IBTA 9.2, rxe_opcode.c offsets).
+  // Extended headers in wire order (IBTA 9.2, rxe_opcode.c offsets; spec table 19.1).
+  std::optional<Sech> sech;
   std::optional<Rdeth> rdeth;
   std::optional<Deth> deth;
   std::optional<Feth> feth;
+  std::optional<Mxh> mxh;
   std::optional<Reth> reth;
   std::optional<AtomicEth> atomic_eth;
   std::optional<ImmDt> imm_dt;
   std::optional<Ieth> ieth;
   std::optional<Aeth> aeth;
   std::optional<AtomicAckEth> atomic_ack_eth;
+  std::optional<Sacketh> sacketh;
+  std::optional<Creth> creth;
+  std::optional<Rsyneth> rsyneth;
   std::optional<CnpPadding> cnp_padding;
-  std::span<const uint8_t> payload;  // without the pad bytes
+  std::span<const uint8_t> payload;  // without the pad bytes (ciphertext on a secure QP)
   std::span<const uint8_t> pad;      // bth.padcount bytes, normally zero
+  std::optional<SecTag> sec_tag;     // secure packets: the tag between pad and ICRC
   u32 icrc;                          // as Scapy shows it: the wire bytes read big-endian
 
   bool is_ipv6() const { return std::holds_alternative<Ipv6>(ip); }
@@ -66,19 +79,30 @@ struct RocePacket {
     f(udp);
     f(bth);
     for_each_extension(f);
+    for_each_trailer(f);
   }
   template <class F>
   void for_each_extension(F&& f) const {
+    if (sech) f(*sech);
     if (rdeth) f(*rdeth);
     if (deth) f(*deth);
     if (feth) f(*feth);
+    if (mxh) f(*mxh);
     if (reth) f(*reth);
     if (atomic_eth) f(*atomic_eth);
     if (imm_dt) f(*imm_dt);
     if (ieth) f(*ieth);
     if (aeth) f(*aeth);
     if (atomic_ack_eth) f(*atomic_ack_eth);
+    if (sacketh) f(*sacketh);
+    if (creth) f(*creth);
+    if (rsyneth) f(*rsyneth);
     if (cnp_padding) f(*cnp_padding);
+  }
+  // What follows the payload and pad, before the ICRC.
+  template <class F>
+  void for_each_trailer(F&& f) const {
+    if (sec_tag) f(*sec_tag);
   }
 };
 
