@@ -45,6 +45,7 @@ bool AgentServer::serve_one(const std::atomic<bool>& stop, uint64_t accept_timeo
     if (rc <= 0) continue;
     UniqueFd client(::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (!client.valid()) continue;
+    set_no_delay(client.get());
     serve_client(std::move(client), stop);
     return true;
   }

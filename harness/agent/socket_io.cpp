@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -120,11 +121,15 @@ Expected<UniqueFd, std::string> connect_tcp(const std::string& host, uint16_t po
       last = "connect " + host + ":" + std::to_string(port) + ": " + std::strerror(err);
       continue;
     }
-    const int one = 1;
-    setsockopt(fd.get(), IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof one);
+    set_no_delay(fd.get());
     return fd;
   }
   return Unexpected(last);
+}
+
+void set_no_delay(int fd) {
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
 Expected<void, std::string> send_all(int fd, std::string_view data, uint64_t timeout_ms) {

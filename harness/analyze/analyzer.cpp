@@ -13,10 +13,15 @@ Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violat
   const std::span<const CheckerEntry> table = checker_table();
   for (const CheckerEntry& e : table) checkers_.push_back(e.make());
   for (size_t op = 0; op < runs_for_.size(); ++op) {
-    const wire::OpcodeInfo* info =
-        op == kUnknownOpcode ? nullptr : wire::opcode_info(static_cast<uint8_t>(op));
+    const bool known = op != kUnknownOpcode;
+    const auto value = static_cast<uint8_t>(op);
+    const wire::OpcodeInfo* info = known ? wire::opcode_info(value) : nullptr;
+    const wire::OpcodeInfo* ext = known ? wire::opcode_info(value, wire::HeaderSet::kExt) : nullptr;
     for (size_t i = 0; i < table.size(); ++i) {
-      if (!table[i].runs_on || table[i].runs_on(info)) runs_for_[op].push_back(checkers_[i].get());
+      const CheckerEntry& e = table[i];
+      if (!e.runs_on || e.runs_on(info)) runs_for_[op].push_back(checkers_[i].get());
+      if (e.scope == HeaderScope::kEveryVersion && (!e.runs_on || e.runs_on(ext)))
+        ext_runs_for_[op].push_back(checkers_[i].get());
     }
   }
 }
@@ -56,11 +61,13 @@ void Analyzer::add_input(const FrameInput& in) {
   const bool by_tester = in.by_tester;
   ++counts_.roce;
   const wire::RocePacket& p = roce->packet;
-  const wire::OpcodeInfo* info = roce->opcode_known ? wire::opcode_info(p.bth.opcode) : nullptr;
+  const wire::OpcodeInfo* info =
+      roce->opcode_known ? wire::opcode_info(p.bth.opcode, p.bth.header_set()) : nullptr;
   const bool response = info && info->is(wire::kResponse);
   Direction& dir = flows_.find(in.key, in.key_hash, p.bth.psn.value(), response);
   const PacketContext c{counts_.frames, time_ns, *roce, p, info, dir, by_tester};
-  for (Checker* k : runs_for_[info ? p.bth.opcode.value() : kUnknownOpcode]) k->check(c, *this);
+  const auto& runs = p.bth.is_ext() ? ext_runs_for_ : runs_for_;
+  for (Checker* k : runs[info ? p.bth.opcode.value() : kUnknownOpcode]) k->check(c, *this);
   track(c);
 }
 

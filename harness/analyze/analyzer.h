@@ -73,6 +73,8 @@ class Analyzer final : private ViolationSink {
   // tests no filter per checker (that test was a branch mispredicted on mixed traffic).
   static constexpr size_t kUnknownOpcode = 256;
   std::array<std::vector<Checker*>, kUnknownOpcode + 1> runs_for_;
+  // The same for Ext packets (TVer 1): the HeaderScope::kEveryVersion checkers only.
+  std::array<std::vector<Checker*>, kUnknownOpcode + 1> ext_runs_for_;
   FlowTable flows_;
   AnalyzerCounts counts_;
   FrameInput input_;  // reused by add and add_bytes

@@ -44,14 +44,15 @@ constexpr bool cnps(const OpcodeInfo* i) { return i && i->is(wire::kCnp); }
 
 // Without runs_on: every packet.
 constexpr std::array kTable{
-    CheckerEntry{"version", "MR-WF-02", make_version_checker},
+    CheckerEntry{"version", "MR-WF-02", make_version_checker, nullptr, HeaderScope::kEveryVersion},
     CheckerEntry{"reserved-bits", "MR-WF-04", make_reserved_bits_checker},
     CheckerEntry{"padding", "MR-WF-06", make_padding_checker},
-    CheckerEntry{"udp-port", "MR-WF-08", make_udp_port_checker, not_cnp},
+    CheckerEntry{"udp-port", "MR-WF-08", make_udp_port_checker, not_cnp,
+                 HeaderScope::kEveryVersion},
     CheckerEntry{"opcode", "MR-WF-10", make_opcode_checker, outside_the_table},
     CheckerEntry{"payload-size", "MR-MP-07 MR-MP-08 MR-RD-01", make_payload_size_checker,
                  message_segments},
-    CheckerEntry{"icrc", "MR-IC-01", make_icrc_checker},
+    CheckerEntry{"icrc", "MR-IC-01", make_icrc_checker, nullptr, HeaderScope::kEveryVersion},
     CheckerEntry{"psn-order", "MR-PS-01 MR-PS-02 MR-PS-10", make_psn_order_checker, requests},
     CheckerEntry{"nak-sequence", "MR-PS-04 MR-PS-05", make_nak_sequence_checker,
                  responses_with_aeth},

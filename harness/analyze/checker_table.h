@@ -4,6 +4,7 @@
 // describes). The analyzer instantiates each entry once per capture.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -13,6 +14,13 @@
 
 namespace mr::analyze {
 
+// Which packets a checker judges by their BTH TVer. Every checker judges Part I (TVer 0,
+// and any TVer but 1, which a base decoder reads as Part I); an Ext packet (TVer 1) is
+// judged only by the rules that hold in every header version (MR-WF-02 says a base QP
+// sends none, MR-IC-01/MR-EX-08 that its ICRC holds, MR-WF-08 its port), until the Ext
+// checkers of the extension suite come.
+enum class HeaderScope : uint8_t { kBase, kEveryVersion };
+
 struct CheckerEntry {
   std::string_view name;
   std::string_view clauses;
@@ -21,6 +29,7 @@ struct CheckerEntry {
   // an opcode outside the table); the analyzer calls it for no others. Each is what the
   // checker's own first test implies, so the filter changes no verdict, only the calls made.
   bool (*runs_on)(const wire::OpcodeInfo* info) = nullptr;
+  HeaderScope scope = HeaderScope::kBase;
 };
 
 std::span<const CheckerEntry> checker_table();

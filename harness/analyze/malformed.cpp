@@ -11,6 +11,11 @@ namespace mr::analyze {
 
 std::string_view clause_for(const wire::ParseError& e, std::span<const uint8_t> frame) {
   if (e.header == "IP" || e.header == "IPv6" || e.header == "UDP") return "MR-WF-07";
+  // A Part II header the BTH (TVer 1, SX) implies but the packet cannot hold: the header set
+  // of table 19.1.
+  for (std::string_view ext : {"SECH", "MXH", "SACKETH", "CRETH", "RSYNETH", "SecTag"}) {
+    if (e.header == ext) return "MR-EX-06";
+  }
   const bool ack = e.header == "BTH" && (e.field == "padcount" || e.field == "opcode") &&
                    e.offset < frame.size() &&
                    frame[e.offset - (e.field == "padcount" ? 1 : 0)] == wire::kOpRcAcknowledge;

@@ -139,7 +139,7 @@ TEST(PipelinedCapture, PacketCommentsMarkTheTestersPacketsOnBothPaths) {
       p.bth.ackreq = 1;
       p.bth.dqpn = 0x123;
       p.bth.psn = 5 + i;
-      p.bth.version = 1;  // MR-WF-02, on every packet
+      p.bth.version = 2;  // MR-WF-02, on every packet (TVer 1 would make them Ext packets)
       const auto frame = wire::build_frame(p, {.fill_padding = true, .fill_icrc = true});
       ASSERT_TRUE(writer->write(frame, 1'700'000'000'000'000'000ULL + i * 1000, comments[i]));
     }

@@ -51,7 +51,10 @@ Expected<ControlSocket, std::string> ControlSocket::accept(int listen_fd, uint64
       return Unexpected("no connection from the tool within " + std::to_string(timeout_ms) + " ms");
     }
     const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd >= 0) return ControlSocket(agent::UniqueFd(fd));
+    if (fd >= 0) {
+      agent::set_no_delay(fd);
+      return ControlSocket(agent::UniqueFd(fd));
+    }
     if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       return Unexpected(std::string("accept: ") + std::strerror(errno));
     }
