@@ -24,15 +24,18 @@ Extension mode (TVer 1, Part II sections 18-26). A BTH with version (TVer) 1 is 
 by the headers of the spec's table 19.1 for its opcode (EXT_OPCODES): MXH after the BTH of
 requests, READ responses, PROBEs (0x18) and RESYNCs (0x1A, then RSYNETH); AETH then
 SACKETH in ACKs (AETH, AtomicAckETH, SACKETH in atomic ACKs); CRETH alone in CREDIT
-packets (0x19). On a QP with SECURE enabled a SECH follows the BTH and SecTag (ciphertext
-then the 16-byte tag) ends the packet; nothing on the wire says a packet is secure, so
-dissection asks conf.contribs["metaroce"] (see is_secure). Setting
-conf.contribs["metaroce"]["ext"] = False dissects every TVer as base, as a decoder that
-knows only Part I does. MXCAP is the 16-byte
-capability block of CM private data. TVer-0 packets build and dissect exactly as in base.
+packets (0x19). Every packet of a QP with SECURE enabled has SX = 1 in its BTH (bit 6 of
+Scapy's 7-bit field resv7, i.e. resv7 & BTH_RESV7_SX, section 19.4; see bth_sx and
+is_secure): a SECH follows the BTH and SecTag (ciphertext then the 16-byte tag) ends the
+packet. Dissection follows SX, so no setting is needed; building BTH()/SECH() sets SX.
+Setting conf.contribs["metaroce"]["ext"] = False dissects every TVer as base, as a
+decoder that knows only Part I does. MXCAP is the 16-byte capability block of CM private
+data. TVer-0 packets build and dissect exactly as in base.
 
   Ether()/IP()/UDP(dport=4791)/BTH(opcode=0x0a, version=1, psn=5)/MXH(ev=0xc005)/
       RETH(va=0x1000, rkey=0x5678, dlen=4)/Raw(b"data")
+  Ether()/IP()/UDP(dport=4791)/BTH(opcode=0x04, psn=1)/SECH(spi=0x101, pn=1)/
+      MXH(msn=1)/SecTag(ciphertext=ct, tag=tag)        # TVer 1 and SX = 1 by overload
 
 builds with a correct ICRC (IPv4 and IPv6), and rdpcap dissects it back.
 Needs Scapy 2.5 (Debian's python3-scapy).
@@ -61,7 +64,7 @@ __all__ = [
     "MXH", "SACKETH", "CRETH", "RSYNETH", "SECH", "SecTag", "MXCAP", "EXT_OPCODES",
     "EXT_VERSION", "OP_PROBE", "OP_CREDIT", "OP_RESYNC", "AETH_SYNDROMES",
     "EXT_NAK_SYNDROMES", "syndrome_name", "ext_opcode_headers", "ext_opcode_name",
-    "header_chain", "is_secure", "sack_bitmap", "SECURE_TAG_LEN",
+    "header_chain", "is_secure", "bth_sx", "BTH_RESV7_SX", "sack_bitmap", "SECURE_TAG_LEN",
 ]
 
 
@@ -256,6 +259,10 @@ OP_PROBE = 0x18       # section 25.2
 OP_CREDIT = 0x19      # section 26.8
 OP_RESYNC = 0x1A      # section 22.3
 SECURE_TAG_LEN = 16   # AES-256-GCM packet tag, section 19.4
+# SX: BTH byte 8 bit 6, the most significant bit of Scapy's 7-bit BTH field resv7. In an
+# Ext packet it is 1 if and only if a SECH follows the BTH (sections 3.2, 19.4); bits 5:0
+# of resv7 stay reserved. TVer-0 packets have no SX (all of resv7 is reserved).
+BTH_RESV7_SX = 0x40
 
 
 class MXH(Packet):
@@ -373,7 +380,8 @@ SECURE_SUITES = {1: "AES_256_GCM"}
 
 class SECH(Packet):
     """Secure header (section 19.4, 24 bytes), directly after the BTH of every packet of
-    a QP with SECURE enabled. `htag` is the 8-byte header tag that lets a receiver
+    a QP with SECURE enabled; that BTH has SX = 1 (resv7 & BTH_RESV7_SX), which building
+    BTH()/SECH() sets. `htag` is the 8-byte header tag that lets a receiver
     authenticate a trimmed packet; it is bytes, like the packet tag of SecTag, because
     it is an AEAD output rather than a number."""
     name = "SECH"
@@ -513,18 +521,19 @@ def syndrome_name(syndrome, ext=True):
 conf.contribs.setdefault("metaroce", {})
 # False: dissect every TVer as base (Part I), as a decoder without Part II does.
 conf.contribs["metaroce"].setdefault("ext", True)
-conf.contribs["metaroce"].setdefault("secure", False)           # every Ext packet is secure
-conf.contribs["metaroce"].setdefault("secure_dqpns", set())     # or those to these QPs
+
+
+def bth_sx(bth):
+    """SX of a BTH: 1 when it is an Ext BTH (TVer 1) with resv7 bit 6 set, else 0.
+    A TVer-0 BTH has no SX, whatever its resv7 holds."""
+    return int(bth.version == EXT_VERSION and bool(bth.resv7 & BTH_RESV7_SX))
 
 
 def is_secure(bth):
-    """Whether an Ext packet carries SECH and SecTag. The wire does not say (a SECH cannot
-    be told from an MXH or AETH by its bytes), so the user states it, as the QP's
-    negotiated state would: conf.contribs["metaroce"]["secure"] = True for every Ext
-    packet, or add the DestQPs of secure QPs to conf.contribs["metaroce"]["secure_dqpns"]."""
-    c = conf.contribs.get("metaroce", {})
-    return (bth.version == EXT_VERSION and bth.opcode in EXT_OPCODES
-            and bool(c.get("secure") or bth.dqpn in c.get("secure_dqpns", ())))
+    """Whether a packet carries SECH and SecTag, as its BTH says (section 19.4): TVer 1,
+    an opcode of table 19.1 and SX = 1. A SECH cannot be told from an MXH or AETH by its
+    bytes; SX is the wire's word for it, and MR-SE-12 makes every secure QP send it."""
+    return bool(bth_sx(bth)) and bth.opcode in EXT_OPCODES
 
 
 def _ext_dissection():
@@ -533,7 +542,7 @@ def _ext_dissection():
 
 def header_chain(bth):
     """The header classes that follow `bth`, in wire order: table 19.1 for TVer 1
-    (with SECH first and SecTag last on a secure QP), the base table otherwise."""
+    (with SECH first and SecTag last when is_secure: SX = 1), the base table otherwise."""
     if bth.version != EXT_VERSION or not _ext_dissection():
         return opcode_headers(bth.opcode)
     chain = ext_opcode_headers(bth.opcode)
@@ -559,7 +568,10 @@ PART2_LAYERS = [MXH, SACKETH, CRETH, RSYNETH, SECH, SecTag]
 for _cls in PART2_LAYERS:
     _cls.guess_payload_class = _next_after
 
-# Building BTH()/MXH() (or SECH, CRETH) marks the BTH as Ext (TVer 1) unless told otherwise.
+# Building BTH()/MXH() (or SECH, CRETH) marks the BTH as Ext (TVer 1) unless told otherwise;
+# BTH()/SECH() also sets SX (resv7 = BTH_RESV7_SX: resv7 is one 7-bit field, so a BTH that
+# should carry reserved bits 5:0 as well sets resv7 itself, SX included).
 for _cls in (MXH, SECH, CRETH):
     _cls._overload_fields = dict(_cls._overload_fields)
     _cls._overload_fields[BTH] = {"version": EXT_VERSION}
+SECH._overload_fields[BTH] = {"version": EXT_VERSION, "resv7": BTH_RESV7_SX}

@@ -7,6 +7,7 @@ Every Part II worked example of section 27 is built from the fields its text sta
 compared byte for byte with the hex in docs/spec/clauses.json, then dissected and its
 fields checked. The ICRC of random frames is checked with docs/spec/tools/icrc.py, an
 implementation independent of Scapy's. TVer-0 frames must dissect as with Part II off.
+Secure packets are found by the BTH's SX bit alone (section 19.4): no setting is made.
 """
 import json
 import os
@@ -33,7 +34,7 @@ from scapy.fields import BitEnumField, BitField, SignedShortField, StrFixedLenFi
 
 T4, D4 = "198.18.0.1", "198.18.0.2"
 T6, D6 = "2001:db8::1", "2001:db8::2"
-SECURE_QPS = {0x21, 0x22}   # the secure QP pair of EX-S1/EX-S2
+SX_OFFSET = 8               # BTH byte 8: AckReq (bit 7), SX (bit 6), reserved bits 5:0
 
 
 def load_examples():
@@ -83,15 +84,15 @@ SPEC = {
     "EX-R4": [mr.MXH(tsv=1, plane=1, ev=0xC00F, msn=11, rqsn=0, offset=0, tx_timestamp=0x30800),
               mr.RSYNETH(code=1, end=1, count=1)],
     "EX-S1": [mr.SECH(ver=1, suite=1, epoch=1, spi=0x101, pn=1,
-                      htag=bytes.fromhex("b0a8a3c2cf345836")),
+                      htag=bytes.fromhex("bde3b84d2b7b9b59")),
               mr.MXH(tsv=1, ev=0xC021, msn=1, rqsn=1, tx_timestamp=0x40000),
               mr.SecTag(ciphertext=bytes.fromhex("fdcaccef3e1b85f1"),
-                        tag=bytes.fromhex("3d4e40a98bc91e1f23cb9fdc2a887a73"))],
-    "EX-S2": [mr.SECH(epoch=1, spi=0x202, pn=1, htag=bytes.fromhex("6744c887ea422602")),
+                        tag=bytes.fromhex("d146dd10ef9093a99b84688bd4f9ba9c"))],
+    "EX-S2": [mr.SECH(epoch=1, spi=0x202, pn=1, htag=bytes.fromhex("0b2b5ac3c083330f")),
               mr.AETH(syndrome=0x1F, msn=1),
               mr.SACKETH(tse=1, sack_ref=0, bitmap=0x3, ev_echo=0xC021, mpr=8, service_time=2,
                          ts_echo=0x40000),
-              mr.SecTag(ciphertext=b"", tag=bytes.fromhex("44c75ca0acc4a35f9c64969e19ba30ca"))],
+              mr.SecTag(ciphertext=b"", tag=bytes.fromhex("f906c3ef0c71fe183126b19e87adbc40"))],
     "EX-C1": [mr.AETH(syndrome=0x1F, msn=9),
               mr.SACKETH(ece=1, tse=1, crv=1, sack_ref=0x208, bitmap=0x01, ev_echo=0xC00A,
                          plane_echo=0, mpr=8, ce_count=1, service_time=2, ts_echo=0x1E300,
@@ -155,15 +156,33 @@ def layer_fields(pkt):
     return out
 
 
-class SecureQps:
-    """Context: dissect the packets to SECURE_QPS as secure, as a secure QP's owner would."""
+def chain_of(pkt):
+    """The layer classes after the BTH of a dissected packet, up to a Raw payload."""
+    got, p = [], pkt[mr.BTH].payload
+    while p and not isinstance(p, Raw):
+        got.append(type(p))
+        p = p.payload
+    return got, p
 
-    def __enter__(self):
-        self.saved = set(conf.contribs["metaroce"]["secure_dqpns"])
-        conf.contribs["metaroce"]["secure_dqpns"] |= SECURE_QPS
 
-    def __exit__(self, *exc):
-        conf.contribs["metaroce"]["secure_dqpns"] = self.saved
+def with_byte(data, off, value):
+    return data[:off] + bytes([value]) + data[off + 1:]
+
+
+def grow_secure(data, sech, tag, sx):
+    """An example's frame or IP packet with `sech` put after the BTH, `tag` before the
+    ICRC, the IP and UDP lengths grown to match and SX set to `sx` (the ICRC is left as
+    it was: Scapy does not check it on dissection)."""
+    ip = 14 if data[0] >> 4 not in (4, 6) else 0
+    v6 = data[ip] >> 4 == 6
+    udp = ip + (40 if v6 else 20)
+    b = bytearray(data)
+    grow = len(sech) + len(tag)
+    for off in ((ip + 4) if v6 else (ip + 2), udp + 4):
+        b[off:off + 2] = (int.from_bytes(b[off:off + 2], "big") + grow).to_bytes(2, "big")
+    bth = udp + 8
+    b[bth + SX_OFFSET] = (b[bth + SX_OFFSET] & ~mr.BTH_RESV7_SX & 0xFF) | (sx << 6)
+    return bytes(b[:bth + 12]) + sech + bytes(b[bth + 12:-4]) + tag + bytes(b[-4:])
 
 
 class WorkedExamples(unittest.TestCase):
@@ -183,25 +202,22 @@ class WorkedExamples(unittest.TestCase):
                 self.assertEqual(bytes(build_example(ex)).hex(), self.hex[ex].hex())
 
     def test_dissect(self):
-        with SecureQps():
-            for ex, layers in SPEC.items():
-                with self.subTest(ex=ex):
-                    pkt = dissect(self.hex[ex])
-                    bth = pkt[mr.BTH]
-                    self.assertEqual(bth.version, 1)
-                    want = [type(l) for l in layers]
-                    got = []
-                    p = bth.payload
-                    while p and not isinstance(p, Raw):
-                        got.append(type(p))
-                        p = p.payload
-                    self.assertEqual(got, want)
-                    for layer in layers:
-                        d = pkt[type(layer)]
-                        for name, value in layer.fields.items():
-                            self.assertEqual(d.getfieldval(name), value, "%s.%s" % (layer.name, name))
-                    _, payload = FRAME[ex]()
-                    self.assertEqual(bytes(p) if isinstance(p, Raw) else b"", payload or b"")
+        for ex, layers in SPEC.items():
+            with self.subTest(ex=ex):
+                pkt = dissect(self.hex[ex])
+                bth = pkt[mr.BTH]
+                self.assertEqual(bth.version, 1)
+                # SX, read from the wire, is what makes EX-S* secure
+                self.assertEqual(mr.bth_sx(bth), int(ex.startswith("EX-S")))
+                want = [type(l) for l in layers]
+                got, p = chain_of(pkt)
+                self.assertEqual(got, want)
+                for layer in layers:
+                    d = pkt[type(layer)]
+                    for name, value in layer.fields.items():
+                        self.assertEqual(d.getfieldval(name), value, "%s.%s" % (layer.name, name))
+                _, payload = FRAME[ex]()
+                self.assertEqual(bytes(p) if isinstance(p, Raw) else b"", payload or b"")
 
     def test_icrc_ipv4_and_ipv6(self):
         # Scapy's ICRC (IPv4) and ours (IPv6) against the spec's icrc.py, on the examples.
@@ -222,6 +238,92 @@ class WorkedExamples(unittest.TestCase):
         self.assertEqual(mr.syndrome_name(0x1F), "ACK")
         self.assertEqual(dissect(h["EX-R4"])[mr.RSYNETH].sprintf("%code%"), "OP_ERROR")
         self.assertEqual(mr.ext_opcode_name(dissect(h["EX-C2"])[mr.BTH].opcode), "CREDIT")
+        # BTH byte 8: EX-S1 0xC0 (AckReq, SX), EX-S2 0x40 (SX), EX-E6 0x80 (AckReq only)
+        ip_bth = 20 + 8
+        self.assertEqual(h["EX-S1"][ip_bth + SX_OFFSET], 0xC0)
+        self.assertEqual(h["EX-S2"][ip_bth + SX_OFFSET], 0x40)
+        self.assertEqual(h["EX-E6"][ip_bth + SX_OFFSET], 0x80)
+
+
+class SxMarker(unittest.TestCase):
+    """Section 19.4: BTH SX (resv7 bit 6) alone says whether SECH and SecTag are there."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.hex = load_examples()
+
+    def test_no_setting_left(self):
+        self.assertFalse({"secure", "secure_dqpns"} & set(conf.contribs["metaroce"]))
+
+    def test_sx_cleared_is_never_secure(self):
+        # EX-S1 and EX-S2 with SX cleared: the same bytes dissect by table 19.1 alone.
+        for ex in ("EX-S1", "EX-S2"):
+            with self.subTest(ex=ex):
+                data = self.hex[ex]
+                off = 20 + 8 + SX_OFFSET
+                pkt = dissect(with_byte(data, off, data[off] & ~mr.BTH_RESV7_SX & 0xFF))
+                self.assertEqual(mr.bth_sx(pkt[mr.BTH]), 0)
+                self.assertFalse(mr.is_secure(pkt[mr.BTH]))
+                self.assertNotIn(mr.SECH, pkt)
+                self.assertNotIn(mr.SecTag, pkt)
+                got, _ = chain_of(pkt)
+                self.assertEqual(got, mr.ext_opcode_headers(pkt[mr.BTH].opcode))
+
+    def test_sx_set_is_always_secure(self):
+        # Every non-secure Part II example with SX set and room made for a SECH (24 bytes
+        # after the BTH) and a tag (16 bytes before the ICRC) dissects as SECH, its own
+        # chain with the same field values, SecTag; with SX left 0 the same bytes do not.
+        for ex, layers in SPEC.items():
+            if ex.startswith("EX-S"):
+                continue
+            with self.subTest(ex=ex):
+                sech, tag = bytes(range(0x80, 0x98)), bytes(range(0xE0, 0xF0))
+                for sx in (1, 0):
+                    pkt = dissect(grow_secure(self.hex[ex], sech, tag, sx))
+                    bth = pkt[mr.BTH]
+                    self.assertEqual((mr.bth_sx(bth), mr.is_secure(bth)), (sx, bool(sx)))
+                    got, _ = chain_of(pkt)
+                    if not sx:
+                        self.assertNotIn(mr.SECH, got)
+                        continue
+                    self.assertEqual(got, [mr.SECH] + mr.ext_opcode_headers(bth.opcode)
+                                     + [mr.SecTag])
+                    self.assertEqual(bytes(pkt[mr.SECH])[:24], sech)
+                    self.assertEqual(pkt[mr.SecTag].tag, tag)
+                    for layer in layers:
+                        d = pkt[type(layer)]
+                        for name, value in layer.fields.items():
+                            self.assertEqual(d.getfieldval(name), value,
+                                             "%s.%s" % (layer.name, name))
+                    _, payload = FRAME[ex]()
+                    self.assertEqual(pkt[mr.SecTag].ciphertext, payload or b"")
+
+    def test_tver0_and_unknown_opcode_have_no_sx(self):
+        # TVer 0: all of resv7 is reserved; bit 6 set changes nothing.
+        b = self.hex["EX-B1"]
+        off = 14 + 20 + 8 + SX_OFFSET
+        base = Ether(b)
+        pkt = Ether(with_byte(b, off, b[off] | mr.BTH_RESV7_SX))
+        self.assertEqual(pkt[mr.BTH].resv7, mr.BTH_RESV7_SX)
+        self.assertEqual(mr.bth_sx(pkt[mr.BTH]), 0)
+        self.assertFalse(mr.is_secure(pkt[mr.BTH]))
+        self.assertEqual([n for n, _ in layer_fields(pkt)], [n for n, _ in layer_fields(base)])
+        # TVer 1 with an opcode outside table 19.1: SX set, but no header set to protect.
+        unknown = mr.BTH(opcode=0x15, version=1, resv7=mr.BTH_RESV7_SX)
+        self.assertEqual(mr.bth_sx(unknown), 1)
+        self.assertFalse(mr.is_secure(unknown))
+
+    def test_build_sets_sx(self):
+        self.assertEqual(mr.BTH_RESV7_SX, 0x40)
+        # (icrc=0: a bare BTH has no IP/UDP to compute an ICRC over)
+        sec = mr.BTH(bytes(mr.BTH(opcode=0x11, icrc=0) / mr.SECH() / mr.AETH() / mr.SACKETH()))
+        self.assertEqual((sec.version, sec.resv7), (1, mr.BTH_RESV7_SX))
+        self.assertEqual(bytes(sec)[SX_OFFSET], 0x40)
+        plain = mr.BTH(bytes(mr.BTH(opcode=0x04, icrc=0) / mr.MXH()))
+        self.assertEqual((plain.version, plain.resv7), (1, 0))
+        # resv7 is one field: a value set by hand wins over the overload, SX included.
+        self.assertEqual(mr.BTH(bytes(mr.BTH(resv7=0x41, icrc=0) / mr.SECH())).resv7, 0x41)
+        self.assertEqual(mr.BTH(bytes(mr.BTH(resv7=0, icrc=0) / mr.SECH())).resv7, 0)
 
 
 class SackBitmap(unittest.TestCase):
@@ -287,11 +389,13 @@ def random_frame(r):
     """One Ext frame of a random table 19.1 opcode with every field random."""
     op = r.choice(sorted(mr.EXT_OPCODES))
     secure = r.random() < 0.15
-    dqpn = r.choice(sorted(SECURE_QPS)) if secure else r.choice([0x12, 0x11, r.randrange(0x100, 1 << 24)])
+    dqpn = r.choice([0x12, 0x11, 0x21, 0x22, r.randrange(0x100, 1 << 24)])
+    # SX goes with the secure chain; reserved bits 5:0 are random either way
+    resv7 = (mr.BTH_RESV7_SX if secure else 0) | r.getrandbits(6)
     bth = mr.BTH(opcode=op, version=1, solicited=r.getrandbits(1), migreq=r.getrandbits(1),
                  padcount=r.getrandbits(2), pkey=r.getrandbits(16), fecn=r.getrandbits(1),
                  becn=r.getrandbits(1), resv6=r.getrandbits(6), dqpn=dqpn,
-                 ackreq=r.getrandbits(1), resv7=r.getrandbits(7), psn=r.getrandbits(24))
+                 ackreq=r.getrandbits(1), resv7=resv7, psn=r.getrandbits(24))
     headers = ([mr.SECH] if secure else []) + mr.ext_opcode_headers(op)
     pkt = bth
     for cls in headers:
@@ -345,21 +449,27 @@ class RandomRoundTrip(unittest.TestCase):
             read = rdpcap(path)
         finally:
             os.unlink(path)
-        ops = set()
-        with SecureQps():
-            for i, (p, w, q) in enumerate(zip(built, wire, read)):
-                d = Ether(bytes(q))
-                ops.add(d[mr.BTH].opcode)
-                self.assertEqual(bytes(q), w, "frame %d (seed %d)" % (i, seed))
-                self.assertEqual(layer_fields(d), layer_fields(Ether(w)))
-                want = [(n, f) for n, f in layer_fields(p)[2:] if n not in ("UDP",)]
-                got = [(n, f) for n, f in layer_fields(d)[2:] if n not in ("UDP",)]
-                # compare everything above UDP (lengths and checksums are Scapy's).
-                self.assertEqual(strip(want), strip(got), "frame %d (seed %d)" % (i, seed))
-                exp, found = spec_icrc.check(w)
-                self.assertEqual(exp, found, "ICRC of frame %d (seed %d)" % (i, seed))
+        ops, n_secure = set(), 0
+        for i, (p, w, q) in enumerate(zip(built, wire, read)):
+            d = Ether(bytes(q))
+            ops.add(d[mr.BTH].opcode)
+            self.assertEqual(bytes(q), w, "frame %d (seed %d)" % (i, seed))
+            self.assertEqual(layer_fields(d), layer_fields(Ether(w)))
+            want = [(n, f) for n, f in layer_fields(p)[2:] if n not in ("UDP",)]
+            got = [(n, f) for n, f in layer_fields(d)[2:] if n not in ("UDP",)]
+            # compare everything above UDP (lengths and checksums are Scapy's).
+            self.assertEqual(strip(want), strip(got), "frame %d (seed %d)" % (i, seed))
+            # the secure chain is there exactly when SX is set
+            secure = mr.SECH in p
+            self.assertEqual(mr.bth_sx(d[mr.BTH]), int(secure), "SX of frame %d (seed %d)" % (i, seed))
+            self.assertEqual(mr.SECH in d and mr.SecTag in d, secure, "frame %d (seed %d)" % (i, seed))
+            n_secure += secure
+            exp, found = spec_icrc.check(w)
+            self.assertEqual(exp, found, "ICRC of frame %d (seed %d)" % (i, seed))
         self.assertEqual(ops, set(mr.EXT_OPCODES))
-        print("random round trip: %.1f s" % (time.time() - t0))
+        self.assertGreater(n_secure, 0)
+        self.assertLess(n_secure, self.COUNT)
+        print("random round trip: %d secure (SX = 1), %.1f s" % (n_secure, time.time() - t0))
 
 
 def strip(layers):

@@ -1,8 +1,9 @@
 -- metaroce.lua: Wireshark dissector for MetaRoCE Part II (revision 2) extension packets.
 --
--- Spec: docs/spec/metaroce.md, sections 18 (MXCAP), 19 (table 19.1, MXH, SACKETH, SECH),
--- 22 (Ext NAK codes, RSYNETH), 25.2 (PROBE), 26.8 (CRETH). Tested with Wireshark 4.0
--- (Debian 12) by tools/wireshark/metaroce_test.py; see tools/wireshark/README.md.
+-- Spec: docs/spec/metaroce.md, sections 3.2 (BTH SX), 18 (MXCAP), 19 (table 19.1, MXH,
+-- SACKETH, SECH), 22 (Ext NAK codes, RSYNETH), 25.2 (PROBE), 26.8 (CRETH). Tested with
+-- Wireshark 4.0 (Debian 12) by tools/wireshark/metaroce_test.py; see
+-- tools/wireshark/README.md.
 --
 -- Integration. Wireshark 4.0's InfiniBand dissector ignores BTH TVer: for a TVer-1 packet it
 -- dissects the BTH and then the headers of the base (IBTA) header set of the opcode, so the
@@ -15,6 +16,9 @@
 -- BTH included, with Wireshark's own field names for the BTH and the IBTA headers
 -- (infiniband.bth.psn, infiniband.reth.va, infiniband.aeth.msn, ...) so that one display
 -- filter works on base and Ext packets, and metaroce.* names for the Part II headers.
+-- A TVer-1 packet carries a SECH after the BTH and a tag before the ICRC exactly when its
+-- BTH has SX = 1 (byte 8 bit 6, the top bit of Resv7, section 19.4): the dissector reads
+-- SX, nothing else.
 -- MXCAP travels in RDMA CM REQ/REP private data, which Wireshark's own dissector parses
 -- (TVer 0, QP1 MADs); a small postdissector finds those fields and adds the MXCAP tree.
 
@@ -80,7 +84,10 @@ field("bth_becn", ProtoField.bool("metaroce.bth.becn", "BECN", 8, nil, 0x40))
 field("bth_resv6a", ProtoField.uint8("metaroce.bth.resv6a", "Reserved (6 bits)", base.HEX, nil, 0x3F))
 field("bth_destqp", ProtoField.uint24("infiniband.bth.destqp", "Destination Queue Pair", base.HEX))
 field("bth_a", ProtoField.bool("infiniband.bth.a", "Acknowledge Request", 8, nil, 0x80))
-field("bth_resv7", ProtoField.uint8("infiniband.bth.reserved7", "Reserved (7 bits)", base.DEC, nil, 0x7F))
+-- Resv7 keeps Wireshark's 7-bit field (as Scapy's resv7); in an Ext packet its bit 6 is SX
+-- and only bits 5:0 are reserved.
+field("bth_resv7", ProtoField.uint8("infiniband.bth.reserved7", "Resv7 (SX and reserved bits 5:0)", base.DEC, nil, 0x7F))
+field("bth_sx", ProtoField.bool("metaroce.bth.sx", "SX (SECH follows)", 8, nil, 0x40))
 field("bth_psn", ProtoField.uint24("infiniband.bth.psn", "Packet Sequence Number", base.DEC))
 
 -- MXH (section 19.2, 20 bytes)
@@ -225,6 +232,9 @@ local E = {
         expert.group.PROTOCOL, expert.severity.WARN),
     ext_nak = ProtoExpert.new("metaroce.ext_nak", "Extension NAK",
         expert.group.SEQUENCE, expert.severity.NOTE),
+    sx_short = ProtoExpert.new("metaroce.sx_short",
+        "SX = 1 but the packet cannot hold SECH, headers, tag and ICRC",
+        expert.group.MALFORMED, expert.severity.WARN),
 }
 proto.experts = E
 mxcap_proto.experts = {
@@ -237,15 +247,7 @@ local E_MXCAP_INVALID = mxcap_proto.experts[1]
 -- Preferences
 ------------------------------------------------------------------------------------------
 
--- SECURE is a property of the QP (MXCAP Features 2), not of the packet: nothing in the BTH
--- says a SECH follows. "Auto" infers it (see has_sech); the other two force it.
-local SECURE_AUTO, SECURE_OFF, SECURE_ON = 0, 1, 2
-proto.prefs.secure = Pref.enum("Secure mode (SECH after BTH)", SECURE_AUTO,
-    "Whether TVer-1 packets carry a SECH and authentication tag", {
-        { 1, "Auto (infer from length and header bytes)", SECURE_AUTO },
-        { 2, "Never", SECURE_OFF },
-        { 3, "Always", SECURE_ON },
-    }, false)
+-- No preference says whether a packet is secure: the BTH's SX bit does (section 19.4).
 proto.prefs.check_icrc = Pref.bool("Check ICRC", true,
     "Compute the ICRC over the masked IP/UDP/BTH header (section 4) and compare")
 
@@ -287,8 +289,9 @@ local BTH = { key = "bth", name = "BTH", size = 12, title = "Base Transport Head
         { "bth_opcode", 0, 1 }, { "bth_se", 1, 1 }, { "bth_m", 1, 1 }, { "bth_padcnt", 1, 1 },
         { "bth_tver", 1, 1 }, { "bth_pkey", 2, 2 }, { "bth_fecn", 4, 1 }, { "bth_becn", 4, 1 },
         { "bth_resv6a", 4, 1 }, { "bth_destqp", 5, 3 }, { "bth_a", 8, 1 },
-        { "bth_resv7", 8, 1 }, { "bth_psn", 9, 3 } },
-    reserved = { { 4, 1, 0x3F }, { 8, 1, 0x7F } } }
+        { "bth_resv7", 8, 1, children = { "bth_sx" } }, { "bth_psn", 9, 3 } },
+    -- Ext BTH (this dissector sees TVer 1 only): Resv7 bit 6 is SX, bits 5:0 reserved
+    reserved = { { 4, 1, 0x3F }, { 8, 1, 0x3F } } }
 
 local MXH = { key = "mxh", name = "MXH", size = 20, title = "MXH - MetaRoCE Extension Header",
     fields = {
@@ -515,17 +518,10 @@ local function header_set_size(set)
     return n
 end
 
--- Does this TVer-1 packet carry a SECH? `len` is BTH to end of ICRC.
--- Auto: packets without payload (ACK, ATOMIC_ACK, CREDIT, PROBE, RESYNC, READ request,
--- ATOMIC) have an exact length with and without the 24 + 16 secure bytes. For the others
--- a SECH starts 0x11 0x00 (Ver 1, Suite 1, reserved 0) where an MXH cannot: MXH byte 0 =
--- 0x11 would have its reserved bit set.
-local function has_sech(tvb, opcode, set, len)
-    local pref = proto.prefs.secure
-    if pref == SECURE_ON then return true end
-    if pref == SECURE_OFF or len < 12 + 24 + 16 + 4 then return false end
-    if NO_PAYLOAD[opcode] then return len == 12 + 24 + header_set_size(set) + 16 + 4 end
-    return uint(tvb, 12, 1) == 0x11 and uint(tvb, 13, 1) == 0x00
+-- SX (BTH byte 8 bit 6): in a TVer-1 packet, 1 if and only if a SECH follows the BTH and
+-- a 16-byte tag precedes the ICRC (section 19.4).
+local function bth_sx(tvb)
+    return bit32.band(uint(tvb, 8, 1), 0x40) ~= 0
 end
 
 ------------------------------------------------------------------------------------------
@@ -611,7 +607,14 @@ local function dissect_ext(tvb, pinfo, tree)
         root:add_proto_expert_info(E.opcode, string.format("Opcode 0x%02x has no Part II header set", opcode))
         set = {}
     end
-    local secure = has_sech(tvb, opcode, set, len)
+    -- The wire says whether a SECH follows: SX, for an opcode of table 19.1.
+    local secure = bth_sx(tvb) and HEADER_SETS[opcode] ~= nil
+    local need = 12 + 24 + header_set_size(set) + 16 + 4
+    if secure and len < need then
+        root:add_proto_expert_info(E.sx_short, string.format(
+            "SX = 1 but %d bytes cannot hold BTH, SECH, the headers of table 19.1, tag and ICRC (%d): truncated or trimmed",
+            len, need))
+    end
     local ok = true
     if secure then
         ok = dissect_sech(tvb, off, root, pinfo, ctx)

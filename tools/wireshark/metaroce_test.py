@@ -6,14 +6,19 @@
 1. The Part II worked examples of docs/spec/clauses.json (EX-E*, EX-R*, EX-S*, EX-C*) and a
    seeded random set of Ext frames, built here from the byte tables of sections 19, 22.3,
    26.8 (every opcode of table 19.1 with 0x18-0x1A, IPv4/IPv6, VLAN or not, random flags,
-   some with SECH), are dissected with `tshark -X lua_script:metaroce.lua -T fields`; every
-   field must equal what the spec text states (examples) or what the builder used.
+   some with SECH and BTH SX = 1), are dissected with `tshark -X lua_script:metaroce.lua
+   -T fields`; every field must equal what the spec text states (examples) or what the
+   builder used.
 2. The script loads without a Lua error (nothing "Lua" on stderr or in expert info).
 3. TVer-0 frames (EX-B*, pcaps/rxe/*.pcapng) dissect as without the script (tshark -V
    output identical but for the frame.protocols line, which names metaroce).
 4. Planted faults draw their expert info: reserved bits, SACK offset not a multiple of 8,
    inconsistent SACK reference, short SACKETH, MXH Ver 2, bad ICRC.
 5. An RDMA CM REQ whose private data starts with an MXCAP shows the MXCAP fields.
+6. SX both ways (section 19.4): secure frames (EX-S1, EX-S2, random ones) with SX cleared
+   and the ICRC recomputed dissect without SECH and tag, by table 19.1 alone; non-secure
+   frames with room for SECH and tag and SX set dissect with them. SX = 1 on a packet too
+   short for SECH and tag, and Ext Resv7 bits 5:0 set, draw their expert info.
 
 The C++ codec's `decode --json` for Ext frames does not exist yet; when it does, compare it
 with the same field table (FIELDS below) frame by frame.
@@ -48,7 +53,8 @@ BTH = [("infiniband.bth.opcode", 0, 1, None), ("infiniband.bth.se", 1, 1, 0x80),
        ("metaroce.bth.fecn", 4, 1, 0x80), ("metaroce.bth.becn", 4, 1, 0x40),
        ("metaroce.bth.resv6a", 4, 1, 0x3F), ("infiniband.bth.destqp", 5, 3, None),
        ("infiniband.bth.a", 8, 1, 0x80), ("infiniband.bth.reserved7", 8, 1, 0x7F),
-       ("infiniband.bth.psn", 9, 3, None)]
+       ("metaroce.bth.sx", 8, 1, 0x40), ("infiniband.bth.psn", 9, 3, None)]
+SX_MASK = 0x40   # BTH byte 8 bit 6: SX, a SECH follows (section 19.4)
 MXH = [("metaroce.mxh.ver", 0, 1, 0xF0), ("metaroce.mxh.retx", 0, 1, 0x08),
        ("metaroce.mxh.tsv", 0, 1, 0x04), ("metaroce.mxh.ar", 0, 1, 0x02),
        ("metaroce.mxh.resv0", 0, 1, 0x01), ("metaroce.mxh.plane", 1, 1, None),
@@ -148,9 +154,8 @@ def decode_reference(l4):
         out[name] = get(l4, off, ln, mask)
     opcode, off = l4[0], 12
     hset = HEADER_SETS.get(opcode, [])
-    secure = len(l4) >= 12 + 24 + 20 and (
-        (opcode in NO_PAYLOAD and len(l4) == 12 + 24 + sum(SIZES[h] for h in hset) + 20) or
-        (opcode not in NO_PAYLOAD and l4[12] == 0x11 and l4[13] == 0))
+    # the wire says it: SX = 1 on a TVer-1 packet of a table 19.1 opcode
+    secure = l4[1] & 0x0F == 1 and bool(l4[8] & SX_MASK) and opcode in HEADER_SETS
     for h in (["SECH"] if secure else []) + hset:
         for name, o, ln, mask in HEADERS[h]:
             out[name] = get(l4, off + o, ln, mask)
@@ -194,11 +199,12 @@ def ip_udp(l4_no_icrc, v6, sport, tos=0x6A, flow=0):
     return examples.packet(src, dst, sport, l4_no_icrc, tos=tos, flow=flow, v6=v6)
 
 
-def random_frame(rng):
-    """One random Ext frame and the values the builder put in it."""
-    opcode = rng.choice(sorted(HEADER_SETS))
+def random_frame(rng, force_secure=None, opcodes=None):
+    """One random Ext frame and the values the builder put in it. SX goes with the SECH:
+    1 exactly when the frame is secure."""
+    opcode = rng.choice(sorted(opcodes or HEADER_SETS))
     hset = HEADER_SETS[opcode]
-    secure = rng.random() < 0.15
+    secure = rng.random() < 0.15 if force_secure is None else force_secure
     payload = b"" if opcode in NO_PAYLOAD else bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 65)))
     padcnt = 0 if not payload else (-len(payload)) % 4
     want = {"infiniband.bth.opcode": opcode, "infiniband.bth.se": rng.getrandbits(1),
@@ -206,8 +212,8 @@ def random_frame(rng):
             "infiniband.bth.tver": 1, "infiniband.bth.p_key": rng.getrandbits(16),
             "metaroce.bth.fecn": 0, "metaroce.bth.becn": rng.getrandbits(1),
             "metaroce.bth.resv6a": 0, "infiniband.bth.destqp": rng.getrandbits(24),
-            "infiniband.bth.a": rng.getrandbits(1), "infiniband.bth.reserved7": 0,
-            "infiniband.bth.psn": rng.getrandbits(24)}
+            "infiniband.bth.a": rng.getrandbits(1), "infiniband.bth.reserved7": int(secure) << 6,
+            "metaroce.bth.sx": int(secure), "infiniband.bth.psn": rng.getrandbits(24)}
     l4 = bytearray(12)
     for name, off, ln, mask in BTH:
         put(l4, off, ln, mask, want[name])
@@ -327,11 +333,13 @@ EXAMPLE_VALUES = {
               "infiniband.bth.psn": 0x289, "metaroce.mxh.msn": 11, "metaroce.mxh.rqsn": 0,
               "metaroce.mxh.offset": 0, "metaroce.rsyneth.code": 1, "metaroce.rsyneth.end": 1,
               "metaroce.rsyneth.count": 1},
-    "EX-S1": {"infiniband.bth.opcode": 0x04, "infiniband.bth.psn": 1, "metaroce.mxh.msn": 1,
+    "EX-S1": {"infiniband.bth.opcode": 0x04, "infiniband.bth.psn": 1, "infiniband.bth.a": 1,
+              "metaroce.bth.sx": 1, "infiniband.bth.reserved7": 0x40, "metaroce.mxh.msn": 1,
               "metaroce.mxh.rqsn": 1, "metaroce.mxh.ev": 0xC021, "metaroce.mxh.txts": 0x40000,
               "metaroce.sech.ver": 1, "metaroce.sech.suite": 1, "metaroce.sech.epoch": 1,
               "metaroce.sech.spi": 0x101, "metaroce.sech.pn": 1},
-    "EX-S2": {"infiniband.bth.psn": 1, "metaroce.sech.ver": 1, "metaroce.sech.suite": 1,
+    "EX-S2": {"infiniband.bth.psn": 1, "infiniband.bth.a": 0, "metaroce.bth.sx": 1,
+              "infiniband.bth.reserved7": 0x40, "metaroce.sech.ver": 1, "metaroce.sech.suite": 1,
               "metaroce.sech.epoch": 1, "metaroce.sech.spi": 0x202, "metaroce.sech.pn": 1,
               "infiniband.aeth.syndrome": 0x1F, "infiniband.aeth.msn": 1, "metaroce.sack.ref": 0,
               "metaroce.sack.bitmap": 0x3, "metaroce.sack.ev_echo": 0xC021,
@@ -363,7 +371,58 @@ def l4_of(frame):
     return ip[hlen + 8:end]
 
 
-def faulty_frames():
+def with_l4(frame, l4):
+    """`frame` with its BTH .. pad (.. tag) replaced by `l4`: IP and UDP lengths, the IPv4
+    header checksum and the ICRC recomputed, Ethernet header and VLAN tag kept."""
+    ip = icrc.strip_ethernet(frame)
+    hlen, _ = icrc.split(ip)
+    hdr = bytearray(ip[:hlen + 8])
+    udp_len = 8 + len(l4) + 4
+    if hdr[0] >> 4 == 4:
+        hdr[2:4] = (hlen + udp_len).to_bytes(2, "big")
+        hdr[10:12] = b"\0\0"
+        hdr[10:12] = examples.csum16(bytes(hdr[:hlen])).to_bytes(2, "big")
+    else:
+        hdr[4:6] = udp_len.to_bytes(2, "big")
+    hdr[hlen + 4:hlen + 6] = udp_len.to_bytes(2, "big")
+    body = bytes(hdr) + bytes(l4)
+    return frame[:len(frame) - len(ip)] + body + icrc.compute(body)
+
+
+def sx_frames(rng, ext, count):
+    """SX both ways: (label, frame) pairs whose only reading is the one SX gives.
+
+    Cleared: EX-S1, EX-S2 and `count` random secure frames with SX set to 0 (same bytes,
+    new ICRC): table 19.1 alone, the SECH bytes read as the first header. Set: `count`
+    random non-secure frames grown by a SECH after the BTH and a tag before the ICRC,
+    with SX set: SECH, the same headers, payload, tag."""
+    out = []
+    secure = [(e["id"], frame_of(e)) for e in ext if e["id"].startswith("EX-S")]
+    secure += [("random secure %d" % i, random_frame(rng, force_secure=True)[0])
+               for i in range(count)]
+    for label, fr in secure:
+        l4 = bytearray(l4_of(fr)[:-4])
+        assert l4[8] & SX_MASK
+        l4[8] &= ~SX_MASK & 0xFF
+        out.append(("%s, SX cleared" % label, with_l4(fr, l4)))
+    for i in range(count):
+        fr, _ = random_frame(rng, force_secure=False)
+        l4 = bytearray(l4_of(fr)[:-4])
+        l4[8] |= SX_MASK
+        sech = (bytes([0x11, 0]) + rng.getrandbits(16).to_bytes(2, "big")
+                + rng.getrandbits(32).to_bytes(4, "big")
+                + (rng.getrandbits(63) | 1).to_bytes(8, "big")
+                + bytes(rng.getrandbits(8) for _ in range(8)))
+        tag = bytes(rng.getrandbits(8) for _ in range(16))
+        out.append(("random %d (opcode 0x%02x), SX set" % (i, l4[0]),
+                    with_l4(fr, bytes(l4[:12]) + sech + bytes(l4[12:]) + tag)))
+    return out
+
+
+SECH_FIELDS = [f[0] for f in SECH] + ["metaroce.sech.tag"]
+
+
+def faulty_frames(rng):
     """(name, frame, expert substring) for the planted faults."""
     out = []
 
@@ -390,6 +449,12 @@ def faulty_frames():
             l4[i] = v
         return f
 
+    def secure_frame(opcode, edit):
+        fr, _ = random_frame(rng, force_secure=True, opcodes=[opcode])
+        l4 = bytearray(l4_of(fr)[:-4])
+        edit(l4)
+        return with_l4(fr, l4)
+
     # BTH PSN 0x000100 -> an ACK's SACK reference must be 0x000100
     out.append(("MXH reserved byte 8", build(0x04, setb(12 + 8, 0x5A)), "MXH: reserved bits set"))
     out.append(("BTH Resv7", build(0x04, setb(8, 0x81)), "BTH: reserved bits set"))
@@ -398,6 +463,14 @@ def faulty_frames():
     out.append(("SACK offset 12", build(0x11, setb(12 + 4 + 25, 12)), "not a multiple of 8"))
     out.append(("SACK reference", build(0x11, setb(12 + 4 + 3, 0x08)), "SACK reference 0x000108"))
     out.append(("MXH Ver 2", build(0x04, setb(12, 0x20)), "MXH Ver 2"))
+    # SX (section 19.4): only bits 5:0 of an Ext Resv7 are reserved; SX = 1 needs room
+    out.append(("BTH Resv7 bit 0 with SX", secure_frame(0x04, setb(8, 0xC1)), "BTH: reserved bits set"))
+    out.append(("SX on a SEND without SECH", build(0x04, setb(8, 0xC0)), "SX = 1 but 36 bytes cannot hold"))
+    out.append(("SX on an ACK without SECH", build(0x11, setb(8, 0x40)), "SX = 1 but 48 bytes cannot hold"))
+
+    def cut_tag(l4):
+        del l4[-16:]
+    out.append(("SX, tag cut off", secure_frame(0x11, cut_tag), "SX = 1 but 72 bytes cannot hold"))
 
     def shorten(l4):
         del l4[-10:]
@@ -534,8 +607,34 @@ def main():
     print("ext frames: %d (%d examples, %d random; %d opcodes), %d field checks, %d frames wrong"
           % (len(frames), len(ext), args.count, len(opcodes), checks, bad_frames))
 
+    # SX both ways: the same bytes are secure or not as SX says, nothing else.
+    sx = sx_frames(rng, ext, max(args.count // 6, 20))
+    spcap = os.path.join(tmp, "sx.pcap")
+    write_pcap(spcap, [f for _, f in sx])
+    srows, stderr = run_tshark(args.tshark, spcap, ASKED)
+    if lua_errors(stderr):
+        failures.append("Lua errors on stderr (SX): %s" % lua_errors(stderr)[:3])
+    if len(srows) != len(sx):
+        failures.append("tshark gave %d rows for %d SX frames" % (len(srows), len(sx)))
+    n_set = n_bad = sx_checks = 0
+    for (label, fr), row in zip(sx, srows):
+        want = decode_reference(l4_of(fr))
+        is_set = want["metaroce.bth.sx"] == 1
+        n_set += is_set
+        if not is_set:
+            want.update({k: None for k in SECH_FIELDS})  # no SECH, no tag
+        else:
+            for k in ("metaroce.sech.ver", "metaroce.sech.tag"):
+                if k not in want:
+                    failures.append("%s: reference decode has no %s" % (label, k))
+        want["metaroce.icrc.computed"] = want["infiniband.invariant.crc"]
+        sx_checks += len(want)
+        n_bad += compare(label, row, want, failures) > 0
+    print("SX both ways: %d frames with SX cleared dissect without SECH, %d with SX set with it; "
+          "%d field checks, %d frames wrong" % (len(sx) - n_set, n_set, sx_checks, n_bad))
+
     # Planted faults draw their expert info.
-    faults = faulty_frames()
+    faults = faulty_frames(rng)
     fpcap = os.path.join(tmp, "faults.pcap")
     write_pcap(fpcap, [f for _, f, _ in faults])
     frows, stderr = run_tshark(args.tshark, fpcap, ["frame.number", "_ws.expert.message"])

@@ -214,6 +214,23 @@ class CheckSpecSelfTest(unittest.TestCase):
             f.write(text[:m.start(1)] + dump + text[m.end(1):])
         self.assertFails(r"metaroce\.md:\d+: EX-S1: field secure: packet tag does not verify")
 
+    def test_secure_example_without_sx(self):
+        # SX (BTH byte 8 bit 6) cleared with the ICRC kept right: no SECH may follow
+        sys.path.insert(0, os.path.join(self.spec, "tools"))
+        import icrc
+        path = self.path("spec", "metaroce.md")
+        text = self.read(path)
+        m = re.search(r"```packet id=EX-S2 layer=ip\n((?:[0-9a-f]{4}  .*\n)*)```", text)
+        data = bytearray.fromhex("".join(l[6:] for l in m.group(1).splitlines()))
+        self.assertEqual(data[28 + 8] & 0x40, 0x40)
+        data[28 + 8] &= ~0x40 & 0xFF              # BTH byte 8 (IPv4 20 + UDP 8 bytes in)
+        data[-4:] = icrc.compute(bytes(data[:-4]))
+        dump = "".join("%04x  %s\n" % (o, " ".join("%02x" % b for b in data[o:o + 16]))
+                       for o in range(0, len(data), 16))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text[:m.start(1)] + dump + text[m.end(1):])
+        self.assertFails(r"metaroce\.md:\d+: EX-S2: field secure: BTH SX is 0")
+
     def test_retired_id_reused_without_replacement_change(self):
         # a congestion id retired in revision 2 given to a new clause; its replacements
         # MR-SC-13 and MR-SC-14 stay live, so only the reuse is reported

@@ -32,9 +32,11 @@ def csum16(data):
     return (~s) & 0xFFFF
 
 
-def bth(opcode, dqpn, psn, ackreq=0, se=0, pad=0, tver=0, pkey=0xFFFF, becn=0):
+def bth(opcode, dqpn, psn, ackreq=0, se=0, pad=0, tver=0, pkey=0xFFFF, becn=0, sx=0):
+    """BTH, 12 bytes. sx: byte 8 bit 6, the SX bit of an Ext packet (a SECH follows)."""
     return struct.pack("!BBHBBHI", opcode, (se << 7) | (pad << 4) | tver, pkey,
-                       becn << 6, dqpn >> 16, dqpn & 0xFFFF, (ackreq << 31) | psn)
+                       becn << 6, dqpn >> 16, dqpn & 0xFFFF,
+                       (ackreq << 31) | (sx << 30) | psn)
 
 
 def aeth(syndrome, msn):
@@ -191,17 +193,18 @@ def examples():
         mxh(0xC00F, 11, 0, 0x00030800, plane=1) + rsyneth(1, 1, end=1),
         tos=TOS_CTRL, ident=16))
     # EX-S1: secure mode, QP 0x000021 -> 0x000022, example SA of section 27: SEND_ONLY
-    # "MetaRoCE" at PSN 0x000001 (MSN 1, RQSN 1), SECH epoch 1, SPI 0x00000101, PN 1.
+    # "MetaRoCE" at PSN 0x000001 (MSN 1, RQSN 1), SECH epoch 1, SPI 0x00000101, PN 1;
+    # BTH SX = 1, as on every packet of a secure QP (seal_transport would set it anyway).
     sa_t, sa_d = secure.EXAMPLE_SA["tx"], secure.EXAMPLE_SA["rx"]
     ex["EX-S1"] = ("ip", packet(
         IP4_T, IP4_D, 0xC021,
-        secure.seal_transport(bth(0x04, 0x000022, 0x000001, ackreq=1, tver=1),
+        secure.seal_transport(bth(0x04, 0x000022, 0x000001, ackreq=1, tver=1, sx=1),
                               mxh(0xC021, 1, 0, 0x00040000, rqsn=1), b"MetaRoCE", sa_t, 1),
         ident=17))
     # EX-S2: its ACK, SECH epoch 1, SPI 0x00000202, PN 1 (authenticated, nothing encrypted).
     ex["EX-S2"] = ("ip", packet(
         IP4_D, IP4_T, 0xC022,
-        secure.seal_transport(bth(0x11, 0x000021, 0x000001, tver=1),
+        secure.seal_transport(bth(0x11, 0x000021, 0x000001, tver=1, sx=1),
                               aeth(0x1F, 1) +
                               sacketh(0x000000, 0x3, 0xC021, 0, 8, 0, 2, 0x00040000),
                               b"", sa_d, 1),

@@ -4,9 +4,11 @@
     /usr/bin/python3 docs/spec/tools/secure.py HEX    # verify a secure IP packet with the
                                                       # example SA of section 27
 
-Library: seal_transport(transport, header_len, sa, pn) builds the protected BTH ... TAG
-blob from a plain one; verify(ip, sa) checks a secure IP packet (ICRC excluded) and returns
-None or a message. The example SA (EXAMPLE_SA) is the one section 27 names; check_spec.py
+Library: seal_transport(bth, headers, plaintext, sa, pn) builds the protected BTH ... TAG
+blob from a plain one, with BTH SX (byte 8 bit 6) set; verify(transport, header_len, sa)
+checks a secure BTH ... TAG blob (SX, SECH, both tags) and returns (plaintext, None) or
+(None, message); verify_ip(ip, sa) checks a whole secure IP packet and returns None or a
+message. The example SA (EXAMPLE_SA) is the one section 27 names; check_spec.py
 verifies every EX-S* example with it. Standard library only (tools/aes_gcm.py).
 """
 import os
@@ -20,6 +22,7 @@ SECH_LEN = 24
 TAG_LEN = 16
 HTAG_LEN = 8
 SUITE_AES256_GCM = 1
+BTH_SX = 0x40         # BTH byte 8 bit 6 (top bit of Resv7): a SECH follows (section 19.4)
 
 # The example security association of metaroce.md section 27 (one per direction).
 EXAMPLE_SA = {
@@ -52,9 +55,16 @@ def header_tag(sa, pn, header_block_zero_htag):
     return tag[:HTAG_LEN]
 
 
+def with_sx(bth):
+    """The BTH with SX = 1, as every packet of a secure QP carries it (MR-SE-12)."""
+    return bth[:8] + bytes([bth[8] | BTH_SX]) + bth[9:]
+
+
 def seal_transport(bth, headers, plaintext, sa, pn):
     """bth (12 bytes) + headers after the SECH + plaintext (payload and pad) ->
-    BTH | SECH | headers | ciphertext | TAG."""
+    BTH (SX set) | SECH | headers | ciphertext | TAG. SX is part of the authenticated
+    header block, so it is set before either tag is computed."""
+    bth = with_sx(bth)
     block0 = bth + sech(sa, pn) + headers
     htag = header_tag(sa, pn, block0)
     block = bth + sech(sa, pn, htag) + headers
@@ -67,6 +77,8 @@ def verify(transport, header_len, sa):
     Returns (plaintext, None) or (None, message)."""
     if len(transport) < 12 + SECH_LEN + TAG_LEN or header_len > len(transport) - TAG_LEN:
         return None, "too short for BTH, SECH and tag"
+    if transport[1] & 0x0F != 1 or not transport[8] & BTH_SX:
+        return None, "BTH SX is 0 (or TVer is not 1): no SECH follows the BTH"
     s = transport[12:12 + SECH_LEN]
     ver_suite, _, epoch, spi, pn = struct.unpack("!BBHIQ", s[:16])
     if ver_suite != 0x10 | SUITE_AES256_GCM:
