@@ -88,8 +88,12 @@ std::string two_connection_capture() {
   EXPECT_TRUE(w.has_value());
   uint64_t t = 1'000'000'000;
   for (size_t i = 0; i < std::max(v4.size(), v6.size()); ++i) {
-    if (i < v4.size()) EXPECT_TRUE(w->write(v4[i], t += 1'000).has_value());
-    if (i < v6.size()) EXPECT_TRUE(w->write(v6[i], t += 1'000).has_value());
+    if (i < v4.size()) {
+      EXPECT_TRUE(w->write(v4[i], t += 1'000).has_value());
+    }
+    if (i < v6.size()) {
+      EXPECT_TRUE(w->write(v6[i], t += 1'000).has_value());
+    }
   }
   EXPECT_TRUE(w->close().has_value());
   return path;

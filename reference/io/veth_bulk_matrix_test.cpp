@@ -13,8 +13,8 @@
 // more slowly than the 268 ms ACK timer allows, so it is asked for again until the retry
 // budget runs out (22 of 1,260 cells in one unoptimised run, seed 1: 21 READs of 16 MiB at
 // MTU 256 to 2048 and one of 1 MiB at MTU 256).
-//   bazel test -c opt //reference/io:veth_bulk_matrix_test \
-//     --test_env=METAROCE_VETH_MATRIX=full --test_timeout=3600
+//   bazel test -c opt //reference/io:veth_bulk_matrix_test
+//     --test_env=METAROCE_VETH_MATRIX=full --test_timeout=3600  (one command line)
 // The seed is printed; METAROCE_SEED=N (--test_env) replays its impairment decisions (the
 // wire's timing is real, so a replay repeats the faults, not the exact interleaving).
 #include <gtest/gtest.h>
