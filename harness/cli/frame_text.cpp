@@ -27,7 +27,7 @@ std::string prefix(uint64_t frame, uint64_t time_ns) {
 
 std::string bth_text(const wire::Bth& bth) {
   return wire::opcode_name(bth) + printed(" dqpn 0x%06x psn 0x%06x%s", bth.dqpn.value(),
-                                                 bth.psn.value(), bth.ackreq ? " ackreq" : "");
+                                          bth.psn.value(), bth.ackreq ? " ackreq" : "");
 }
 
 std::string aeth_text(const wire::Aeth& aeth) {

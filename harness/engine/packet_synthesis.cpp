@@ -19,7 +19,6 @@ using script::Expr;
 using script::FieldArg;
 using script::Layer;
 
-
 // Sets field `arg.name` of header h from the script value.
 template <class H>
 Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const FieldArg& arg,

@@ -357,6 +357,14 @@ std::string notes(const RecordedConnection& recorded, const RecordedConnection& 
                            : "a conforming DUT answers with a right one") +
          ".\n";
   }
+  size_t ext = 0;
+  for (const auto& p : c.packets) ext += !p.synthesized && p.decoded.packet.bth.is_ext() ? 1 : 0;
+  if (ext > 0) {
+    s += "# " + std::to_string(ext) +
+         " of the frames are Ext packets (BTH TVer 1, spec Part II): " +
+         "the test language has no Part II layers yet, so each is replayed as the base packet " +
+         "of its opcode, without its MXH, SACKETH, SECH or tag, and with TVer 0.\n";
+  }
   const auto& first = c.packets.front().decoded.packet;
   if (first.vlan && first.vlan->vlan == 0) {
     s += "# The requests carry an 802.1Q priority tag (VID 0, PCP " +

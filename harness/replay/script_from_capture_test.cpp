@@ -28,6 +28,7 @@ struct Packet {
   bool ipv6 = false;
   std::optional<wire::Dot1Q> vlan;
   bool break_icrc = false;
+  bool ext = false;  // a Part II packet: TVer 1 with the MXH (requests) or SACKETH (ACKs)
 };
 
 RecordedPacket recorded(const Packet& in, uint64_t frame_number) {
@@ -54,6 +55,14 @@ RecordedPacket recorded(const Packet& in, uint64_t frame_number) {
   p.bth.ackreq = in.ackreq ? 1 : 0;
   if (!in.from_requester) p.aeth = wire::Aeth{wire::kSyndromeAck, 1};
   if (wire::opcode_info(in.opcode)->is(wire::kRead)) p.reth = wire::Reth{0x4000, 7, 64};
+  if (in.ext) {
+    p.bth.version = wire::kExtVersion;
+    if (in.from_requester) {
+      p.mxh.emplace().msn = 1;
+    } else {
+      p.sacketh.emplace().mpr = 8;
+    }
+  }
   const std::vector<uint8_t> payload(in.payload, 0x5a);
   p.payload = payload;
   wire::BuildOptions options;
@@ -122,6 +131,16 @@ TEST(ScriptFromCapture, APriorityTagIsNamedAsNotCarriedOver) {
   const std::string s = script(connection({send, kAck}));
   EXPECT_EQ(s.find("vlan="), std::string::npos) << s;
   EXPECT_NE(s.find("priority tag (VID 0, PCP 3)"), std::string::npos) << s;
+}
+
+TEST(ScriptFromCapture, ExtPacketsAreNamedAsReplayedInTheirBaseForm) {
+  Packet send{.ext = true};
+  Packet ack = kAck;
+  ack.ext = true;
+  const std::string s = script(connection({send, ack}));
+  EXPECT_NE(s.find("# 2 of the frames are Ext packets (BTH TVer 1"), std::string::npos) << s;
+  EXPECT_NE(s.find("< BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)"), std::string::npos) << s;
+  EXPECT_EQ(script(connection({Packet{}, kAck})).find("Ext packets"), std::string::npos);
 }
 
 TEST(ScriptFromCapture, ARequestWithAWrongIcrcGoesOutWithItAndTheScriptSaysSo) {

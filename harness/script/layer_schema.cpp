@@ -28,7 +28,6 @@ struct LayerSpec {
   }
 };
 
-
 template <class H>
 LayerSpec layer(std::vector<FieldSpec> extra = {}) {
   LayerSpec l{H::kName, {}};

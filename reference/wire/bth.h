@@ -73,8 +73,6 @@ struct Bth {
 };
 
 // The opcode's name in the table this BTH selects ("RC_PROBE" exists under TVer 1 only).
-inline std::string opcode_name(const Bth& bth) {
-  return opcode_name(bth.opcode, bth.header_set());
-}
+inline std::string opcode_name(const Bth& bth) { return opcode_name(bth.opcode, bth.header_set()); }
 
 }  // namespace mr::wire

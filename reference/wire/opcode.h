@@ -60,9 +60,9 @@ enum OpcodeFlag : uint32_t {
   kInvalidate = 1 << 13,
   kFlush = 1 << 14,
   kCnp = 1 << 15,
-  kProbe = 1 << 16,   // Part II: PROBE (section 25.2)
-  kCredit = 1 << 17,  // Part II: CREDIT (section 26.8)
-  kResync = 1 << 18,  // Part II: RESYNC (section 22.3)
+  kProbe = 1 << 16,         // Part II: PROBE (section 25.2)
+  kCredit = 1 << 17,        // Part II: CREDIT (section 26.8)
+  kResync = 1 << 18,        // Part II: RESYNC (section 22.3)
   kStart = kFirst | kOnly,  // begins a message
   kEnd = kLast | kOnly,     // ends a message
 };

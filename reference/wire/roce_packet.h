@@ -3,9 +3,9 @@
 // One RoCEv2 frame as value-type headers: Ether / [Dot1Q] / IP or IPv6 / UDP / BTH /
 // the extended headers the opcode implies / payload / pad / [SecTag] / ICRC. Which headers
 // the opcode implies depends on the BTH: Part I's for TVer 0, table 19.1's (MXH, SACKETH,
-// ...) for an Ext packet (TVer 1), behind a SECH and with a SecTag when SX is set. Payload and pad are
-// borrowed spans: a decoded packet points into the frame it came from, a packet being
-// built points at the caller's bytes.
+// ...) for an Ext packet (TVer 1), behind a SECH and with a SecTag when SX is set. Payload and pad
+// are borrowed spans: a decoded packet points into the frame it came from, a packet being built
+// points at the caller's bytes.
 #pragma once
 
 #include <cstdint>
