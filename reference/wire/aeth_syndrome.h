@@ -32,6 +32,15 @@ inline constexpr uint8_t kNakInvalidRequest = 0x61;
 inline constexpr uint8_t kNakRemoteAccessError = 0x62;
 inline constexpr uint8_t kNakRemoteOperationalError = 0x63;
 inline constexpr uint8_t kNakInvalidRdRequest = 0x64;
+// Part II's NAK codes (spec section 22), defined for Ext QPs only (reserved in base mode):
+// 0x65-0x67 on every Ext QP, 0x68-0x6B with NONFATAL.
+inline constexpr uint8_t kNakTrimmed = 0x65;
+inline constexpr uint8_t kNakTrimmedLastHop = 0x66;
+inline constexpr uint8_t kNakPsnOutOfWindow = 0x67;
+inline constexpr uint8_t kNakOpInvalidRequest = 0x68;
+inline constexpr uint8_t kNakOpRemoteAccess = 0x69;
+inline constexpr uint8_t kNakOpRemoteOperational = 0x6a;
+inline constexpr uint8_t kNakResource = 0x6b;
 
 // Bits 6:5 only: the type a reader takes from a syndrome whatever its reserved bit.
 constexpr SyndromeType syndrome_type(uint8_t s) {
@@ -56,8 +65,12 @@ inline constexpr uint8_t kSyndromeAck = ack(kAckCreditInvalid);
 // Text for a syndrome: "ACK" (any credit), "RNR_NAK" (any timer), "NAK_PSN_SEQUENCE_ERROR" ..
 // "NAK_INVALID_RD_REQUEST", or "0xNN" for a reserved value. The names test scripts use.
 std::string syndrome_name(uint8_t s);
+// The same in an Ext packet, where 0x65-0x6B have Part II's names ("NAK_TRIMMED" ..
+// "NAK_RESOURCE", as the Scapy layer names them).
+std::string ext_syndrome_name(uint8_t s);
 // The syndrome a name stands for when a packet is built: ACK is kSyndromeAck, RNR_NAK the
-// RNR NAK with timer code 0, a NAK name its code. nullopt for any other name.
+// RNR NAK with timer code 0, a NAK name its code (Part II's names too: a tester may send
+// them to a base DUT). nullopt for any other name.
 std::optional<uint8_t> syndrome_by_name(std::string_view name);
 // Every name syndrome_by_name knows, for a parser's did-you-mean.
 std::span<const std::string_view> syndrome_names();

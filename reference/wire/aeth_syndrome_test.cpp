@@ -83,6 +83,17 @@ TEST(AethSyndrome, ByNameGivesTheValueAPacketCarries) {
   EXPECT_FALSE(syndrome_by_name("RC_ACKNOWLEDGE"));
 }
 
+TEST(AethSyndrome, PartIINakNamesAreGivenInExtPacketsOnly) {
+  EXPECT_EQ(ext_syndrome_name(kNakTrimmed), "NAK_TRIMMED");
+  EXPECT_EQ(ext_syndrome_name(kNakResource), "NAK_RESOURCE");
+  EXPECT_EQ(ext_syndrome_name(kNakPsnSequenceError), "NAK_PSN_SEQUENCE_ERROR");
+  EXPECT_EQ(ext_syndrome_name(0x6c), "0x6c");
+  EXPECT_EQ(syndrome_name(kNakTrimmedLastHop), "0x66");  // reserved in base mode
+  for (uint8_t s = kNakTrimmed; s <= kNakResource; ++s) {
+    EXPECT_EQ(syndrome_by_name(ext_syndrome_name(s)), s);
+  }
+}
+
 TEST(AethSyndrome, NameAndByNameRoundTripForTheNakCodes) {
   for (uint8_t s = kNakPsnSequenceError; s <= kNakInvalidRdRequest; ++s) {
     EXPECT_EQ(syndrome_by_name(syndrome_name(s)), s);
