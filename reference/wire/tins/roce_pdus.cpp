@@ -45,6 +45,10 @@ Expected<std::vector<uint8_t>, std::string> serialize_roce(Tins::PDU& top) {
   const uint32_t icrc = roce->icrc_computed;
   for (int i = 0; i < 4; ++i)
     frame[end - 4 + static_cast<size_t>(i)] = static_cast<uint8_t>(icrc >> (24 - 8 * i));
+  // libtins summed the UDP checksum over the ICRC's placeholder zeros, so it is wrong now:
+  // write 0, as RoCEv2 senders do and build_frame does by default (the ICRC masks it).
+  const size_t udp_checksum = roce->transport_offset - Udp::kSize + 6;
+  frame[udp_checksum] = frame[udp_checksum + 1] = 0;
   return frame;
 }
 
@@ -64,8 +68,10 @@ Expected<void, std::string> attach_roce(Tins::PDU& top) {
     if (chain) outer->inner_pdu(chain.release());
     chain = std::move(outer);
   };
-  if (!p.payload.empty())
-    push(std::make_unique<Tins::RawPDU>(p.payload.data(), static_cast<uint32_t>(p.payload.size())));
+  // Payload and pad in one RawPDU, as Scapy's Raw holds them: the frame rebuilds as it was.
+  std::vector<uint8_t> data(p.payload.begin(), p.payload.end());
+  data.insert(data.end(), p.pad.begin(), p.pad.end());
+  if (!data.empty()) push(std::make_unique<Tins::RawPDU>(std::move(data)));
   if (p.cnp_padding) push(std::make_unique<CnpPaddingPdu>(*p.cnp_padding));
   if (p.atomic_ack_eth) push(std::make_unique<AtomicAckEthPdu>(*p.atomic_ack_eth));
   if (p.aeth) push(std::make_unique<AethPdu>(*p.aeth));

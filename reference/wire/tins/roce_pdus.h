@@ -81,12 +81,14 @@ using AethPdu = HeaderPdu<Aeth, 9>;
 using AtomicAckEthPdu = HeaderPdu<AtomicAckEth, 10>;
 using CnpPaddingPdu = HeaderPdu<CnpPadding, 11>;
 
-// Serializes a stack built with libtins and fills in the ICRC (the BTH's trailer).
+// Serializes a stack built with libtins and fills in the ICRC (the BTH's trailer). The UDP
+// checksum is written as 0, as RoCEv2 senders write it (libtins computes one before the ICRC
+// is known; the UDP PDU's checksum() keeps that stale value).
 Expected<std::vector<uint8_t>, std::string> serialize_roce(Tins::PDU& top);
 
 // Replaces the RawPDU under the UDP layer of a parsed frame (destination port 4791) with
-// BTH / extended headers / RawPDU payload, decoded by reference/wire; errors are the
-// codec's, naming header, field and offset.
+// BTH / extended headers / RawPDU payload and pad, decoded by reference/wire; errors are
+// the codec's, naming header, field and offset.
 Expected<void, std::string> attach_roce(Tins::PDU& top);
 
 }  // namespace mr::wire::tins

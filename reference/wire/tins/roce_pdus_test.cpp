@@ -39,14 +39,26 @@ TEST(RocePdus, AParsedFrameGainsTheDecodedChain) {
   EXPECT_EQ(BthPdu::name(), "BTH");
   EXPECT_EQ(bth.header().opcode, kOpRcSendOnly);
   EXPECT_EQ(bth.header().psn, 0xabcdU);
+  // The RawPDU holds payload and pad, as Scapy's Raw does.
   const auto& raw = eth.rfind_pdu<Tins::RawPDU>();
-  EXPECT_EQ(std::string(raw.payload().begin(), raw.payload().end()), "hello");
-  // And it serializes back to the same frame (pad included), ICRC and all.
+  EXPECT_EQ(std::string(raw.payload().begin(), raw.payload().end()), std::string("hello\0\0\0", 8));
+  // And it serializes back to the same frame, pad, zero UDP checksum, ICRC and all.
   auto again = serialize_roce(eth);
   ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(*again, bytes);
   auto d = decode_frame(*again);
   ASSERT_TRUE(d);
   EXPECT_TRUE(std::get<DecodedRoce>(*d).icrc_ok());
+}
+
+TEST(RocePdus, AParsedAckSerializesBackByteForByte) {
+  const auto bytes = testing::rc_ack_ipv4();
+  Tins::EthernetII eth(bytes.data(), static_cast<uint32_t>(bytes.size()));
+  ASSERT_TRUE(attach_roce(eth));
+  EXPECT_EQ(eth.rfind_pdu<AethPdu>().header().msn, 1U);
+  auto again = serialize_roce(eth);
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(*again, bytes);
 }
 
 TEST(RocePdus, NonRoceUdpIsRefused) {
