@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -163,7 +164,7 @@ bool refused(const std::vector<uint8_t>& frame) { return !decode_frame(frame).ha
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   uint64_t seed = 21;
   std::filesystem::path out;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -281,4 +282,13 @@ int main(int argc, char** argv) {
   std::printf("make_ext_seeds: %d table-19.1 opcodes (plain and secure), %d files in %s\n", opcodes,
               s.written(), out.c_str());
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "make_ext_seeds: %s\n", e.what());
+    return 2;
+  }
 }
