@@ -1,7 +1,7 @@
 // Writes a synthetic RoCEv2 capture for the benchmarks: N frames of a named traffic mix,
 // built with the reference codec (valid lengths and ICRCs), seeded and reproducible.
 //
-//   synth_capture --mix small|mtu1024|mtu4096 --count 1000000 --seed 1 --out FILE.pcapng
+//   synth_capture --mix small|mtu1024|mtu4096 --count 1000000 --seed 1 [--ext] --out FILE.pcapng
 //
 // small:   the control-sized packets of an RC connection: ACKs, READ requests, atomics,
 //          8..64-byte SENDs, CNPs (60..110-byte frames)
@@ -11,10 +11,17 @@
 //          (one and four response packets, PMTU 256), FETCH_ADDs, each with its answer, CNPs,
 //          and PSN-sequence NAK recoveries (go-back-N); what `metaroce analyze` should find
 //          clean (its benchmark input)
+//
+// --ext writes the Ext twin of small, mtu1024 or mtu4096: the same frames (same seed, same
+// opcodes, payload sizes and field values) as Part II packets, BTH TVer 1 with the headers of
+// table 19.1 for their opcode: an MXH after the BTH of every request, a RETH in every RDMA
+// WRITE packet, a SACKETH after the AETH of every ACK. CNPs stay TVer 0, as MR-EX-04 has them.
+// The Ext header values come from a generator of their own, so the base stream is unchanged.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,6 +101,37 @@ void data_packet(uint64_t i, size_t mtu, std::mt19937_64& rng, RocePacket& p,
   payload.assign(mtu, static_cast<uint8_t>(i));
 }
 
+// Turns a base packet into its Ext twin (table 19.1 under TVer 1); CNPs are left as they are.
+void make_ext(std::mt19937_64& rng, uint64_t i, RocePacket& p) {
+  using namespace mr::wire;
+  if (p.bth.opcode == kOpCnp) return;
+  p.bth.version = kExtVersion;
+  const OpcodeInfo* info = opcode_info(p.bth.opcode, HeaderSet::kExt);
+  if (info == nullptr) throw std::runtime_error("opcode without an Ext form in the mix");
+  if (info->has(kMxh)) {
+    auto& m = p.mxh.emplace();
+    m.plane = rng() % 4;
+    m.ev = static_cast<uint16_t>(rng());
+    m.msn = i / 8;
+    m.rqsn = i / 8;
+    m.offset = static_cast<uint32_t>(i % 8 * p.payload.size());
+    m.tsv = 1;
+    m.tx_timestamp = static_cast<uint32_t>(rng());
+  }
+  if (info->has(kReth) && !p.reth) {
+    p.reth = Reth{rng(), static_cast<uint32_t>(rng()), static_cast<uint32_t>(8 * p.payload.size())};
+  }
+  if (info->has(kSacketh)) {
+    auto& s = p.sacketh.emplace();
+    s.sack_ref = (p.bth.psn.value() + 1) & ~7u;
+    s.bitmap = rng();
+    s.ev_echo = static_cast<uint16_t>(rng());
+    s.mpr = 8;
+    s.tse = 1;
+    s.ts_echo = static_cast<uint32_t>(rng());
+  }
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -103,23 +141,30 @@ int run(int argc, char** argv) {
   uint64_t count = 1000000;
   uint64_t seed = 1;
   bool ipv6 = false;
+  bool ext = false;
   app.add_option("--mix", mix, "small | mtu1024 | mtu4096 | rc")
       ->check(CLI::IsMember({"small", "mtu1024", "mtu4096", "rc"}));
   app.add_option("--count", count, "frames to write");
   app.add_option("--seed", seed, "random seed");
   app.add_flag("--ipv6", ipv6, "IPv6 instead of IPv4");
+  app.add_flag("--ext", ext, "the Ext twin: TVer 1, the headers of table 19.1 (not with rc)");
   app.add_option("--out", out, "output pcapng")->required();
   CLI11_PARSE(app, argc, argv);
 
-  std::printf("synth_capture: mix %s, %llu frames, seed %llu -> %s\n", mix.c_str(),
-              static_cast<unsigned long long>(count), static_cast<unsigned long long>(seed),
-              out.c_str());
+  if (ext && mix == "rc") {
+    std::fprintf(stderr, "synth_capture: --ext is for small, mtu1024 and mtu4096\n");
+    return 2;
+  }
+  std::printf("synth_capture: mix %s%s, %llu frames, seed %llu -> %s\n", mix.c_str(),
+              ext ? " (Ext twin)" : "", static_cast<unsigned long long>(count),
+              static_cast<unsigned long long>(seed), out.c_str());
   auto writer = mr::io::PcapngWriter::create(out, "metaroce synth_capture");
   if (!writer) {
     std::fprintf(stderr, "synth_capture: %s\n", writer.error().c_str());
     return 2;
   }
   std::mt19937_64 rng(seed);
+  std::mt19937_64 ext_rng(seed ^ 0x4d78);  // the Ext headers' own stream
   std::vector<uint8_t> payload;
   uint64_t t = 1'700'000'000'000'000'000ULL;
   if (mix == "rc") {
@@ -142,6 +187,7 @@ int run(int argc, char** argv) {
       data_packet(i, mix == "mtu1024" ? 1024 : 4096, rng, p, payload);
     }
     p.payload = payload;
+    if (ext) make_ext(ext_rng, i, p);
     const auto frame = mr::wire::build_frame(p, {.fill_padding = true});
     t += 100 + rng() % 1000;
     if (auto ok = writer->write(frame, t); !ok) {

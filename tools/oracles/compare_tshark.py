@@ -15,6 +15,15 @@ CNP) it shows as opaque "vendor" bytes (headers .. ICRC): those are compared as 
 tshark does not check the ICRC: with --expect-icrc-ok every RoCE frame must also have
 icrc_ok true in our decode (real captures, corpora built with a correct ICRC).
 
+With --lua tools/wireshark/metaroce.lua, tshark dissects TVer-1 (Part II) packets with the
+project's Lua dissector (layer "metaroce", table 19.1) and the rest as above. Every field it
+shows for BTH, SECH, MXH, the IBTA headers, SACKETH, CRETH, RSYNETH, the tag, payload, pad
+and ICRC is compared with ours, each header's bytes with our header re-serialized (the
+tools/scapy/metaroce.py layers), the header order with our layers, and its computed ICRC
+with our verdict; fields it derives (SACK base, flags byte, AETH kind and NAK) are
+recomputed from ours. SECURE is not on the wire for the dissector (it predates the SX bit):
+--lua-secure Always or Never sets its preference for the whole file.
+
 Exits 1 on any mismatch, on a frame count that differs, or on a frame tshark sees as
 InfiniBand that we do not decode as RoCE.
 """
@@ -130,6 +139,162 @@ IB = {
 }
 
 
+def signed16(v):
+    return v - 0x10000 if v >= 0x8000 else v
+
+
+# metaroce.lua (layer "metaroce", TVer 1) header key -> (our layer, {tshark field: (our
+# field, converter)}). Fields under a "_tree" of a field are walked the same way.
+EXT = {
+    "infiniband.bth": ("BTH", {
+        "infiniband.bth.opcode": ("opcode", num), "infiniband.bth.se": ("solicited", num),
+        "infiniband.bth.m": ("migreq", num), "infiniband.bth.padcnt": ("padcount", num),
+        "infiniband.bth.tver": ("version", num), "infiniband.bth.p_key": ("pkey", num),
+        "metaroce.bth.fecn": ("fecn", num), "metaroce.bth.becn": ("becn", num),
+        "metaroce.bth.resv6a": ("resv6", num), "infiniband.bth.destqp": ("dqpn", num),
+        "infiniband.bth.a": ("ackreq", num), "infiniband.bth.reserved7": ("resv7", num),
+        "infiniband.bth.psn": ("psn", num)}),
+    "metaroce.sech": ("SECH", {
+        "metaroce.sech.ver": ("ver", num), "metaroce.sech.suite": ("suite", num),
+        "metaroce.sech.resv8": ("resv8", num), "metaroce.sech.epoch": ("epoch", num),
+        "metaroce.sech.spi": ("spi", num), "metaroce.sech.pn": ("pn", num),
+        "metaroce.sech.htag": ("htag", lambda v: hexbytes(v).hex())}),
+    "metaroce.mxh": ("MXH", {
+        "metaroce.mxh.ver": ("ver", num), "metaroce.mxh.retx": ("retx", num),
+        "metaroce.mxh.tsv": ("tsv", num), "metaroce.mxh.ar": ("ar", num),
+        "metaroce.mxh.resv0": ("resv1", num), "metaroce.mxh.plane": ("plane", num),
+        "metaroce.mxh.ev": ("ev", num), "metaroce.mxh.pending": ("pending", num),
+        "metaroce.mxh.msn": ("msn", num), "metaroce.mxh.resv8": ("resv8", num),
+        "metaroce.mxh.rqsn": ("rqsn", num), "metaroce.mxh.offset": ("offset", num),
+        "metaroce.mxh.txts": ("tx_timestamp", num)}),
+    "infiniband.reth": IB["infiniband.reth"],
+    "infiniband.atomiceth": IB["infiniband.atomiceth"],
+    "infiniband.immdt": IB["infiniband.immdt"],
+    "infiniband.ieth": IB["infiniband.ieth"],
+    "infiniband.aeth": ("AETH", {
+        "infiniband.aeth.syndrome": ("syndrome", num), "infiniband.aeth.msn": ("msn", num),
+        "infiniband.aeth.syndrome.opcode": (lambda h: (h["syndrome"] >> 5) & 3, num),
+        "metaroce.aeth.nak": (lambda h: h["syndrome"], num)}),
+    "infiniband.atomicacketh": IB["infiniband.atomicacketh"],
+    "metaroce.sack": ("SACKETH", {
+        "metaroce.sack.flags": (lambda h: h["ece"] << 7 | h["trm"] << 6 | h["oow"] << 5
+                                | h["prb"] << 4 | h["dup"] << 3 | h["tse"] << 2 | h["ara"] << 1
+                                | h["crv"], num),
+        "metaroce.sack.ece": ("ece", num), "metaroce.sack.trm": ("trm", num),
+        "metaroce.sack.oow": ("oow", num), "metaroce.sack.prb": ("prb", num),
+        "metaroce.sack.dup": ("dup", num), "metaroce.sack.tse": ("tse", num),
+        "metaroce.sack.ara": ("ara", num), "metaroce.sack.crv": ("crv", num),
+        "metaroce.sack.ref": ("sack_ref", num), "metaroce.sack.bitmap": ("bitmap", num),
+        "metaroce.sack.ev_echo": ("ev_echo", num), "metaroce.sack.plane_echo": ("plane_echo", num),
+        "metaroce.sack.mpr": ("mpr", num), "metaroce.sack.ce_count": ("ce_count", num),
+        "metaroce.sack.service_time": ("service_time", num),
+        "metaroce.sack.ts_echo": ("ts_echo", num),
+        "metaroce.sack.offset": ("sack_offset", lambda v: num(v) & 0xFFFF),
+        "metaroce.sack.credit_limit": ("credit", num),
+        "metaroce.sack.base": (lambda h: (h["sack_ref"] + signed16(h["sack_offset"])) % (1 << 24),
+                               num),
+        # one per set / clear bit of the bitmap: tshark's JSON keeps only the last of
+        # repeated keys, so these are not compared (bitmap and base are)
+        "metaroce.sack.psn": (None, None), "metaroce.sack.hole": (None, None)}),
+    "metaroce.creth": ("CRETH", {
+        "metaroce.creth.ver": ("ver", num), "metaroce.creth.resv4": ("resv4", num),
+        "metaroce.creth.resv8": ("resv8", num), "metaroce.creth.credit_limit": ("credit", num)}),
+    "metaroce.rsyneth": ("RSYNETH", {
+        "metaroce.rsyneth.code": ("code", num), "metaroce.rsyneth.end": ("end", num),
+        "metaroce.rsyneth.resv7": ("resv7", num), "metaroce.rsyneth.count": ("count", num)}),
+}
+
+
+def ext_layer_bytes(name, fields):
+    if name == "BTH":
+        return bth_bytes(fields)
+    import metaroce_scapy  # noqa: F401 (puts tools/scapy on sys.path)
+    import metaroce as mx
+    f = dict(fields)
+    if name == "SACKETH":
+        f["sack_offset"] = signed16(f["sack_offset"])
+    if name == "SECH":
+        f["htag"] = bytes.fromhex(f["htag"])
+    return bytes(getattr(mx, name)(**f))
+
+
+def compare_ext_fields(fno, ol, ours, sub, tree, mm, stats):
+    for tk, tv in tree.items():
+        if tk == "_ws.expert":
+            continue  # expert info (reserved bits, names): not a field
+        if tk.endswith("_tree"):
+            if tk[:-len("_tree")] not in sub:
+                mm.add(fno, "unknown tshark subtree %s" % tk, tv, None)
+                continue
+            compare_ext_fields(fno, ol, ours, sub, tv, mm, stats)
+            continue
+        if tk not in sub:
+            mm.add(fno, "unknown tshark field %s" % tk, tv, None)
+            continue
+        of, conv = sub[tk]
+        if of is None:
+            continue
+        exp = conv(tv)
+        got = of(ours) if callable(of) else ours.get(of)
+        if exp != got:
+            mm.add(fno, "%s.%s (tshark %s)" % (ol, of if isinstance(of, str) else "derived", tk),
+                   exp, got)
+        stats["fields"] += 1
+
+
+def compare_ext_frame(fno, layer, a, mm, stats):
+    """A TVer-1 frame as metaroce.lua dissects it."""
+    seen = []
+    for key, val in layer.items():
+        if key.endswith("_tree") or key == "_ws.expert":
+            continue
+        if key == "infiniband.invariant.crc":
+            if num(val) != a.get("icrc"):
+                mm.add(fno, "icrc (tshark invariant.crc)", num(val), a.get("icrc"))
+            computed = layer.get(key + "_tree", {}).get("metaroce.icrc.computed")
+            if computed is not None and (num(computed) == num(val)) != a.get("icrc_ok"):
+                mm.add(fno, "icrc_ok (tshark metaroce.icrc.computed %s)" % computed, None,
+                       a.get("icrc_ok"))
+            stats["fields"] += 2
+            continue
+        if key in ("metaroce.payload", "metaroce.pad"):
+            ours = a.get("payload" if key == "metaroce.payload" else "pad", "")
+            if hexbytes(val).hex() != ours:
+                mm.add(fno, "%s (tshark %s)" % (key.split(".")[1], key), hexbytes(val).hex(), ours)
+            stats["fields"] += 1
+            continue
+        if key == "metaroce.sech.tag":
+            seen.append("SecTag")
+            ours = a.get("SecTag", {}).get("tag")
+            if hexbytes(val).hex() != ours:
+                mm.add(fno, "SecTag.tag (tshark %s)" % key, hexbytes(val).hex(), ours)
+            stats["fields"] += 1
+            continue
+        if key not in EXT:
+            mm.add(fno, "unknown tshark field %s" % key, val, None)
+            continue
+        ol, sub = EXT[key]
+        seen.append(ol)
+        if ol not in a:
+            mm.add(fno, ol, "present (tshark %s)" % key, None)
+            continue
+        try:
+            mine = ext_layer_bytes(ol, a[ol])
+        except Exception as ex:
+            mine = ("<cannot serialize: %s>" % ex).encode()
+        if hexbytes(val) != mine:
+            mm.add(fno, "%s bytes" % ol, hexbytes(val).hex(), mine.hex())
+        stats["fields"] += 1
+        compare_ext_fields(fno, ol, a[ol], sub, layer.get(key + "_tree", {}), mm, stats)
+    ours = a["layers"][a["layers"].index("BTH"):]
+    if seen != ours:
+        mm.add(fno, "layers after IP/UDP (tshark metaroce)", seen, ours)
+    for key, ours in (("metaroce.payload", a.get("payload")), ("metaroce.pad", a.get("pad"))):
+        if key not in layer and ours:
+            mm.add(fno, "%s (tshark shows none)" % key, "", ours)
+    stats["ext_frames"] += 1
+
+
 def bth_value(bth, field):
     if field.startswith("("):
         return bth["fecn"] << 7 | bth["becn"] << 6 | bth["resv6"]
@@ -171,7 +336,8 @@ def aeth_syndrome_tree_ok(syn, tree):
 def compare_frame(pcap, t, a, mm, stats):
     layers = t["_source"]["layers"]
     fno = "%s#%s" % (os.path.basename(pcap), a.get("frame"))
-    if "infiniband" not in layers:
+    ext = "metaroce" in layers
+    if "infiniband" not in layers and not ext:
         if a.get("roce"):
             mm.add(fno, "roce", "not InfiniBand for tshark", "RoCE")
         return
@@ -195,6 +361,9 @@ def compare_frame(pcap, t, a, mm, stats):
                 mm.add(fno, "%s.%s (tshark %s)" % (ol, of, tf), exp, got)
             stats["fields"] += 1
 
+    if ext:
+        compare_ext_frame(fno, layers["metaroce"], a, mm, stats)
+        return
     ib = layers["infiniband"]
     op = a["BTH"]["opcode"]
     deviation = KNOWN_DEVIATIONS.get(op)
@@ -266,8 +435,10 @@ def compare_frame(pcap, t, a, mm, stats):
         stats["fields"] += 1
 
 
-def run_tshark(pcap):
+def run_tshark(pcap, lua=None, lua_secure="Never"):
     cmd = ["tshark", "-n", "-r", pcap, "-T", "json"]
+    if lua:
+        cmd += ["-X", "lua_script:" + lua, "-o", "metaroce.secure:" + lua_secure]
     for h in payload_heuristics():
         cmd += ["--disable-protocol", h]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -284,13 +455,16 @@ def main():
     ap.add_argument("--expect-icrc-ok", action="store_true")
     ap.add_argument("--min-frames", type=int, default=1)
     ap.add_argument("--show", type=int, default=20)
+    ap.add_argument("--lua", help="tools/wireshark/metaroce.lua: dissect TVer 1 as Part II")
+    ap.add_argument("--lua-secure", choices=["Never", "Always"], default="Never",
+                    help="metaroce.lua's secure preference (SECH after every TVer-1 BTH)")
     a = ap.parse_args()
     mm = oc.Mismatches(a.show)
-    stats = {"fields": 0, "deviations": {}}
+    stats = {"fields": 0, "deviations": {}, "ext_frames": 0}
     frames = roce = 0
     bad_count = False
     for pcap in a.pcap:
-        ts = run_tshark(pcap)
+        ts = run_tshark(pcap, a.lua, a.lua_secure)
         ours = oc.run_decoder(a.decoder, pcap)
         if len(ts) != len(ours):
             print("%s: tshark gives %d frames, the decoder %d" % (pcap, len(ts), len(ours)))
@@ -306,9 +480,10 @@ def main():
         print("compare_tshark: known deviation, %d frames (headers after BTH not compared): %s"
               % (n, what))
     ok = mm.count == 0 and not bad_count and frames >= a.min_frames
-    print("compare_tshark: %d frames (%d RoCE) in %d files, %d fields compared, "
+    ext = " (%d Part II by metaroce.lua)" % stats["ext_frames"] if a.lua else ""
+    print("compare_tshark: %d frames (%d RoCE%s) in %d files, %d fields compared, "
           "%d mismatches in %d frames: %s"
-          % (frames, roce, len(a.pcap), stats["fields"], mm.count, len(mm.frames),
+          % (frames, roce, ext, len(a.pcap), stats["fields"], mm.count, len(mm.frames),
              "PASS" if ok else "FAIL"))
     sys.exit(0 if ok else 1)
 

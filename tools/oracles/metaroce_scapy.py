@@ -20,8 +20,9 @@ if _SCAPY_DIR not in sys.path:
 import metaroce as _mr  # noqa: E402
 from scapy.config import conf  # noqa: E402
 
-# The codec the oracles check decodes Part I only: a packet whose TVer happens to be 1
-# (random corpora have some) must dissect as base, as it did before the move.
+# The base oracles check Part I: their corpora draw no TVer 1 (scapy_corpus.py), and every
+# TVer dissects as base, as it did before the move. The Ext golden corpus (make_golden.py)
+# turns Part II dissection on for its own frames.
 conf.contribs["metaroce"]["ext"] = False
 
 from metaroce import (AETH, BTH, CNPPadding, RDETH, DETH, FETH, RETH,  # noqa: E402,F401

@@ -42,7 +42,7 @@ def layer_dict(layer):
 # 64-bit fields: above 2^53 - 1 our JSON gives their decimal string (docs/decode-json.md).
 WIDE_FIELDS = {"RETH": ("va",), "AtomicETH": ("va", "swap", "comp"), "AtomicAckETH": ("orig",),
                "CNPPadding": ("reserved1", "reserved2"), "CookedLinux": ("src",),
-               "CookedLinuxV2": ("src",)}
+               "CookedLinuxV2": ("src",), "SECH": ("pn",), "SACKETH": ("bitmap",)}
 MAX_EXACT_JSON_INTEGER = (1 << 53) - 1
 
 
