@@ -21,8 +21,7 @@ shows for BTH, SECH, MXH, the IBTA headers, SACKETH, CRETH, RSYNETH, the tag, pa
 and ICRC is compared with ours, each header's bytes with our header re-serialized (the
 tools/scapy/metaroce.py layers), the header order with our layers, and its computed ICRC
 with our verdict; fields it derives (SACK base, flags byte, AETH kind and NAK) are
-recomputed from ours. SECURE is not on the wire for the dissector (it predates the SX bit):
---lua-secure Always or Never sets its preference for the whole file.
+recomputed from ours. The dissector finds a SECH by the BTH's SX bit, as our decoder does.
 
 Exits 1 on any mismatch, on a frame count that differs, or on a frame tshark sees as
 InfiniBand that we do not decode as RoCE.
@@ -435,10 +434,10 @@ def compare_frame(pcap, t, a, mm, stats):
         stats["fields"] += 1
 
 
-def run_tshark(pcap, lua=None, lua_secure="Never"):
+def run_tshark(pcap, lua=None):
     cmd = ["tshark", "-n", "-r", pcap, "-T", "json"]
     if lua:
-        cmd += ["-X", "lua_script:" + lua, "-o", "metaroce.secure:" + lua_secure]
+        cmd += ["-X", "lua_script:" + lua]
     for h in payload_heuristics():
         cmd += ["--disable-protocol", h]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -456,15 +455,13 @@ def main():
     ap.add_argument("--min-frames", type=int, default=1)
     ap.add_argument("--show", type=int, default=20)
     ap.add_argument("--lua", help="tools/wireshark/metaroce.lua: dissect TVer 1 as Part II")
-    ap.add_argument("--lua-secure", choices=["Never", "Always"], default="Never",
-                    help="metaroce.lua's secure preference (SECH after every TVer-1 BTH)")
     a = ap.parse_args()
     mm = oc.Mismatches(a.show)
     stats = {"fields": 0, "deviations": {}, "ext_frames": 0}
     frames = roce = 0
     bad_count = False
     for pcap in a.pcap:
-        ts = run_tshark(pcap, a.lua, a.lua_secure)
+        ts = run_tshark(pcap, a.lua)
         ours = oc.run_decoder(a.decoder, pcap)
         if len(ts) != len(ours):
             print("%s: tshark gives %d frames, the decoder %d" % (pcap, len(ts), len(ours)))

@@ -7,7 +7,7 @@ every field random (the Ver fields 1, SECH's suite 1), a payload of 0..300 bytes
 consistent pad count when the opcode carries one; a secure frame (SX, Resv7 bit 6, set) has
 a SECH after the BTH and a SecTag (ciphertext = payload and pad, then the 16-byte tag) before
 the ICRC. The expect line is Scapy's dissection of the built bytes with Part II dissection on
-(and secure mode on for secure frames: Scapy cannot tell from the bytes), in the shape of
+(which finds the SECH by the BTH's SX bit, as our decoder does), in the shape of
 `metaroce decode --json`: SecTag's ciphertext is the decode's payload and pad.
 """
 
@@ -103,10 +103,12 @@ def build_one(seed, i, op, secure, vlan=None, ipv6=None, frame=None, sec=1700001
 
 
 def dissect(b, secure):
-    """Scapy's dissection with Part II on (the oracles' shim turns it off for base frames)."""
+    """Scapy's dissection with Part II on (the oracles' shim turns it off for base frames).
+    `secure` is not told to Scapy: it reads SX from the bytes, and expect_of checks that it
+    found the SECH exactly when the frame was built secure."""
     c = conf.contribs["metaroce"]
     saved = dict(c)
-    c["ext"], c["secure"] = True, secure
+    c["ext"] = True
     try:
         return Ether(b)
     finally:

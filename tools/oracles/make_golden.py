@@ -19,8 +19,8 @@
    and IPv6, plus 20 seeded random ones each (ext_corpus.py, seed 20261); the secure file's
    frames have SX set, a SECH and a SecTag. Built with tools/scapy/metaroce.py; the decoder
    must agree with its dissection (compare_scapy.py) and with tshark running
-   tools/wireshark/metaroce.lua (compare_tshark.py --lua; secure preference Never, then
-   Always) before golden_ext.jsonl and golden_ext_secure.jsonl are written.
+   tools/wireshark/metaroce.lua (compare_tshark.py --lua; both find the SECH by the BTH's
+   SX bit) before golden_ext.jsonl and golden_ext_secure.jsonl are written.
 4. golden_ext_edge.pcap: malformed and edge Ext frames (cut MXH, SACKETH, CRETH, RSYNETH,
    SECH and SecTag, payload on PROBE and CREDIT, a secure pad count into the tag, opcodes
    outside table 19.1 under TVer 1, SX on TVer 0, wrong ICRCs), each of the kind stated,
@@ -237,8 +237,7 @@ def main():
         for cmd in ([PY, os.path.join(HERE, "compare_scapy.py"), "--decoder", a.decoder,
                      "--pcap", xpcap, "--expect", xexpect],
                     [PY, os.path.join(HERE, "compare_tshark.py"), "--decoder", a.decoder,
-                     "--pcap", xpcap, "--expect-icrc-ok", "--lua", LUA,
-                     "--lua-secure", "Always" if secure else "Never"]):
+                     "--pcap", xpcap, "--expect-icrc-ok", "--lua", LUA]):
             if subprocess.run(cmd).returncode != 0:
                 raise SystemExit("make_golden: the decoder disagrees with an oracle on %s; "
                                  "%s.jsonl NOT written" % (name, name))
