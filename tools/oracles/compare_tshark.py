@@ -152,6 +152,8 @@ EXT = {
         "metaroce.bth.fecn": ("fecn", num), "metaroce.bth.becn": ("becn", num),
         "metaroce.bth.resv6a": ("resv6", num), "infiniband.bth.destqp": ("dqpn", num),
         "infiniband.bth.a": ("ackreq", num), "infiniband.bth.reserved7": ("resv7", num),
+        # SX, BTH resv7 bit 6 (section 19.4): our JSON keeps Scapy's 7-bit resv7.
+        "metaroce.bth.sx": (lambda h: h["resv7"] >> 6 & 1, num),
         "infiniband.bth.psn": ("psn", num)}),
     "metaroce.sech": ("SECH", {
         "metaroce.sech.ver": ("ver", num), "metaroce.sech.suite": ("suite", num),
