@@ -476,10 +476,21 @@ Expected<std::string, std::string> script_from_connection(const RecordedConnecti
   }
   const MemoryExtent extent = memory_extent(c);
   if (extent.region_length() > kMaxRegion) {
+    // A base packet sent with TVer 1 reads as an Ext one: its RETH then comes from the bytes
+    // after an MXH, which is how such a capture arrives here.
+    std::string ext;
+    for (const auto& p : c.packets) {
+      if (p.synthesized || !p.decoded.packet.bth.is_ext() || !p.decoded.packet.reth) continue;
+      ext += (ext.empty() ? "" : ", ") + std::to_string(p.frame_number);
+    }
+    if (!ext.empty()) {
+      ext = " (frames " + ext + " are Ext packets, BTH TVer 1, whose RETH follows an MXH: " +
+            "a base packet sent with TVer 1 reads so)";
+    }
     return Unexpected(o.capture_name + ": the requests span " +
                       std::to_string(extent.end - extent.base) +
                       " bytes of the DUT's memory, more than the " +
-                      std::to_string(kMaxRegion >> 20) + " MiB a replay registers");
+                      std::to_string(kMaxRegion >> 20) + " MiB a replay registers" + ext);
   }
   const ReceivePlan receives = plan_receives(c);
   return metadata(c, o) + notes(recorded, c) + setup(c, extent, receives) +
