@@ -29,34 +29,14 @@ constexpr uint16_t kIpFlagMoreFragments = 1;
                    std::to_string(limit) + " bytes " + std::string(where));
 }
 
-// Calls f(bit, slot) for each extended header slot, in wire order.
-template <class F>
-void for_each_slot(RocePacket& p, F&& f) {
-  f(kSech, p.sech);
-  f(kRdeth, p.rdeth);
-  f(kDeth, p.deth);
-  f(kFeth, p.feth);
-  f(kMxh, p.mxh);
-  f(kReth, p.reth);
-  f(kAtomicEth, p.atomic_eth);
-  f(kImmDt, p.imm_dt);
-  f(kIeth, p.ieth);
-  f(kAeth, p.aeth);
-  f(kAtomicAckEth, p.atomic_ack_eth);
-  f(kSacketh, p.sacketh);
-  f(kCreth, p.creth);
-  f(kRsyneth, p.rsyneth);
-  f(kCnpPadding, p.cnp_padding);
-}
-
 // The slow half of read_extensions: walks the headers one by one to name the first that
 // does not fit.
 [[gnu::cold, gnu::noinline]] Expected<void, ParseError> name_missing_extension(
     const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
   Expected<void, ParseError> result;
   // Cleared first: a refused frame's extension slots are exactly the headers read whole.
-  for_each_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
-  for_each_slot(p, [&](HeaderBit bit, auto& slot) {
+  RocePacket::for_each_extension_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
+  RocePacket::for_each_extension_slot(p, [&](HeaderBit bit, auto& slot) {
     using H = typename std::remove_reference_t<decltype(slot)>::value_type;
     if (!result || !info.has(bit)) return;
     if (auto ok = r.need(H::kSize, H::kName); !ok) {
@@ -74,7 +54,7 @@ void for_each_slot(RocePacket& p, F&& f) {
 // fails, the headers are walked one by one to name the first that does not fit.
 Expected<void, ParseError> read_extensions(const OpcodeInfo& info, ByteReader& r, RocePacket& p) {
   if (r.remaining() >= info.header_bytes()) [[likely]] {
-    for_each_slot(p, [&](HeaderBit bit, auto& slot) {
+    RocePacket::for_each_extension_slot(p, [&](HeaderBit bit, auto& slot) {
       if (!info.has(bit)) {
         slot.reset();
         return;
@@ -109,7 +89,7 @@ Expected<void, ParseError> decode_transport(std::span<const uint8_t> frame, size
   if (info) {
     if (auto ok = read_extensions(*info, r, p); !ok) return ok;
   } else {
-    for_each_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
+    RocePacket::for_each_extension_slot(p, [](HeaderBit, auto& slot) { slot.reset(); });
   }
   // A secure packet (SX set, spec section 19.4) ends in its tag, then the ICRC.
   const bool tagged = info && set == HeaderSet::kExtSecure;

@@ -158,28 +158,11 @@ Expected<OwnedPacket, std::string> packet_from_json(const nlohmann::json& j) {
   }
   if (j.contains("UDP") && !(ok = header_from_json(j["UDP"], p.udp))) return Unexpected(ok.error());
   if (j.contains("BTH") && !(ok = header_from_json(j["BTH"], p.bth))) return Unexpected(ok.error());
-  for (auto* step :
-       {+[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.rdeth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.deth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.feth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.mxh); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.reth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.atomic_eth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.imm_dt); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.ieth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.aeth); },
-        +[](const nlohmann::json&js, RocePacket&q) {
-          return optional_from_json(js, q.atomic_ack_eth);
-        },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.sacketh); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.creth); },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.rsyneth); },
-        +[](const nlohmann::json&js, RocePacket&q) {
-          return optional_from_json(js, q.cnp_padding);
-        },
-        +[](const nlohmann::json&js, RocePacket&q) { return optional_from_json(js, q.sec_tag); }}) {
-    if (!(ok = step(j, p))) return Unexpected(ok.error());
-  }
+  RocePacket::for_each_extension_slot(p, [&](HeaderBit, auto& slot) {
+    if (ok) ok = optional_from_json(j, slot);
+  });
+  if (ok) ok = optional_from_json(j, p.sec_tag);
+  if (!ok) return Unexpected(ok.error());
   for (auto [key, bytes] : {std::pair{"payload", &out.payload}, std::pair{"pad", &out.pad}}) {
     if (!j.contains(key)) continue;
     auto b = unhex(j[key], key);

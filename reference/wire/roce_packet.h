@@ -81,23 +81,31 @@ struct RocePacket {
     for_each_extension(f);
     for_each_trailer(f);
   }
+  // Calls f(bit, slot) for each extended-header slot (a std::optional), in wire order: the
+  // one list that decoding, building, JSON and for_each_extension all follow.
+  template <class Self, class F>
+  static void for_each_extension_slot(Self& p, F&& f) {
+    f(kSech, p.sech);
+    f(kRdeth, p.rdeth);
+    f(kDeth, p.deth);
+    f(kFeth, p.feth);
+    f(kMxh, p.mxh);
+    f(kReth, p.reth);
+    f(kAtomicEth, p.atomic_eth);
+    f(kImmDt, p.imm_dt);
+    f(kIeth, p.ieth);
+    f(kAeth, p.aeth);
+    f(kAtomicAckEth, p.atomic_ack_eth);
+    f(kSacketh, p.sacketh);
+    f(kCreth, p.creth);
+    f(kRsyneth, p.rsyneth);
+    f(kCnpPadding, p.cnp_padding);
+  }
   template <class F>
   void for_each_extension(F&& f) const {
-    if (sech) f(*sech);
-    if (rdeth) f(*rdeth);
-    if (deth) f(*deth);
-    if (feth) f(*feth);
-    if (mxh) f(*mxh);
-    if (reth) f(*reth);
-    if (atomic_eth) f(*atomic_eth);
-    if (imm_dt) f(*imm_dt);
-    if (ieth) f(*ieth);
-    if (aeth) f(*aeth);
-    if (atomic_ack_eth) f(*atomic_ack_eth);
-    if (sacketh) f(*sacketh);
-    if (creth) f(*creth);
-    if (rsyneth) f(*rsyneth);
-    if (cnp_padding) f(*cnp_padding);
+    for_each_extension_slot(*this, [&](HeaderBit, const auto& slot) {
+      if (slot) f(*slot);
+    });
   }
   // What follows the payload and pad, before the ICRC.
   template <class F>
