@@ -42,7 +42,7 @@ def layer_dict(layer):
 # 64-bit fields: above 2^53 - 1 our JSON gives their decimal string (docs/decode-json.md).
 WIDE_FIELDS = {"RETH": ("va",), "AtomicETH": ("va", "swap", "comp"), "AtomicAckETH": ("orig",),
                "CNPPadding": ("reserved1", "reserved2"), "CookedLinux": ("src",),
-               "CookedLinuxV2": ("src",)}
+               "CookedLinuxV2": ("src",), "SACKETH": ("bitmap",), "SECH": ("pn",)}
 MAX_EXACT_JSON_INTEGER = (1 << 53) - 1
 
 
@@ -97,6 +97,7 @@ class Mismatches:
         self.show = show
         self.count = 0
         self.frames = set()
+        self.compared = 0  # fields compared, for the summaries
 
     def add(self, frame, what, expected, actual):
         self.count += 1

@@ -14,8 +14,22 @@ With --extended the metaroce_scapy layers are used for every opcode of our table
 INVALIDATE/FLUSH/ATOMIC_WRITE, UC, RD, UD, CNP), a quarter of the packets over IPv6 (ICRC
 from metaroce_scapy.icrc_ipv6, verified against the Linux rxe captures).
 
+In both, the BTH's TVer is random (0 mostly, any of 0-15 sometimes), so some frames have
+TVer 1: Part II (Ext) frames, whose bytes after the BTH the codec reads by table 19.1
+(SECH first and a SecTag before the ICRC when SX, resv7 bit 6, is set). Their expected
+line is the dissection by the Part II layers of tools/scapy/metaroce.py (Scapy's own
+layers know no Part II; in the plain corpus they are dissected after the base frames, in
+this process, so the base frames keep Scapy's own dissection). A TVer-1 frame too short for
+its headers (random bytes meant as base headers rarely fit table 19.1) is expected to be
+refused: "roce": false, the layers read whole before it, and "error" naming the header
+(ext_expect_of says how the decode contract counts).
+
 Each line of --expect is Scapy's dissection of the built bytes (Ether(bytes)) in the
-shape of `metaroce decode --json`, plus "ext_raw" where Scapy lacks a layer.
+shape of `metaroce decode --json`, plus "ext_raw" where Scapy lacks a layer. Two Scapy
+conventions are kept as Scapy shows them and mapped by the comparators: SACKETH
+sack_offset is signed (the JSON has the unsigned 16-bit field), and bytes fields (SECH
+htag, SecTag tag) are hex strings, as JSON has no bytes. A SecTag's ciphertext is the
+payload and pad ("payload", "pad"), as in the decode contract; "SecTag" holds the tag.
 """
 
 import argparse
@@ -195,8 +209,11 @@ def build_one(seed, i, extended, op=None, vlan=None, ipv6=None):
 
 
 def expect_of(b, frame, sec, usec, ext_raw, pad, extended):
-    """Scapy's dissection of the bytes, in the decode contract's shape."""
+    """Scapy's dissection of the bytes, in the decode contract's shape. A TVer-1 frame of
+    the plain corpus gives None: main() dissects it with the Part II layers afterwards."""
     p = Ether(b)
+    if p[BTH].version == 1:
+        return ext_expect_of(b, frame, sec, usec) if extended else None
     e = {"frame": frame, "time": sec + usec / 1e6, "caplen": len(b), "roce": True}
     layers = []
     raw = b""
@@ -231,11 +248,111 @@ def expect_of(b, frame, sec, usec, ext_raw, pad, extended):
     return e
 
 
+def _layers_to_bth(p, e, layers):
+    layer = p
+    while True:
+        name = layer.__class__.__name__
+        layers.append(name)
+        e[name] = oc.layer_dict(layer)
+        if isinstance(layer, BTH):
+            return layer
+        layer = layer.payload
+
+
+def ext_expect_of(b, frame, sec, usec):
+    """A TVer-1 frame as the Part II layers of tools/scapy/metaroce.py dissect it.
+
+    Whether the frame is refused is decided by walking the header chain of the BTH
+    (metaroce.header_chain: table 19.1, SECH first and SecTag last when SX is set) over the
+    bytes after the BTH the way the decode contract counts them: each header must fit in
+    what remains of the UDP payload, ICRC included; then the ICRC (4 bytes, or SecTag and
+    ICRC, 20) must fit; then BTH.padcount must not exceed the bytes left before them; and an
+    opcode that carries no payload must have none. The first rule broken names the header
+    (and field) of the expected "error"; the headers before it are dissected from their own
+    bytes and expected whole. A well-formed frame is Scapy's dissection of the whole frame,
+    checked against the same walk."""
+    import metaroce_scapy as ms
+    p = Ether(b)
+    e = {"frame": frame, "time": sec + usec / 1e6, "caplen": len(b)}
+    layers = []
+    bth = _layers_to_bth(p, e, layers)
+    op = bth.opcode
+    if op in ms.EXT_OPCODES:
+        e["opcode_name"] = "RC_" + ms.ext_opcode_name(op)
+        carries_payload_ = ms.EXT_OPCODES[op][2]
+    else:
+        e["opcode_name"] = "0x%02x" % op
+        e["opcode_known"] = False
+        carries_payload_ = True
+    chain = ms.header_chain(bth)
+    tagged = ms.SecTag in chain
+    rest = bytes(bth.original)[12:]  # the UDP payload after the BTH, ICRC included
+    walked = []
+    error = None
+    for cls in chain:
+        if cls is ms.SecTag:
+            continue
+        size = len(cls())
+        if len(rest) < size:
+            error = {"header": cls.__name__}
+            break
+        walked.append((cls.__name__, oc.layer_dict(cls(rest[:size]))))
+        rest = rest[size:]
+    tail = 4 + (ms.SECURE_TAG_LEN if tagged else 0)
+    if error is None and len(rest) < tail:
+        error = {"header": "SecTag" if tagged else "ICRC"}
+    if error is None:
+        data = len(rest) - tail
+        if bth.padcount > data:
+            error = {"header": "BTH", "field": "padcount"}
+        elif not carries_payload_ and data > 0:
+            error = {"header": "BTH", "field": "opcode"}
+    if error is not None:
+        for name, fields in walked:
+            layers.append(name)
+            e[name] = fields
+        e["roce"] = False
+        e["layers"] = layers
+        e["error"] = error
+        return e
+
+    # Well-formed: Scapy's dissection of the whole frame, past the BTH.
+    e["roce"] = True
+    data = b""
+    layer = bth.payload
+    while layer is not None and layer.__class__.__name__ != "NoPayload":
+        name = layer.__class__.__name__
+        if name == "Raw":
+            data = bytes(layer.load)
+        elif name == "Padding":
+            raise SystemExit("frame %d: Scapy found Ethernet padding" % frame)
+        elif name == "SecTag":
+            data = bytes(layer.ciphertext)  # payload and pad, encrypted
+            layers.append(name)
+            e[name] = {"tag": oc.field_value(layer.tag)}
+        else:
+            layers.append(name)
+            e[name] = oc.layer_dict(layer)
+        layer = layer.payload if layer.payload else None
+    got = [n for n in layers[layers.index("BTH") + 1:] if n != "SecTag"]
+    if got != [n for n, _ in walked] or any(e[n] != f for n, f in walked):
+        raise SystemExit("frame %d: Scapy's dissection %s differs from the walk of its header "
+                         "chain %s" % (frame, got, [n for n, _ in walked]))
+    pad = bth.padcount
+    e["layers"] = layers
+    e["payload"] = data[:len(data) - pad].hex()
+    e["payload_len"] = len(data) - pad
+    e["pad"] = data[len(data) - pad:].hex()
+    e["icrc"] = int(bth.icrc)
+    e["icrc_ok"] = True
+    return e
+
+
 def _work(args):
-    seed, lo, hi, extended = args
-    if extended:
+    seed, lo, hi, mode = args
+    if mode == "extended":
         import metaroce_scapy  # noqa: F401 (binds the layers)
-    return [build_one(seed, i, extended) for i in range(lo, hi)]
+    return [build_one(seed, i, mode == "extended") for i in range(lo, hi)]
 
 
 def main():
@@ -247,20 +364,36 @@ def main():
     ap.add_argument("--extended", action="store_true")
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: CPUs)")
     a = ap.parse_args()
+    mode = "extended" if a.extended else "plain"
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1 << 31)
     print("scapy_corpus: seed %d, %d packets%s" % (seed, a.count,
                                                   ", extended" if a.extended else ""))
     t0 = time.time()
     jobs = a.jobs or os.cpu_count() or 1
     chunk = 250
-    tasks = [(seed, lo, min(lo + chunk, a.count), a.extended)
-             for lo in range(0, a.count, chunk)]
+    tasks = [(seed, lo, min(lo + chunk, a.count), mode) for lo in range(0, a.count, chunk)]
     if jobs > 1 and len(tasks) > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             parts = pool.map(_work, tasks)
     else:
         parts = [_work(t) for t in tasks]
     rows = [x for part in parts for x in part]
+    if mode == "plain":
+        # TVer-1 frames: the Part II layers dissect them, now that every base frame has had
+        # Scapy's own dissection (importing metaroce_scapy rebinds the layers after BTH).
+        import metaroce_scapy  # noqa: F401
+        rows = [(s, u, b, e if e is not None else ext_expect_of(b, i + 1, s, u))
+                for i, (s, u, b, e) in enumerate(rows)]
+    tver1 = [e for *_, e in rows if e["BTH"]["version"] == 1]
+    refused = {}
+    for e in tver1:
+        if not e["roce"]:
+            what = e["error"]["header"] + ("." + e["error"]["field"] if "field" in e["error"] else "")
+            refused[what] = refused.get(what, 0) + 1
+    if tver1:
+        print("scapy_corpus: %d TVer-1 (Ext) frames dissected by the Part II layers, %d of them "
+              "expected refused%s" % (len(tver1), sum(refused.values()), (" (%s)" % ", ".join(
+                  "%s %d" % kv for kv in sorted(refused.items()))) if refused else ""))
     oc.write_pcap(a.out, [(s, u, b) for s, u, b, _ in rows])
     with open(a.expect, "w") as f:
         for _, _, _, e in rows:
