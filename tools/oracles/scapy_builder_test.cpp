@@ -123,7 +123,25 @@ TEST(ScapyBuilderOracle, RebuildsTheExtendedCorpusByteForByte) {
   EXPECT_GT(n.built, 4900U);
 }
 
-// Secure frames (SX = 1): SECH after the BTH, SecTag between the pad and the ICRC.
+// The Part II corpus: MXH, SACKETH (every flag), CRETH, RSYNETH after every opcode of
+// table 19.1, IPv4 and IPv6, with and without 802.1Q.
+TEST(ScapyBuilderOracle, RebuildsTheExtCorpusByteForByte) {
+  const auto n = check_corpus("tools/oracles/scapy_ext_corpus.pcap",
+                              "tools/oracles/scapy_ext_corpus.jsonl", Frames::kNotSecure);
+  EXPECT_EQ(n.lines, 4000U);
+  EXPECT_EQ(n.refused, 0U);
+  EXPECT_GT(n.built, 2400U);
+  EXPECT_EQ(n.ext, n.built);
+}
+
+// Secure frames: SECH after the BTH, SecTag between the pad and the ICRC.
+TEST(ScapyBuilderOracle, RebuildsTheSecureExtFramesByteForByte) {
+  const auto n = check_corpus("tools/oracles/scapy_ext_corpus.pcap",
+                              "tools/oracles/scapy_ext_corpus.jsonl", Frames::kSecure);
+  EXPECT_GT(n.built, 1200U);
+  EXPECT_EQ(n.ext, n.built);
+}
+
 TEST(ScapyBuilderOracle, RebuildsTheSecureFramesOfTheRandomCorpora) {
   const auto a = check_corpus("tools/oracles/scapy_corpus.pcap", "tools/oracles/scapy_corpus.jsonl",
                               Frames::kSecure);
