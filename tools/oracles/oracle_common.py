@@ -97,6 +97,7 @@ class Mismatches:
         self.show = show
         self.count = 0
         self.frames = set()
+        self.compared = 0  # fields compared, for the summaries
 
     def add(self, frame, what, expected, actual):
         self.count += 1
