@@ -50,10 +50,10 @@ bool is_secure(const nlohmann::json& j) { return j.contains("SECH") || j.contain
 enum class Frames { kNotSecure, kSecure };
 
 struct Counts {
-  size_t lines = 0;     // lines of the .jsonl (frames of the capture)
-  size_t built = 0;     // frames rebuilt and compared
-  size_t refused = 0;   // expected refused by the decoder: not built
-  size_t ext = 0;       // of the built, TVer-1 (Part II) frames
+  size_t lines = 0;    // lines of the .jsonl (frames of the capture)
+  size_t built = 0;    // frames rebuilt and compared
+  size_t refused = 0;  // expected refused by the decoder: not built
+  size_t ext = 0;      // of the built, TVer-1 (Part II) frames
 };
 
 Counts check_corpus(const std::string& pcap, const std::string& jsonl, Frames which) {
@@ -94,18 +94,18 @@ Counts check_corpus(const std::string& pcap, const std::string& jsonl, Frames wh
       if (++mismatches <= 5) {
         std::string layers;
         for (const auto& l : j["layers"]) layers += " " + l.get<std::string>();
-        ADD_FAILURE() << pcap << " frame " << n.lines << " (" << j.value("opcode_name", "")
-                      << ":" << layers << ") differs\n  scapy: " << hex(scapy)
+        ADD_FAILURE() << pcap << " frame " << n.lines << " (" << j.value("opcode_name", "") << ":"
+                      << layers << ") differs\n  scapy: " << hex(scapy)
                       << "\n  ours:  " << hex(built);
       }
     }
   }
   EXPECT_EQ(mismatches, 0U) << "of " << n.built << " frames built";
-  std::printf("%s: %zu frames, %zu %s built (%zu of them TVer 1), %zu expected refused, not "
-              "built; %zu differ\n",
-              jsonl.c_str(), n.lines, n.built,
-              which == Frames::kSecure ? "secure (SX = 1)" : "not secure", n.ext, n.refused,
-              mismatches);
+  std::printf(
+      "%s: %zu frames, %zu %s built (%zu of them TVer 1), %zu expected refused, not "
+      "built; %zu differ\n",
+      jsonl.c_str(), n.lines, n.built, which == Frames::kSecure ? "secure (SX = 1)" : "not secure",
+      n.ext, n.refused, mismatches);
   return n;
 }
 
@@ -114,6 +114,7 @@ TEST(ScapyBuilderOracle, RebuildsTheScapyCorpusByteForByte) {
                               Frames::kNotSecure);
   EXPECT_EQ(n.lines, 10000U);
   EXPECT_GT(n.built, 9900U);
+  EXPECT_EQ(n.ext, 0U) << "the base corpora draw no TVer 1 (it selects table 19.1)";
 }
 
 TEST(ScapyBuilderOracle, RebuildsTheExtendedCorpusByteForByte) {
@@ -121,6 +122,7 @@ TEST(ScapyBuilderOracle, RebuildsTheExtendedCorpusByteForByte) {
                               "tools/oracles/scapy_extended_corpus.jsonl", Frames::kNotSecure);
   EXPECT_EQ(n.lines, 5000U);
   EXPECT_GT(n.built, 4900U);
+  EXPECT_EQ(n.ext, 0U) << "the base corpora draw no TVer 1 (it selects table 19.1)";
 }
 
 // The Part II corpus: MXH, SACKETH (every flag), CRETH, RSYNETH after every opcode of
@@ -140,14 +142,6 @@ TEST(ScapyBuilderOracle, RebuildsTheSecureExtFramesByteForByte) {
                               "tools/oracles/scapy_ext_corpus.jsonl", Frames::kSecure);
   EXPECT_GT(n.built, 1200U);
   EXPECT_EQ(n.ext, n.built);
-}
-
-TEST(ScapyBuilderOracle, RebuildsTheSecureFramesOfTheRandomCorpora) {
-  const auto a = check_corpus("tools/oracles/scapy_corpus.pcap", "tools/oracles/scapy_corpus.jsonl",
-                              Frames::kSecure);
-  const auto b = check_corpus("tools/oracles/scapy_extended_corpus.pcap",
-                              "tools/oracles/scapy_extended_corpus.jsonl", Frames::kSecure);
-  EXPECT_GT(a.built + b.built, 0U);
 }
 
 }  // namespace
