@@ -18,9 +18,11 @@
 #include "harness/cli/job_count.h"
 #include "harness/cli/progress_line.h"
 #include "harness/cli/repository_file.h"
+#include "harness/cli/result_text.h"
 #include "harness/dut/dut_session.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/report/run_directory.h"
+#include "harness/spec/clause_catalog.h"
 #include "reference/mutants/mutant.h"
 
 namespace mr::cli {
@@ -36,47 +38,9 @@ extern "C" void on_interrupt(int /*signal*/) {
   std::signal(SIGTERM, SIG_DFL);
 }
 
-const char* badge(report::Verdict v) {
-  switch (v) {
-    case report::Verdict::kPass:
-      return "PASS  ";
-    case report::Verdict::kFail:
-      return "FAIL  ";
-    case report::Verdict::kInconc:
-      return "INCONC";
-    case report::Verdict::kError:
-      return "ERROR ";
-    case report::Verdict::kNotApplicable:
-      return "N/A   ";
-    default:
-      return "NONE  ";
-  }
-}
-
-void print_result(const report::TestResult& r, bool quiet) {
+void print_result(const report::TestResult& r, bool quiet, const spec::ClauseCatalog& catalog) {
   if (quiet && r.verdict == report::Verdict::kPass) return;
-  std::printf("%s %-22s %s\n", badge(r.verdict), r.tp_id.c_str(), r.file.c_str());
-  int shown = 0;
-  for (const auto& f : r.failures) {
-    if (++shown > 5) break;
-    if (f.field.empty() || f.field == "script") {
-      std::printf("         %s:%d: %s\n", f.file.c_str(), f.line, f.message.c_str());
-    } else {
-      std::printf("         %s:%d: %s: expected %s, actual %s (%s)\n", f.file.c_str(), f.line,
-                  f.field.c_str(), f.expected.c_str(), f.actual.c_str(), f.message.c_str());
-    }
-  }
-  if (r.failures.empty() && !r.reason.empty() && r.verdict != report::Verdict::kNotApplicable) {
-    std::printf("         %s\n", r.reason.c_str());
-  }
-  if (r.flaky()) {
-    std::string runs;
-    for (const auto& rep : r.repetitions) {
-      runs += (runs.empty() ? "" : ", ") + std::string(report::to_string(rep.verdict)) + " (seed " +
-              std::to_string(rep.seed) + ")";
-    }
-    std::printf("         flaky: %s\n", runs.c_str());
-  }
+  std::fputs(result_text(r, catalog).c_str(), stdout);
   std::fflush(stdout);
 }
 
@@ -213,9 +177,13 @@ Expected<RunPlan, std::string> plan_run(const RunOptions& o) {
 
 // Each result as it comes, the live progress line, and Ctrl-C (on_interrupt).
 void watch_run(engine::SuiteOptions& s, ProgressLine& progress, bool quiet) {
-  s.on_result = [&progress, quiet](const report::TestResult& r) {
+  // For the titles of the clauses a failure is against; one the run cannot read stops it
+  // before any test, so an empty catalog here only costs the titles.
+  auto catalog = std::make_shared<spec::ClauseCatalog>();
+  if (auto loaded = spec::ClauseCatalog::load(s.catalog_path)) *catalog = std::move(*loaded);
+  s.on_result = [&progress, quiet, catalog](const report::TestResult& r) {
     progress.clear();  // stdout and stderr may be the same terminal
-    print_result(r, quiet);
+    print_result(r, quiet, *catalog);
   };
   s.on_progress = [&progress](const engine::SuiteProgress& p) { progress.show(p); };
   s.cancelled = [] { return g_interrupted.load(); };

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "harness/cli/command.h"
@@ -110,7 +111,12 @@ TEST(RunExit, ARunOnAMutatedReferenceSaysSoInEveryReport) {
   RunOptions o = options("mutant");
   o.filter = "RC-CQ-011";
   o.mutants = {"receive-wqe-lost-on-error"};
+  ::testing::internal::CaptureStdout();
   EXPECT_EQ(run_with(o), kExitFailed);
+  const std::string console = ::testing::internal::GetCapturedStdout();
+  // The failure names the clauses RC-CQ-011 checks, with their titles from the catalog.
+  EXPECT_NE(console.find(" (clauses MR-CQ-06: "), std::string::npos) << console;
+  EXPECT_NE(console.find("; MR-MP-08: "), std::string::npos) << console;
   auto slurp = [](const std::string& path) {
     std::ifstream in(path);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -122,6 +128,42 @@ TEST(RunExit, ARunOnAMutatedReferenceSaysSoInEveryReport) {
   EXPECT_NE(slurp(o.out + "/index.html").find("class=\"mutant-banner\""), std::string::npos);
   EXPECT_NE(slurp(o.out + "/summary.md").find("**Mutated reference (receive-wqe-lost-on-error)"),
             std::string::npos);
+  // junit.xml: on its one suite (base/cq), the mutant and every option of the run.
+  const std::string junit = slurp(o.out + "/junit.xml");
+  EXPECT_NE(junit.find("<property name=\"mutant\" value=\"receive-wqe-lost-on-error\"/>"),
+            std::string::npos)
+      << junit;
+  EXPECT_NE(junit.find("<property name=\"option.filter\" value=\"RC-CQ-011\"/>"), std::string::npos)
+      << junit;
+  EXPECT_NE(junit.find("<property name=\"option.mutants\" value=\"receive-wqe-lost-on-error\"/>"),
+            std::string::npos)
+      << junit;
+  EXPECT_NE(junit.find("<property name=\"option.dut\" value=\"reference\"/>"), std::string::npos)
+      << junit;
+}
+
+// report.json's failure record and summary.md name the clauses a failure is against.
+TEST(RunExit, AFailureNamesItsClausesInTheReports) {
+  RunOptions o = options("clauses");
+  o.filter = "RC-CQ-011";
+  o.mutants = {"receive-wqe-lost-on-error"};
+  ASSERT_EQ(run_with(o), kExitFailed);
+  std::ifstream in(o.out + "/report.json");
+  const auto report = nlohmann::json::parse(in);
+  ASSERT_EQ(report["tests"].size(), 1u);
+  const auto& failures = report["tests"][0]["failures"];
+  ASSERT_FALSE(failures.empty());
+  for (const auto& f : failures) {
+    // A script line's failure is against the test's clauses; a trace checker's, its own.
+    if (f["field"].get<std::string>().starts_with("trace ")) {
+      EXPECT_EQ(f["clauses"].size(), 1u) << f.dump();
+    } else {
+      EXPECT_EQ(f["clauses"], nlohmann::json::array({"MR-CQ-06", "MR-MP-08"})) << f.dump();
+    }
+  }
+  std::ifstream md(o.out + "/summary.md");
+  const std::string summary(std::istreambuf_iterator<char>(md), {});
+  EXPECT_NE(summary.find("(clauses MR-CQ-06: "), std::string::npos) << summary;
 }
 
 }  // namespace

@@ -183,9 +183,11 @@ dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=4
   auto r = run(kScript, {"ackreq-not-on-last"});
   ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
   bool named = false;
-  for (const auto& f : r.failures)
+  for (const auto& f : r.failures) {
     named |= f.field == "trace MR-AK-05" && f.line == 10 &&
-             f.message.find("RC_RDMA_WRITE_LAST") != std::string::npos;
+             f.message.find("RC_RDMA_WRITE_LAST") != std::string::npos &&
+             f.clauses == std::vector<std::string>{"MR-AK-05"};  // not the test's MR-MP-13
+  }
   EXPECT_TRUE(named) << failures(r);
   // Were MR-AK-05 a SHOULD, the same exchange would pass, with the violation in the ladder.
   auto advisory = run(kScript, {"ackreq-not-on-last"}, 5, {{"MR-AK-05", "SHOULD"}});

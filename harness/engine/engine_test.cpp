@@ -153,6 +153,20 @@ TEST(Engine, WrongMsnMutantFailsNamingLineAndField) {
   EXPECT_EQ(r.failures[0].actual, "0x000002 (2)");
 }
 
+// A failure carries the clauses of the test it fails, for every report to name; a harness
+// error breaks none.
+TEST(Engine, AFailureIsAgainstTheClausesItsTestCites) {
+  const auto r = run(kSendOnly, {"wrong-msn"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  for (const auto& f : r.failures)
+    EXPECT_EQ(f.clauses, std::vector<std::string>{"MR-AK-01"}) << f.field;
+  const auto error = run("dut qp A = create_qp(type=RC)\n0 < BTH(opcode=RC_SEND_ONLY, psn=Z)\n");
+  ASSERT_EQ(error.verdict, report::Verdict::kError);
+  ASSERT_FALSE(error.failures.empty());
+  EXPECT_TRUE(error.failures[0].clauses.empty());
+}
+
 constexpr const char* kSequenceError = R"(dut qp A = create_qp(type=RC, mtu=1024)
 dut post_recv A count=4 len=4096
 0      < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=bytes(64))

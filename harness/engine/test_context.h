@@ -90,7 +90,7 @@ struct TestContext {
     if (!tester_late.empty()) message += " (inconclusive: " + tester_late + ")";
     result.failures.push_back({script.path, pos.line, std::move(field), std::move(expected),
                                std::move(actual), std::move(message), std::move(expected_packet),
-                               std::move(actual_packet), packet});
+                               std::move(actual_packet), packet, result.clauses});
     result.verdict = report::worse(
         result.verdict, tester_late.empty() ? report::Verdict::kFail : report::Verdict::kInconc);
     if (!tester_late.empty() && result.reason.empty()) result.reason = tester_late;

@@ -60,6 +60,8 @@ void judge_trace(TestContext& ctx, const TraceJudge& judge,
     message += ": ";
     message += v.text;
     ctx.fail(last, "trace " + clause, "no violation", v.text, std::move(message));
+    // Against the clause the checker found broken, which the test need not cite.
+    ctx.result.failures.back().clauses = {clause};
   }
 }
 

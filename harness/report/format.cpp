@@ -58,6 +58,37 @@ std::string plain_text(const nlohmann::ordered_json& v) {
   return safe_dump(v);
 }
 
+std::string short_title(std::string_view statement, size_t max_chars) {
+  if (statement.ends_with('.')) statement.remove_suffix(1);
+  if (statement.size() <= max_chars) return std::string(statement);
+  constexpr std::string_view kEllipsis = "...";
+  const size_t room = max_chars > kEllipsis.size() ? max_chars - kEllipsis.size() : 0;
+  size_t cut = statement.rfind(' ', room);
+  if (cut == std::string_view::npos || cut == 0) {
+    // One long word: cut it, but never inside a UTF-8 sequence (continuation bytes 10xxxxxx).
+    cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(statement[cut]) & 0xC0) == 0x80) --cut;
+  }
+  std::string_view kept = statement.substr(0, cut);
+  while (!kept.empty() &&
+         (kept.back() == ',' || kept.back() == ';' || kept.back() == ':' || kept.back() == ' ')) {
+    kept.remove_suffix(1);
+  }
+  return std::string(kept) + std::string(kEllipsis);
+}
+
+std::string clause_note(std::span<const std::string> ids, const spec::ClauseCatalog& catalog) {
+  if (ids.empty()) return "";
+  std::string out = ids.size() == 1 ? "clause " : "clauses ";
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out += "; ";
+    out += ids[i];
+    if (const spec::Clause* c = catalog.find(ids[i]); c != nullptr && !c->statement.empty())
+      out += ": " + short_title(c->statement);
+  }
+  return out;
+}
+
 std::string safe_dump(const nlohmann::ordered_json& v, int indent) {
   return v.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

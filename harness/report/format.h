@@ -6,7 +6,11 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
+#include <string_view>
+
+#include "harness/spec/clause_catalog.h"
 
 namespace mr::report {
 
@@ -24,6 +28,15 @@ std::string format_value(const nlohmann::ordered_json& v);
 // comma-separated, objects "key value, key value" without empty members ({"seed": "1",
 // "filter": "", "mutants": ["a"]} -> "seed 1, mutants a").
 std::string plain_text(const nlohmann::ordered_json& v);
+
+// A clause's statement as a title that fits a line: the statement without its final period,
+// or, when longer than `max_chars` bytes, cut at a word boundary and ended with "...".
+std::string short_title(std::string_view statement, size_t max_chars = 50);
+
+// The clauses a failure is against as one phrase for a failure message, each with its short
+// title from the catalog where it has one: "clause MR-PS-05: A responder answers a
+// duplicate...", "clauses MR-PS-04: ...; MR-PS-05: ..."; "" for none.
+std::string clause_note(std::span<const std::string> ids, const spec::ClauseCatalog& catalog);
 
 // Compact JSON that never throws: invalid UTF-8 becomes U+FFFD.
 std::string safe_dump(const nlohmann::ordered_json& v, int indent = -1);

@@ -87,7 +87,7 @@ std::string render_index_html(const RenderContext& ctx) {
            html::verdict_badge(t->verdict) + "</li>\n";
   }
   out += "</ul>\n";
-  for (const TestResult* t : ordered) html::append_test_section(out, *t);
+  for (const TestResult* t : ordered) html::append_test_section(out, *t, run.catalog);
   out += "</section>\n</main>\n</body></html>\n";
   return out;
 }

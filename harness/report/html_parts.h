@@ -25,8 +25,9 @@ std::string clause_anchor(std::string_view clause_id);
 // Every clause of the catalog: id, level, statement, its tests and their verdicts.
 void append_clause_matrix(std::string& out, const RunResult& run);
 
-// One test: badge, purpose, metadata, failures, ladder.
-void append_test_section(std::string& out, const TestResult& t);
+// One test: badge, purpose, metadata, failures (with the titles of their clauses from
+// `catalog`), ladder.
+void append_test_section(std::string& out, const TestResult& t, const spec::ClauseCatalog& catalog);
 
 // The exchange as a ladder: tester on the left, DUT on the right, one row per packet.
 void append_ladder(std::string& out, const TestResult& t);

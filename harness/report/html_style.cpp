@@ -43,7 +43,7 @@ input.filter{position:absolute;opacity:0;pointer-events:none}
 .test.v-error{border-left-color:var(--error)}.test.v-inconc{border-left-color:var(--inconc)}
 .test.v-none{border-left-color:var(--none)}.test.v-not-applicable{border-left-color:var(--na)}
 .test dl{display:grid;grid-template-columns:8em 1fr;gap:2px 1em;margin:.5em 0}.test dt{color:#57606a}.test dd{margin:0}
-.failures td.v{white-space:pre-wrap;overflow-wrap:break-word}
+.failures td.v{white-space:pre-wrap;overflow-wrap:break-word}.failures td.clauses{min-width:14em}.failures .clause{display:block}.failures .clause a{white-space:nowrap}
 .diff tr.differs td{background:#ffebe9}.diff tr.focus td{font-weight:700}.diff td.any{color:#8c959f;font-style:italic}
 summary{cursor:pointer;color:#0969da}
 .ladder{width:100%;margin:.4em 0}.ladder td,.ladder th{border:none;padding:1px 6px}

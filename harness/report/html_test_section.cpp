@@ -2,7 +2,8 @@
 //
 // One test of index.html: verdict badge, tp id, purpose, metadata (file, area, group, PICS,
 // clauses, duration, attempts, capture link), the reason for a non-pass verdict, the failures
-// with expected vs actual and both packets decoded, and the ladder of the exchange.
+// with expected vs actual, the clauses each is against and both packets decoded, and the
+// ladder of the exchange.
 #include "harness/report/coverage.h"
 #include "harness/report/escape.h"
 #include "harness/report/format.h"
@@ -15,16 +16,31 @@ void append_row(std::string& out, std::string_view term, const std::string& html
   out += "<dt>" + std::string(term) + "</dt><dd>" + html_value + "</dd>";
 }
 
-void append_failures(std::string& out, const TestResult& t) {
+// Each clause a failure is against, linked to its row of the clause matrix, with its short
+// title (the whole statement on hover).
+std::string clause_cell(const Failure& f, const spec::ClauseCatalog& catalog) {
+  std::string out;
+  for (const std::string& id : f.clauses) {
+    const spec::Clause* c = catalog.find(id);
+    out += "<span class=\"clause\"><a class=\"mono\" href=\"#" + clause_anchor(id) + "\"" +
+           (c != nullptr ? " title=\"" + attr_escape(c->statement) + "\"" : "") + ">" +
+           text_escape(id) + "</a>" +
+           (c != nullptr ? " " + text_escape(short_title(c->statement)) : "") + "</span>";
+  }
+  return out;
+}
+
+void append_failures(std::string& out, const TestResult& t, const spec::ClauseCatalog& catalog) {
   if (t.failures.empty()) return;
   out +=
       "<table class=\"failures\"><thead><tr><th>Where</th><th>Field</th><th>Expected</th>"
-      "<th>Actual</th><th>Message</th></tr></thead><tbody>\n";
+      "<th>Actual</th><th>Message</th><th>Clauses</th></tr></thead><tbody>\n";
   for (const Failure& f : t.failures) {
     out += "<tr><td class=\"mono\">" + text_escape(f.file + ":" + std::to_string(f.line)) +
            "</td><td class=\"mono\">" + text_escape(f.field) + "</td><td class=\"v\">" +
            text_escape(f.expected) + "</td><td class=\"v\">" + text_escape(f.actual) + "</td><td>" +
-           text_escape(f.message) + "</td></tr>\n";
+           text_escape(f.message) + "</td><td class=\"clauses\">" + clause_cell(f, catalog) +
+           "</td></tr>\n";
   }
   out += "</tbody></table>\n";
   for (const Failure& f : t.failures) append_packet_diff(out, f);
@@ -32,7 +48,8 @@ void append_failures(std::string& out, const TestResult& t) {
 
 }  // namespace
 
-void append_test_section(std::string& out, const TestResult& t) {
+void append_test_section(std::string& out, const TestResult& t,
+                         const spec::ClauseCatalog& catalog) {
   out += "<section class=\"test " + verdict_class(t.verdict) + "\" id=\"" + test_anchor(t.tp_id) +
          "\">\n<h3>" + verdict_badge(t.verdict) + " " + text_escape(t.tp_id) + "</h3>\n";
   if (!t.purpose.empty()) out += "<p class=\"purpose\">" + text_escape(t.purpose) + "</p>\n";
@@ -69,7 +86,7 @@ void append_test_section(std::string& out, const TestResult& t) {
     append_row(out, "Repetitions", runs);
   }
   out += "</dl>\n";
-  append_failures(out, t);
+  append_failures(out, t, catalog);
   append_ladder(out, t);
   out += "</section>\n";
 }

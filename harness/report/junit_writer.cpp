@@ -2,8 +2,9 @@
 //
 // junit.xml for CI (Jenkins, GitLab, GitHub test reporters): one <testsuite> per area (the
 // directory of the test file, e.g. base/psn), one <testcase> per test purpose with
-// classname = area and name = tp_id, valid against the common schema (junit.xsd). JUnit has
-// no inconclusive or not-applicable, so:
+// classname = area and name = tp_id, valid against the common schema (junit.xsd). Each suite's
+// properties say what the run was: profile, seed, harness, DUT, every mutant (`mutant`) and
+// every run option (`option.NAME`). JUnit has no inconclusive or not-applicable, so:
 //   fail           <failure message="first failure" type="field">every failure</failure>
 //   error          <error message="reason">reason and any failures</error>
 //   inconc         <skipped message="inconclusive: reason"/>
@@ -26,14 +27,15 @@ struct Suite {
   double time = 0;
 };
 
-std::string failure_line(const Failure& f) {
+std::string failure_line(const Failure& f, const spec::ClauseCatalog& catalog) {
   return f.file + ":" + std::to_string(f.line) + ": " + f.field + ": expected " + f.expected +
-         " vs actual " + f.actual + (f.message.empty() ? "" : " (" + f.message + ")");
+         " vs actual " + f.actual + (f.message.empty() ? "" : " (" + f.message + ")") +
+         (f.clauses.empty() ? "" : " [" + clause_note(f.clauses, catalog) + "]");
 }
 
-std::string all_failures(const TestResult& t) {
+std::string all_failures(const TestResult& t, const spec::ClauseCatalog& catalog) {
   std::string out;
-  for (const Failure& f : t.failures) out += failure_line(f) + "\n";
+  for (const Failure& f : t.failures) out += failure_line(f, catalog) + "\n";
   return out;
 }
 
@@ -49,7 +51,8 @@ std::string skip_message(const TestResult& t) {
   }
 }
 
-void append_testcase(std::string& out, const std::string& area, const TestResult& t) {
+void append_testcase(std::string& out, const std::string& area, const TestResult& t,
+                     const spec::ClauseCatalog& catalog) {
   // The common schema (junit.xsd) has a status attribute, where the verdict goes, and no
   // properties or file on a test case: the file and the capture go to system-out.
   out += "    <testcase classname=\"" + attr_escape(area) + "\" name=\"" + attr_escape(t.tp_id) +
@@ -60,16 +63,17 @@ void append_testcase(std::string& out, const std::string& area, const TestResult
       break;
     case Verdict::kFail: {
       const std::string message = t.failures.empty() ? (t.reason.empty() ? "failed" : t.reason)
-                                                     : failure_line(t.failures.front());
+                                                     : failure_line(t.failures.front(), catalog);
       const std::string type = t.failures.empty() ? "fail" : t.failures.front().field;
       out += "      <failure message=\"" + attr_escape(message) + "\" type=\"" + attr_escape(type) +
-             "\">" + text_escape(all_failures(t)) + "</failure>\n";
+             "\">" + text_escape(all_failures(t, catalog)) + "</failure>\n";
       break;
     }
     case Verdict::kError:
       out += "      <error message=\"" +
              attr_escape(t.reason.empty() ? std::string("harness error") : t.reason) +
-             "\" type=\"error\">" + text_escape(t.reason + "\n" + all_failures(t)) + "</error>\n";
+             "\" type=\"error\">" + text_escape(t.reason + "\n" + all_failures(t, catalog)) +
+             "</error>\n";
       break;
     default:
       out += "      <skipped message=\"" + attr_escape(skip_message(t)) + "\"/>\n";
@@ -79,6 +83,29 @@ void append_testcase(std::string& out, const std::string& area, const TestResult
   if (!t.capture.empty()) notes += "capture: " + t.capture + "\n";
   out += "      <system-out>" + text_escape(notes) + "</system-out>\n";
   out += "    </testcase>\n";
+}
+
+void append_property(std::string& out, std::string_view name, std::string_view value) {
+  out +=
+      "      <property name=\"" + attr_escape(name) + "\" value=\"" + attr_escape(value) + "\"/>\n";
+}
+
+// What the run was, on every suite (the common schema has no properties on <testsuites>):
+// a CI page of a run on a mutated reference must not read like a conformance result, and
+// the options say how to run it again.
+void append_properties(std::string& out, const RunResult& run) {
+  out += "    <properties>\n";
+  append_property(out, "profile", run.profile);
+  append_property(out, "seed", std::to_string(run.seed));
+  append_property(out, "harness_version", run.harness_version);
+  append_property(out, "dut", safe_dump(run.dut));
+  for (const std::string& m : run.mutants) append_property(out, "mutant", m);
+  if (run.options.is_object()) {
+    for (const auto& [key, value] : run.options.items()) {
+      append_property(out, "option." + key, plain_text(value));
+    }
+  }
+  out += "    </properties>\n";
 }
 
 }  // namespace
@@ -109,17 +136,8 @@ std::string render_junit_xml(const RenderContext& ctx) {
            std::to_string(s.failures) + "\" errors=\"" + std::to_string(s.errors) +
            "\" skipped=\"" + std::to_string(s.skipped) + "\" time=\"" + format_seconds(s.time) +
            "\" timestamp=\"" + attr_escape(run.started_at) + "\">\n";
-    out += "    <properties>\n";
-    const std::pair<const char*, std::string> props[] = {{"profile", run.profile},
-                                                         {"seed", std::to_string(run.seed)},
-                                                         {"harness_version", run.harness_version},
-                                                         {"dut", safe_dump(run.dut)}};
-    for (const auto& [name, value] : props) {
-      out += "      <property name=\"" + std::string(name) + "\" value=\"" + attr_escape(value) +
-             "\"/>\n";
-    }
-    out += "    </properties>\n";
-    for (const TestResult* t : s.tests) append_testcase(out, area, *t);
+    append_properties(out, run);
+    for (const TestResult* t : s.tests) append_testcase(out, area, *t, run.catalog);
     out += "  </testsuite>\n";
   }
   out += "</testsuites>\n";

@@ -25,6 +25,7 @@ Json failure_json(const Failure& f) {
               {"expected", f.expected},
               {"actual", f.actual},
               {"message", f.message},
+              {"clauses", f.clauses},
               {"expected_packet", f.expected_packet},
               {"actual_packet", f.actual_packet},
               {"packet", f.packet == 0 ? Json(nullptr) : Json(f.packet)}};

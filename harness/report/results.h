@@ -54,6 +54,10 @@ struct Failure {
   // The packet of the exchange it is about (1-based into TestResult::packets), so the ladder
   // can mark it; 0 when it is about no one packet.
   size_t packet = 0;
+  // The spec clauses it is against, so that a reader of one failure knows the requirement
+  // without opening the test: the test's (`# clause:`), or the one a trace checker found
+  // broken; empty for a harness error, which breaks no clause.
+  std::vector<std::string> clauses;
 };
 
 // A packet of the exchange, for the ladder diagram and the pcapng comments.

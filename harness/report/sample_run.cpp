@@ -83,6 +83,7 @@ RunResult sample_run() {
   f1.expected_packet = ack_packet(1111, 31);
   f1.actual_packet = ack_packet(1110, 31);
   f1.packet = 2;
+  f1.clauses = fail.clauses;
   Failure f2 = f1;
   f2.line = 14;
   f2.field = "AETH.syndrome";
@@ -92,6 +93,7 @@ RunResult sample_run() {
   f2.expected_packet = ack_packet(1112, 31);
   f2.actual_packet = ack_packet(1112, 96);
   f2.packet = 3;
+  f2.clauses = {"MR-WF-01"};  // as a trace checker's: the one clause it found broken
   fail.failures = {f1, f2};
   fail.packets = {
       packet(0, true, "RC_SEND_ONLY psn 0x000456", "RC-PSN-004.mrt:10 inject"),
@@ -122,6 +124,8 @@ RunResult hostile_run(const std::string& hostile) {
   run.profile = hostile;
   run.harness_version = hostile;
   run.started_at = hostile;
+  run.mutants = {hostile};
+  run.options = nlohmann::ordered_json{{"filter", hostile}, {"testcases", {hostile, hostile}}};
   for (TestResult& t : run.tests) {
     t.tp_id += hostile;
     t.file = "testcases/" + hostile + "/" + t.tp_id + ".mrt";
@@ -135,6 +139,7 @@ RunResult hostile_run(const std::string& hostile) {
       f.expected = hostile;
       f.actual = hostile;
       f.message = hostile;
+      f.clauses.push_back(hostile);
       f.actual_packet["BTH"]["note"] = hostile;
     }
     for (PacketRecord& p : t.packets) {

@@ -1,9 +1,10 @@
 // File: summary_writer.cpp
 //
 // summary.md: what to paste into a pull request or a ticket. The overall verdict and counts,
-// each failed or erroneous test with its first failure (file:line field expected vs actual),
-// the inconclusive ones with their reason, and the uncovered MUST clauses. Every value from
-// the run is md_escape'd: it renders as the text it is, never as markup.
+// each failed or erroneous test with its first failure (file:line field expected vs actual,
+// the clauses it is against), the inconclusive ones with their reason, and the uncovered
+// MUST clauses. Every value from the run is md_escape'd: it renders as the text it is, never
+// as markup.
 #include "harness/report/coverage.h"
 #include "harness/report/dut_identity.h"
 #include "harness/report/escape.h"
@@ -19,7 +20,7 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-void append_test_line(std::string& out, const TestResult& t) {
+void append_test_line(std::string& out, const TestResult& t, const spec::ClauseCatalog& catalog) {
   out += "- **" + md_escape(t.tp_id) + "** " + upper(to_string(t.verdict)) + " (" +
          md_escape(area_of(t.file)) + ")";
   if (!t.purpose.empty()) out += ": " + md_escape(t.purpose);
@@ -29,6 +30,7 @@ void append_test_line(std::string& out, const TestResult& t) {
     out += "  - " + md_escape(f.file + ":" + std::to_string(f.line)) + " " + md_escape(f.field) +
            ": expected " + md_escape(f.expected) + ", actual " + md_escape(f.actual);
     if (!f.message.empty()) out += " — " + md_escape(f.message);
+    if (!f.clauses.empty()) out += " (" + md_escape(clause_note(f.clauses, catalog)) + ")";
     if (t.failures.size() > 1) {
       out += " (and " + std::to_string(t.failures.size() - 1) + " more)";
     }
@@ -95,7 +97,7 @@ std::string render_summary_md(const RenderContext& ctx) {
     int n = 0;
     for (const TestResult& t : run.tests) {
       if (t.verdict != section.verdict) continue;
-      append_test_line(body, t);
+      append_test_line(body, t, run.catalog);
       ++n;
     }
     if (n > 0)

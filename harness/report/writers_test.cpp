@@ -14,6 +14,7 @@
 
 #include "harness/report/coverage.h"
 #include "harness/report/escape.h"
+#include "harness/report/format.h"
 #include "harness/report/report_json.h"
 #include "harness/report/run_directory.h"
 #include "harness/report/sample_run.h"
@@ -155,6 +156,47 @@ TEST(Junit, TheSchemaRefusesWhatCiToolsRefuse) {
       << out;
 }
 
+// A CI page of a run on a mutated reference says so, and how the run was made.
+TEST(Junit, EverySuiteCarriesTheMutantsAndTheRunOptionsAsProperties) {
+  RunResult run = sample_run();
+  run.mutants = {"wrong-msn", "two-naks-per-sequence-error"};
+  run.options = Json{{"dut", "reference"},
+                     {"testcases", Json::array({"testcases/base", "mine.mrt"})},
+                     {"filter", "RC-PSN-*"},
+                     {"repeat", 2},
+                     {"mutants", run.mutants}};
+  const std::string xml = render("junit.xml", run);
+  const size_t suites = count(xml, "<testsuite ");
+  ASSERT_EQ(suites, 4u) << xml;
+  for (const char* property :
+       {"<property name=\"mutant\" value=\"wrong-msn\"/>",
+        "<property name=\"mutant\" value=\"two-naks-per-sequence-error\"/>",
+        "<property name=\"option.dut\" value=\"reference\"/>",
+        "<property name=\"option.testcases\" value=\"testcases/base, mine.mrt\"/>",
+        "<property name=\"option.filter\" value=\"RC-PSN-*\"/>",
+        "<property name=\"option.repeat\" value=\"2\"/>",
+        "<property name=\"option.mutants\" value=\"wrong-msn, two-naks-per-sequence-error\"/>"}) {
+    EXPECT_EQ(count(xml, property), suites) << property << "\n" << xml;
+  }
+  const auto [rc, out] = junit_schema_check(xml);
+  EXPECT_EQ(rc, 0) << out << "\n" << xml;
+  // A real run has neither.
+  EXPECT_EQ(render("junit.xml", sample_run()).find("name=\"mutant\""), std::string::npos);
+}
+
+TEST(Junit, AFailureNamesTheClausesItIsAgainst) {
+  const std::string xml = render("junit.xml", sample_run());
+  EXPECT_NE(xml.find("(The ACK names the wrong PSN.) [clauses MR-PS-01: A responder answers a "
+                     "duplicate request with an...; MR-WF-01: Every RoCEv2 packet has UDP "
+                     "destination port 4791]"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("(A NAK where an ACK was expected.) [clause MR-WF-01: Every RoCEv2 packet "
+                     "has UDP destination port 4791]"),
+            std::string::npos)
+      << xml;
+}
+
 // ---- report.json -----------------------------------------------------------------------
 
 // The subset of JSON Schema report.schema.json uses: type, required, properties,
@@ -253,6 +295,20 @@ TEST(ReportJson, ASeedAbove2To53IsItsExactDecimalString) {
   EXPECT_EQ(r["tests"][0]["repetitions"][0]["seed"], "9007199254740993");
 }
 
+TEST(ReportJson, AFailureRecordCarriesTheClausesItIsAgainst) {
+  const Json r = to_report_json(sample_run());
+  const Json& failures = r["tests"][1]["failures"];
+  EXPECT_EQ(failures[0]["clauses"], Json::array({"MR-PS-01", "MR-WF-01"}));
+  EXPECT_EQ(failures[1]["clauses"], Json::array({"MR-WF-01"}));
+  // An earlier report of the same schema version, without the key, is still valid.
+  Json earlier = r;
+  for (Json& f : earlier["tests"][1]["failures"]) f.erase("clauses");
+  const Json schema = load_schema();
+  std::vector<std::string> errors;
+  validate(schema, schema, earlier, "$", errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+}
+
 TEST(ReportJson, CarriesEveryFieldAndTheDerivedOnes) {
   const Json r = to_report_json(sample_run());
   EXPECT_EQ(r["schema_version"], kReportSchemaVersion);
@@ -326,6 +382,27 @@ TEST(IndexHtml, HeaderMatrixAndTests) {
   EXPECT_LT(html.find("href=\"#t-RC-PSN-004\"", toc), html.find("href=\"#t-RC-PSN-001\"", toc));
   // A number never breaks inside its digits: no break-all anywhere in the stylesheet.
   EXPECT_EQ(html.find("break-all"), std::string::npos);
+}
+
+TEST(IndexHtml, AFailuresClausesLinkToTheMatrixWithTheirTitles) {
+  const std::string html = render("index.html", sample_run());
+  EXPECT_NE(html.find("<th>Message</th><th>Clauses</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>A NAK where an ACK was expected.</td><td class=\"clauses\"><span "
+                      "class=\"clause\"><a class=\"mono\" href=\"#c-MR-WF-01\" title=\"Every "
+                      "RoCEv2 packet has UDP destination port 4791.\">MR-WF-01</a> Every RoCEv2 "
+                      "packet has UDP destination port 4791</span></td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td class=\"clauses\"><span class=\"clause\"><a class=\"mono\" "
+                      "href=\"#c-MR-PS-01\""),
+            std::string::npos);
+  // A clause the catalog lacks is its id alone, still linked to its matrix row.
+  RunResult run = sample_run();
+  run.tests[1].failures[0].clauses = {"MR-XX-01"};
+  EXPECT_NE(render("index.html", run)
+                .find("<span class=\"clause\"><a class=\"mono\" href=\"#c-MR-XX-01\">"
+                      "MR-XX-01</a></span>"),
+            std::string::npos);
 }
 
 TEST(IndexHtml, TheRunsOptionsReadAsTextBesideTheMutantBanner) {
@@ -477,7 +554,9 @@ TEST(SummaryMd, CountsFailuresAndUncoveredClauses) {
   EXPECT_NE(md.find("| **total** | **5** |"), std::string::npos);
   EXPECT_NE(md.find("## Failed (1)"), std::string::npos);
   EXPECT_NE(md.find("  - testcases/base/psn/RC-PSN-004.mrt:12 BTH.psn: expected 0x000457 (1111), "
-                    "actual 0x000456 (1110) — The ACK names the wrong PSN. (and 1 more)"),
+                    "actual 0x000456 (1110) — The ACK names the wrong PSN. (clauses MR-PS-01: A "
+                    "responder answers a duplicate request with an...; MR-WF-01: Every RoCEv2 "
+                    "packet has UDP destination port 4791) (and 1 more)"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("## In error (harness fault) (1)"), std::string::npos);
@@ -487,6 +566,34 @@ TEST(SummaryMd, CountsFailuresAndUncoveredClauses) {
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("MR-PS-02 (SHOULD)"), std::string::npos);
+}
+
+// ---- clause titles ---------------------------------------------------------------------
+
+TEST(ClauseNote, AStatementBecomesATitleCutAtAWord) {
+  EXPECT_EQ(short_title("A QP sends request packets only in the RTS state."),
+            "A QP sends request packets only in the RTS state");
+  EXPECT_EQ(short_title("A responder never sends an RNR NAK for an RDMA WRITE without immediate "
+                        "data.",
+                        40),
+            "A responder never sends an RNR NAK...");
+  // Punctuation before the cut goes: "...," would read as a list.
+  EXPECT_EQ(short_title("After each ACK, READ response or NAK", 20), "After each ACK...");
+  // One word longer than the room is cut, never inside a UTF-8 sequence.
+  const std::string title = short_title("\u2265\u2265\u2265\u2265\u2265", 8);
+  EXPECT_EQ(title, "\u2265...");
+  EXPECT_EQ(sanitize_text(title), title);
+}
+
+TEST(ClauseNote, OneOrSeveralClausesWithTheTitlesTheCatalogHas) {
+  const RunResult run = sample_run();
+  EXPECT_EQ(clause_note({}, run.catalog), "");
+  const std::vector<std::string> one = {"MR-WF-01"};
+  EXPECT_EQ(clause_note(one, run.catalog),
+            "clause MR-WF-01: Every RoCEv2 packet has UDP destination port 4791");
+  const std::vector<std::string> two = {"MR-XX-01", "MR-PS-02"};
+  EXPECT_EQ(clause_note(two, run.catalog),
+            "clauses MR-XX-01; MR-PS-02: A responder should do a thing");
 }
 
 // ---- run directory and manifest ---------------------------------------------------------
