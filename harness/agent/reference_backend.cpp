@@ -65,6 +65,7 @@ void ReferenceBackend::recreate_device() {
   config.ipv6.push_back(io::ipv6_link_local(options_.mac));
   config.seed = options_.seed;
   config.mutants = options_.mutants;
+  config.decision_log = options_.decision_log;
   device_ = std::make_unique<transport::Device>(config);
   objects_.clear();
 }

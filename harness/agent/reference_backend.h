@@ -45,6 +45,8 @@ struct ReferenceBackendOptions {
   std::vector<wire::Ipv6Address> ipv6_global;  // besides the link-local address of `mac`
   uint64_t seed = 1;  // keys and QPNs derive from it: log it to reproduce a run
   mutants::MutantSet mutants;
+  // Notes which mutants' decisions the device read, across device resets (decision.h).
+  std::shared_ptr<transport::DecisionLog> decision_log;
 };
 
 class ReferenceBackend final : public DutBackend {

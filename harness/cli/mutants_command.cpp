@@ -5,6 +5,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "harness/engine/suite_runner.h"
 #include "harness/report/escape.h"
 #include "reference/mutants/mutant.h"
+#include "reference/transport/decision.h"
 
 namespace mr::cli {
 namespace {
@@ -26,7 +29,8 @@ struct MutantsOptions {
   std::vector<std::string> only;
   std::string pixit = repository_file("testcases/pixit/default.pixit.json");
   uint64_t seed = 1;
-  int jobs = 0;  // tests at once within each suite; 0: one per core
+  int jobs = 0;             // tests at once within each suite; 0: one per core
+  bool every_test = false;  // run each mutant against every test, not only those reaching it
 };
 
 struct Matrix {
@@ -34,29 +38,94 @@ struct Matrix {
   std::map<std::string, std::set<std::string>> kills;  // mutant -> tests that failed on it
   std::set<std::string> baseline_not_passing;        // tests that do not pass on the real reference
   std::map<std::string, std::string> justification;  // tp -> positive-path reason
+  std::map<std::string, size_t> runs;                // mutant -> test purposes run against it
 };
 
-// The suite on the embedded reference with `mutants` applied: every test on a reference of
-// its own (as `./metaroce run` does), `jobs` at once; the verdicts do not depend on `jobs`.
+// Which mutants' decisions each test purpose read on the correct reference, and its file.
+struct Coverage {
+  std::map<std::string, std::set<mutants::Mutant>> reads;  // tp -> mutants
+  std::map<std::string, std::string> files;                // tp -> test case file
+};
+
+// Gives each fresh embedded reference a DecisionLog and, when the test that ran on it is done,
+// adds what it read to the coverage. Tests run on several threads at once (--jobs).
+class CoverageRecorder {
+ public:
+  explicit CoverageRecorder(Coverage& into) : into_(into) {}
+  void adopt(const engine::DutPort* port, std::shared_ptr<transport::DecisionLog> log) {
+    const std::lock_guard lock(mu_);
+    logs_[port] = std::move(log);
+  }
+  void done(const std::string& tp, const engine::DutPort& port) {
+    const std::lock_guard lock(mu_);
+    const auto it = logs_.find(&port);
+    if (it == logs_.end()) return;
+    for (const auto m : it->second->consulted()) into_.reads[tp].insert(m);
+    logs_.erase(it);
+  }
+
+ private:
+  Coverage& into_;
+  std::mutex mu_;
+  std::map<const engine::DutPort*, std::shared_ptr<transport::DecisionLog>> logs_;
+};
+
+// The suite (or the given test case files) on the embedded reference with `mutants` applied:
+// every test on a reference of its own (as `./metaroce run` does), `jobs` at once; the
+// verdicts do not depend on `jobs`. With `coverage`, what each test's DUT read is noted there.
 Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const MutantsOptions& o,
                                                int jobs, const std::vector<std::string>& mutants,
-                                               const std::string& out) {
+                                               const std::string& out,
+                                               std::vector<std::string> test_paths,
+                                               Coverage* coverage = nullptr) {
   engine::SuiteOptions s;
   s.pics_path = repository_file("testcases/profiles/reference.pics.json");
   s.catalog_path = repository_file("docs/spec/clauses.json");
-  s.test_paths = {repository_file("testcases")};
+  s.test_paths = std::move(test_paths);
   s.pixit_path = o.pixit;
   s.filter = o.filter;
   s.out_dir = out;
   s.seed = o.seed;
   s.max_attempts = 1;
   s.jobs = jobs;
+  std::optional<CoverageRecorder> recorder;
+  if (coverage != nullptr) {
+    recorder.emplace(*coverage);
+    s.on_run_done = [&recorder](const std::string& tp, engine::DutPort& port) {
+      recorder->done(tp, port);
+    };
+  }
   const engine::PortFactory fresh_port =
-      [&pixit, &mutants](uint64_t seed) -> Expected<std::unique_ptr<engine::DutPort>, std::string> {
-    return std::make_unique<dut::EmbeddedReferencePort>(
-        pixit, dut::EmbeddedOptions{.seed = seed, .mutants = mutants});
+      [&pixit, &mutants,
+       &recorder](uint64_t seed) -> Expected<std::unique_ptr<engine::DutPort>, std::string> {
+    dut::EmbeddedOptions options{.seed = seed, .mutants = mutants};
+    if (!recorder) return std::make_unique<dut::EmbeddedReferencePort>(pixit, options);
+    // The log is the port's from its first packet: handed over before the port exists.
+    auto log = std::make_shared<transport::DecisionLog>();
+    options.decision_log = log;
+    auto port = std::make_unique<dut::EmbeddedReferencePort>(pixit, options);
+    recorder->adopt(port.get(), std::move(log));
+    return port;
   };
-  return engine::run_suite(fresh_port, pixit, s);
+  auto r = engine::run_suite(fresh_port, pixit, s);
+  if (r && coverage != nullptr) {
+    for (const auto& t : r->tests) coverage->files[t.tp_id] = t.file;
+  }
+  return r;
+}
+
+// The test case files of the test purposes whose baseline run read `mutant`'s decision: the
+// only ones whose run can differ on the mutant (decision.h).
+std::vector<std::string> tests_reaching(const Coverage& coverage, const Matrix& m,
+                                        mutants::Mutant mutant) {
+  std::vector<std::string> files;
+  for (const auto& tp : m.tests) {
+    const auto reads = coverage.reads.find(tp);
+    if (reads != coverage.reads.end() && reads->second.contains(mutant)) {
+      files.push_back(coverage.files.at(tp));
+    }
+  }
+  return files;
 }
 
 void write_outputs(const Matrix& m, const std::string& dir, double kill_rate) {
@@ -69,11 +138,12 @@ void write_outputs(const Matrix& m, const std::string& dir, double kill_rate) {
   for (const auto& info : mutants::all_mutants()) {
     const std::string name(info.name);
     if (!m.kills.contains(name)) continue;
-    rows.push_back({{"name", name},
-                    {"clauses", std::string(info.clauses)},
-                    {"description", std::string(info.description)},
-                    {"killed_by",
-                     std::vector<std::string>(m.kills.at(name).begin(), m.kills.at(name).end())}});
+    rows.push_back(
+        {{"name", name},
+         {"clauses", std::string(info.clauses)},
+         {"description", std::string(info.description)},
+         {"killed_by", std::vector<std::string>(m.kills.at(name).begin(), m.kills.at(name).end())},
+         {"tests_run", m.runs.contains(name) ? m.runs.at(name) : 0}});
   }
   j["baseline_not_passing"] =
       std::vector<std::string>(m.baseline_not_passing.begin(), m.baseline_not_passing.end());
@@ -118,7 +188,9 @@ int run(const MutantsOptions& o) {
     return kExitHarnessError;
   }
   Matrix m;
-  auto baseline = suite(*pixit, o, *jobs, {}, o.out + "/baseline");
+  Coverage coverage;
+  auto baseline =
+      suite(*pixit, o, *jobs, {}, o.out + "/baseline", {repository_file("testcases")}, &coverage);
   if (!baseline) {
     std::fprintf(stderr, "metaroce mutants: %s\n", baseline.error().c_str());
     return kExitHarnessError;
@@ -135,23 +207,32 @@ int run(const MutantsOptions& o) {
   for (const auto& info : mutants::all_mutants()) {
     const std::string name(info.name);
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), name) == o.only.end()) continue;
-    auto r = suite(*pixit, o, *jobs, {name}, o.out + "/runs/" + name);
+    auto& set = m.kills[name];
+    std::vector<std::string> files = o.every_test
+                                         ? std::vector<std::string>{repository_file("testcases")}
+                                         : tests_reaching(coverage, m, info.id);
+    m.runs[name] = o.every_test ? m.tests.size() : files.size();
+    ++total;
+    if (files.empty()) {  // no test reads its decision: none can kill it
+      std::printf("%-32s SURVIVED (no test purpose reads its decision)\n", name.c_str());
+      continue;
+    }
+    auto r = suite(*pixit, o, *jobs, {name}, o.out + "/runs/" + name, std::move(files));
     if (!r) {
       std::fprintf(stderr, "metaroce mutants: %s: %s\n", name.c_str(), r.error().c_str());
       return kExitHarnessError;
     }
-    auto& set = m.kills[name];
     for (const auto& t : r->tests) {
       // A kill is a fail (or an error the DUT caused) on a test that passes on the reference.
       const bool bad = t.verdict == report::Verdict::kFail || t.verdict == report::Verdict::kError;
       if (bad && !m.baseline_not_passing.contains(t.tp_id)) set.insert(t.tp_id);
     }
-    ++total;
     killed += set.empty() ? 0 : 1;
-    std::printf("%-32s %s\n", name.c_str(),
+    std::printf("%-32s %s (%zu test purposes read its decision)\n", name.c_str(),
                 set.empty()
                     ? "SURVIVED"
-                    : ("killed by " + std::to_string(set.size()) + " test purposes").c_str());
+                    : ("killed by " + std::to_string(set.size()) + " test purposes").c_str(),
+                m.runs[name]);
     std::fflush(stdout);
   }
   const double rate = total == 0 ? 0 : static_cast<double>(killed) / static_cast<double>(total);
@@ -161,7 +242,11 @@ int run(const MutantsOptions& o) {
   for (const auto& t : m.tests) {
     if (!killers.contains(t)) idle.push_back(t);
   }
+  size_t runs = 0;
+  for (const auto& [mutant, n] : m.runs) runs += n;
   write_outputs(m, o.out, rate);
+  std::printf("\ntest runs: %zu of the %zu of every mutant against every test purpose%s\n", runs,
+              total * m.tests.size(), o.every_test ? " (--every-test)" : "");
   std::printf("\nkill rate: %zu of %zu mutants (%.1f%%); %zu test purposes kill no mutant%s\n",
               killed, total, rate * 100, idle.size(), idle.empty() ? "" : ":");
   for (const auto& t : idle) std::printf("  %s\n", t.c_str());
@@ -179,6 +264,9 @@ Runner setup_mutants(CLI::App& app) {
   app.add_option("--only", o->only, "only these mutants (repeatable)");
   app.add_option("--pixit", o->pixit, "PIXIT file");
   app.add_option("--seed", o->seed, "seed of every random choice; logged");
+  app.add_flag("--every-test", o->every_test,
+               "run each mutant against every test purpose, not only those that read its "
+               "decision on the correct reference (the matrix is the same; it takes longer)");
   app.add_option("--jobs", o->jobs,
                  "tests at once, each on a reference of its own (0: one per core); the matrix "
                  "does not depend on it");

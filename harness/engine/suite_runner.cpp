@@ -318,7 +318,9 @@ Expected<report::RunResult, std::string> run_suite(const PortFactory& fresh_port
       r.reason = "creating a DUT for this test: " + port.error();
       return r;
     }
-    return run_once(suite, test, rep, **port, pixit, o);
+    auto result = run_once(suite, test, rep, **port, pixit, o);
+    if (o.on_run_done) o.on_run_done(test.tp, **port);
+    return result;
   });
   return run;
 }

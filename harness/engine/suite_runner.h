@@ -52,6 +52,9 @@ struct SuiteOptions {
   // Checked before each run starts, from any thread: true stops the run (Ctrl-C); runs
   // already going finish, and the run returns what it has.
   std::function<bool()> cancelled;
+  // With a PortFactory: one call after each run of a test, on the thread that ran it, with
+  // the DUT it ran on, before that DUT is dropped (what the DUT noted: `metaroce mutants`).
+  std::function<void(const std::string& tp_id, DutPort& port)> on_run_done;
 };
 
 // A DUT of its own for one run of one test, seeded with the run's seed.

@@ -12,10 +12,10 @@
 namespace mr::transport {
 
 struct CompletionDecisions {
-  bool raises_completion_events = true;  // MR-CQ-04
-  bool honours_solicited_event = true;   // MR-CQ-04
-  bool immediate_in_host_order = true;   // MR-CQ-02
-  bool flushes_on_error = true;          // MR-QS-04, MR-QS-09
+  Decision raises_completion_events{true};  // MR-CQ-04
+  Decision honours_solicited_event{true};   // MR-CQ-04
+  Decision immediate_in_host_order{true};   // MR-CQ-02
+  Decision flushes_on_error{true};          // MR-QS-04, MR-QS-09
 
   static std::span<const DecisionRow<CompletionDecisions>> rows();
   bool operator==(const CompletionDecisions&) const = default;

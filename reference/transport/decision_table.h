@@ -11,28 +11,32 @@
 //   constexpr DecisionRow<FramingDecisions> kFramingRows[] = {
 //       {Mutant::kVlanTagNotSent, &FramingDecisions::sends_vlan_tag, false}};
 //   std::span<const DecisionRow<FramingDecisions>> FramingDecisions::rows() { return ...; }
-//   FramingDecisions d = decide_from<FramingDecisions>(mutants);
+//   FramingDecisions d = decide_from<FramingDecisions>(mutants, log);
 #pragma once
 
 #include <span>
 
 #include "reference/mutants/mutant.h"
+#include "reference/transport/decision.h"
 
 namespace mr::transport {
 
 template <class Decisions>
 struct DecisionRow {
   mutants::Mutant mutant;
-  bool Decisions::*decision;
+  Decision Decisions::*decision;
   bool when_mutated;  // the value the broken device decides
 };
 
-// The correct decisions (Decisions' member defaults) with every active mutant's row applied.
+// The correct decisions (Decisions' member defaults) with every active mutant's row applied;
+// with a log, each row's decision notes its reads there (decision.h).
 template <class Decisions>
-Decisions decide_from(const mutants::MutantSet& mutants) {
+Decisions decide_from(const mutants::MutantSet& mutants, DecisionLog* log = nullptr) {
   Decisions d;
   for (const auto& row : Decisions::rows()) {
-    if (mutants.active(row.mutant)) d.*row.decision = row.when_mutated;
+    Decision& decision = d.*row.decision;
+    if (mutants.active(row.mutant)) decision.set(row.when_mutated);
+    decision.log_reads(row.mutant, log);
   }
   return d;
 }

@@ -110,7 +110,7 @@ void enter_error(QueuePair& qp, QpContext& ctx) {
 Device::Device(DeviceConfig config)
     : config_(std::move(config)),
       memory_(config_.seed),
-      decide_(TransportDecisions::from(config_.mutants)),
+      decide_(TransportDecisions::from(config_.mutants, config_.decision_log.get())),
       factory_(decide_.framing),
       qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {}
 

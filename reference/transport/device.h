@@ -47,6 +47,8 @@ struct DeviceConfig {
   std::vector<wire::Ipv6Address> ipv6;  // further addresses (GIDs) the device answers on
   uint64_t seed = 1;                    // keys and QPNs derive from it; log it to reproduce a run
   mutants::MutantSet mutants;
+  // Where the device notes which mutants' decisions it read (decision.h); none by default.
+  std::shared_ptr<DecisionLog> decision_log;
   bool cnp_notification_point = true;     // DCQCN NP: answer CE marks with CNPs
   uint64_t cnp_min_interval_ns = 50'000;  // T_CNP_MIN_INTERVAL
   bool cnp_reaction_point = true;         // DCQCN RP: CNPs cut the QP's rate (section 13.3)

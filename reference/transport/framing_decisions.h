@@ -13,15 +13,15 @@
 namespace mr::transport {
 
 struct FramingDecisions {
-  bool sends_vlan_tag = true;                // MR-WF-16
-  bool vlan_pcp_from_address_vector = true;  // MR-WF-16
-  bool ipv6_traffic_class_from_av = true;
-  bool ipv6_hop_limit_from_av = true;
-  bool bth_version_zero = true;        // MR-WF-02
-  bool udp_source_port_stable = true;  // one flow, one source port
-  bool becn_only_on_cnp = true;
-  bool pad_bytes_zero = true;
-  bool icrc_little_endian_on_wire = true;
+  Decision sends_vlan_tag{true};                // MR-WF-16
+  Decision vlan_pcp_from_address_vector{true};  // MR-WF-16
+  Decision ipv6_traffic_class_from_av{true};
+  Decision ipv6_hop_limit_from_av{true};
+  Decision bth_version_zero{true};        // MR-WF-02
+  Decision udp_source_port_stable{true};  // one flow, one source port
+  Decision becn_only_on_cnp{true};
+  Decision pad_bytes_zero{true};
+  Decision icrc_little_endian_on_wire{true};
 
   static std::span<const DecisionRow<FramingDecisions>> rows();
   bool operator==(const FramingDecisions&) const = default;

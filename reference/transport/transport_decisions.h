@@ -31,11 +31,16 @@ struct TransportDecisions {
   CompletionDecisions completion;
   CongestionDecisions congestion;
 
-  static TransportDecisions from(const mutants::MutantSet& mutants) {
-    return {decide_from<FramingDecisions>(mutants),    decide_from<ReceiveDecisions>(mutants),
-            decide_from<RequesterDecisions>(mutants),  decide_from<ResponderDecisions>(mutants),
-            decide_from<CompleterDecisions>(mutants),  decide_from<DatagramDecisions>(mutants),
-            decide_from<CompletionDecisions>(mutants), decide_from<CongestionDecisions>(mutants)};
+  // With a log, every decision a mutant can break notes its reads there (decision.h).
+  static TransportDecisions from(const mutants::MutantSet& mutants, DecisionLog* log = nullptr) {
+    return {decide_from<FramingDecisions>(mutants, log),
+            decide_from<ReceiveDecisions>(mutants, log),
+            decide_from<RequesterDecisions>(mutants, log),
+            decide_from<ResponderDecisions>(mutants, log),
+            decide_from<CompleterDecisions>(mutants, log),
+            decide_from<DatagramDecisions>(mutants, log),
+            decide_from<CompletionDecisions>(mutants, log),
+            decide_from<CongestionDecisions>(mutants, log)};
   }
   bool operator==(const TransportDecisions&) const = default;
 };

@@ -49,5 +49,47 @@ TEST(TransportDecisions, EachMutantChangesTheDecisionsItNames) {
   }
 }
 
+// Each decision of a table, read once, notes its own mutant in the log and no other.
+template <class D>
+void expect_each_read_notes_its_mutant(D (*pick)(const TransportDecisions&)) {
+  for (const auto& row : D::rows()) {
+    DecisionLog log;
+    const TransportDecisions all = TransportDecisions::from({}, &log);
+    const D d = pick(all);  // a copy, as the packet factory keeps one: it notes into the log too
+    EXPECT_TRUE(log.consulted().empty()) << "nothing is read yet";
+    [[maybe_unused]] const bool value = d.*row.decision;
+    EXPECT_EQ(log.consulted(), std::vector<Mutant>{row.mutant}) << mutants::info(row.mutant).name;
+  }
+}
+
+TEST(TransportDecisions, ReadingADecisionNotesItsMutantInTheLog) {
+  expect_each_read_notes_its_mutant<FramingDecisions>([](const auto& t) { return t.framing; });
+  expect_each_read_notes_its_mutant<ReceiveDecisions>([](const auto& t) { return t.receive; });
+  expect_each_read_notes_its_mutant<RequesterDecisions>([](const auto& t) { return t.requester; });
+  expect_each_read_notes_its_mutant<ResponderDecisions>([](const auto& t) { return t.responder; });
+  expect_each_read_notes_its_mutant<CompleterDecisions>([](const auto& t) { return t.completer; });
+  expect_each_read_notes_its_mutant<DatagramDecisions>([](const auto& t) { return t.datagram; });
+  expect_each_read_notes_its_mutant<CompletionDecisions>(
+      [](const auto& t) { return t.completion; });
+  expect_each_read_notes_its_mutant<CongestionDecisions>(
+      [](const auto& t) { return t.congestion; });
+}
+
+TEST(TransportDecisions, WithoutALogNothingIsNoted) {
+  DecisionLog log;
+  const TransportDecisions d = TransportDecisions::from({});
+  EXPECT_TRUE(static_cast<bool>(d.receive.checks_icrc));
+  EXPECT_TRUE(log.consulted().empty());
+}
+
+TEST(TransportDecisions, AMutatedDecisionReadsAsTheBrokenValueAndIsNoted) {
+  DecisionLog log;
+  mutants::MutantSet set;
+  set.enable(Mutant::kIcrcNotChecked);
+  const TransportDecisions d = TransportDecisions::from(set, &log);
+  EXPECT_FALSE(static_cast<bool>(d.receive.checks_icrc));
+  EXPECT_TRUE(log.consulted(Mutant::kIcrcNotChecked));
+}
+
 }  // namespace
 }  // namespace mr::transport

@@ -15,6 +15,7 @@ agent::ReferenceBackendOptions backend_options(const EmbeddedDutOptions& o) {
   if (o.ipv6) b.ipv6_global.push_back(*o.ipv6);
   b.seed = o.seed;
   b.mutants = o.mutants;
+  b.decision_log = o.decision_log;
   return b;
 }
 

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "harness/dut/dut_control.h"
 #include "reference/io/clock.h"
 #include "reference/io/memory_link.h"
+#include "reference/transport/decision.h"
 
 namespace mr::dut {
 
@@ -36,6 +38,7 @@ struct EmbeddedDutOptions {
   std::optional<wire::Ipv6Address> ipv6;  // a global address besides the link-local one
   uint64_t seed = 1;
   mutants::MutantSet mutants;
+  std::shared_ptr<transport::DecisionLog> decision_log;  // where the device notes its reads
   io::MemoryLinkOptions link;
   uint64_t start_ns = 1'000'000;
   // The tester's addresses, known to the device as a management plane would set them.

@@ -22,6 +22,7 @@ EmbeddedDutOptions embedded_options(const engine::Pixit& pixit, const EmbeddedOp
   for (const auto& name : options.mutants) {
     if (auto m = mutants::mutant_by_name(name)) o.mutants.enable(*m);
   }
+  o.decision_log = options.decision_log;
   o.link = {.capacity = 1 << 16, .latency_ns = options.link_latency_ns};
   o.start_ns = kStartNs;
   o.neighbors4 = {{pixit.tester_ip, pixit.tester_mac}};

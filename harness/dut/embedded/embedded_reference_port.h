@@ -13,6 +13,7 @@
 #include "harness/dut/embedded/embedded_reference_dut.h"
 #include "harness/engine/dut_port.h"
 #include "harness/engine/pixit.h"
+#include "reference/transport/decision.h"
 
 namespace mr::dut {
 
@@ -20,6 +21,8 @@ struct EmbeddedOptions {
   uint64_t seed = 1;
   uint64_t link_latency_ns = 1'000;
   std::vector<std::string> mutants;  // reference mutants to switch on
+  // Where the device notes which mutants' decisions it read (reference/transport/decision.h).
+  std::shared_ptr<transport::DecisionLog> decision_log;
 };
 
 class EmbeddedReferencePort final : public engine::DutPort {
