@@ -18,6 +18,7 @@ namespace {
 constexpr size_t kMemLineBytes = 2048;    // one write_mem line stays readable
 constexpr size_t kOmittedListed = 20;     // undecodable frames named one by one
 constexpr uint64_t kMinRegion = 1 << 20;  // the DUT region is at least the default 1 MiB
+constexpr uint64_t kPageBytes = 4096;
 // At most what a tester QP may register: a replay is a debugging run, and a capture whose
 // requests span more (pcaps/analyze/ps11: one READ of 2 GiB, 8 million responses) is refused.
 constexpr uint64_t kMaxRegion = uint64_t{256} << 20;
@@ -70,13 +71,13 @@ uint32_t path_mtu(const RecordedConnection& c) {
   return 4096;
 }
 
-// The DUT memory the requests name: [base, end), and the region that holds it.
+uint64_t page_align(uint64_t n) { return (n + kPageBytes - 1) / kPageBytes * kPageBytes; }
+
+// The DUT memory the requests name: [base, end).
 struct MemoryExtent {
   uint64_t base = 0;
   uint64_t end = 0;
-  uint64_t region_length() const {
-    return std::max<uint64_t>(kMinRegion, (end - base + 4095) / 4096 * 4096);
-  }
+  uint64_t span() const { return end - base; }
 };
 
 // A request the recorded responder refused with a NAK (PSN sequence errors aside) named
@@ -113,6 +114,14 @@ struct ReceivePlan {
   size_t before = 0;
   size_t length = 1;
   std::map<size_t, size_t> after_packet;  // packet index -> WQEs to post after it
+
+  // The bytes the largest post_recv line spans. Every line starts at the same offset: no
+  // replay checks what a SEND put in memory, so later WQEs may reuse earlier ones' bytes.
+  uint64_t bytes() const {
+    size_t most = before;
+    for (const auto& [k, n] : after_packet) most = std::max(most, n);
+    return uint64_t{most} * length;
+  }
 };
 
 ReceivePlan plan_receives(const RecordedConnection& c) {
@@ -149,6 +158,22 @@ ReceivePlan plan_receives(const RecordedConnection& c) {
   }
   if (message_psn) close_message();
   return plan;
+}
+
+// The DUT's one region: the memory the requests name at their recorded distance from the
+// lowest VA (A.va), then the receive buffers on the next page. Receive buffers at A.va would
+// take the bytes a later READ or atomic of the lowest VA must find (issue 26).
+struct DutLayout {
+  uint64_t va_base = 0;         // the recorded VA that A.va stands for
+  uint64_t receive_offset = 0;  // 0 when the requests name no memory
+  uint64_t region_length = 0;
+};
+
+DutLayout layout(const MemoryExtent& extent, const ReceivePlan& receives) {
+  const uint64_t receive_offset = page_align(extent.span());
+  return {.va_base = extent.base,
+          .receive_offset = receive_offset,
+          .region_length = std::max(kMinRegion, page_align(receive_offset + receives.bytes()))};
 }
 
 // The READ's data as the responses after request `k` carried it, in PSN order, each once.
@@ -398,9 +423,15 @@ std::string path_options(const RecordedConnection& c) {
   return s;
 }
 
+std::string post_recv_line(size_t count, size_t length, const DutLayout& dut) {
+  std::string s =
+      "dut post_recv A count=" + std::to_string(count) + " len=" + std::to_string(length);
+  if (dut.receive_offset > 0) s += " offset=" + hex(dut.receive_offset);
+  return s + "\n";
+}
+
 // The DUT's QP, its receive WQEs and the memory the recorded responder read from.
-std::string setup(const RecordedConnection& c, const MemoryExtent& extent,
-                  const ReceivePlan& receives) {
+std::string setup(const RecordedConnection& c, const DutLayout& dut, const ReceivePlan& receives) {
   std::string rnr_timer;  // an RNR NAK carries the responder's min_rnr_timer: set the DUT so
   for (const auto& p : c.packets) {
     const auto& w = p.decoded.packet;
@@ -410,15 +441,16 @@ std::string setup(const RecordedConnection& c, const MemoryExtent& extent,
     }
   }
   std::string s = "dut qp A = create_qp(type=RC, mtu=" + std::to_string(path_mtu(c)) +
-                  ", mr_len=" + hex(extent.region_length()) + rnr_timer + path_options(c) + ")\n";
-  if (receives.before > 0) {
-    s += "dut post_recv A count=" + std::to_string(receives.before) +
-         " len=" + std::to_string(receives.length) + "\n";
+                  ", mr_len=" + hex(dut.region_length) + rnr_timer + path_options(c) + ")\n";
+  if (dut.receive_offset > 0 && receives.bytes() > 0) {
+    s += "# Receive buffers at offset " + hex(dut.receive_offset) +
+         ": apart from the memory the RDMA requests name.\n";
   }
+  if (receives.before > 0) s += post_recv_line(receives.before, receives.length, dut);
   for (const auto& [va, bytes] : recorded_memory(c)) {
     for (size_t at = 0; at < bytes.size(); at += kMemLineBytes) {
       const size_t n = std::min(kMemLineBytes, bytes.size() - at);
-      s += "dut write_mem A offset=" + hex(va - extent.base + at) + " data=" +
+      s += "dut write_mem A offset=" + hex(va - dut.va_base + at) + " data=" +
            bytes_literal({bytes.begin() + static_cast<std::ptrdiff_t>(at),
                           bytes.begin() + static_cast<std::ptrdiff_t>(at + n)}) +
            "\n";
@@ -428,7 +460,8 @@ std::string setup(const RecordedConnection& c, const MemoryExtent& extent,
 }
 
 // The exchange: requests at their recorded pacing (`+dt`), answers at any time (`*`).
-std::string exchange(const RecordedConnection& c, uint64_t va_base, const ReceivePlan& receives) {
+std::string exchange(const RecordedConnection& c, const DutLayout& dut,
+                     const ReceivePlan& receives) {
   const uint32_t psn0 = c.packets.front().decoded.packet.bth.psn;
   std::string s;
   uint64_t previous_ns = c.packets.front().t_ns;
@@ -450,11 +483,10 @@ std::string exchange(const RecordedConnection& c, uint64_t va_base, const Receiv
     previous_ns = p.t_ns;
     char pad[16];
     std::snprintf(pad, sizeof pad, "%-10s ", time.c_str());
-    s += std::string(pad) + (p.from_requester ? "< " : "> ") + packet_line(p, psn0, va_base) + "\n";
-    if (auto it = receives.after_packet.find(k); it != receives.after_packet.end()) {
-      s += "dut post_recv A count=" + std::to_string(it->second) +
-           " len=" + std::to_string(receives.length) + "\n";
-    }
+    s += std::string(pad) + (p.from_requester ? "< " : "> ") + packet_line(p, psn0, dut.va_base) +
+         "\n";
+    if (auto it = receives.after_packet.find(k); it != receives.after_packet.end())
+      s += post_recv_line(it->second, receives.length, dut);
   }
   return s;
 }
@@ -475,7 +507,9 @@ Expected<std::string, std::string> script_from_connection(const RecordedConnecti
     c = std::move(*answered);
   }
   const MemoryExtent extent = memory_extent(c);
-  if (extent.region_length() > kMaxRegion) {
+  const ReceivePlan receives = plan_receives(c);
+  const DutLayout dut = layout(extent, receives);
+  if (dut.region_length > kMaxRegion) {
     // A base packet sent with TVer 1 reads as an Ext one: its RETH then comes from the bytes
     // after an MXH, which is how such a capture arrives here.
     std::string ext;
@@ -487,14 +521,15 @@ Expected<std::string, std::string> script_from_connection(const RecordedConnecti
       ext = " (frames " + ext + " are Ext packets, BTH TVer 1, whose RETH follows an MXH: " +
             "a base packet sent with TVer 1 reads so)";
     }
-    return Unexpected(o.capture_name + ": the requests span " +
-                      std::to_string(extent.end - extent.base) +
-                      " bytes of the DUT's memory, more than the " +
+    const std::string buffers =
+        receives.bytes() > 0
+            ? " and its receive buffers " + std::to_string(receives.bytes()) + " more"
+            : "";
+    return Unexpected(o.capture_name + ": the requests span " + std::to_string(extent.span()) +
+                      " bytes of the DUT's memory" + buffers + ", more than the " +
                       std::to_string(kMaxRegion >> 20) + " MiB a replay registers" + ext);
   }
-  const ReceivePlan receives = plan_receives(c);
-  return metadata(c, o) + notes(recorded, c) + setup(c, extent, receives) +
-         exchange(c, extent.base, receives);
+  return metadata(c, o) + notes(recorded, c) + setup(c, dut, receives) + exchange(c, dut, receives);
 }
 
 }  // namespace mr::replay

@@ -3,10 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/pixit.h"
+#include "harness/engine/test_runner.h"
 #include "harness/replay/recorded_connection.h"
+#include "harness/report/results.h"
+#include "harness/script/parser.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
@@ -28,7 +34,9 @@ struct Packet {
   bool ipv6 = false;
   std::optional<wire::Dot1Q> vlan;
   bool break_icrc = false;
-  bool ext = false;  // a Part II packet: TVer 1 with the MXH (requests) or SACKETH (ACKs)
+  bool ext = false;     // a Part II packet: TVer 1 with the MXH (requests) or SACKETH (ACKs)
+  uint8_t fill = 0x5a;  // every payload byte
+  uint32_t msn = 1;     // an answer's AETH MSN
 };
 
 RecordedPacket recorded(const Packet& in, uint64_t frame_number) {
@@ -53,8 +61,9 @@ RecordedPacket recorded(const Packet& in, uint64_t frame_number) {
   p.bth.psn = in.psn;
   p.bth.dqpn = in.from_requester ? 0x123 : 0x11;
   p.bth.ackreq = in.ackreq ? 1 : 0;
-  if (!in.from_requester) p.aeth = wire::Aeth{wire::kSyndromeAck, 1};
-  if (wire::opcode_info(in.opcode)->is(wire::kRead)) p.reth = wire::Reth{0x4000, 7, 64};
+  if (!in.from_requester) p.aeth = wire::Aeth{wire::kSyndromeAck, in.msn};
+  if (in.from_requester && wire::opcode_info(in.opcode)->is(wire::kRead))
+    p.reth = wire::Reth{0x4000, 7, 64};  // a READ request; its responses carry none
   if (in.ext) {
     p.bth.version = wire::kExtVersion;
     if (in.from_requester) {
@@ -63,7 +72,7 @@ RecordedPacket recorded(const Packet& in, uint64_t frame_number) {
       p.sacketh.emplace().mpr = 8;
     }
   }
-  const std::vector<uint8_t> payload(in.payload, 0x5a);
+  const std::vector<uint8_t> payload(in.payload, in.fill);
   p.payload = payload;
   wire::BuildOptions options;
   if (in.break_icrc) {
@@ -108,6 +117,90 @@ size_t count(const std::string& text, const std::string& what) {
 }
 
 const Packet kAck{.from_requester = false, .opcode = wire::kOpRcAcknowledge, .payload = 0};
+
+// A SEND of "x", then a READ of 64 bytes at 0x4000, the lowest (and only) VA the requests
+// name, which the recorded responder answered with 64 bytes of 'A'.
+std::vector<Packet> send_then_read() {
+  return {{.psn = 0x100, .payload = 1, .fill = 'x'},
+          {.from_requester = false, .opcode = wire::kOpRcAcknowledge, .psn = 0x100, .payload = 0},
+          {.opcode = wire::kOpRcRdmaReadRequest, .psn = 0x101, .payload = 0},
+          {.from_requester = false,
+           .opcode = wire::kOpRcRdmaReadResponseOnly,
+           .psn = 0x101,
+           .payload = 64,
+           .fill = 'A',
+           .msn = 2}};
+}
+
+// The number after `key` in `line` (0x... or decimal), or `otherwise` when it has none.
+uint64_t number_after(const std::string& line, const std::string& key, uint64_t otherwise = 0) {
+  const size_t at = line.find(key);
+  return at == std::string::npos ? otherwise
+                                 : std::stoull(line.substr(at + key.size()), nullptr, 0);
+}
+
+// Offsets from A.va: [begin, end).
+struct Range {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  bool overlaps(const Range& o) const { return begin < o.end && o.begin < end; }
+};
+
+// Where a script puts things in the DUT's region.
+struct ScriptMemory {
+  uint64_t region = 0;
+  std::vector<Range> receive_buffers;  // post_recv
+  std::vector<Range> rdma;             // write_mem, and what the requests' RETH and AtomicETH name
+};
+
+// The offset of `va=A.va`, `va=A.va+0x40` in `line` at or after `from`.
+uint64_t va_offset(const std::string& line, size_t from) {
+  const size_t at = line.find("va=A.va", from) + std::string("va=A.va").size();
+  return line[at] == '+' ? std::stoull(line.substr(at + 1), nullptr, 0) : 0;
+}
+
+ScriptMemory memory_of(const std::string& script) {
+  ScriptMemory m;
+  std::istringstream in(script);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("dut qp A = create_qp(")) m.region = number_after(line, "mr_len=");
+    if (line.starts_with("dut post_recv A ")) {
+      const uint64_t at = number_after(line, "offset=");
+      m.receive_buffers.push_back(
+          {at, at + number_after(line, "count=") * number_after(line, "len=")});
+    }
+    if (line.starts_with("dut write_mem A ")) {
+      const uint64_t at = number_after(line, "offset=");
+      const size_t run = line.find("\" * ");
+      const uint64_t n =
+          run != std::string::npos ? std::stoull(line.substr(run + 4)) : count(line, "\\x");
+      m.rdma.push_back({at, at + n});
+    }
+    if (line.find("< BTH(") == std::string::npos) continue;
+    if (const size_t at = line.find("RETH(va=A.va"); at != std::string::npos) {
+      const uint64_t va = va_offset(line, at);
+      m.rdma.push_back({va, va + number_after(line, "dlen=")});
+    }
+    if (const size_t at = line.find("AtomicETH(va=A.va"); at != std::string::npos)
+      m.rdma.push_back({va_offset(line, at), va_offset(line, at) + 8});
+  }
+  return m;
+}
+
+// Every receive buffer inside the region and apart from all RDMA memory.
+void expect_receive_buffers_apart(const std::string& s) {
+  const ScriptMemory m = memory_of(s);
+  ASSERT_FALSE(m.receive_buffers.empty()) << s;
+  ASSERT_FALSE(m.rdma.empty()) << s;
+  for (const Range& r : m.receive_buffers) {
+    EXPECT_LE(r.end, m.region) << s;
+    for (const Range& d : m.rdma) {
+      EXPECT_FALSE(r.overlaps(d)) << "receive buffers [" << r.begin << ", " << r.end
+                                  << ") overlap RDMA memory [" << d.begin << ", " << d.end << ")\n"
+                                  << s;
+    }
+  }
+}
 
 TEST(ScriptFromCapture, AnIpv6ConnectionIsReplayedOverIpv6) {
   Packet send{.ipv6 = true};
@@ -200,6 +293,48 @@ TEST(ScriptFromCapture, RequestsSpanningMoreThan256MiBAreRefused) {
   ASSERT_FALSE(s.has_value());
   EXPECT_NE(s.error().find("test.pcapng: the requests span 2147483648 bytes"), std::string::npos)
       << s.error();
+}
+
+TEST(ScriptFromCapture, ReceiveBuffersLieApartFromTheMemoryALaterReadOfTheLowestVaReturns) {
+  const std::string s = script(connection(send_then_read()));
+  expect_receive_buffers_apart(s);
+  // The READ keeps its recorded place, and its data is written there.
+  EXPECT_NE(s.find("/RETH(va=A.va, rkey=A.rkey, dlen=64)"), std::string::npos) << s;
+  EXPECT_NE(s.find("dut write_mem A offset=0x0 data=b\"\\x41\" * 64\n"), std::string::npos) << s;
+}
+
+TEST(ScriptFromCapture, ReceiveBuffersPastAMebibyteOfRdmaMemoryGrowTheRegion) {
+  RecordedConnection c = connection(send_then_read());
+  c.packets[2].decoded.packet.reth->dlen = 1 << 20;
+  const std::string s = script(c);
+  expect_receive_buffers_apart(s);
+  EXPECT_GT(memory_of(s).region, uint64_t{1} << 20) << s;
+}
+
+TEST(ScriptFromCapture, ACaptureNamingNoRdmaMemoryPostsItsReceiveBuffersAtTheRegionStart) {
+  const std::string s = script(connection({{}, kAck}));
+  EXPECT_NE(s.find("dut post_recv A count=1 len=8\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("offset="), std::string::npos) << s;
+}
+
+// The script run against the embedded reference: its READ answers with the recorded bytes,
+// not with the SEND's (issue 26).
+TEST(ScriptFromCapture, AReadAfterASendReturnsTheRecordedBytesOnTheReference) {
+  const std::string s = script(connection(send_then_read()));
+  auto parsed = script::parse_script(s, "replay.mrt");
+  ASSERT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string() << "\n" << s;
+  auto pixit = engine::Pixit::load("testcases/pixit/default.pixit.json");
+  ASSERT_TRUE(pixit) << pixit.error();
+  dut::EmbeddedReferencePort port(*pixit, {});
+  engine::TestOptions options;
+  options.pics = {{"rc.send", true}, {"rc.read", true}};
+  const report::TestResult r = engine::run_test(parsed.script, port, *pixit, options);
+  std::string failures;
+  for (const auto& f : r.failures) {
+    failures += "\n" + std::to_string(f.line) + " " + f.field + ": expected " + f.expected +
+                ", actual " + f.actual;
+  }
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << r.reason << failures << "\n" << s;
 }
 
 TEST(ScriptFromCapture, FramesThatCouldNotBeDecodedAreNamed) {
