@@ -48,7 +48,7 @@ TEST(DcqcnReactionPoint, StormOfCnpsStopsAtTheMinimumRate) {
 
 TEST(DcqcnReactionPoint, RateBelowMinimumMutantHasNoFloor) {
   CongestionDecisions broken;
-  broken.reaction_point_keeps_minimum = false;
+  broken.reaction_point_keeps_minimum.set(false);
   DcqcnReactionPoint rp({});
   for (int i = 0; i < 40; ++i) rp.on_cnp(kT0, broken);
   EXPECT_LT(rp.rate_bps(), 10e6);
@@ -114,7 +114,7 @@ TEST(DcqcnReactionPoint, RecoversToLineRateAndStopsPacing) {
 
 TEST(DcqcnReactionPoint, IgnoresCnpMutantKeepsTheRate) {
   CongestionDecisions broken;
-  broken.reaction_point_acts_on_cnp = false;
+  broken.reaction_point_acts_on_cnp.set(false);
   DcqcnReactionPoint rp({});
   rp.on_cnp(kT0, broken);
   EXPECT_EQ(rp.rate_bps(), 100e9);
@@ -122,7 +122,7 @@ TEST(DcqcnReactionPoint, IgnoresCnpMutantKeepsTheRate) {
 
 TEST(DcqcnReactionPoint, ReactsLateMutantCutsOnlyAfterTheDelay) {
   CongestionDecisions broken;
-  broken.reaction_point_acts_at_once = false;
+  broken.reaction_point_acts_at_once.set(false);
   DcqcnParameters p;
   DcqcnReactionPoint rp(p);
   rp.on_cnp(kT0, broken);
