@@ -7,7 +7,7 @@ tools/scapy/metaroce.py as the expected decode: every example, base (EX-B*) and 
 An example given from its IP header gets an Ethernet header (the spec's MACs, EtherType by
 IP version), so that every one is a frame of an Ethernet capture.
 
-  spec_examples.py --examples docs/spec/tools/examples.py --out X.pcap --expect X.jsonl
+  spec_examples.py --spec-tools docs/spec/tools/*.py --out X.pcap --expect X.jsonl
 """
 
 import argparse
@@ -40,11 +40,12 @@ def as_frame(module, kind, data):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--examples", required=True, help="docs/spec/tools/examples.py")
+    ap.add_argument("--spec-tools", nargs="+", required=True,
+                    help="docs/spec/tools/examples.py and the modules it imports")
     ap.add_argument("--out", required=True)
     ap.add_argument("--expect", required=True)
     a = ap.parse_args()
-    module = load_examples(a.examples)
+    module = load_examples(next(f for f in a.spec_tools if os.path.basename(f) == "examples.py"))
     rows = []
     for i, (name, (kind, data)) in enumerate(module.examples().items()):
         frame = as_frame(module, kind, data) + (data if kind != "eth" else b"")
