@@ -9,7 +9,8 @@
 #include "harness/analyze/malformed.h"
 
 namespace mr::analyze {
-Analyzer::Analyzer(OnViolation on_violation) : on_violation_(std::move(on_violation)) {
+Analyzer::Analyzer(OnViolation on_violation, AnalyzerOptions options)
+    : on_violation_(std::move(on_violation)), options_(options) {
   const std::span<const CheckerEntry> table = checker_table();
   for (const CheckerEntry& e : table) checkers_.push_back(e.make());
   for (size_t op = 0; op < runs_for_.size(); ++op) {
@@ -65,7 +66,14 @@ void Analyzer::add_input(const FrameInput& in) {
       roce->opcode_known ? wire::opcode_info(p.bth.opcode, p.bth.header_set()) : nullptr;
   const bool response = info && info->is(wire::kResponse);
   Direction& dir = flows_.find(in.key, in.key_hash, p.bth.psn.value(), response);
-  const PacketContext c{counts_.frames, time_ns, *roce, p, info, dir, by_tester};
+  const PacketContext c{.frame = counts_.frames,
+                        .time_ns = time_ns,
+                        .decoded = *roce,
+                        .p = p,
+                        .info = info,
+                        .dir = dir,
+                        .by_tester = by_tester,
+                        .timestamp_slack_ns = options_.timestamp_slack_ns};
   const auto& runs = p.bth.is_ext() ? ext_runs_for_ : runs_for_;
   for (Checker* k : runs[info ? p.bth.opcode.value() : kUnknownOpcode]) k->check(c, *this);
   track(c);

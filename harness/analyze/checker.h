@@ -26,6 +26,9 @@ struct PacketContext {
   const wire::OpcodeInfo* info;  // nullptr for an opcode outside the table
   Direction& dir;                // the sender's direction
   bool by_tester = false;
+  // How much closer together two frames' timestamps may be than their sending was (capture
+  // jitter, AnalyzerOptions): a spacing rule is broken only by more than this.
+  uint64_t timestamp_slack_ns = 0;
   // info->flags, or 0 without info: the checkers ask is() about twenty times per packet;
   // testing the pointer before each load cost 27 instructions per packet (cachegrind).
   uint32_t flags = info ? info->flags : 0;

@@ -58,8 +58,10 @@ RocePacket read_response(uint8_t op, uint32_t psn, uint8_t syndrome = wire::kSyn
 }
 
 struct Trace {
+  explicit Trace(AnalyzerOptions options = {})
+      : a([this](const Violation& v) { found.push_back(v); }, options) {}
   std::vector<Violation> found;
-  Analyzer a{[this](const Violation& v) { found.push_back(v); }};
+  Analyzer a;
   uint64_t t = 1000;
   void add(const RocePacket& p, std::vector<uint8_t> payload = {}, bool fill_icrc = true,
            uint64_t gap = 1000) {
@@ -497,6 +499,24 @@ TEST(Checkers, CnpFormatAndPacing) {
   c.bth.becn = 0;
   f.add(c);
   EXPECT_EQ(f.clauses(), Clauses{"MR-CC-01"});
+}
+
+TEST(Checkers, CnpPacingAllowsTheCapturesTimestampSlack) {
+  RocePacket c = packet(false, wire::kOpCnp, 0);
+  c.bth.becn = 1;
+  c.cnp_padding = wire::CnpPadding{};
+  // Two CNPs stamped 36 us apart: on a capture with exact stamps, one too many; where the
+  // stamps may be 20 us off, they may have been sent 56 us apart; 5 us off cannot explain it.
+  Trace exact;
+  Trace slack20({.timestamp_slack_ns = 20'000});
+  Trace slack5({.timestamp_slack_ns = 5'000});
+  for (Trace* t : {&exact, &slack20, &slack5}) {
+    t->add(c);
+    t->add(c, {}, true, 36'000);
+  }
+  EXPECT_EQ(exact.clauses(), Clauses{"MR-CC-03"});
+  EXPECT_EQ(slack20.clauses(), Clauses{});
+  EXPECT_EQ(slack5.clauses(), Clauses{"MR-CC-03"});
 }
 
 TEST(Checkers, PaddingAndMalformed) {

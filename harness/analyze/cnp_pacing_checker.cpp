@@ -12,7 +12,8 @@ class CnpPacingChecker final : public Checker {
   void check(const PacketContext& c, ViolationSink& sink) override {
     if (!c.is(wire::kCnp) || !c.dir.resp.cnp_seen) return;
     const uint64_t gap = c.time_ns - c.dir.resp.last_cnp_ns;
-    if (c.time_ns < c.dir.resp.last_cnp_ns || gap >= kCnpMinIntervalNs) return;
+    if (c.time_ns < c.dir.resp.last_cnp_ns || gap + c.timestamp_slack_ns >= kCnpMinIntervalNs)
+      return;
     report_lazily(sink, c, "MR-CC-03", [&c, gap] {
       return "second CNP to QP " + hex(c.p.bth.dqpn.value()) + " only " +
              std::to_string(gap / 1000) + "." + std::to_string(gap % 1000 / 100) +

@@ -13,6 +13,8 @@ namespace {
 constexpr int kMaxSteps = 4'000'000;
 // A waiting control request is polled again after this much of the exchange has run.
 constexpr uint64_t kPollSliceNs = 2'000'000;
+// While a control reply is on its way, the tester looks for it this often between frames.
+constexpr uint64_t kReplyPollNs = 100'000;
 
 }  // namespace
 
@@ -91,26 +93,40 @@ void DrivenPort::wait_until(uint64_t t_ns) {
   run_until(t_ns, [] { return false; });
 }
 
-Expected<nlohmann::json, protocol::ControlError> DrivenPort::control(nlohmann::json request) {
+ControlReply DrivenPort::round_trip(nlohmann::json request) {
+  auto pending = inner_.send_control(std::move(request));
+  for (int i = 0; i < kMaxSteps; ++i) {
+    if (auto reply = pending->try_take()) return std::move(*reply);
+    wait_step(inner_.now_ns() + kReplyPollNs);
+  }
+  for (;;) {  // bounded by the control connection's own timeout
+    if (auto reply = pending->try_take()) return std::move(*reply);
+    inner_.wait_until(inner_.now_ns() + kReplyPollNs);
+  }
+}
+
+ControlReply DrivenPort::control(nlohmann::json request) {
+  if (!active()) return inner_.control(std::move(request));
   const std::string op = request.value("op", "");
   const uint64_t timeout_ms = request.value("timeout_ms", uint64_t{0});
-  if (!active() || timeout_ms == 0 || !is_waiting_op(op)) return inner_.control(request);
+  if (timeout_ms == 0 || !is_waiting_op(op)) return round_trip(std::move(request));
   // The DUT waits for the tester (its ACKs, its READ responses): poll without waiting, and
-  // let the peer run between polls, until the reply shows what the request waits for.
+  // let the peer run during and between polls, until the reply shows what the request waits
+  // for.
   const uint64_t deadline = inner_.now_ns() + timeout_ms * 1'000'000;
   request["timeout_ms"] = 0;
   for (int i = 0; i < kMaxSteps; ++i) {
-    auto reply = inner_.control(request);
+    auto reply = round_trip(request);
     if (!reply || wait_satisfied(op, *reply).value_or(true) || inner_.now_ns() >= deadline)
       return reply;
-    // Poll again after a slice of the exchange, not after every frame: on a real-time bed
-    // a control round trip takes milliseconds during which the tester answers nothing.
+    // Poll again after a slice of the exchange, not after every frame: a poll costs the DUT
+    // a request to serve, and on the embedded reference each slice is virtual time.
     const uint64_t slice = std::min(deadline, inner_.now_ns() + kPollSliceNs);
     for (int j = 0; j < kMaxSteps; ++j) {
       if (!wait_step(slice) && inner_.now_ns() >= slice) break;
     }
   }
-  return inner_.control(request);
+  return round_trip(request);
 }
 
 Expected<void, std::string> DrivenPort::reset() {

@@ -11,8 +11,10 @@
 //                        that an exact expectation can be interleaved with driven traffic;
 //   receive_unclaimed()  the end-of-test quiet period: the peer takes it, the caller only
 //                        sees the frames no tester QP explains;
-//   wait_until(), run_until(), control() with a wait: the peer takes it; frames it does not
-//                        claim are kept for the next receive.
+//   wait_until(), run_until(), control(): the peer takes it; frames it does not claim are
+//                        kept for the next receive. A control request is in flight while
+//                        the peer runs (DutPort::send_control): on a real-clock bed its round
+//                        trip takes milliseconds, in which the DUT's ACK timers run.
 // Every frame the peer sends, and every claimed frame not returned, goes to `record`.
 #pragma once
 
@@ -39,7 +41,7 @@ class DrivenPort final : public DutPort {
   peer::ReferencePeer* peer() { return peer_.get(); }
   bool active() const { return peer_ != nullptr && !peer_->qps().empty(); }
 
-  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override;
+  ControlReply control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override { return inner_.inject(frame); }
   std::optional<DutFrame> receive(uint64_t deadline_ns) override {
     return next_frame(deadline_ns, true);
@@ -68,6 +70,8 @@ class DrivenPort final : public DutPort {
   // next receive); false when no frame came.
   bool wait_step(uint64_t deadline_ns);
   bool claims(const std::vector<uint8_t>& frame) const;
+  // One control request, the peer running until its reply has come.
+  ControlReply round_trip(nlohmann::json request);
   // The next DUT frame by the deadline: a frame kept from a wait first; then, running the
   // peer, the next frame the DUT sends (`claimed_too`) or the next no tester QP claims.
   std::optional<DutFrame> next_frame(uint64_t deadline_ns, bool claimed_too);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -32,6 +33,28 @@ struct Endpoints {
   wire::Ipv4Address dut_ip;
 };
 
+using ControlReply = Expected<nlohmann::json, protocol::ControlError>;
+
+// A control request on its way to the DUT. Its reply is taken without blocking, so that the
+// caller can keep the exchange going (the tester's ACKs, its READ responses) during the
+// round trip: on a real-clock bed that trip takes milliseconds, and a DUT's ACK timer runs.
+class PendingControl {
+ public:
+  virtual ~PendingControl() = default;
+  // The reply once the DUT has given it; nullopt at once while it has not.
+  virtual std::optional<ControlReply> try_take() = 0;
+};
+
+// A reply that was there at once: ports whose DUT answers in no time on their clock.
+class AnsweredControl final : public PendingControl {
+ public:
+  explicit AnsweredControl(ControlReply reply) : reply_(std::move(reply)) {}
+  std::optional<ControlReply> try_take() override { return std::move(reply_); }
+
+ private:
+  ControlReply reply_;
+};
+
 class DutPort {
  public:
   virtual ~DutPort() = default;
@@ -40,7 +63,12 @@ class DutPort {
   // protocol's error: its code (EINVAL, ENOSPC, ...), so that the engine can tell a DUT out
   // of resources from a refused request, and its field and message for people. Calls that
   // wait on the DUT (poll_cq with timeout_ms) let time pass.
-  virtual Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) = 0;
+  virtual ControlReply control(nlohmann::json request) = 0;
+  // The same request, sent now and answered later (PendingControl). A port whose control
+  // takes no time on its clock answers at once, which is what this default does.
+  virtual std::unique_ptr<PendingControl> send_control(nlohmann::json request) {
+    return std::make_unique<AnsweredControl>(control(std::move(request)));
+  }
 
   // A frame from the tester to the DUT, now. Returns the time it was handed to the link,
   // taken before the send so that no answer can seem to precede its stimulus.

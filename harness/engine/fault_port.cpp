@@ -116,9 +116,14 @@ void FaultPort::impair_frame(FaultDirection direction, std::vector<uint8_t> byte
   }
 }
 
-Expected<nlohmann::json, protocol::ControlError> FaultPort::control(nlohmann::json request) {
+ControlReply FaultPort::control(nlohmann::json request) {
   release_due_tester_frames();
   return inner_.control(std::move(request));
+}
+
+std::unique_ptr<PendingControl> FaultPort::send_control(nlohmann::json request) {
+  release_due_tester_frames();
+  return inner_.send_control(std::move(request));
 }
 
 uint64_t FaultPort::inject(std::span<const uint8_t> frame) {

@@ -79,7 +79,8 @@ class FaultPort final : public DutPort {
   // Events armed but never fired (the frame never came): the report names them.
   const std::vector<FaultEvent>& unfired() const { return armed_; }
 
-  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override;
+  ControlReply control(nlohmann::json request) override;
+  std::unique_ptr<PendingControl> send_control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "harness/engine/driven_port.h"
@@ -67,6 +68,12 @@ class Runner {
     if (qp == nullptr)
       return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
     const uint64_t nominal = base(line.time) + seconds_ns(line.time.start_s);
+    // `+a~b <`: the tester must have sent by b, or the DUT saw another stimulus than the
+    // script's (three packets meant to arrive within 50 us, spread over 200).
+    const std::optional<uint64_t> send_by =
+        line.time.end_s && !line.time.any
+            ? std::optional(base(line.time) + seconds_ns(*line.time.end_s))
+            : std::nullopt;
     if (!line.time.any) ctx_.port.wait_until(nominal);
     auto frame = synthesize(line.packet, qp->connection, ctx_.symbols);
     if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
@@ -79,6 +86,11 @@ class Runner {
     if (ctx_.anchor_lateness_ns > ms(ctx_.pixit.tolerance_abs_ms) && ctx_.tester_late.empty()) {
       ctx_.tester_late = "the tester sent line " + std::to_string(line.pos.line) + " " +
                          std::to_string((sent - nominal) / 1000) + " us late";
+    }
+    if (send_by && sent > *send_by && ctx_.tester_late.empty()) {
+      ctx_.tester_late = "the tester sent line " + std::to_string(line.pos.line) + " " +
+                         std::to_string((sent - *send_by) / 1000) +
+                         " us after the end of its window";
     }
     ctx_.last_event_ns = sent;
     rec_.record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
@@ -566,7 +578,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   // The chain from the engine to the DUT: driven traffic, then the fault events (they see
   // every frame of the test), then the trace checkers, which watch from the DUT's side.
   ExchangeRecorder* recorder = nullptr;
-  TraceJudge judge(port);
+  TraceJudge judge(port, ms(pixit.tolerance_abs_ms));
   FaultPort faults(judge, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
     if (recorder != nullptr) recorder->record_fault(e, f, t);
   });

@@ -10,10 +10,13 @@ constexpr size_t kMaxViolations = 32;
 
 }  // namespace
 
-TraceJudge::TraceJudge(DutPort& inner)
-    : inner_(inner), analyzer_([this](const analyze::Violation& v) {
-        if (!v.by_tester && violations_.size() < kMaxViolations) violations_.push_back(v);
-      }) {}
+TraceJudge::TraceJudge(DutPort& inner, uint64_t timestamp_slack_ns)
+    : inner_(inner),
+      analyzer_(
+          [this](const analyze::Violation& v) {
+            if (!v.by_tester && violations_.size() < kMaxViolations) violations_.push_back(v);
+          },
+          analyze::AnalyzerOptions{.timestamp_slack_ns = timestamp_slack_ns}) {}
 
 uint64_t TraceJudge::inject(std::span<const uint8_t> frame) {
   const uint64_t t = inner_.inject(frame);

@@ -24,13 +24,18 @@ namespace mr::engine {
 
 class TraceJudge final : public DutPort {
  public:
-  explicit TraceJudge(DutPort& inner);
+  // `timestamp_slack_ns`: how much closer the port's timestamps may put two DUT frames than
+  // the DUT sent them (the PIXIT's absolute tolerance).
+  TraceJudge(DutPort& inner, uint64_t timestamp_slack_ns);
 
   const std::vector<analyze::Violation>& violations() const { return violations_; }
   uint64_t frames() const { return analyzer_.counts().frames; }
 
-  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override {
+  ControlReply control(nlohmann::json request) override {
     return inner_.control(std::move(request));
+  }
+  std::unique_ptr<PendingControl> send_control(nlohmann::json request) override {
+    return inner_.send_control(std::move(request));
   }
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<DutFrame> receive(uint64_t deadline_ns) override;

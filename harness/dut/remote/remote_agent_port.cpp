@@ -10,7 +10,7 @@ namespace {
 // The longest single wait on the capture: short enough that a deadline is met closely.
 constexpr uint64_t kMaxPollNs = 20'000'000;
 constexpr size_t kBurst = 64;
-// How often the capture is drained while a control request is outstanding.
+// How often the capture is drained while a blocking control() waits for its reply.
 constexpr std::chrono::milliseconds kControlDrainPeriod{1};
 }  // namespace
 
@@ -30,21 +30,56 @@ RemoteAgentPort::RemoteAgentPort(DutControl control, io::PcapLink link,
                                  const RemotePortOptions& options)
     : control_(std::move(control)), link_(std::move(link)), options_(options) {}
 
-Expected<nlohmann::json, protocol::ControlError> RemoteAgentPort::control(nlohmann::json request) {
-  if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
-    return protocol::control_error(ErrorCode::kEinval, "control request without an op", "op");
-  const std::string op = request["op"].get<std::string>();
+namespace {
+
+// A reply that a thread of its own waits for (DutControl::call blocks, bounded by its
+// timeout); the future's destructor waits for that thread, so the port outlives the call.
+class ReplyInFlight final : public engine::PendingControl {
+ public:
+  explicit ReplyInFlight(std::future<engine::ControlReply> reply) : reply_(std::move(reply)) {}
+  std::optional<engine::ControlReply> try_take() override {
+    if (!reply_.valid() || reply_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return std::nullopt;
+    return reply_.get();
+  }
+
+ private:
+  std::future<engine::ControlReply> reply_;
+};
+
+}  // namespace
+
+std::future<engine::ControlReply> RemoteAgentPort::call_async(nlohmann::json request) {
+  if (!request.is_object() || !request.contains("op") || !request["op"].is_string()) {
+    std::promise<engine::ControlReply> refused;
+    refused.set_value(
+        protocol::control_error(ErrorCode::kEinval, "control request without an op", "op"));
+    return refused.get_future();
+  }
+  std::string op = request["op"].get<std::string>();
   request.erase("op");
   request.erase("id");
+  return std::async(std::launch::async, [this, op = std::move(op), request = std::move(request)] {
+    std::lock_guard one_at_a_time(control_mutex_);
+    // The agent's error as it sent it (a reply without a known code is
+    // EPROTO: error_from_reply).
+    auto reply = control_.call(op, request);
+    if (!reply) return engine::ControlReply(Unexpected(std::move(reply).error()));
+    return engine::ControlReply(nlohmann::json(std::move(*reply)));
+  });
+}
+
+std::unique_ptr<engine::PendingControl> RemoteAgentPort::send_control(nlohmann::json request) {
+  return std::make_unique<ReplyInFlight>(call_async(std::move(request)));
+}
+
+engine::ControlReply RemoteAgentPort::control(nlohmann::json request) {
   // A control request can block for seconds (expect_completion waits in the agent) while the
   // DUT keeps sending, a retransmitting requester for one: drain the capture meanwhile, or
   // the kernel ring overflows and the verdict can only be inconclusive.
-  auto pending = std::async(std::launch::async, [&] { return control_.call(op, request); });
+  auto pending = call_async(std::move(request));
   while (pending.wait_for(kControlDrainPeriod) != std::future_status::ready) collect(0);
-  // The agent's error as it sent it (a reply without a known code is EPROTO: error_from_reply).
-  auto reply = pending.get();
-  if (!reply) return Unexpected(std::move(reply).error());
-  return nlohmann::json(*reply);
+  return pending.get();
 }
 
 uint64_t RemoteAgentPort::inject(std::span<const uint8_t> frame) {

@@ -18,6 +18,8 @@
 
 #include <array>
 #include <deque>
+#include <future>
+#include <mutex>
 #include <string>
 
 #include "harness/dut/dut_control.h"
@@ -39,7 +41,10 @@ class RemoteAgentPort final : public engine::DutPort {
  public:
   RemoteAgentPort(DutControl control, io::PcapLink link, const RemotePortOptions& options);
 
-  Expected<nlohmann::json, protocol::ControlError> control(nlohmann::json request) override;
+  engine::ControlReply control(nlohmann::json request) override;
+  // The request goes out on a thread of its own and the caller goes on receiving; only one
+  // request is in flight at a time (the next call waits for the previous reply).
+  std::unique_ptr<engine::PendingControl> send_control(nlohmann::json request) override;
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;
@@ -57,8 +62,11 @@ class RemoteAgentPort final : public engine::DutPort {
   // Moves whatever the capture holds into the inbox, waiting at most until `deadline_ns`
   // for the first frame; returns how many arrived.
   size_t collect(uint64_t deadline_ns);
+  // The request on a thread of its own; its reply or the agent's error.
+  std::future<engine::ControlReply> call_async(nlohmann::json request);
 
   DutControl control_;
+  std::mutex control_mutex_;  // one request in flight on control_
   io::PcapLink link_;
   RemotePortOptions options_;
   std::deque<engine::DutFrame> inbox_;
