@@ -1,11 +1,12 @@
 #include "harness/analyze/analyze_capture.h"
 
 #include "harness/analyze/report.h"
+#include "reference/io/link_type.h"
 
 namespace mr::analyze {
 
 Expected<void, io::CaptureError> analyze_capture(const std::string& path, Analyzer& analyzer) {
-  auto reader = io::CaptureReader::open(path);
+  auto reader = io::open_for_decoding(path);
   if (!reader) return Unexpected(reader.error());
   io::CapturedFrame frame;
   while (true) {

@@ -2,10 +2,11 @@
 //
 // A whole capture file through an Analyzer: streams its frames (CaptureReader, one mapped
 // file), reads each pcapng packet comment so that the tester's packets are told apart, and
-// stops at the first corruption with the reader's offset-precise error, or at the first
-// frame of a link type the codec does not read (io::framing_of: Ethernet and Linux cooked
-// captures are read); the analysis of the frames before it stays in the Analyzer. Also the JSON
-// document of `analyze --json`.
+// stops at the first corruption with the reader's offset-precise error, or where the file
+// declares a link type the codec does not read (io::open_for_decoding: Ethernet and Linux
+// cooked captures are read; the error's cause is then kLinkType), frames or none; the
+// analysis of the frames before it stays in the Analyzer. Also the JSON document of
+// `analyze --json`.
 #pragma once
 
 #include <cstddef>

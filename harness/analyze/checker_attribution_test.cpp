@@ -208,6 +208,69 @@ Capture unacked_window(bool broken) {
           read_request(3, read_packets * 256), send_only(3 + read_packets)};
 }
 
+// MR-PS-02: a READ of 3000 bytes at PSN 3 takes 3 PSNs at PMTU 1024 (shown by the SEND
+// before it, or, with `pmtu_known` false, by no packet: then any of the five PMTUs may hold,
+// which give 12, 6, 3, 2 or 1 PSNs). The broken requester's next request takes PSN 7, 4
+// after the READ, which none gives; the requests after it go on from 7 as they would from 6.
+Capture read_miscounted(bool broken, bool pmtu_known) {
+  Capture c = pmtu_known ? pmtu_1024() : Capture{send_only(2), ack(2, 1)};
+  c.push_back(read_request(3, 3000));
+  return exchange(broken, c, send_only(6), send_only(7), {send_only(7), send_only(8)});
+}
+
+// MR-PS-05: SEND 6 is lost after the tap, 7 and 8 arrive ahead of the ePSN: the responder
+// NAKs 7 (PSN 6) and must then discard 8 silently; the broken one NAKs it too. The
+// requester's go-back-N from 6 comes after, in both.
+Capture second_nak(bool broken) {
+  Capture c = {
+      send_only(5), ack(5, 1), send_only(6), send_only(7), ack(6, 1, wire::kNakPsnSequenceError),
+      send_only(8)};
+  if (broken) c.push_back(ack(6, 1, wire::kNakPsnSequenceError));
+  for (const Frame& f : {send_only(6), send_only(7), send_only(8), ack(8, 4)}) c.push_back(f);
+  return c;
+}
+
+// MR-RD-01: a READ of 2048 bytes (2 packets at PMTU 1024) answered with ONLY where FIRST
+// belongs; the LAST after it is the READ's, right in both.
+Capture read_answered_with_only(bool broken) {
+  Capture c = pmtu_1024();
+  c.push_back(read_request(3, 2048));
+  return exchange(broken, c, read_response(wire::kOpRcRdmaReadResponseFirst, 3, 1024, 2),
+                  read_response(wire::kOpRcRdmaReadResponseOnly, 3, 1024, 2),
+                  {read_response(wire::kOpRcRdmaReadResponseLast, 4, 1024, 2), send_only(5)});
+}
+
+// MR-RD-03: the same READ's LAST with a NAK syndrome (0x61, invalid request) in its AETH.
+Capture read_last_with_nak(bool broken) {
+  Capture c = pmtu_1024();
+  c.push_back(read_request(3, 2048));
+  c.push_back(read_response(wire::kOpRcRdmaReadResponseFirst, 3, 1024, 2));
+  const Frame last = read_response(wire::kOpRcRdmaReadResponseLast, 4, 1024, 2);
+  Frame nak = last;
+  nak.p.aeth->syndrome = wire::kNakInvalidRequest;
+  return exchange(broken, c, last, nak, {send_only(5), ack(5, 3)});
+}
+
+// MR-RD-09: a READ of 4096 bytes at PSN 3 answered in full at the tap, the responses of PSNs
+// 5 and 6 lost after it; the requester reissues the READ's tail (PSN 5, VA + 2048, 2048
+// bytes: MR-RT-05), whose answer starts with FIRST, or, broken, with MIDDLE (as Linux rxe 6.1
+// does: pcaps/analyze/rd09-*). The LAST after it is right in both.
+Capture reissue_answered_with_middle(bool broken) {
+  using wire::kOpRcRdmaReadResponseMiddle;
+  Capture c = pmtu_1024();
+  c.push_back(read_request(3, 4096));
+  c.push_back(read_response(wire::kOpRcRdmaReadResponseFirst, 3, 1024, 2));
+  c.push_back(read_response(kOpRcRdmaReadResponseMiddle, 4, 1024, 2));
+  c.push_back(read_response(kOpRcRdmaReadResponseMiddle, 5, 1024, 2));
+  c.push_back(read_response(wire::kOpRcRdmaReadResponseLast, 6, 1024, 2));
+  Frame reissue = read_request(5, 2048);
+  reissue.p.reth->va = 0x10000 + 2 * 1024;
+  c.push_back(reissue);
+  return exchange(broken, c, read_response(wire::kOpRcRdmaReadResponseFirst, 5, 1024, 2),
+                  read_response(kOpRcRdmaReadResponseMiddle, 5, 1024, 2),
+                  {read_response(wire::kOpRcRdmaReadResponseLast, 6, 1024, 2), send_only(7)});
+}
+
 Frame with(Frame f, const std::function<void(Frame&)>& change) {
   change(f);
   return f;
@@ -277,7 +340,11 @@ std::vector<Row> rows() {
                          {send_only(8), send_only(9), send_only(10)});
        },
        9},
+      {"psn-order", "MR-PS-02", 5, [](bool b) { return read_miscounted(b, true); }, 7},
+      {"psn-order", "MR-PS-02", 4,  // no PMTU shown yet
+       [](bool b) { return read_miscounted(b, false); }, 7},
       {"nak-sequence", "MR-PS-04", 4, nak_never_sent, 20},
+      {"nak-sequence", "MR-PS-05", 7, second_nak, 6},
       {"unacked-window", "MR-PS-11", 5, unacked_window, 3 + (1U << 23) - 1},
       {"ack-psn", "MR-AK-02", 3,
        [](bool b) {
@@ -304,6 +371,9 @@ std::vector<Row> rows() {
        }},
       {"read-response", "MR-RD-02", 5, read_first_off_by_one, 4},
       {"read-response", "MR-RD-02", 6, read_middle_misnumbered, 9},
+      {"read-response", "MR-RD-01", 5, read_answered_with_only},
+      {"read-response", "MR-RD-03", 6, read_last_with_nak},
+      {"read-response", "MR-RD-09", 10, reissue_answered_with_middle, 5},
       {"atomic-ack", "MR-AT-06", 2,
        [fetch_add, atomic_ack](bool b) {
          Frame wrong = atomic_ack;

@@ -99,6 +99,10 @@ struct ResponderState {
   uint32_t read_next_psn = 0;
   uint32_t read_last_psn = 0;
   bool read_last_known = false;
+  // The last response ended its answer (ONLY, or LAST) before the READ's last PSN (MR-RD-01,
+  // reported there): a MIDDLE or LAST at read_next_psn is the rest of that answer, judged
+  // against read_last_psn, not a response without a FIRST.
+  bool read_cut = false;
   // After a response whose PSN broke the sequence: the PSN the next one carries, and the
   // READ's last PSN, if that response alone was misnumbered (read_next_psn and
   // read_last_psn follow it instead, as if the responder had shifted the rest).

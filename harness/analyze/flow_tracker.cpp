@@ -133,13 +133,19 @@ uint32_t last_psn(const PendingRequest& q, uint32_t pmtu) {
 
 // A READ response opens the answer it starts (FIRST, ONLY, or a MIDDLE with none open: after
 // a loss, or answering a READ reissued mid-range, so the checker reports the root event once
-// and resynchronises). A response whose PSN breaks the sequence (a FIRST inside a READ's
-// range, not at its PSN; a MIDDLE or LAST that does not follow) is one event, reported
-// there: the next response may follow it (the responder shifted the rest) or follow the
-// sequence the READ asks for (that one packet was misnumbered), and either is no second one.
+// and resynchronises). An answer that ended before its READ's last PSN (an ONLY for a READ
+// of more packets, a LAST too early) is one event too: the MIDDLE or LAST that goes on from
+// it resumes it (ResponderState::read_cut). A response whose PSN breaks the sequence (a
+// FIRST inside a READ's range, not at its PSN; a MIDDLE or LAST that does not follow) is one
+// event, reported there: the next response may follow it (the responder shifted the rest)
+// or follow the sequence the READ asks for (that one packet was misnumbered), and either is
+// no second one.
 void track_read_response(const PacketContext& c, ResponderState& s) {
   const uint32_t psn = c.psn();
   const uint32_t pmtu = c.dir.pmtu();
+  // The rest of an answer that ended early resumes it: the READ's last PSN still holds.
+  if (resumes_cut_answer(s, c)) s.read_open = true;
+  s.read_cut = false;
   const bool realigned = s.read_realign && s.read_open && psn == s.read_realign_psn;
   if (realigned) s.read_last_psn = s.read_realign_last_psn;
   s.read_realign = false;
@@ -171,7 +177,10 @@ void track_read_response(const PacketContext& c, ResponderState& s) {
     s.read_last_psn = wire::psn_add(s.read_last_psn, wire::psn_diff(psn, s.read_next_psn));
   }
   s.read_next_psn = wire::psn_add(psn, 1);
-  if (c.is(wire::kEnd)) s.read_open = false;
+  if (c.is(wire::kEnd)) {
+    s.read_open = false;
+    s.read_cut = s.read_last_known && wire::psn_diff(s.read_last_psn, psn) > 0;
+  }
 }
 
 void track_response(const PacketContext& c) {

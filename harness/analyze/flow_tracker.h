@@ -78,4 +78,12 @@ const PendingRequest* reissued_read(const PacketContext& c, uint32_t* pmtu = nul
 // The READ reissued at exactly `psn`, or nullptr.
 const PendingRequest* find_read_reissue(const RequesterState& r, uint32_t psn);
 
+// Whether c, a READ response, is the MIDDLE or LAST that goes on from an answer that ended
+// before its READ's last PSN (ResponderState::read_cut); not when the requester has since
+// reissued the READ there: that answer starts anew (MR-RD-09).
+inline bool resumes_cut_answer(const ResponderState& s, const PacketContext& c) {
+  return s.read_cut && !s.read_open && !c.is(wire::kStart) && c.psn() == s.read_next_psn &&
+         !(c.dir.peer && find_read_reissue(c.dir.peer->req, c.psn()));
+}
+
 }  // namespace mr::analyze

@@ -96,7 +96,7 @@ class StopOnExit {
 
 Expected<void, io::CaptureError> analyze_capture_pipelined(const std::string& path,
                                                            Analyzer& analyzer) {
-  auto reader = io::CaptureReader::open(path);
+  auto reader = io::open_for_decoding(path);
   if (!reader) return Unexpected(reader.error());
   auto ring = std::make_unique<BatchRing>();
   std::optional<io::CaptureError> error;

@@ -4,7 +4,9 @@
 // MR-RD-09 (SHOULD): the answer to a READ reissued mid-range (a duplicate READ for a tail
 // of a held READ) starts with FIRST or ONLY; starting it with MIDDLE or LAST is that
 // clause's deviation, not a broken sequence (MR-RD-01 is about the READ as first asked).
-// Either way the tracker resynchronises on the packet, so one event is one violation.
+// Either way the tracker resynchronises on the packet, so one event is one violation. So too
+// for an answer that ends before the READ's last PSN (an ONLY for a READ of more packets, a
+// LAST too early): the MIDDLE or LAST that goes on from it is no response without a FIRST.
 // A response whose PSN breaks MR-RD-02 is reported at that response; the next one may follow
 // it or the PSNs the READ asks for (flow_tracker.cpp, track_read_response), and is no second
 // violation either way.
@@ -32,9 +34,11 @@ class ReadResponseChecker final : public Checker {
       check_start(c, sink);
       return;
     }
-    // The response the READ's sequence asks for after one misnumbered response.
+    // The response the READ's sequence asks for after one misnumbered response, or after an
+    // answer that ended too early (both reported at the packet that broke the sequence).
     const bool realigned = s.read_open && s.read_realign && psn == s.read_realign_psn;
-    const bool in_sequence = s.read_open && (psn == s.read_next_psn || realigned);
+    const bool resumed = resumes_cut_answer(s, c);
+    const bool in_sequence = (s.read_open && (psn == s.read_next_psn || realigned)) || resumed;
     if (!in_sequence && c.dir.peer) {
       if (const PendingRequest* q = find_read_reissue(c.dir.peer->req, psn)) {
         report_lazily(sink, c, "MR-RD-09", [&c, q] {
@@ -45,7 +49,7 @@ class ReadResponseChecker final : public Checker {
         return;
       }
     }
-    if (!s.read_open) {
+    if (!s.read_open && !resumed) {
       report_lazily(sink, c, "MR-RD-01", [&c, psn] {
         return what(c) + " PSN " + hex(psn) + " without a READ_RESPONSE_FIRST";
       });

@@ -42,6 +42,13 @@ int run_analyze(const AnalyzeOptions& o) {
                              : analyze::analyze_capture_pipelined(o.file, a);
   std::optional<io::CaptureError> error;
   if (!done) error = done.error();
+  // A link type the analysis cannot read refuses the capture: no summary, which would pass it
+  // off as one read (with no frames, as a clean one).
+  if (error && error->cause == io::CaptureError::Cause::kLinkType) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "metaroce analyze: %s\n", error->to_string().c_str());
+    return kExitHarnessError;
+  }
   if (o.json) {
     std::cout << analyze::analysis_json(o.file, a, list, error).dump() << '\n';
     std::cout.flush();

@@ -18,17 +18,22 @@ struct DecodeOptions {
   bool json = false;
 };
 
-// A corrupt capture, or a frame of a link type the codec does not read, after `frames`
-// frames were printed.
+// A corrupt capture, or a link type the codec does not read, after `frames` frames were
+// printed (a link type refused before any frame: none).
 int stopped(const io::CaptureError& e, uint64_t frames) {
   std::cout.flush();
-  std::fprintf(stderr, "metaroce decode: %s (after %llu frames)\n", e.to_string().c_str(),
-               static_cast<unsigned long long>(frames));
+  if (e.cause == io::CaptureError::Cause::kLinkType && frames == 0) {
+    std::fprintf(stderr, "metaroce decode: %s\n", e.to_string().c_str());
+  } else {
+    std::fprintf(stderr, "metaroce decode: %s (after %llu frames)\n", e.to_string().c_str(),
+                 static_cast<unsigned long long>(frames));
+  }
   return kExitHarnessError;
 }
 
 int run_decode(const DecodeOptions& o) {
-  auto reader = io::CaptureReader::open(o.file);
+  // Refuses a link type the codec does not read where the file declares it, frames or none.
+  auto reader = io::open_for_decoding(o.file);
   if (!reader) {
     std::fprintf(stderr, "metaroce decode: %s\n", reader.error().to_string().c_str());
     return kExitHarnessError;

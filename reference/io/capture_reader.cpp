@@ -45,10 +45,20 @@ uint16_t CaptureReader::u16(uint64_t at) const {
   return swapped_ ? __builtin_bswap16(v) : v;
 }
 
-Expected<CaptureReader, CaptureError> CaptureReader::open(const std::string& path) {
+Expected<void, CaptureError> CaptureReader::check_link_type(
+    uint64_t at, uint32_t link_type, std::optional<uint32_t> interface) const {
+  if (!link_type_check_) return {};
+  auto reason = link_type_check_(link_type, interface);
+  if (!reason) return {};
+  return Unexpected(CaptureError{path_, at, std::move(*reason), CaptureError::Cause::kLinkType});
+}
+
+Expected<CaptureReader, CaptureError> CaptureReader::open(const std::string& path,
+                                                          LinkTypeCheck check) {
   auto file = MappedFile::open(path);
   if (!file) return Unexpected(CaptureError{path, 0, file.error()});
   CaptureReader r(path, std::move(*file));
+  r.link_type_check_ = std::move(check);
   if (r.size() < 4) return r.fail(0, "too short to be a pcap or pcapng file");
   uint32_t magic;
   std::memcpy(&magic, r.file_.bytes().data(), 4);
@@ -77,6 +87,7 @@ Expected<void, CaptureError> CaptureReader::read_pcap_header() {
   if (size() < kPcapFileHeader) return fail(0, "pcap file header truncated");
   pcap_ticks_per_second_ = magic == kPcapMagicNano ? 1000000000 : 1000000;
   pcap_link_type_ = u32(20) & 0x0fffffff;  // upper bits: FCS length flags
+  if (auto ok = check_link_type(20, pcap_link_type_, std::nullopt); !ok) return ok;
   pos_ = kPcapFileHeader;
   format_ = Format::kPcap;
   return {};
@@ -224,6 +235,8 @@ Expected<void, CaptureError> CaptureReader::read_interface(uint64_t at, uint64_t
     }
     o += 4 + pad4(olen);
   }
+  const auto number = static_cast<uint32_t>(interfaces_.size());
+  if (auto ok = check_link_type(body, ifc.link_type, number); !ok) return ok;
   interfaces_.push_back(ifc);
   return {};
 }

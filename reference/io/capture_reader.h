@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,11 +40,21 @@ namespace mr::io {
 inline constexpr uint32_t kLinkTypeEthernet = 1;
 
 struct CaptureError {
+  // What stopped the reading: the file (missing, not a capture, corrupt or cut short), or a
+  // link type the caller does not read, refused where the file declares it (LinkTypeCheck).
+  enum class Cause { kFile, kLinkType };
+
   std::string file;
   uint64_t offset = 0;  // byte offset in the file where the problem is
   std::string reason;
+  Cause cause = Cause::kFile;
   std::string to_string() const;  // "trace.pcap: byte 1234: record length 70000 exceeds ..."
 };
+
+// Judges each link type a file declares (the pcap file header's; each pcapng interface
+// description's, with the interface's number): the reason it is refused, or nullopt.
+using LinkTypeCheck = std::function<std::optional<std::string>(uint32_t link_type,
+                                                               std::optional<uint32_t> interface)>;
 
 struct CapturedFrame {
   std::span<const uint8_t> data;  // the captured bytes (borrowed from the mapping)
@@ -61,7 +72,11 @@ class CaptureReader {
  public:
   enum class Format { kPcap, kPcapng };
 
-  static Expected<CaptureReader, CaptureError> open(const std::string& path);
+  // With `check`, a link type it refuses is an error (Cause::kLinkType) where the file
+  // declares it: open() fails for a pcap file, next() at a pcapng interface description,
+  // before any frame of that interface, so a file without frames is refused as well.
+  static Expected<CaptureReader, CaptureError> open(const std::string& path,
+                                                    LinkTypeCheck check = {});
 
   // The next frame, nullopt at a clean end, or the first corruption found.
   Expected<std::optional<CapturedFrame>, CaptureError> next();
@@ -101,11 +116,15 @@ class CaptureReader {
   Expected<void, CaptureError> read_section_header(uint64_t at, uint32_t block_len);
   std::string_view packet_comment(uint64_t options, uint64_t end) const;
   Unexpected<CaptureError> fail(uint64_t at, std::string reason) const;
+  // The check's refusal of `link_type`, declared at `at`, or nothing.
+  Expected<void, CaptureError> check_link_type(uint64_t at, uint32_t link_type,
+                                               std::optional<uint32_t> interface) const;
   uint32_t u32(uint64_t at) const;
   uint16_t u16(uint64_t at) const;
 
   std::string path_;
   MappedFile file_;
+  LinkTypeCheck link_type_check_;
   Format format_ = Format::kPcap;
   bool swapped_ = false;  // file byte order differs from this host's
   uint64_t pos_ = 0;

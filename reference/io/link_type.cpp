@@ -56,15 +56,25 @@ std::string link_type_name(uint32_t link_type) {
   return "an unassigned link type";
 }
 
+std::optional<std::string> refused_link_type(uint32_t link_type,
+                                             std::optional<uint32_t> interface) {
+  if (framing_of(link_type)) return std::nullopt;
+  return "link type " + std::to_string(link_type) + " (" + link_type_name(link_type) + ")" +
+         (interface ? " of interface " + std::to_string(*interface) : std::string()) +
+         " is not one metaroce reads: it reads Ethernet (1) and Linux cooked captures (113 "
+         "LINKTYPE_LINUX_SLL, 276 LINKTYPE_LINUX_SLL2)";
+}
+
 Expected<wire::Framing, CaptureError> framing_of(const std::string& file,
                                                  const CapturedFrame& frame) {
   if (const auto framing = framing_of(frame.link_type)) return *framing;
-  return Unexpected(CaptureError{
-      file, frame.file_offset,
-      "link type " + std::to_string(frame.link_type) + " (" + link_type_name(frame.link_type) +
-          ") of interface " + std::to_string(frame.interface) +
-          " is not one metaroce reads: it reads Ethernet (1) and Linux cooked captures (113 "
-          "LINKTYPE_LINUX_SLL, 276 LINKTYPE_LINUX_SLL2)"});
+  return Unexpected(CaptureError{file, frame.file_offset,
+                                 *refused_link_type(frame.link_type, frame.interface),
+                                 CaptureError::Cause::kLinkType});
+}
+
+Expected<CaptureReader, CaptureError> open_for_decoding(const std::string& path) {
+  return CaptureReader::open(path, refused_link_type);
 }
 
 }  // namespace mr::io
