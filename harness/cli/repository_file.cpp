@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "reference/io/command.h"
@@ -54,6 +55,13 @@ std::string repository_commit() {
   if (commit.empty()) return "";
   if (!git_line({"status", "--porcelain", "--untracked-files=no"}).empty()) commit += "-dirty";
   return commit;
+}
+
+HarnessCommit harness_commit(std::string_view stamped) {
+  if (!stamped.empty()) return {std::string(stamped), std::string(kCommitOfTheBuild)};
+  std::string checkout = repository_commit();
+  if (checkout.empty()) return {"", std::string(kCommitUnknown)};
+  return {std::move(checkout), std::string(kCommitOfTheCheckout)};
 }
 
 // Looked up at each call (a few stat calls), not cached: the working directory can change.

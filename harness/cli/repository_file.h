@@ -20,7 +20,22 @@ std::string repository_root();
 std::string repository_file(std::string_view relative);
 
 // The repository's git commit (full hash, "-dirty" appended when tracked files differ from
-// it), for the manifest: which harness judged a run. "" when there is no git checkout.
+// it) at the time of the call. "" when there is no git checkout.
 std::string repository_commit();
+
+// Which harness judged a run, for manifest.json and report.json: the commit the binary was
+// built from (`stamped`: build_commit(), from a stamped build), or, when the build was not
+// stamped, the checkout's commit at run time, which the binary may not have been built from,
+// and the manifest says which (`source`). A binary built at X and run in a checkout since
+// moved to Y says X when stamped, and never passes Y off as its build.
+struct HarnessCommit {
+  std::string commit;  // "" when neither is known
+  std::string source;  // one of the three below
+};
+inline constexpr std::string_view kCommitOfTheBuild = "stamped build";
+inline constexpr std::string_view kCommitOfTheCheckout = "checkout at run time (unstamped build)";
+inline constexpr std::string_view kCommitUnknown = "unknown (unstamped build)";
+
+HarnessCommit harness_commit(std::string_view stamped);
 
 }  // namespace mr::cli

@@ -65,5 +65,40 @@ TEST(RepositoryFile, NoCheckoutGivesNoCommit) {
   unsetenv("METAROCE_ROOT");
 }
 
+// A binary built at X (its stamp) and run in a checkout since moved to Y says X.
+TEST(HarnessCommit, AStampedBuildGivesTheCommitItWasBuiltFromWhereverTheCheckoutMoved) {
+  const fs::path root = make_checkout("root-stamped");
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  const std::string built = "0123456789abcdef0123456789abcdef01234567";
+  ASSERT_NE(head_of(root), built);
+  const HarnessCommit c = harness_commit(built);
+  EXPECT_EQ(c.commit, built);
+  EXPECT_EQ(c.source, kCommitOfTheBuild);
+  unsetenv("METAROCE_ROOT");
+}
+
+TEST(HarnessCommit, AnUnstampedBuildGivesTheCheckoutsCommitAtRunTimeAndSaysSo) {
+  const fs::path root = make_checkout("root-unstamped");
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  const HarnessCommit c = harness_commit("");
+  EXPECT_EQ(c.commit, head_of(root));
+  EXPECT_EQ(c.source, "checkout at run time (unstamped build)");
+  unsetenv("METAROCE_ROOT");
+}
+
+TEST(HarnessCommit, AnUnstampedBuildOutsideACheckoutSaysItsCommitIsUnknown) {
+  const fs::path root = fs::path(std::getenv("TEST_TMPDIR")) / "not-git-either";
+  fs::create_directories(root / "docs/spec");
+  fs::create_directories(root / "testcases");
+  std::ofstream(root / "docs/spec/clauses.json") << "{}\n";
+  ASSERT_EQ(setenv("METAROCE_ROOT", root.c_str(), 1), 0);
+  ASSERT_EQ(setenv("GIT_CEILING_DIRECTORIES", std::getenv("TEST_TMPDIR"), 1), 0);
+  const HarnessCommit c = harness_commit("");
+  EXPECT_EQ(c.commit, "");
+  EXPECT_EQ(c.source, "unknown (unstamped build)");
+  unsetenv("METAROCE_ROOT");
+  unsetenv("GIT_CEILING_DIRECTORIES");
+}
+
 }  // namespace
 }  // namespace mr::cli

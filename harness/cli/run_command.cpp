@@ -12,8 +12,10 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "harness/cli/build_commit.h"
 #include "harness/cli/doctor_manifest.h"
 #include "harness/cli/job_count.h"
 #include "harness/cli/progress_line.h"
@@ -257,7 +259,9 @@ Expected<report::RunResult, std::string> run_tests(dut::DutSession& session, con
 Expected<void, std::string> write_reports(report::RunResult& result, const RunOptions& o,
                                           const RunPlan& p, nlohmann::ordered_json doctor) {
   result.doctor = std::move(doctor);
-  result.harness_commit = repository_commit();
+  HarnessCommit commit = harness_commit(build_commit());
+  result.harness_commit = std::move(commit.commit);
+  result.harness_commit_source = std::move(commit.source);
   result.mutants = o.mutants;
   // What chose the tests and judged them; --jobs and --out change no report, so a report of
   // --jobs 3 stays that of --jobs 1 (run_jobs_test).

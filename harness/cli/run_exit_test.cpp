@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "harness/cli/build_commit.h"
 #include "harness/cli/command.h"
 #include "harness/cli/repository_file.h"
 #include "harness/cli/run_command.h"
@@ -164,6 +165,41 @@ TEST(RunExit, AFailureNamesItsClausesInTheReports) {
   std::ifstream md(o.out + "/summary.md");
   const std::string summary(std::istreambuf_iterator<char>(md), {});
   EXPECT_NE(summary.find("(clauses MR-CQ-06: "), std::string::npos) << summary;
+}
+
+// Tests build without --stamp: the manifest (and report.json) give the commit of the checkout
+// the run finds (GIT_DIR names one at a commit of its own here), and say it is that, not the
+// commit the harness was built from (a stamped build's: repository_file_test).
+TEST(RunExit, AnUnstampedBuildsReportsSayTheirCommitIsTheCheckoutsAtRunTime) {
+  if (!build_commit().empty()) GTEST_SKIP() << "built with --stamp";
+  const fs::path repo = fs::path(std::getenv("TEST_TMPDIR")) / "moved-checkout";
+  fs::create_directories(repo);
+  std::ofstream(repo / "file") << "one\n";
+  const std::string git = "git -C '" + repo.string() + "' ";
+  const std::string head_file = repo.string() + "-head.txt";
+  ASSERT_EQ(std::system((git + "init -q && " + git + "add -A && " + git +
+                         "-c user.name=t -c user.email=t@example.com commit -qm one && " + git +
+                         "rev-parse HEAD > '" + head_file + "'")
+                            .c_str()),
+            0);
+  std::string head;
+  std::getline(std::ifstream(head_file), head);
+  ASSERT_EQ(head.size(), 40u);
+  ASSERT_EQ(setenv("GIT_DIR", (repo / ".git").c_str(), 1), 0);
+  ASSERT_EQ(setenv("GIT_WORK_TREE", repo.c_str(), 1), 0);
+  RunOptions o = options("unstamped");
+  o.filter = "RC-PSN-004";
+  const int exit = run_with(o);
+  unsetenv("GIT_DIR");
+  unsetenv("GIT_WORK_TREE");
+  ASSERT_EQ(exit, kExitOk);
+  for (const std::string file : {"manifest.json", "report.json"}) {
+    std::ifstream in(o.out + "/" + file);
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["harness_commit"], head) << file;
+    EXPECT_EQ(j.value("harness_commit_source", ""), "checkout at run time (unstamped build)")
+        << file;
+  }
 }
 
 }  // namespace

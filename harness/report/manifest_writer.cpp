@@ -21,6 +21,7 @@ std::string render_manifest_json(const RenderContext& ctx) {
       {"schema_version", run.schema_version},
       {"harness_version", run.harness_version},
       {"harness_commit", run.harness_commit},
+      {"harness_commit_source", run.harness_commit_source},
       {"started_at", run.started_at},
       {"dut", run.dut},
       {"profile", run.profile},

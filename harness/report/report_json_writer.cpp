@@ -95,6 +95,7 @@ nlohmann::ordered_json to_report_json(const RunResult& run) {
   return Json{{"schema_version", run.schema_version},
               {"harness_version", run.harness_version},
               {"harness_commit", run.harness_commit},
+              {"harness_commit_source", run.harness_commit_source},
               {"started_at", run.started_at},
               {"duration_s", finite(run.duration_s)},
               {"cancelled", run.cancelled},

@@ -109,8 +109,12 @@ std::vector<const TestResult*> tests_worst_first(const std::vector<TestResult>& 
 struct RunResult {
   int schema_version = 2;  // report.json's (report_json.h: kReportSchemaVersion)
   std::string harness_version;
-  std::string harness_commit;  // git commit the harness was built from, "" if unknown
-  std::string started_at;      // ISO 8601 UTC
+  std::string harness_commit;  // git commit of the harness, "" if unknown
+  // How harness_commit was found: "stamped build" (the commit the binary was built from), or,
+  // unstamped, "checkout at run time (unstamped build)" (which the binary may not have been
+  // built from) or "unknown (unstamped build)" (harness/cli/repository_file.h).
+  std::string harness_commit_source;
+  std::string started_at;  // ISO 8601 UTC
   double duration_s = 0;
   bool cancelled = false;      // stopped early (Ctrl-C): the tests not run are absent
   nlohmann::ordered_json dut;  // identity from hello/capabilities

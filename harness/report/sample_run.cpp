@@ -47,6 +47,7 @@ RunResult sample_run() {
   RunResult run;
   run.harness_version = "0.1.0";
   run.harness_commit = "87cf46c";
+  run.harness_commit_source = "stamped build";
   run.started_at = "2024-05-01T12:00:00Z";
   run.duration_s = 1.5;
   run.dut = Json{{"name", "reference"}, {"vendor", "MetaRoCE"}, {"firmware", "1.0"}};
