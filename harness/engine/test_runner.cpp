@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <span>
 #include <sstream>
 
 #include "harness/engine/driven_port.h"
@@ -63,10 +64,30 @@ class Runner {
     return t.relative ? ctx_.last_event_ns : ctx_.t0_ns;
   }
 
-  void inject(const PacketLine& line) {
+  // Consecutive `<` lines: the first at its time, each further one at `+0` (or `+0~x`) after
+  // the one before. Every frame is built before the first goes out and recorded after the
+  // last, so that on a real-clock bed nothing but the sends lies between them (the first
+  // frame recorded in a test costs more than a 20 us window allows).
+  void inject(std::span<const PacketLine* const> lines) {
     const QpBinding* qp = ctx_.qp();
     if (qp == nullptr)
-      return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
+      return ctx_.error(lines[0]->pos, "a packet line before any 'dut qp X = create_qp(...)'");
+    std::vector<std::vector<uint8_t>> frames;
+    for (const PacketLine* line : lines) {
+      auto frame = synthesize(line->packet, qp->connection, ctx_.symbols);
+      if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
+      frames.push_back(std::move(*frame));
+    }
+    std::vector<uint64_t> sent(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) sent[i] = send(*lines[i], frames[i]);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      rec_.record(frames[i], sent[i], true, ref(lines[i]->pos, "inject"));
+      if (!qp->tester_qp.empty()) follow_crafted_request(*qp, frames[i]);
+    }
+  }
+
+  // One `<` line's frame at the line's time; the time it went out.
+  uint64_t send(const PacketLine& line, const std::vector<uint8_t>& frame) {
     const uint64_t nominal = base(line.time) + seconds_ns(line.time.start_s);
     // `+a~b <`: the tester must have sent by b, or the DUT saw another stimulus than the
     // script's (three packets meant to arrive within 50 us, spread over 200).
@@ -75,9 +96,7 @@ class Runner {
             ? std::optional(base(line.time) + seconds_ns(*line.time.end_s))
             : std::nullopt;
     if (!line.time.any) ctx_.port.wait_until(nominal);
-    auto frame = synthesize(line.packet, qp->connection, ctx_.symbols);
-    if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
-    const uint64_t sent = ctx_.port.inject(*frame);
+    const uint64_t sent = ctx_.port.inject(frame);
     // A real-time bed sends late (scheduling, poll() wake-ups); the embedded DUT's virtual
     // clock never does. A timer the DUT started earlier then fires "early" relative to this
     // packet by exactly the lateness, so the next window's lower bound moves by it; beyond
@@ -93,8 +112,7 @@ class Runner {
                          " us after the end of its window";
     }
     ctx_.last_event_ns = sent;
-    rec_.record(*frame, ctx_.last_event_ns, true, ref(line.pos, "inject"));
-    if (!qp->tester_qp.empty()) follow_crafted_request(*qp, *frame);
+    return sent;
   }
 
   // A crafted request goes out in the connected tester QP's name: its PSN is the tester's
@@ -508,6 +526,10 @@ void after_command(TestContext& ctx, bool exchange_started) {
   }
 }
 
+// A `<` line due as soon as the one before it has gone out (`+0`, `+0~x`): the two leave as
+// one burst.
+bool sent_right_after(const script::TimeSpec& t) { return t.relative && !t.any && t.start_s == 0; }
+
 // Each statement runs once, except the bodies of `repeat` loops; every loop is bounded by its
 // max=, so this ends.
 void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
@@ -519,7 +541,16 @@ void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
       if (!exchange_started && !start_exchange(ctx, *line)) return;
       exchange_started = true;
       if (line->inject) {
-        runner.inject(*line);
+        std::vector<const PacketLine*> burst{line};
+        // With tester QPs running, their frames are recorded as they go: one line at a time
+        // keeps the capture in time order.
+        while (pc + 1 < statements.size() && !ctx.driven->active()) {
+          const auto* next = std::get_if<PacketLine>(&statements[pc + 1]);
+          if (next == nullptr || !next->inject || !sent_right_after(next->time)) break;
+          burst.push_back(next);
+          ++pc;
+        }
+        runner.inject(burst);
       } else {
         runner.expect(*line);
       }
