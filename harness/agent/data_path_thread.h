@@ -19,17 +19,21 @@ namespace mr::agent {
 class DataPathThread {
  public:
   explicit DataPathThread(ReferenceBackend& backend, uint64_t max_wait_ns = 1'000'000)
-      : thread_([this, &backend, max_wait_ns] {
-          while (!stop_.load(std::memory_order_relaxed)) backend.service(max_wait_ns);
-        }) {}
+      : backend_(backend), thread_([this, max_wait_ns] {
+          while (!stop_.load(std::memory_order_relaxed)) backend_.service(max_wait_ns);
+        }) {
+    backend_.set_served_by_thread(true);
+  }
   DataPathThread(const DataPathThread&) = delete;
   DataPathThread& operator=(const DataPathThread&) = delete;
   ~DataPathThread() {
+    backend_.set_served_by_thread(false);
     stop_.store(true);
     thread_.join();
   }
 
  private:
+  ReferenceBackend& backend_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

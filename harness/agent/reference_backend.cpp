@@ -1,6 +1,8 @@
 #include "harness/agent/reference_backend.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "reference/memory/access.h"
@@ -10,6 +12,8 @@ namespace {
 
 constexpr size_t kBurst = 64;
 constexpr uint64_t kMillisecond = 1'000'000;
+// A waiting poll_cq served by a DataPathThread looks at the device this often.
+constexpr uint64_t kServedRecheckNs = 100'000;
 
 // The Device and MemoryTable report errors as text; the protocol wants a code.
 ControlError from_message(std::string message, std::string field = {}) {
@@ -271,7 +275,8 @@ template <typename Reply, typename Attempt>
 Reply ReferenceBackend::wait_for(uint32_t timeout_ms, Attempt attempt) {
   const uint64_t timeout_ns = uint64_t{std::min(timeout_ms, kMaxPollTimeoutMs)} * kMillisecond;
   const uint64_t deadline = clock_.now_ns() + timeout_ns;
-  service(0);  // frames already delivered count, also on a virtual clock
+  const bool served = served_by_thread_.load();
+  if (!served) service(0);  // frames already delivered count, also on a virtual clock
   for (;;) {
     {
       std::lock_guard lock(mutex_);
@@ -280,7 +285,13 @@ Reply ReferenceBackend::wait_for(uint32_t timeout_ms, Attempt attempt) {
       if (std::optional<Reply> reply = attempt(last)) return std::move(*reply);
     }
     const uint64_t now = clock_.now_ns();
-    service(std::min(kMillisecond, deadline > now ? deadline - now : 0));
+    const uint64_t left = deadline > now ? deadline - now : 0;
+    if (served) {
+      // The data-path thread receives; look again soon after it may have.
+      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(kServedRecheckNs, left)));
+    } else {
+      service(std::min(kMillisecond, left));
+    }
   }
 }
 

@@ -11,8 +11,11 @@
 // transmit, the op itself runs the device's requesters and flushes its frames.
 //
 // Two ways to drive the data path:
-//   - a real clock (the agent): a DataPathThread calls service() in a loop; poll_cq with a
-//     timeout also calls service() while it waits;
+//   - a real clock (the agent): a DataPathThread calls service() in a loop, and a waiting
+//     poll_cq leaves the link to it (a control thread that also waited on the link lost the
+//     race for receive_mutex_ to the thread's loop for tens of milliseconds: a DUT's retry
+//     timer fired while the harness waited for a completion); without the thread, poll_cq
+//     calls service() itself while it waits;
 //   - a VirtualClock (the in-process DUT): whoever owns the clock calls service(0) after
 //     moving time to next_deadline_ns() or to the link's next delivery. Nothing waits.
 //
@@ -21,6 +24,7 @@
 //   auto pd = dut.create_pd();  ...  dut.service(0);
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -62,6 +66,8 @@ class ReferenceBackend final : public DutBackend {
   // them to the node and the device, runs timers and requesters, sends what they produced.
   // Returns how many frames it received.
   size_t service(uint64_t max_wait_ns);
+  // Whether a DataPathThread runs service() (data_path_thread.h sets it for its lifetime).
+  void set_served_by_thread(bool served) { served_by_thread_.store(served); }
   // When the device next has timer work (retransmission, RNR wait).
   std::optional<uint64_t> next_deadline_ns() const;
   // Seeds the neighbour cache (a test, or a peer whose MAC is known in advance).
@@ -109,6 +115,7 @@ class ReferenceBackend final : public DutBackend {
   ReferenceBackendOptions options_;
 
   std::mutex receive_mutex_;  // one thread at a time waits on link_
+  std::atomic<bool> served_by_thread_{false};
   std::vector<io::Frame> burst_;
 
   mutable std::mutex mutex_;  // the device, the node, the registry, queued_
