@@ -449,7 +449,9 @@ void expect_reported_at_the_breaking_frame(const Row& r) {
   EXPECT_EQ(all.size(), 1u) << "the broken capture gives" << listed(all);
   EXPECT_EQ(found[0].frame, r.frame) << listed(all);
   EXPECT_EQ(found[0].clause, r.clause) << listed(all);
-  if (r.psn) EXPECT_NE(found[0].text.find(hex(*r.psn)), std::string::npos) << found[0].text;
+  if (r.psn) {
+    EXPECT_NE(found[0].text.find(hex(*r.psn)), std::string::npos) << found[0].text;
+  }
 }
 
 TEST(CheckerAttribution, EachViolationIsReportedAtTheFrameThatBreaksTheRuleAndOnlyThere) {

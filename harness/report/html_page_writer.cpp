@@ -35,7 +35,7 @@ void append_header(std::string& out, const RunResult& run) {
   append_meta_row(
       out, "Harness",
       text_escape(run.harness_version) +
-          (run.harness_commit.empty() ? "" : " (" + text_escape(run.harness_commit) + ")"));
+          (run.harness_commit.empty() ? "" : " (" + text_escape(run.harness_commit_text()) + ")"));
   append_meta_row(out, "Started", text_escape(run.started_at));
   append_meta_row(out, "Duration", format_seconds(run.duration_s) + " s");
   std::string counts = "<span class=\"counts\">";

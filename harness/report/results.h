@@ -114,6 +114,13 @@ struct RunResult {
   // unstamped, "checkout at run time (unstamped build)" (which the binary may not have been
   // built from) or "unknown (unstamped build)" (harness/cli/repository_file.h).
   std::string harness_commit_source;
+  // "87cf46c" for a stamped build, "87cf46c, checkout at run time (unstamped build)" else:
+  // what the HTML page and summary.md show after the version.
+  std::string harness_commit_text() const {
+    if (harness_commit_source.empty() || harness_commit_source == "stamped build")
+      return harness_commit;
+    return harness_commit + ", " + harness_commit_source;
+  }
   std::string started_at;  // ISO 8601 UTC
   double duration_s = 0;
   bool cancelled = false;      // stopped early (Ctrl-C): the tests not run are absent

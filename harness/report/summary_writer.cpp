@@ -74,7 +74,7 @@ std::string render_summary_md(const RenderContext& ctx) {
   }
   out += "DUT " + md_escape(dut_identity_line(run.dut)) + " · profile " + md_escape(run.profile) +
          " · seed " + std::to_string(run.seed) + " · harness " + md_escape(run.harness_version);
-  if (!run.harness_commit.empty()) out += " (" + md_escape(run.harness_commit) + ")";
+  if (!run.harness_commit.empty()) out += " (" + md_escape(run.harness_commit_text()) + ")";
   if (run.repeat > 1) out += " · each test run " + std::to_string(run.repeat) + " times";
   out +=
       " · started " + md_escape(run.started_at) + " · " + format_seconds(run.duration_s) + " s\n\n";

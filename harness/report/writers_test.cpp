@@ -570,6 +570,17 @@ TEST(SummaryMd, CountsFailuresAndUncoveredClauses) {
 
 // ---- clause titles ---------------------------------------------------------------------
 
+TEST(SummaryMd, AnUnstampedBuildsCommitSaysWhereItCameFrom) {
+  RunResult run = sample_run();
+  EXPECT_NE(render("summary.md", run).find("(87cf46c)"), std::string::npos);
+  run.harness_commit_source = "checkout at run time (unstamped build)";
+  for (const char* file : {"summary.md", "index.html"}) {
+    EXPECT_NE(render(file, run).find("87cf46c, checkout at run time (unstamped build)"),
+              std::string::npos)
+        << file;
+  }
+}
+
 TEST(ClauseNote, AStatementBecomesATitleCutAtAWord) {
   EXPECT_EQ(short_title("A QP sends request packets only in the RTS state."),
             "A QP sends request packets only in the RTS state");
