@@ -4,7 +4,8 @@
 #   1. one cable: ONE veth pair carries both the control connection (kernel addresses
 #      198.18.0.3 and .4) and the RoCE frames (the reference endpoint 198.18.0.2 on
 #      libpcap); without --pixit the run takes veth.pixit.json and the DUT's addresses from
-#      the agent. The whole base suite passes, every test at the first attempt;
+#      the agent. The whole base suite passes, every test at the first attempt, and every
+#      test's capture is in time order;
 #   2. two cables: the control connection on one veth pair, the RoCE frames on another;
 #      the whole base suite passes again;
 #   3. a PIXIT that names other DUT addresses than the agent's is refused, naming both;
@@ -87,6 +88,7 @@ suite_on_bed() {  # NAME
     tail -20 "$out.log"
     exit 1
   fi
+  python3 tools/ci/check_capture_order.py "$out" || { echo "FAIL: $1: captures out of time order"; exit 1; }
   local failed
   failed=$(not_passed "$out/report.json")
   if [[ -n "$failed" ]]; then
