@@ -30,7 +30,7 @@ std::string tmp(const std::string& name) {
 }
 
 std::string write_file(const std::string& name, const std::vector<uint8_t>& bytes) {
-  const std::string path = tmp(name);
+  std::string path = tmp(name);
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
   return path;
@@ -115,6 +115,7 @@ Outcome metaroce(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"harness/cli/metaroce"};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
+  argv.reserve(all.size() + 1);
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string out = tmp("stdout.txt");

@@ -51,7 +51,7 @@ void put(std::vector<uint8_t>& out, uint64_t v, int bytes) {
 }
 
 std::string write_file(const std::string& name, const std::vector<uint8_t>& bytes) {
-  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
+  std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
   return path;

@@ -65,7 +65,7 @@ std::future<engine::ControlReply> RemoteAgentPort::call_async(nlohmann::json req
     // EPROTO: error_from_reply).
     auto reply = control_.call(op, request);
     if (!reply) return engine::ControlReply(Unexpected(std::move(reply).error()));
-    return engine::ControlReply(nlohmann::json(std::move(*reply)));
+    return engine::ControlReply(nlohmann::json(*reply));
   });
 }
 
