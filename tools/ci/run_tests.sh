@@ -117,7 +117,10 @@ bazel_tests default
 
 if [[ $QUICK -eq 0 ]]; then
   step "bazel test //... under ASan and UBSan"
-  bazel_tests asan+ubsan --config=sanitize --test_tag_filters=-no-sanitizer
+  # --build_tag_filters too: what only the no-sanitizer tests use (the -c opt CLI of
+  # //harness/cli:metaroce_opt, about 7 minutes of compiling) is not built sanitized.
+  bazel_tests asan+ubsan --config=sanitize --test_tag_filters=-no-sanitizer \
+    --build_tag_filters=-no-sanitizer
 
   step "bazel test of the multi-threaded code under ThreadSanitizer (tag: threads)"
   bazel_tests tsan --config=tsan --build_tests_only --test_tag_filters=threads
