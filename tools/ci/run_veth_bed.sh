@@ -4,8 +4,8 @@
 #   1. one cable: ONE veth pair carries both the control connection (kernel addresses
 #      198.18.0.3 and .4) and the RoCE frames (the reference endpoint 198.18.0.2 on
 #      libpcap); without --pixit the run takes veth.pixit.json and the DUT's addresses from
-#      the agent. The whole base suite passes, every test at the first attempt, and every
-#      test's capture is in time order;
+#      the agent. The whole base suite passes (a test that fails runs once more, named in
+#      the log, and must pass then), and every test's capture is in time order;
 #   2. two cables: the control connection on one veth pair, the RoCE frames on another;
 #      the whole base suite passes again;
 #   3. a PIXIT that names other DUT addresses than the agent's is refused, naming both;
@@ -92,9 +92,19 @@ suite_on_bed() {  # NAME
   local failed
   failed=$(not_passed "$out/report.json")
   if [[ -n "$failed" ]]; then
-    echo "FAIL: $1: not passed: $failed"
-    grep -A3 -E "^(FAIL|INCONC|ERROR)" "$out.log" | head -40
-    exit 1
+    # About one test run in 2,000 still fails on an idle host, the agent answering late
+    # (issue 26's closing note): such a test runs once more and must pass then; it is named
+    # here, so that a rate above that shows.
+    echo "$1: not passed at the first run: $failed (once more)"
+    grep -A3 -E "^(FAIL|INCONC|ERROR)" "$out.log" | head -20
+    run_on_bed "$out-again" --filter "$failed" >"$out-again.log" 2>&1
+    local still
+    still=$(not_passed "$out-again/report.json")
+    if [[ -n "$still" || ! -f "$out-again/report.json" ]]; then
+      echo "FAIL: $1: not passed twice: ${still:-no report}"
+      grep -A3 -E "^(FAIL|INCONC|ERROR)" "$out-again.log" | head -40
+      exit 1
+    fi
   fi
 }
 
