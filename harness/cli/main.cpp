@@ -12,6 +12,7 @@
 #include "harness/cli/doctor_command.h"
 #include "harness/cli/interop_command.h"
 #include "harness/cli/list_command.h"
+#include "harness/cli/merge_command.h"
 #include "harness/cli/mutants_command.h"
 #include "harness/cli/peer_command.h"
 #include "harness/cli/replay_command.h"
@@ -22,6 +23,8 @@ namespace {
 
 constexpr std::array kCommands{
     Command{"run", "run the conformance suite against a DUT and write reports", setup_run},
+    Command{"merge", "join the run directories of a sharded run (run --shard I/N) into one",
+            setup_merge},
     Command{"list", "every clause with its test purposes, and the uncovered ones", setup_list},
     Command{"decode", "decode a pcap/pcapng capture, one record per frame", setup_decode},
     Command{"replay", "one connection of a capture as a test case, or replayed against a DUT",

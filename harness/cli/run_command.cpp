@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "harness/cli/result_text.h"
 #include "harness/dut/dut_session.h"
 #include "harness/engine/suite_runner.h"
+#include "harness/report/report_json_reader.h"
 #include "harness/report/run_directory.h"
 #include "harness/spec/clause_catalog.h"
 #include "reference/mutants/mutant.h"
@@ -157,6 +159,40 @@ Expected<void, std::string> choose_tests(const RunOptions& o, RunPlan& p) {
   return {};
 }
 
+// Each test's time in a previous run (all its repetitions), to balance the shards by.
+Expected<std::map<std::string, double>, std::string> previous_durations(const std::string& path) {
+  auto previous = report::read_report_json(path);
+  if (!previous) return Unexpected("--balance-from " + previous.error());
+  std::map<std::string, double> durations;
+  for (const report::TestResult& t : previous->tests) {
+    double total = 0;
+    for (const report::Repetition& r : t.repetitions) total += r.duration_s;
+    durations[t.tp_id] = t.repetitions.empty() ? t.duration_s : total;
+  }
+  if (durations.empty())
+    return Unexpected("--balance-from " + path +
+                      ": the report has no tests to take durations from");
+  return durations;
+}
+
+// --shard and --balance-from as the suite takes them.
+Expected<void, std::string> choose_shard(const RunOptions& o, engine::SuiteOptions& s) {
+  if (o.shard.empty()) {
+    if (!o.balance_from.empty())
+      return Unexpected(std::string("--balance-from balances shards: give --shard I/N too"));
+    return {};
+  }
+  auto shard = engine::parse_shard(o.shard);
+  if (!shard) return Unexpected(shard.error());
+  s.shard = *shard;
+  if (o.balance_from.empty()) return {};
+  auto durations = previous_durations(o.balance_from);
+  if (!durations) return Unexpected(durations.error());
+  s.shard_durations = std::move(*durations);
+  s.shard_balance = "durations of " + o.balance_from;
+  return {};
+}
+
 Expected<RunPlan, std::string> plan_run(const RunOptions& o) {
   if (auto ok = check_run_options(o); !ok) return Unexpected(ok.error());
   RunPlan p;
@@ -174,6 +210,7 @@ Expected<RunPlan, std::string> plan_run(const RunOptions& o) {
   }
   p.profile = !o.profile.empty() ? o.profile : (p.rxe ? "rxe" : "reference");
   if (auto ok = choose_tests(o, p); !ok) return Unexpected(ok.error());
+  if (auto ok = choose_shard(o, p.suite); !ok) return Unexpected(ok.error());
   return p;
 }
 
@@ -217,6 +254,10 @@ void print_header(const RunOptions& o, const RunPlan& p, const dut::DutSession& 
   std::printf("metaroce run: dut %s, profile %s, pixit %s, seed %llu%s\n",
               session.description().c_str(), p.profile.c_str(), p.pixit_path.c_str(),
               static_cast<unsigned long long>(p.seed), o.mutants.empty() ? "" : ", with mutants");
+  if (p.suite.shard)
+    std::printf("metaroce run: shard %d of %d, balanced by %s\n", p.suite.shard->index,
+                p.suite.shard->total,
+                p.suite.shard_balance.empty() ? "count" : p.suite.shard_balance.c_str());
   if (p.jobs > 1) std::printf("metaroce run: %d tests at once, each on a DUT of its own\n", p.jobs);
   for (const auto& a : p.adopted_addresses)
     std::printf("metaroce run: from the DUT's agent into the PIXIT: %s\n", a.c_str());
@@ -274,37 +315,19 @@ Expected<void, std::string> write_reports(report::RunResult& result, const RunOp
   return {};
 }
 
-int verdict_count(const std::map<report::Verdict, int>& counts, report::Verdict v) {
-  return counts.contains(v) ? counts.at(v) : 0;
-}
-
-void print_summary(const report::RunResult& result, const RunOptions& o) {
-  const auto counts = result.counts();
-  auto count = [&](report::Verdict v) { return verdict_count(counts, v); };
-  std::string flaky;
-  if (o.repeat > 1) {
-    const auto n = std::count_if(result.tests.begin(), result.tests.end(),
-                                 [](const report::TestResult& t) { return t.flaky(); });
-    flaky = ", " + std::to_string(n) + " flaky over " + std::to_string(o.repeat) + " runs each";
-  }
-  std::printf(
-      "\n%d pass, %d fail, %d inconc, %d error, %d not applicable%s; report in %s/index.html\n",
-      count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
-      count(report::Verdict::kError), count(report::Verdict::kNotApplicable), flaky.c_str(),
-      o.out.c_str());
-  if (result.cancelled)
-    std::printf("interrupted: the run stopped early; the reports cover the tests that ran\n");
-}
-
-// An interrupted run and a test in error are the harness's failures; --fail-on inconc makes
-// an inconclusive test fail the run as a failed one does.
-int exit_code(const report::RunResult& result, const RunOptions& o) {
-  const auto counts = result.counts();
-  if (result.cancelled) return kExitHarnessError;
-  if (verdict_count(counts, report::Verdict::kError) > 0) return kExitHarnessError;
-  if (o.fail_on == "inconc" && verdict_count(counts, report::Verdict::kInconc) > 0)
-    return kExitFailed;
-  return verdict_count(counts, report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
+// Bazel's test sharding (a target with shard_count): the shard from TEST_TOTAL_SHARDS and
+// TEST_SHARD_INDEX when --shard is not given, and TEST_SHARD_STATUS_FILE touched to tell
+// Bazel this test shards.
+Expected<void, std::string> adopt_bazel_shard(RunOptions& o) {
+  if (!o.shard.empty()) return {};
+  auto bazel =
+      engine::shard_from_bazel(std::getenv("TEST_TOTAL_SHARDS"), std::getenv("TEST_SHARD_INDEX"));
+  if (!bazel) return Unexpected(bazel.error());
+  if (!*bazel) return {};
+  o.shard = std::to_string((*bazel)->index) + "/" + std::to_string((*bazel)->total);
+  if (const char* status = std::getenv("TEST_SHARD_STATUS_FILE")) std::ofstream{status};
+  std::printf("metaroce run: Bazel test shard, --shard %s\n", o.shard.c_str());
+  return {};
 }
 
 int run_impl(const RunOptions& o) {
@@ -321,11 +344,49 @@ int run_impl(const RunOptions& o) {
   if (!result) return harness_error(result.error());
   if (auto ok = write_reports(*result, o, *plan, std::move(doctor)); !ok)
     return harness_error(ok.error());
-  print_summary(*result, o);
-  return exit_code(*result, o);
+  print_summary(*result, o.out);
+  return exit_code(*result, o.fail_on);
 }
 
 }  // namespace
+
+namespace {
+
+int verdict_count(const std::map<report::Verdict, int>& counts, report::Verdict v) {
+  return counts.contains(v) ? counts.at(v) : 0;
+}
+
+}  // namespace
+
+void print_summary(const report::RunResult& result, const std::string& out) {
+  const auto counts = result.counts();
+  auto count = [&](report::Verdict v) { return verdict_count(counts, v); };
+  std::string flaky;
+  if (result.repeat > 1) {
+    const auto n = std::count_if(result.tests.begin(), result.tests.end(),
+                                 [](const report::TestResult& t) { return t.flaky(); });
+    flaky =
+        ", " + std::to_string(n) + " flaky over " + std::to_string(result.repeat) + " runs each";
+  }
+  std::printf(
+      "\n%d pass, %d fail, %d inconc, %d error, %d not applicable%s; report in %s/index.html\n",
+      count(report::Verdict::kPass), count(report::Verdict::kFail), count(report::Verdict::kInconc),
+      count(report::Verdict::kError), count(report::Verdict::kNotApplicable), flaky.c_str(),
+      out.c_str());
+  if (result.cancelled)
+    std::printf("interrupted: the run stopped early; the reports cover the tests that ran\n");
+}
+
+// An interrupted run and a test in error are the harness's failures; --fail-on inconc makes
+// an inconclusive test fail the run as a failed one does.
+int exit_code(const report::RunResult& result, const std::string& fail_on) {
+  const auto counts = result.counts();
+  if (result.cancelled) return kExitHarnessError;
+  if (verdict_count(counts, report::Verdict::kError) > 0) return kExitHarnessError;
+  if (fail_on == "inconc" && verdict_count(counts, report::Verdict::kInconc) > 0)
+    return kExitFailed;
+  return verdict_count(counts, report::Verdict::kFail) > 0 ? kExitFailed : kExitOk;
+}
 
 int run_with(const RunOptions& options) { return run_impl(options); }
 
@@ -377,7 +438,16 @@ Runner setup_run(CLI::App& app) {
                  "inconc: an inconclusive test fails the run (exit 1) like a failed one");
   app.add_flag("--no-progress", o->no_progress,
                "no live progress line on a terminal (there is none when stderr is not one)");
-  return [o] { return run_with(*o); };
+  app.add_option("--shard", o->shard,
+                 "I/N: run only shard I of N of the selected tests (1-based; default under "
+                 "bazel test: its TEST_SHARD_INDEX/TEST_TOTAL_SHARDS); `merge` joins the shards");
+  app.add_option("--balance-from", o->balance_from,
+                 "with --shard: a previous run's report.json; the shards are balanced by its "
+                 "test durations (longest first) instead of by count");
+  return [o] {
+    if (auto ok = adopt_bazel_shard(*o); !ok) return harness_error(ok.error());
+    return run_with(*o);
+  };
 }
 
 }  // namespace mr::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/cli/command.h"
+#include "harness/report/results.h"
 
 namespace mr::cli {
 
@@ -34,6 +35,11 @@ struct RunOptions {
   // "inconc": an inconclusive test fails the run (exit 1) as a failed one does, so a CI job
   // whose every test could not be judged is not green.
   std::string fail_on;
+  // "I/N": only shard I's share of the selected tests (harness/engine/test_shard.h); "" runs
+  // them all, or Bazel's shard when TEST_TOTAL_SHARDS is set (setup_run reads it).
+  std::string shard;
+  // A previous run's report.json: shards balanced by its test durations instead of by count.
+  std::string balance_from;
 };
 
 Runner setup_run(CLI::App& app);
@@ -46,5 +52,11 @@ CLI::Option* add_dut_options(CLI::App& app, RunOptions& o);
 // A run as `metaroce run` does it with these options (replay runs its generated test
 // case through it). Returns the exit code.
 int run_with(const RunOptions& options);
+
+// The closing lines of a run (counts, flaky tests, where the report is), and its exit code:
+// 2 when interrupted or a test is in error, 1 when one failed (or, with fail_on "inconc", is
+// inconclusive), else 0. `merge` ends the same way.
+void print_summary(const report::RunResult& result, const std::string& out);
+int exit_code(const report::RunResult& result, const std::string& fail_on);
 
 }  // namespace mr::cli

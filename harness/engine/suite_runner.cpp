@@ -133,6 +133,31 @@ struct Suite {
   std::vector<SelectedTest> tests;
 };
 
+// Keeps the shard's share of the selected tests; every selected file stays in run.inputs, so
+// the shards of one run have the same inputs, which merge checks.
+Expected<void, std::string> keep_shard(report::RunResult& run, Suite& suite,
+                                       const SuiteOptions& o) {
+  std::vector<std::string> selected;
+  selected.reserve(suite.tests.size());
+  for (const SelectedTest& t : suite.tests) selected.push_back(t.tp);
+  const std::vector<size_t> members = shard_members(selected, *o.shard, o.shard_durations);
+  const std::string which =
+      "--shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->total);
+  if (members.empty())
+    return Unexpected(which + ": the " + std::to_string(selected.size()) +
+                      " selected tests leave this shard none; split them into at most " +
+                      std::to_string(selected.size()) + " shards");
+  std::vector<SelectedTest> kept;
+  kept.reserve(members.size());
+  for (size_t k : members) kept.push_back(std::move(suite.tests[k]));
+  suite.tests = std::move(kept);
+  run.shard = report::ShardInfo{.index = o.shard->index,
+                                .total = o.shard->total,
+                                .balance = o.shard_balance.empty() ? "count" : o.shard_balance,
+                                .selected = std::move(selected)};
+  return {};
+}
+
 // Fills `run` (everything but its tests) and `suite`.
 Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPort& identity,
                                     const Pixit& pixit, const SuiteOptions& o) {
@@ -185,6 +210,9 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
   if (suite.tests.empty())
     return Unexpected("--filter " + o.filter + " selects none of the " +
                       std::to_string(files.size()) + " test cases it was given");
+  if (o.shard) {
+    if (auto ok = keep_shard(run, suite, o); !ok) return ok;
+  }
   std::filesystem::create_directories(o.out_dir + "/captures");
   return {};
 }

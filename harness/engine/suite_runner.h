@@ -14,11 +14,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/engine/dut_port.h"
 #include "harness/engine/pixit.h"
+#include "harness/engine/test_shard.h"
 #include "harness/report/results.h"
 #include "reference/error/expected.h"
 
@@ -44,6 +46,12 @@ struct SuiteOptions {
   int max_attempts = 3;  // reruns of an inconclusive (capture loss) test
   int jobs = 1;          // tests at once (PortFactory only); at least 1
   int repeat = 1;        // runs of each selected test, each on a fresh DUT state
+  // Only this shard's share of the selected tests (test_shard.h); none: all of them.
+  std::optional<ShardSpec> shard;
+  // tp id -> seconds in a previous run: the shards are balanced by them (empty: by count),
+  // and `shard_balance` says so in the report ("durations of reports/x/report.json").
+  std::map<std::string, double> shard_durations;
+  std::string shard_balance;
   // One call per test, in the suite's order, on the calling thread, once all of its
   // repetitions ran.
   std::function<void(const report::TestResult&)> on_result;

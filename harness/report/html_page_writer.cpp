@@ -25,6 +25,12 @@ void append_header(std::string& out, const RunResult& run) {
     out += "<p class=\"mutant-banner\">Mutated reference (" + text_escape(names) +
            "): a deliberately broken DUT, not a conformance result</p>\n";
   }
+  if (run.shard) {
+    out += "<p class=\"mutant-banner\">Shard " + std::to_string(run.shard->index) + " of " +
+           std::to_string(run.shard->total) + ": " + std::to_string(run.tests.size()) + " of the " +
+           std::to_string(run.shard->selected.size()) +
+           " selected tests, a partial run (./metaroce merge joins the shards)</p>\n";
+  }
   out += "<table class=\"meta\">\n";
   for (const IdentityLine& l : dut_identity(run.dut)) {
     append_meta_row(out, text_escape(l.label), text_escape(l.text));

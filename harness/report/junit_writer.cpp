@@ -100,6 +100,10 @@ void append_properties(std::string& out, const RunResult& run) {
   append_property(out, "harness_version", run.harness_version);
   append_property(out, "dut", safe_dump(run.dut));
   for (const std::string& m : run.mutants) append_property(out, "mutant", m);
+  if (run.shard) {
+    append_property(out, "shard",
+                    std::to_string(run.shard->index) + "/" + std::to_string(run.shard->total));
+  }
   if (run.options.is_object()) {
     for (const auto& [key, value] : run.options.items()) {
       append_property(out, "option." + key, plain_text(value));

@@ -3,7 +3,8 @@
 // manifest.json: what a certification run needs to be reproduced and audited. The harness
 // version and commit, the DUT identity, the PICS and PIXIT used, the seed, the SHA-256 of
 // every input file, the SHA-256 of every report file written before this one, and the
-// doctor report of the DUT's host (harness/doctor) when the run has one.
+// doctor report of the DUT's host (harness/doctor) when the run has one; a shard's share and
+// the shards a merged run joined.
 
 #include "harness/report/format.h"
 #include "harness/report/report_json.h"
@@ -35,6 +36,15 @@ std::string render_manifest_json(const RenderContext& ctx) {
       {"outputs", ctx.output_sha256},
       {"captures", captures},
   };
+  if (run.shard) manifest["shard"] = shard_json(*run.shard);
+  if (!run.merged_from.empty()) {
+    nlohmann::ordered_json shards = nlohmann::ordered_json::array();
+    for (const MergedShard& m : run.merged_from) {
+      shards.push_back(
+          {{"index", m.index}, {"directory", m.directory}, {"manifest_sha256", m.manifest_sha256}});
+    }
+    manifest["merged_from"] = std::move(shards);
+  }
   // Absent, not null, when the run has no doctor report (a model built by a test).
   if (!run.doctor.is_null()) manifest["doctor"] = run.doctor;
   return safe_dump(manifest, 2) + "\n";

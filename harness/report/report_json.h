@@ -20,5 +20,7 @@ inline constexpr int kReportSchemaVersion = 2;
 inline std::string u64_string(uint64_t v) { return std::to_string(v); }
 
 nlohmann::ordered_json to_report_json(const RunResult& run);
+// report.json's (and manifest.json's) "shard" member.
+nlohmann::ordered_json shard_json(const ShardInfo& shard);
 
 }  // namespace mr::report

@@ -87,32 +87,40 @@ Json coverage_json(const RunResult& run) {
 
 }  // namespace
 
+nlohmann::ordered_json shard_json(const ShardInfo& s) {
+  return Json{
+      {"index", s.index}, {"total", s.total}, {"balance", s.balance}, {"selected", s.selected}};
+}
+
 nlohmann::ordered_json to_report_json(const RunResult& run) {
   Json counts = Json::object();
   for (const auto& [verdict, n] : run.counts()) counts[std::string(to_string(verdict))] = n;
   Json tests = Json::array();
   for (const TestResult& t : run.tests) tests.push_back(test_json(t));
-  return Json{{"schema_version", run.schema_version},
-              {"harness_version", run.harness_version},
-              {"harness_commit", run.harness_commit},
-              {"harness_commit_source", run.harness_commit_source},
-              {"started_at", run.started_at},
-              {"duration_s", finite(run.duration_s)},
-              {"cancelled", run.cancelled},
-              {"overall", to_string(run.overall())},
-              {"counts", std::move(counts)},
-              {"dut", run.dut},
-              {"profile", run.profile},
-              {"pics", run.pics},
-              {"pixit", run.pixit},
-              {"seed", u64_string(run.seed)},
-              {"repeat", run.repeat},
-              {"mutants", run.mutants},
-              {"options", run.options},
-              {"inputs", run.inputs},
-              {"tests", std::move(tests)},
-              {"coverage", coverage_json(run)},
-              {"clause_catalog", run.catalog.clauses_json()}};
+  Json out{{"schema_version", run.schema_version},
+           {"harness_version", run.harness_version},
+           {"harness_commit", run.harness_commit},
+           {"harness_commit_source", run.harness_commit_source},
+           {"started_at", run.started_at},
+           {"duration_s", finite(run.duration_s)},
+           {"cancelled", run.cancelled},
+           {"overall", to_string(run.overall())},
+           {"counts", std::move(counts)},
+           {"dut", run.dut},
+           {"profile", run.profile},
+           {"pics", run.pics},
+           {"pixit", run.pixit},
+           {"seed", u64_string(run.seed)},
+           {"repeat", run.repeat},
+           {"mutants", run.mutants},
+           {"options", run.options},
+           {"inputs", run.inputs},
+           {"tests", std::move(tests)},
+           {"coverage", coverage_json(run)},
+           {"clause_catalog", run.catalog.clauses_json()}};
+  // Absent for a whole run, so that a merge of shards is byte for byte a whole run's report.
+  if (run.shard) out["shard"] = shard_json(*run.shard);
+  return out;
 }
 
 std::string render_report_json(const RenderContext& ctx) {

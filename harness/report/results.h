@@ -106,6 +106,25 @@ struct TestResult {
 // The tests in kVerdictsWorstFirst order, stable within a verdict (the run's order).
 std::vector<const TestResult*> tests_worst_first(const std::vector<TestResult>& tests);
 
+// The share of a run's selected tests one shard ran (`run --shard I/N`); a whole run, and the
+// merge of every shard, has none.
+struct ShardInfo {
+  int index = 1;  // 1 to total
+  int total = 1;
+  // How the tests were shared: "count" (round robin in suite order) or "durations of <path>"
+  // (longest first onto the least loaded shard, by a previous report).
+  std::string balance;
+  // Every test selected before the split, in suite order: merge checks the shards cover it.
+  std::vector<std::string> selected;
+};
+
+// One shard a merged run was made of (manifest.json's "merged_from").
+struct MergedShard {
+  int index = 1;
+  std::string directory;        // as given to merge
+  std::string manifest_sha256;  // of its manifest.json
+};
+
 struct RunResult {
   int schema_version = 2;  // report.json's (report_json.h: kReportSchemaVersion)
   std::string harness_version;
@@ -139,6 +158,10 @@ struct RunResult {
   int repeat = 1;                             // runs of each test purpose (--repeat)
   std::map<std::string, std::string> inputs;  // path -> SHA-256 of every input file
   std::vector<TestResult> tests;
+  // A shard's share (report.json "shard"); none for a whole run or a merged one.
+  std::optional<ShardInfo> shard;
+  // The shards a merged run joined (manifest.json only: its reports are a whole run's).
+  std::vector<MergedShard> merged_from;
   // Every clause of the catalog with its level, so reports can show uncovered ones.
   spec::ClauseCatalog catalog;
 

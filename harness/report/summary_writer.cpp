@@ -72,6 +72,12 @@ std::string render_summary_md(const RenderContext& ctx) {
       out += (i ? ", " : "") + md_escape(run.mutants[i]);
     out += "): a deliberately broken DUT, not a conformance result.**\n\n";
   }
+  if (run.shard) {
+    out += "**Shard " + std::to_string(run.shard->index) + " of " +
+           std::to_string(run.shard->total) + ": " + std::to_string(run.tests.size()) + " of the " +
+           std::to_string(run.shard->selected.size()) +
+           " selected tests, a partial run (`./metaroce merge` joins the shards).**\n\n";
+  }
   out += "DUT " + md_escape(dut_identity_line(run.dut)) + " · profile " + md_escape(run.profile) +
          " · seed " + std::to_string(run.seed) + " · harness " + md_escape(run.harness_version);
   if (!run.harness_commit.empty()) out += " (" + md_escape(run.harness_commit_text()) + ")";
