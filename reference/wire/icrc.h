@@ -15,7 +15,8 @@
 // Fast paths: carry-less multiplication (PCLMULQDQ) folding 64 bytes per step and a Barrett
 // reduction where the CPU has it, slice-by-8 tables otherwise; never a per-bit loop. `icrc`
 // reads a packet in place, applying the masks of its variant fields in registers; without
-// PCLMULQDQ it masks a copy of the headers.
+// PCLMULQDQ it masks a copy of the headers. From 64 bytes on, the bytes behind the masked
+// headers go to ISA-L's crc32_gzip_refl (VPCLMULQDQ, 256 bytes a step, where the CPU has it).
 #pragma once
 
 #include <cstdint>
