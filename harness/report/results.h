@@ -123,6 +123,7 @@ struct MergedShard {
   int index = 1;
   std::string directory;        // as given to merge
   std::string manifest_sha256;  // of its manifest.json
+  nlohmann::ordered_json dut;   // its DUT's identity: stations of one model differ in addresses
 };
 
 struct RunResult {

@@ -20,6 +20,15 @@ struct Agreed {
 };
 
 std::string dump(const Json& j) { return safe_dump(j); }
+
+// Where a DUT is (its station's addresses) may differ between shards run on several stations
+// of one device model; what it is (the device: vendor, model, firmware) may not.
+Json without(Json j, std::initializer_list<const char*> keys) {
+  if (j.is_object()) {
+    for (const char* k : keys) j.erase(k);
+  }
+  return j;
+}
 std::string texts(const std::vector<std::string>& v) { return dump(Json(v)); }
 
 // What makes two shards parts of one run; digests stand for files (the suite's test cases,
@@ -27,14 +36,17 @@ std::string texts(const std::vector<std::string>& v) { return dump(Json(v)); }
 constexpr Agreed kAgreed[] = {
     {"harness_version", [](const RunResult& r) { return r.harness_version; }},
     {"harness_commit", [](const RunResult& r) { return r.harness_commit; }},
-    {"dut", [](const RunResult& r) { return dump(r.dut); }},
+    {"dut",
+     [](const RunResult& r) {
+       return dump(without(r.dut, {"mac", "ips", "gids"}));
+     }},
     {"profile", [](const RunResult& r) { return r.profile; }},
     {"pics", [](const RunResult& r) { return dump(r.pics); }},
     {"pixit", [](const RunResult& r) { return dump(r.pixit); }},
     {"seed", [](const RunResult& r) { return std::to_string(r.seed); }},
     {"repeat", [](const RunResult& r) { return std::to_string(r.repeat); }},
     {"mutants", [](const RunResult& r) { return texts(r.mutants); }},
-    {"options", [](const RunResult& r) { return dump(r.options); }},
+    {"options", [](const RunResult& r) { return dump(without(r.options, {"pixit_from_dut"})); }},
     {"inputs", [](const RunResult& r) { return dump(Json(r.inputs)); }},
     {"clause_catalog", [](const RunResult& r) { return dump(r.catalog.clauses_json()); }},
     {"shard.total", [](const RunResult& r) { return std::to_string(r.shard->total); }},
@@ -146,7 +158,8 @@ Expected<RunResult, std::string> merge_shards(std::vector<ShardRun> shards) {
     merged.duration_s = std::max(merged.duration_s, s.run.duration_s);
     merged.merged_from.push_back({.index = s.run.shard->index,
                                   .directory = s.directory,
-                                  .manifest_sha256 = s.manifest_sha256});
+                                  .manifest_sha256 = s.manifest_sha256,
+                                  .dut = s.run.dut});
   }
   return merged;
 }

@@ -6,7 +6,9 @@
 // shard's: shards run side by side) and the shard list (RunResult::merged_from, manifest only).
 //
 // Shards of different runs are refused, naming the member and both shards: every shard must
-// have the same harness version and commit, DUT, profile, PICS, PIXIT, seed, repeat, mutants,
+// have the same harness version and commit, DUT (the device; its station's MAC, IPs and GIDs
+// may differ, as on several test stations of one device model, and the merged run keeps the
+// first shard's, each shard's in merged_from), profile, PICS, PIXIT, seed, repeat, mutants,
 // options, input digests (the suite's files, the catalog, PICS and PIXIT files) and catalog,
 // the same split (total, balance, selected tests), each index once, every index present, no
 // shard interrupted, and together exactly the selected tests.

@@ -54,6 +54,19 @@ TEST(MergeShards, RefusesShardsOfRunsWithDifferentSeeds) {
   EXPECT_EQ(merged.error(), "shards of different runs: seed is 42 in s1 but 43 in s2");
 }
 
+TEST(MergeShards, AcceptsStationsOfOneDeviceModelAndRefusesAnotherDevice) {
+  auto shards = split(testing::sample_run(), 2);
+  shards[1].run.dut["mac"] = "02:00:00:00:00:99";  // another station of the same model
+  auto merged = merge_shards(shards);
+  ASSERT_TRUE(merged) << merged.error();
+  EXPECT_EQ(merged->merged_from[1].dut["mac"], "02:00:00:00:00:99");
+  shards[1].run.dut["firmware"] = "2.0";
+  merged = merge_shards(std::move(shards));
+  ASSERT_FALSE(merged);
+  EXPECT_NE(merged.error().find("shards of different runs: dut is "), std::string::npos)
+      << merged.error();
+}
+
 TEST(MergeShards, RefusesShardsWhoseInputsDiffer) {
   auto shards = split(testing::sample_run(), 2);
   shards[1].run.inputs.begin()->second = std::string(64, 'b');
