@@ -1,0 +1,48 @@
+// File: fleet_file.h
+//
+// The fleet file: which nodes or device stations to qualify, and how. JSON:
+//
+//   {"fleet": "rack-7", "partition": "rdma", "time_limit_min": 30,
+//    "rows": [{"name": "node-01", "node": "node-01", "dut": "agent://10.0.0.5:7471",
+//              "profile": "reference", "pixit": "lab.pixit.json", "token_file": "token",
+//              "filter": "RC-ACK-*", "mutants": ["wrong-msn"]}]}
+//
+// A row is one task: `name` names its result folder (letters, digits, . _ -; unique);
+// `node` pins it to that Slurm node (absent: anywhere in the partition); `dut` is what
+// `metaroce run --dut` takes; the rest are run's options of the same names. Relative
+// `pixit` and `token_file` paths are the fleet file's folder's. Every error names the
+// file, the line and the field: "lab.fleet.json:9: rows[1].dut: missing".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/error/expected.h"
+
+namespace mr::fleet {
+
+struct FleetRow {
+  std::string name;
+  std::string node;  // "": any node of the partition
+  std::string dut;
+  std::string profile;  // "": run's default for the DUT
+  std::string pixit;    // absolute, or ""
+  std::vector<std::string> mutants;
+  std::string token_file;  // absolute, or ""
+  std::string filter;
+};
+
+struct Fleet {
+  std::string name;
+  std::string partition;  // "": the cluster's default partition
+  int time_limit_min = 30;
+  std::vector<FleetRow> rows;
+};
+
+// `origin` names the file in errors; `folder` resolves relative paths (absolute or "").
+Expected<Fleet, std::string> parse_fleet(std::string_view text, const std::string& origin,
+                                         const std::string& folder);
+Expected<Fleet, std::string> load_fleet(const std::string& path);
+
+}  // namespace mr::fleet
