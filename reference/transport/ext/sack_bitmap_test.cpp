@@ -68,6 +68,7 @@ TEST(SackCursor, RotatesOverTheHolesInOrderThenStartsAgain) {
   }
   SackCursor cursor;
   std::vector<uint32_t> bases;
+  bases.reserve(4);
   for (int i = 0; i < 4; ++i) bases.push_back(cursor.next(w, std::nullopt).base());
   EXPECT_EQ(bases, (std::vector<uint32_t>{0x100, 0x150, 0x1A0, 0x100}));
 }

@@ -1,0 +1,186 @@
+// File: sent_psn_records.cpp
+#include "reference/transport/ext/sent_psn_records.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "reference/wire/psn.h"
+
+namespace mr::transport::ext {
+namespace {
+
+using wire::psn_add;
+using wire::psn_diff;
+
+constexpr size_t kInitialRing = 64;
+constexpr uint32_t kPsnsPerMpr = 128;
+
+}  // namespace
+
+SentPsnRecords::SentPsnRecords(uint32_t first_psn, ExtSenderParameters parameters)
+    : parameters_(parameters),
+      cumulative_(psn_add(first_psn, -1)),
+      next_psn_(first_psn),
+      ring_(kInitialRing) {}
+
+bool SentPsnRecords::may_send_new(uint32_t psn) const {
+  const uint32_t d = psn_add(psn, -static_cast<int64_t>(cumulative_) - 1);
+  return d < kPsnsPerMpr * mpr_;
+}
+
+bool SentPsnRecords::sent(uint32_t psn) const {
+  return psn_diff(psn, cumulative_) > 0 && psn_diff(psn, next_psn_) < 0;
+}
+
+SentPsnRecords::Record& SentPsnRecords::at(uint32_t psn) { return ring_[psn & (ring_.size() - 1)]; }
+
+const SentPsnRecords::Record& SentPsnRecords::at(uint32_t psn) const {
+  return ring_[psn & (ring_.size() - 1)];
+}
+
+bool SentPsnRecords::outstanding(uint32_t psn) const { return sent(psn) && !at(psn).sacked; }
+
+size_t SentPsnRecords::outstanding_count() const {
+  size_t n = 0;
+  for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) n += !at(p).sacked;
+  return n;
+}
+
+// Doubles the ring, keeping each in-flight PSN's record at its new index.
+void SentPsnRecords::grow() {
+  std::vector<Record> larger(ring_.size() * 2);
+  for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1))
+    larger[p & (larger.size() - 1)] = at(p);
+  ring_ = std::move(larger);
+}
+
+void SentPsnRecords::on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t plane,
+                             bool probe) {
+  if (psn == next_psn_) {
+    if (static_cast<size_t>(psn_diff(next_psn_, cumulative_)) >= ring_.size()) grow();
+    at(psn) = Record{};
+    next_psn_ = psn_add(next_psn_, 1);
+  } else if (!sent(psn)) {
+    return;  // neither new nor in flight: nothing to record
+  }
+  last_activity_ns_ = now_ns;  // a new PSN or a probe restarts the probe timeout
+  Record& r = at(psn);
+  r.last_sent_ns = now_ns;
+  if (!probe) r.last_timed_ns = now_ns;
+  r.ev = ev;
+  r.plane = plane;
+  ++r.transmissions;
+}
+
+void SentPsnRecords::advance_cumulative(uint32_t to) {
+  cumulative_ = to;
+  if (newest_sacked_ && psn_diff(*newest_sacked_, cumulative_) <= 0) newest_sacked_.reset();
+  // The cumulative PSN moved: every PSN's run of consecutive timeouts ends (MR-SA-11).
+  for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1))
+    at(p).consecutive_timeouts = 0;
+}
+
+// Marks the PSNs the bitmap reports; bits at or before C and for PSNs never sent say nothing.
+uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, AckOutcome& out) {
+  const auto offset = static_cast<int16_t>(ack.sack_offset);
+  if (offset % 8 != 0) {
+    out.bitmap_ignored = true;
+    return 0;
+  }
+  const uint32_t base = psn_add(ack.sack_ref, offset);
+  uint32_t newly = 0;
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t p = psn_add(base, i);
+    if (((ack.bitmap >> i) & 1) == 0 || !sent(p) || at(p).sacked) continue;
+    at(p).sacked = true;
+    ++newly;
+    if (!newest_sacked_ || psn_diff(p, *newest_sacked_) > 0) newest_sacked_ = p;
+  }
+  return newly;
+}
+
+// Early loss: an outstanding p with a SACKed PSN at least N_OOO_THRESHOLD after it, sent at
+// least SRTT ago (so each detection retransmits it once).
+void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, AckOutcome& out) {
+  if (!newest_sacked_) return;
+  for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
+    if (psn_diff(*newest_sacked_, p) < static_cast<int32_t>(parameters_.ooo_threshold)) break;
+    const Record& r = at(p);
+    if (!r.sacked && now_ns - r.last_sent_ns >= wait_ns)
+      out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
+  }
+}
+
+// ARA loss: the ACK answers an AR, its bitmap reports p missing and a later PSN received.
+void SentPsnRecords::ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64_t wait_ns,
+                                AckOutcome& out) {
+  if (!ack.ara || out.bitmap_ignored || ack.bitmap == 0) return;
+  const uint32_t base = psn_add(ack.sack_ref, static_cast<int16_t>(ack.sack_offset));
+  const int last_received = 63 - std::countl_zero(ack.bitmap);
+  for (int i = 0; i < last_received; ++i) {
+    const uint32_t p = psn_add(base, i);
+    if (((ack.bitmap >> i) & 1) != 0 || !outstanding(p)) continue;
+    const bool already = std::any_of(out.retransmit.begin(), out.retransmit.end(),
+                                     [p](const Retransmission& r) { return r.psn == p; });
+    if (!already && now_ns - at(p).last_sent_ns >= wait_ns)
+      out.retransmit.push_back({p, RetransmitCause::kAraLoss});
+  }
+}
+
+AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
+                                  const RtoEstimator& rto) {
+  AckOutcome out;
+  // A cumulative PSN is taken only when newer than ours and for PSNs we sent; an older one is
+  // a stale ACK whose bitmap may still report something new, and whose MPR is not the newest.
+  const int32_t ahead = psn_diff(ack.cumulative, cumulative_);
+  const bool valid_cumulative = ahead > 0 && psn_diff(ack.cumulative, next_psn_) < 0;
+  if (valid_cumulative) {
+    for (uint32_t p = psn_add(cumulative_, 1); p != psn_add(ack.cumulative, 1); p = psn_add(p, 1)) {
+      out.newly_acknowledged += !at(p).sacked;
+    }
+    advance_cumulative(ack.cumulative);
+    out.cumulative_advanced = true;
+  }
+  if (ahead >= 0) mpr_ = std::max<uint8_t>(ack.mpr, 1);
+  out.newly_acknowledged += sack_bitmap(ack, out);
+  last_activity_ns_ = now_ns;
+  if (out.newly_acknowledged > 0) probes_since_progress_ = 0;
+  const uint64_t wait_ns = rto.srtt_ns();
+  early_losses(now_ns, wait_ns, out);
+  ara_losses(ack, now_ns, wait_ns, out);
+  return out;
+}
+
+std::optional<Retransmission> SentPsnRecords::on_trim_nak(uint32_t psn) const {
+  if (!outstanding(psn)) return std::nullopt;
+  return Retransmission{psn, RetransmitCause::kNak};
+}
+
+TimerOutcome SentPsnRecords::on_timer(uint64_t now_ns, const RtoEstimator& rto) {
+  TimerOutcome out;
+  std::optional<uint32_t> newest_outstanding;
+  for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
+    Record& r = at(p);
+    if (r.sacked) continue;
+    newest_outstanding = p;
+    if (now_ns - r.last_timed_ns < rto.backed_off(r.consecutive_timeouts)) continue;
+    ++r.consecutive_timeouts;
+    if (parameters_.retry_limit != ExtSenderParameters::kUnlimitedRetries &&
+        r.consecutive_timeouts > parameters_.retry_limit) {
+      out.retry_exceeded = p;
+      return out;
+    }
+    out.retransmit.push_back({p, RetransmitCause::kTimeout});
+  }
+  // The tail-loss probe: PSNs outstanding, an RTT sample, and nothing for PTO.
+  const uint64_t pto =
+      std::max(parameters_.tlp_min_ns, parameters_.tlp_srtt_factor * rto.srtt_ns());
+  if (newest_outstanding && out.retransmit.empty() && rto.has_sample() &&
+      probes_since_progress_ < parameters_.tlp_max_probes && now_ns - last_activity_ns_ >= pto) {
+    ++probes_since_progress_;
+    out.retransmit.push_back({*newest_outstanding, RetransmitCause::kProbe});
+  }
+  return out;
+}
+
+}  // namespace mr::transport::ext

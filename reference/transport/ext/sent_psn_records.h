@@ -1,0 +1,125 @@
+// File: sent_psn_records.h
+//
+// An Ext sender's record of every PSN it has sent and not yet seen cumulatively acknowledged
+// (spec section 21.2): when, on which EV and plane, how often, whether a SACK reported it,
+// and the decisions they feed: which PSNs to retransmit (early loss, ARA loss, timeout, a
+// NAK), when to send a tail-loss probe, whether a new PSN fits the window (MR-SA-07), and when
+// the retry budget is spent (MR-SA-11). ACKs are taken idempotently (MR-SA-06): a stale, a
+// repeated or a reordered ACK never moves the cumulative PSN back or reports a PSN twice.
+//
+// The records are a ring indexed by PSN, grown to the PSNs in flight (at most the window):
+// 32 bytes per PSN in flight.
+//
+//   SentPsnRecords sent(first_psn, ExtSenderParameters{});
+//   if (sent.may_send_new(psn)) sent.on_sent(psn, now, ev, plane, /*probe=*/false);
+//   AckOutcome a = sent.on_ack(ack, now, rto);   // a.retransmit: PSNs to send again
+//   TimerOutcome t = sent.on_timer(now, rto);      // timeouts, a probe, or the QP's failure
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "reference/transport/ext/rto_estimator.h"
+
+namespace mr::transport::ext {
+
+// The PIXIT defaults of section 30.
+struct ExtSenderParameters {
+  uint32_t ooo_threshold = 8;    // N_OOO_THRESHOLD
+  uint32_t retry_limit = 7;      // N_EXT_RETRY; kUnlimitedRetries never fails the QP
+  uint64_t tlp_min_ns = 10'000;  // T_SA_TLP_MIN
+  uint32_t tlp_srtt_factor = 2;  // R_SA_TLP_SRTT_FACTOR
+  uint32_t tlp_max_probes = 1;   // N_SA_TLP_MAX
+  static constexpr uint32_t kUnlimitedRetries = 25;
+};
+
+// What an Ext ACK (or NAK) tells the sender: BTH PSN and the SACKETH's report.
+struct ExtAckReport {
+  uint32_t cumulative = 0;   // BTH PSN
+  uint32_t sack_ref = 0;     // R
+  uint16_t sack_offset = 0;  // O as sent (two's complement)
+  uint64_t bitmap = 0;       // bit i: PSN R + O + i
+  bool ara = false;
+  uint8_t mpr = 1;
+};
+
+enum class RetransmitCause : uint8_t { kEarlyLoss, kAraLoss, kTimeout, kProbe, kNak };
+
+struct Retransmission {
+  uint32_t psn = 0;
+  RetransmitCause cause = RetransmitCause::kTimeout;
+};
+
+struct AckOutcome {
+  bool cumulative_advanced = false;
+  uint32_t newly_acknowledged = 0;  // PSNs cumulatively acked or SACKed for the first time
+  bool bitmap_ignored = false;      // O not a multiple of 8
+  std::vector<Retransmission> retransmit;
+};
+
+struct TimerOutcome {
+  std::vector<Retransmission> retransmit;  // timeouts, then a probe
+  // A PSN timed out N_EXT_RETRY + 1 consecutive times without the cumulative PSN advancing:
+  // the QP fails with retry-exceeded (section 21.2).
+  std::optional<uint32_t> retry_exceeded;
+};
+
+class SentPsnRecords {
+ public:
+  SentPsnRecords(uint32_t first_psn, ExtSenderParameters parameters);
+
+  // A new PSN p fits: (p - (C + 1)) mod 2^24 < 128 x MPR.
+  bool may_send_new(uint32_t psn) const;
+  // Records a first transmission (psn = next_psn()) or a retransmission of an outstanding
+  // PSN; a probe's time does not restart the PSN's RTO (section 21.2).
+  void on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t plane, bool probe);
+  AckOutcome on_ack(const ExtAckReport& ack, uint64_t now_ns, const RtoEstimator& rto);
+  // NAK 0x65/0x66 (trimmed) for p: p again, if it is outstanding.
+  std::optional<Retransmission> on_trim_nak(uint32_t psn) const;
+  // What the timers ask for now. The caller sends each retransmission and records it with
+  // on_sent (a probe with probe = true), which restarts that PSN's clock.
+  TimerOutcome on_timer(uint64_t now_ns, const RtoEstimator& rto);
+
+  uint32_t cumulative() const { return cumulative_; }
+  uint32_t next_psn() const { return next_psn_; }
+  uint8_t mpr() const { return mpr_; }
+  // Sent, neither cumulatively acknowledged nor SACKed.
+  bool outstanding(uint32_t psn) const;
+  size_t outstanding_count() const;
+  size_t heap_bytes() const { return ring_.capacity() * sizeof(Record); }
+
+ private:
+  struct Record {
+    uint64_t last_sent_ns = 0;
+    uint64_t last_timed_ns = 0;  // the last transmission other than a probe
+    uint16_t ev = 0;
+    uint8_t plane = 0;
+    uint8_t consecutive_timeouts = 0;
+    uint16_t transmissions = 0;
+    bool sacked = false;
+  };
+
+  bool sent(uint32_t psn) const;  // after C and before next_psn
+  Record& at(uint32_t psn);
+  const Record& at(uint32_t psn) const;
+  void grow();
+  void advance_cumulative(uint32_t to);
+  uint32_t sack_bitmap(const ExtAckReport& ack, AckOutcome& out);
+  void early_losses(uint64_t now_ns, uint64_t wait_ns, AckOutcome& out);
+  void ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64_t wait_ns, AckOutcome& out);
+
+  ExtSenderParameters parameters_;
+  uint32_t cumulative_;  // C: every PSN up to it acknowledged
+  uint32_t next_psn_;    // the next new PSN
+  uint8_t mpr_ = 1;      // the newest window the receiver advertised
+  std::optional<uint32_t> newest_sacked_;
+  // The last ACK or NAK received, new PSN or probe sent: the probe timeout runs from it.
+  uint64_t last_activity_ns_ = 0;
+  // Probes since the last ACK that acknowledged or SACKed a PSN for the first time.
+  uint32_t probes_since_progress_ = 0;
+  std::vector<Record> ring_;  // PSN p at p mod size; a power of two
+};
+
+}  // namespace mr::transport::ext

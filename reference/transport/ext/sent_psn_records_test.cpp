@@ -1,0 +1,209 @@
+// File: sent_psn_records_test.cpp
+#include "reference/transport/ext/sent_psn_records.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace mr::transport::ext {
+namespace {
+
+constexpr uint64_t kUs = 1'000;
+
+// PSNs [first, first + n) sent at `at`.
+void send(SentPsnRecords& s, uint32_t first, uint32_t n, uint64_t at) {
+  for (uint32_t i = 0; i < n; ++i) s.on_sent(first + i, at, 0xC000, 0, false);
+}
+
+// An ACK with cumulative PSN c whose bitmap (base = reference, offset 0) reports `received`.
+ExtAckReport ack(uint32_t c, std::initializer_list<uint32_t> received, uint8_t mpr = 8,
+                 bool ara = false) {
+  ExtAckReport a;
+  a.cumulative = c;
+  a.sack_ref = (c + 1) & 0xfffff8;
+  a.mpr = mpr;
+  a.ara = ara;
+  for (uint32_t p : received) a.bitmap |= uint64_t{1} << (p - a.sack_ref);
+  return a;
+}
+
+std::vector<uint32_t> psns(const std::vector<Retransmission>& r) {
+  std::vector<uint32_t> out;
+  out.reserve(r.size());
+  for (const auto& x : r) out.push_back(x.psn);
+  return out;
+}
+
+TEST(SentPsnRecords, ANewPsnMustFitTheAdvertisedWindow) {
+  SentPsnRecords s(100, {});
+  EXPECT_TRUE(s.may_send_new(100 + 127));  // MPR 1 until an ACK says more: 128 PSNs
+  EXPECT_FALSE(s.may_send_new(100 + 128));
+  send(s, 100, 1, 0);
+  s.on_ack(ack(100, {}, /*mpr=*/2), 10 * kUs, RtoEstimator({}));
+  EXPECT_TRUE(s.may_send_new(101 + 255));
+  EXPECT_FALSE(s.may_send_new(101 + 256));
+}
+
+TEST(SentPsnRecords, TakesACumulativeAckOnceAndNeverMovesBack) {
+  SentPsnRecords s(100, {});
+  send(s, 100, 10, 0);
+  const RtoEstimator rto({});
+  AckOutcome a = s.on_ack(ack(104, {}), 10 * kUs, rto);
+  EXPECT_TRUE(a.cumulative_advanced);
+  EXPECT_EQ(a.newly_acknowledged, 5u);
+  EXPECT_EQ(s.cumulative(), 104u);
+  a = s.on_ack(ack(104, {}), 11 * kUs, rto);  // repeated
+  EXPECT_FALSE(a.cumulative_advanced);
+  EXPECT_EQ(a.newly_acknowledged, 0u);
+  a = s.on_ack(ack(102, {}), 12 * kUs, rto);  // stale, reordered
+  EXPECT_EQ(s.cumulative(), 104u);
+  a = s.on_ack(ack(200, {}), 13 * kUs, rto);  // PSNs never sent
+  EXPECT_FALSE(a.cumulative_advanced);
+  EXPECT_EQ(s.cumulative(), 104u);
+}
+
+TEST(SentPsnRecords, ABitmapMarksOnlyPsnsSentAfterTheCumulativePsn) {
+  SentPsnRecords s(96, {});
+  send(s, 96, 10, 0);  // 96 .. 105
+  AckOutcome a = s.on_ack(ack(97, {99, 100, 110}), 10 * kUs, RtoEstimator({}));
+  EXPECT_EQ(a.newly_acknowledged, 2u + 2u);  // 96, 97 cumulative; 99, 100 SACKed; 110 unsent
+  EXPECT_FALSE(s.outstanding(99));
+  EXPECT_TRUE(s.outstanding(98));
+  EXPECT_EQ(s.outstanding_count(), 6u);
+}
+
+TEST(SentPsnRecords, IgnoresABitmapWhoseOffsetIsNotAMultipleOf8) {
+  SentPsnRecords s(96, {});
+  send(s, 96, 10, 0);
+  ExtAckReport a = ack(95, {99});
+  a.sack_offset = 4;
+  const AckOutcome out = s.on_ack(a, 10 * kUs, RtoEstimator({}));
+  EXPECT_TRUE(out.bitmap_ignored);
+  EXPECT_TRUE(s.outstanding(99));
+}
+
+TEST(SentPsnRecords, RetransmitsAHoleOnceNOooThresholdLaterPsnsAreSacked) {
+  SentPsnRecords s(96, {});
+  send(s, 96, 20, 0);          // 96 .. 115; 97 lost
+  const RtoEstimator rto({});  // no sample yet: wait T_EXT_RTO_MIN (50 us)
+  AckOutcome a = s.on_ack(ack(96, {98, 99, 100, 101, 102, 103, 104}), 100 * kUs, rto);
+  EXPECT_TRUE(a.retransmit.empty());  // 104 is only 7 after 97
+  a = s.on_ack(ack(96, {105}), 101 * kUs, rto);
+  ASSERT_EQ(psns(a.retransmit), (std::vector<uint32_t>{97}));
+  EXPECT_EQ(a.retransmit[0].cause, RetransmitCause::kEarlyLoss);
+  s.on_sent(97, 101 * kUs, 0xC001, 1, false);
+  a = s.on_ack(ack(96, {106}), 102 * kUs, rto);  // the same hole: not again within SRTT
+  EXPECT_TRUE(a.retransmit.empty());
+  a = s.on_ack(ack(96, {107}), 152 * kUs, rto);  // SRTT later, still missing: again
+  EXPECT_EQ(psns(a.retransmit), (std::vector<uint32_t>{97}));
+}
+
+TEST(SentPsnRecords, AnAraAckRepairsEveryHoleBeforeAReceivedPsnAtOnce) {
+  SentPsnRecords s(96, {});
+  send(s, 96, 12, 0);  // 96 .. 107; 100 and 101 lost, 102 received, 103 .. 107 lost
+  const AckOutcome a = s.on_ack(ack(99, {102}, 8, /*ara=*/true), 100 * kUs, RtoEstimator({}));
+  EXPECT_EQ(psns(a.retransmit), (std::vector<uint32_t>{100, 101}));
+  EXPECT_EQ(a.retransmit[0].cause, RetransmitCause::kAraLoss);
+}
+
+TEST(SentPsnRecords, TimesOutWithBackOffAndFailsAfterTheRetryBudget) {
+  SentPsnRecords s(0, ExtSenderParameters{.retry_limit = 2});
+  const RtoEstimator rto({});  // 500 us before a sample
+  send(s, 0, 1, 0);
+  EXPECT_TRUE(s.on_timer(499 * kUs, rto).retransmit.empty());
+  uint64_t now = 500 * kUs;
+  for (int timeout = 1; timeout <= 2; ++timeout) {
+    const TimerOutcome t = s.on_timer(now, rto);
+    ASSERT_EQ(psns(t.retransmit), (std::vector<uint32_t>{0})) << timeout;
+    EXPECT_EQ(t.retransmit[0].cause, RetransmitCause::kTimeout);
+    s.on_sent(0, now, 0xC000, 0, false);
+    now += rto.backed_off(static_cast<unsigned>(timeout));  // 1 ms, then 2 ms
+    EXPECT_TRUE(s.on_timer(now - 1, rto).retransmit.empty());
+  }
+  const TimerOutcome last = s.on_timer(now, rto);  // the third consecutive timeout
+  ASSERT_TRUE(last.retry_exceeded);
+  EXPECT_EQ(*last.retry_exceeded, 0u);
+}
+
+TEST(SentPsnRecords, NeverFailsWithUnlimitedRetries) {
+  SentPsnRecords s(0, ExtSenderParameters{.retry_limit = ExtSenderParameters::kUnlimitedRetries});
+  const RtoEstimator rto({});
+  send(s, 0, 1, 0);
+  uint64_t now = 0;
+  for (int i = 0; i < 100; ++i) {
+    now += 16'000 * kUs;
+    const TimerOutcome t = s.on_timer(now, rto);
+    ASSERT_FALSE(t.retry_exceeded) << i;
+    s.on_sent(0, now, 0xC000, 0, false);
+  }
+}
+
+TEST(SentPsnRecords, ACumulativeAdvanceRestartsTheRetryCount) {
+  SentPsnRecords s(0, ExtSenderParameters{.retry_limit = 1});
+  const RtoEstimator rto({});
+  send(s, 0, 2, 0);
+  s.on_timer(500 * kUs, rto);  // both time out once
+  s.on_sent(0, 500 * kUs, 0, 0, false);
+  s.on_sent(1, 500 * kUs, 0, 0, false);
+  s.on_ack(ack(0, {}), 600 * kUs, rto);  // PSN 0 acknowledged: 1's run of timeouts ends
+  const TimerOutcome t = s.on_timer(1'500 * kUs, rto);
+  EXPECT_FALSE(t.retry_exceeded);
+  EXPECT_EQ(psns(t.retransmit), (std::vector<uint32_t>{1}));
+}
+
+TEST(SentPsnRecords, ProbesTheNewestOutstandingPsnAfterThePtoOncePerProgress) {
+  SentPsnRecords s(0, {});
+  RtoEstimator rto({});
+  rto.sample(20 * kUs);  // SRTT 20 us: PTO 40 us, RTO 60 us
+  send(s, 0, 5, 0);
+  EXPECT_TRUE(s.on_timer(39 * kUs, rto).retransmit.empty());
+  TimerOutcome t = s.on_timer(40 * kUs, rto);
+  ASSERT_EQ(psns(t.retransmit), (std::vector<uint32_t>{4}));
+  EXPECT_EQ(t.retransmit[0].cause, RetransmitCause::kProbe);
+  s.on_sent(4, 40 * kUs, 0xC000, 0, /*probe=*/true);
+  EXPECT_TRUE(s.on_timer(59 * kUs, rto).retransmit.empty());  // one probe per progress
+  s.on_ack(ack(0, {}), 70 * kUs, rto);                        // PSN 0 acknowledged: progress
+  t = s.on_timer(75 * kUs, rto);  // RTO of 1 .. 3 (sent at 0) has passed: timeouts first
+  EXPECT_EQ(psns(t.retransmit), (std::vector<uint32_t>{1, 2, 3, 4}));
+}
+
+TEST(SentPsnRecords, NoProbeBeforeTheFirstRttSample) {
+  SentPsnRecords s(0, {});
+  send(s, 0, 3, 0);
+  EXPECT_TRUE(s.on_timer(400 * kUs, RtoEstimator({})).retransmit.empty());
+}
+
+TEST(SentPsnRecords, AProbeDoesNotRestartTheRto) {
+  SentPsnRecords s(0, {});
+  RtoEstimator rto({});
+  rto.sample(20 * kUs);  // RTO 60 us
+  send(s, 0, 1, 0);
+  s.on_sent(0, 40 * kUs, 0xC000, 0, /*probe=*/true);
+  EXPECT_EQ(psns(s.on_timer(60 * kUs, rto).retransmit), (std::vector<uint32_t>{0}));
+}
+
+TEST(SentPsnRecords, GrowsWithThePsnsInFlight) {
+  SentPsnRecords s(0xfffff0, {});  // across the PSN wrap
+  s.on_ack(ExtAckReport{.cumulative = 0xffffef, .mpr = 255}, 0, RtoEstimator({}));
+  send(s, 0xfffff0, 16, 0);
+  send(s, 0, 2000, 0);
+  EXPECT_EQ(s.outstanding_count(), 2016u);
+  EXPECT_GE(s.heap_bytes(), 2016 * sizeof(uint64_t));
+  s.on_ack(ack(999, {}), 1, RtoEstimator({}));
+  EXPECT_EQ(s.outstanding_count(), 1000u);
+  EXPECT_TRUE(s.outstanding(1000));
+  EXPECT_FALSE(s.outstanding(999));
+}
+
+TEST(SentPsnRecords, ATrimNakRetransmitsOnlyAnOutstandingPsn) {
+  SentPsnRecords s(0, {});
+  send(s, 0, 3, 0);
+  s.on_ack(ack(0, {2}), 1, RtoEstimator({}));
+  EXPECT_TRUE(s.on_trim_nak(1));
+  EXPECT_FALSE(s.on_trim_nak(0));  // acknowledged
+  EXPECT_FALSE(s.on_trim_nak(2));  // SACKed
+  EXPECT_FALSE(s.on_trim_nak(9));  // never sent
+}
+
+}  // namespace
+}  // namespace mr::transport::ext
