@@ -1,0 +1,166 @@
+// File: ev_table.cpp
+#include "reference/transport/ext/ev_table.h"
+
+#include <algorithm>
+#include <set>
+
+namespace mr::transport::ext {
+
+Expected<EvTable, std::string> EvTable::create(std::vector<EvEntry> set,
+                                               PathFailureParameters parameters) {
+  if (set.empty() || set.size() > kMaxEntries)
+    return Unexpected("ev_set: " + std::to_string(set.size()) + " entries; give 1 to " +
+                      std::to_string(kMaxEntries));
+  std::set<uint16_t> seen;
+  std::vector<Slot> slots;
+  slots.reserve(set.size());
+  for (size_t i = 0; i < set.size(); ++i) {
+    const std::string where = "ev_set[" + std::to_string(i) + "]";
+    if (set[i].ev == 0) return Unexpected(where + ".ev: 0 is not an entropy value");
+    if (set[i].plane >= kMaxPlanes)
+      return Unexpected(where + ".plane: " + std::to_string(set[i].plane) + "; planes are 0 to 15");
+    if (!seen.insert(set[i].ev).second)
+      return Unexpected(where + ".ev: " + std::to_string(set[i].ev) + " is listed twice");
+    slots.push_back(Slot{.entry = set[i]});
+  }
+  return EvTable(std::move(slots), parameters);
+}
+
+std::vector<EvEntry> EvTable::default_set(uint32_t qpn, unsigned planes, unsigned count) {
+  std::vector<EvEntry> set;
+  set.reserve(count);
+  planes = std::clamp(planes, 1U, kMaxPlanes);
+  for (unsigned i = 0; i < count; ++i) {
+    set.push_back({.ev = static_cast<uint16_t>(0xC000 | ((16 * qpn + i) % (1U << 14))),
+                   .plane = static_cast<uint8_t>(i % planes)});
+  }
+  return set;
+}
+
+std::optional<size_t> EvTable::find(uint16_t ev) const {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].entry.ev == ev) return i;
+  }
+  return std::nullopt;
+}
+
+size_t EvTable::good_count() const {
+  return static_cast<size_t>(std::count_if(
+      entries_.begin(), entries_.end(), [](const Slot& s) { return s.state == EvState::kGood; }));
+}
+
+void EvTable::forget_before(std::deque<uint64_t>& times, uint64_t now_ns, uint64_t window_ns) {
+  while (!times.empty() && now_ns - times.front() > window_ns) times.pop_front();
+}
+
+bool EvTable::damped(size_t i, uint64_t now_ns) const {
+  const Slot& s = entries_[i];
+  const auto recent = std::count_if(s.failures.begin(), s.failures.end(), [&](uint64_t t) {
+    return now_ns - t <= parameters_.flap_window_ns;
+  });
+  return static_cast<uint32_t>(recent) >= parameters_.flap_max;
+}
+
+bool EvTable::usable(size_t i, uint64_t now_ns) const {
+  const Slot& s = entries_[i];
+  const Port& port = ports_[s.entry.plane];
+  return s.state == EvState::kGood && port.up && now_ns >= port.usable_from_ns;
+}
+
+bool EvTable::assume_bad(size_t i, uint64_t now_ns) {
+  Slot& s = entries_[i];
+  if (s.state != EvState::kGood || good_count() <= parameters_.min_active) return false;
+  s.state = EvState::kAssumedBad;
+  s.entered_bad_ns = now_ns;
+  s.probe_interval_ns = parameters_.probe_interval_ns;
+  s.next_probe_ns = now_ns + s.probe_interval_ns;
+  s.failures.push_back(now_ns);
+  forget_before(s.failures, now_ns, parameters_.flap_window_ns);
+  const bool now_damped = damped(i, now_ns);
+  if (now_damped && !s.was_damped) ++counters_.ev_damped;
+  s.was_damped = now_damped;
+  return true;
+}
+
+void EvTable::return_to_good(size_t i) {
+  Slot& s = entries_[i];
+  s.state = EvState::kGood;
+  s.ack_losses.clear();  // a return to GOOD clears its ACK-path count
+  ++counters_.ev_good;
+}
+
+// When an ASSUMED_BAD entry may be GOOD again: a damped one T_PF_FLAP_HOLD after it last
+// entered ASSUMED_BAD; without PATHPROBE, T_EV_HOLDDOWN (or the larger of the two).
+uint64_t EvTable::hold_until(size_t i, uint64_t now_ns) const {
+  const uint64_t flap = damped(i, now_ns) ? parameters_.flap_hold_ns : 0;
+  const uint64_t hold = parameters_.path_probe ? flap : std::max(parameters_.holddown_ns, flap);
+  return entries_[i].entered_bad_ns + hold;
+}
+
+void EvTable::on_rto(size_t i, uint64_t now_ns) {
+  if (assume_bad(i, now_ns)) ++counters_.ev_assumed_bad;
+}
+
+void EvTable::on_ack_path_loss(size_t i, uint64_t now_ns) {
+  Slot& s = entries_[i];
+  s.ack_losses.push_back(now_ns);
+  forget_before(s.ack_losses, now_ns, parameters_.ack_loss_window_ns);
+  if (s.ack_losses.size() >= parameters_.ack_losses && assume_bad(i, now_ns))
+    ++counters_.ev_ack_path_bad;
+}
+
+void EvTable::on_probe_answer(size_t i, uint64_t now_ns) {
+  if (entries_[i].state != EvState::kAssumedBad || now_ns < hold_until(i, now_ns)) return;
+  return_to_good(i);
+}
+
+void EvTable::on_spurious_rto(size_t i) {
+  if (entries_[i].state != EvState::kAssumedBad) return;
+  entries_[i].state = EvState::kGood;
+  entries_[i].ack_losses.clear();
+  ++counters_.ev_spurious_rto;
+}
+
+void EvTable::deny(size_t i) { entries_[i].state = EvState::kDenied; }
+
+void EvTable::allow(size_t i) {
+  if (entries_[i].state == EvState::kDenied) entries_[i].state = EvState::kGood;
+}
+
+void EvTable::port_down(unsigned plane, uint64_t now_ns) {
+  if (plane >= kMaxPlanes) return;
+  Port& p = ports_[plane];
+  if (!p.up) return;
+  p.up = false;
+  p.downs.push_back(now_ns);
+  forget_before(p.downs, now_ns, parameters_.flap_window_ns);
+}
+
+void EvTable::port_up(unsigned plane, uint64_t now_ns) {
+  if (plane >= kMaxPlanes) return;
+  Port& p = ports_[plane];
+  if (p.up) return;
+  p.up = true;
+  forget_before(p.downs, now_ns, parameters_.flap_window_ns);
+  const bool flapping = p.downs.size() >= parameters_.flap_max;
+  p.usable_from_ns = now_ns + (flapping ? parameters_.flap_hold_ns : parameters_.port_up_hold_ns);
+}
+
+std::vector<size_t> EvTable::due_probes(uint64_t now_ns) {
+  std::vector<size_t> due;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Slot& s = entries_[i];
+    if (s.state != EvState::kAssumedBad) continue;
+    if (!parameters_.path_probe) {
+      if (now_ns >= hold_until(i, now_ns)) return_to_good(i);
+      continue;
+    }
+    if (now_ns < s.next_probe_ns) continue;
+    due.push_back(i);
+    s.probe_interval_ns = std::min(parameters_.probe_interval_max_ns, 2 * s.probe_interval_ns);
+    s.next_probe_ns = now_ns + s.probe_interval_ns;
+  }
+  return due;
+}
+
+}  // namespace mr::transport::ext
