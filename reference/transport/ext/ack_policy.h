@@ -1,0 +1,73 @@
+// File: ack_policy.h
+//
+// When an Ext receiver acknowledges, and what its ACK says (spec sections 19.3 and 21.1;
+// MR-SA-08, MR-SA-13, MR-MU-07, MR-MU-17). Every accepted or duplicate packet is answered
+// within T_EXT_ACK_DELAY, at least one ACK goes per N_EXT_ACK_EVERY accepted packets, and one
+// ACK may cover several packets; a packet with AR = 1, a PROBE and (with ADAPTIVE) a
+// CE-marked packet are each the triggering packet of an ACK of their own, due at once. The
+// SACKETH echoes the triggering packet (the newest one answered): its EV and plane, CE mark,
+// duplicate flag, TX timestamp, and the time since it arrived; the CE count covers every
+// packet since the previous ACK; the bitmap is SackCursor's.
+//
+//   policy.on_packet(packet);                       // after ReceivedPsnWindow::record
+//   if (policy.ack_due(now)) send(cumulative, policy.build(window, cursor, now));
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "reference/transport/ext/received_psn_window.h"
+#include "reference/transport/ext/sack_bitmap.h"
+#include "reference/wire/sacketh.h"
+
+namespace mr::transport::ext {
+
+// The PIXIT defaults of section 30, in ns.
+struct AckParameters {
+  uint64_t delay_ns = 20'000;  // T_EXT_ACK_DELAY
+  uint32_t every = 8;          // N_EXT_ACK_EVERY
+  bool adaptive = false;       // ADAPTIVE enabled: every CE-marked packet gets its own ACK
+};
+
+// An accepted or duplicate data packet, as the ACK echoes it.
+struct AnsweredPacket {
+  uint32_t psn = 0;
+  bool duplicate = false;
+  bool ack_request = false;              // MXH AR
+  bool probe = false;                    // a PROBE (answered with PRB = 1)
+  bool ce = false;                       // arrived CE-marked
+  uint16_t ev = 0;                       // MXH EV
+  uint8_t plane = 0;                     // MXH plane
+  std::optional<uint32_t> tx_timestamp;  // MXH TX timestamp when TSV = 1
+  uint64_t arrived_ns = 0;
+};
+
+class AckPolicy {
+ public:
+  explicit AckPolicy(AckParameters parameters) : parameters_(parameters) {}
+
+  void on_packet(const AnsweredPacket& packet);
+  // A packet beyond the window was discarded (OOW in the next ACK).
+  void on_beyond_window() { beyond_window_ = true; }
+
+  // An ACK is owed now: an ACK request, a probe, a CE mark under ADAPTIVE, N_EXT_ACK_EVERY
+  // accepted packets, or the oldest unanswered packet's T_EXT_ACK_DELAY reached.
+  bool ack_due(uint64_t now_ns) const;
+  // When the owed ACK must leave at the latest; none when nothing is unanswered.
+  std::optional<uint64_t> deadline() const;
+
+  // The SACKETH of the ACK that answers everything so far; clears what it answered.
+  wire::Sacketh build(const ReceivedPsnWindow& window, SackCursor& cursor, uint64_t now_ns);
+
+ private:
+  AckParameters parameters_;
+  std::optional<AnsweredPacket> trigger_;  // the newest unanswered packet
+  std::optional<uint64_t> oldest_unanswered_ns_;
+  uint32_t accepted_since_ack_ = 0;
+  uint32_t ce_since_ack_ = 0;
+  bool immediate_ = false;  // AR, probe or adaptive CE among the unanswered
+  bool ara_ = false;        // the trigger carried AR
+  bool beyond_window_ = false;
+};
+
+}  // namespace mr::transport::ext
