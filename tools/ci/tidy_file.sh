@@ -8,5 +8,6 @@ key=$2
 file=$3
 [[ -f "$cache/$key" ]] && exit 0
 clang-tidy --quiet -p /dev/null --extra-arg=-std=c++2b --extra-arg=-I. \
-  --extra-arg=-I/usr/include/dpdk --extra-arg=-Wno-unknown-warning-option "$file" || exit 1
+  --extra-arg=-I/usr/include/dpdk --extra-arg=-I/usr/include/x86_64-linux-gnu/dpdk \
+  --extra-arg=-Wno-unknown-warning-option "$file" || exit 1
 touch "$cache/$key"
