@@ -14,6 +14,7 @@
 #include "harness/agent/reference_backend.h"
 #include "harness/agent/socket_io.h"
 #include "harness/agent/verbs_backend.h"
+#include "harness/cli/frame_link.h"
 #include "harness/dut/dut_control.h"
 #include "reference/io/clock.h"
 #include "reference/io/memory_link.h"
@@ -29,7 +30,7 @@ extern "C" void on_signal(int /*signal*/) { g_stop.store(true); }
 struct AgentOptions {
   std::string backend = "reference";
   std::string listen = "127.0.0.1:7000";
-  std::string iface;
+  FrameLinkChoice frame_link;  // --iface, --io, --eal, --dpdk-devargs
   std::string ip = "198.18.0.2";
   std::vector<std::string> ipv6;
   std::string mac = "02:00:00:00:00:02";
@@ -106,7 +107,14 @@ int run_agent(const AgentOptions& o) {
     log("give a non-empty --token or a readable --token-file");
     return kExitHarnessError;
   }
-  if (o.backend == "verbs") return run_verbs_agent(o, *token);
+  if (o.backend == "verbs") {
+    if (o.frame_link.io != "pcap") {
+      log("--io " + o.frame_link.io +
+          " is the reference backend's data path; a verbs device has its own");
+      return kExitHarnessError;
+    }
+    return run_verbs_agent(o, *token);
+  }
   const auto listen = agent::split_host_port(o.listen);
   const auto mac = wire::MacAddress::parse(o.mac);
   const auto ip = wire::Ipv4Address::parse(o.ip);
@@ -134,17 +142,17 @@ int run_agent(const AgentOptions& o) {
   }
 
   io::SystemClock clock;
-  std::optional<io::PcapLink> pcap;
+  std::unique_ptr<io::Link> frames;
   std::unique_ptr<io::MemoryLinkPair> loopback;
   io::Link* link = nullptr;
-  if (!o.iface.empty()) {
-    auto opened = io::PcapLink::open(o.iface);
+  if (o.frame_link.io != "pcap" || !o.frame_link.iface.empty() || !o.frame_link.devargs.empty()) {
+    auto opened = open_frame_link(o.frame_link);
     if (!opened) {
       log(opened.error());
       return kExitHarnessError;
     }
-    pcap.emplace(std::move(*opened));
-    link = &*pcap;
+    frames = std::move(*opened);
+    link = frames.get();
   } else {
     // No interface: the device's frames go nowhere (control-plane only, for trying out).
     loopback = std::make_unique<io::MemoryLinkPair>(clock);
@@ -168,7 +176,15 @@ Runner setup_agent(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--listen", o->listen, "HOST:PORT for the control protocol")
       ->capture_default_str();
-  app.add_option("--iface", o->iface, "interface for RoCE frames (libpcap); none: no data path");
+  app.add_option("--iface", o->frame_link.iface, "interface for RoCE frames; none: no data path");
+  app.add_option("--io", o->frame_link.io,
+                 "the data path's I/O: pcap (libpcap, default) or dpdk (a net_af_packet device "
+                 "on --iface, or --dpdk-devargs)")
+      ->capture_default_str();
+  app.add_option("--eal", o->frame_link.eal,
+                 "--io dpdk: extra EAL arguments (default: --no-huge -m 256 --no-pci ...)");
+  app.add_option("--dpdk-devargs", o->frame_link.devargs,
+                 "--io dpdk: the device instead of net_af_packet on --iface (a NIC's PCI address)");
   app.add_option("--ip", o->ip, "the device's IPv4 address")->capture_default_str();
   app.add_option("--ipv6", o->ipv6,
                  "a global IPv6 address of the device, besides its link-local one (repeatable)");

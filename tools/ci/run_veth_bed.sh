@@ -8,8 +8,10 @@
 #      the log, and must pass then), and every test's capture is in time order;
 #   2. two cables: the control connection on one veth pair, the RoCE frames on another;
 #      the whole base suite passes again;
-#   3. a PIXIT that names other DUT addresses than the agent's is refused, naming both;
-#   4. a mutated agent fails the test that targets it.
+#   3. two cables with the agent's data path on DPDK (`agent --io dpdk`: a net_af_packet
+#      device on its veth, reference/io/dpdk): the whole base suite passes again;
+#   4. a PIXIT that names other DUT addresses than the agent's is refused, naming both;
+#   5. a mutated agent fails the test that targets it.
 # The binary is the -c opt build users run (//harness/cli:metaroce_opt): the tester must
 # answer a DUT's 128-packet window inside the DUT's 16.8 ms ACK timeout (RC-RT-017).
 # Everything is created here and deleted on exit; addresses from 198.18.0.0/15 only.
@@ -43,7 +45,7 @@ printf 'veth-bed-%s\n' "$$" >"$tmp/token"
 
 data_a=mrbed0  # the agent's data interface: mrbed0 on one cable, mrbed2 on two
 data_b=mrbed1  # the tester's
-start_agent() {  # [--mutant NAME]: the reference agent in namespace a
+start_agent() {  # [--mutant NAME] [--io dpdk]: the reference agent in namespace a
   if [[ -n "$agent_pid" ]]; then kill "$agent_pid" 2>/dev/null; wait "$agent_pid" 2>/dev/null; fi
   ip netns exec "$a" "$metaroce" agent --backend reference --listen 198.18.0.3:7471 \
     --iface "$data_a" --ip 198.18.0.2 --ipv6 2001:db8::2 --mac 02:00:00:00:00:02 \
@@ -117,11 +119,17 @@ data_a=mrbed2
 data_b=mrbed3
 start_agent
 suite_on_bed two-cables
+
+# 3. Two cables, the agent's RoCE frames through DPDK instead of libpcap.
+start_agent --io dpdk
+grep -q "backend reference on dpdk:" "$tmp/agent.log" ||
+  { echo "FAIL: the agent is not on DPDK"; cat "$tmp/agent.log"; exit 1; }
+suite_on_bed two-cables-dpdk
 data_a=mrbed0
 data_b=mrbed1
 start_agent
 
-# 3. A named PIXIT with another DUT MAC than the agent's: refused before any test.
+# 4. A named PIXIT with another DUT MAC than the agent's: refused before any test.
 sed 's/"02:00:00:00:00:02"/"02:00:00:00:00:09"/' testcases/pixit/veth.pixit.json >"$tmp/wrong.pixit.json"
 grep -q '02:00:00:00:00:09' "$tmp/wrong.pixit.json" || { echo "FAIL: could not plant the MAC"; exit 1; }
 run_on_bed "$tmp/wrong" --pixit "$tmp/wrong.pixit.json" --filter RC-WF-001 >"$tmp/wrong.log" 2>&1
@@ -132,7 +140,7 @@ if [[ $rc -ne 2 ]] || ! grep -q "dut.mac is 02:00:00:00:00:09, but the DUT at ag
   exit 1
 fi
 
-# 4. A mutated agent fails the test that targets it.
+# 5. A mutated agent fails the test that targets it.
 start_agent --mutant two-naks-per-sequence-error
 run_on_bed "$tmp/mutant" --filter RC-PSN-004 >"$tmp/mutant.log" 2>&1
 rc=$?
@@ -141,4 +149,4 @@ if [[ $rc -ne 1 ]] || ! grep -q "^FAIL   RC-PSN-004" "$tmp/mutant.log"; then
   cat "$tmp/mutant.log"
   exit 1
 fi
-echo "PASS: the base suite on one cable and on two, a wrong PIXIT refused, a mutant failed"
+echo "PASS: the base suite on one cable, on two, and on two with the agent on DPDK; a wrong PIXIT refused, a mutant failed"
