@@ -1,0 +1,57 @@
+// File: read_reissue.h
+//
+// An Ext requester's view of one outstanding READ (spec section 21.3): which response PSNs
+// arrived (in any order), when one counts as missing (N_OOO_THRESHOLD later responses of the
+// same READ arrived, or the RTO passed since the request was last issued), and the request
+// that reissues the rest from the first missing PSN m: PSN m, RETX = 1, RETH VA advanced and
+// DMA length reduced by (m - first PSN) x PMTU, the same MXH MSN, MXH offset (m - first PSN) x
+// PMTU (MR-SA-15). A cumulative ACK passing the READ is not a reason to reissue (MR-SA-16):
+// nothing here looks at ACKs.
+//
+//   OutstandingRead read({.first_psn = p, .va = va, .dma_length = len, .msn = 9}, 4096, 8, now);
+//   read.on_response(psn);
+//   if (auto m = read.first_missing(now, rto)) send(read.reissue(*m, now));
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mr::transport::ext {
+
+struct ReadRequestFields {
+  uint32_t first_psn = 0;
+  uint64_t va = 0;
+  uint32_t dma_length = 0;
+  uint32_t msn = 0;
+  uint32_t mxh_offset = 0;  // 0 for the first issue
+  bool retx = false;
+};
+
+class OutstandingRead {
+ public:
+  OutstandingRead(ReadRequestFields request, uint32_t pmtu, uint32_t ooo_threshold,
+                  uint64_t issued_ns);
+
+  uint32_t responses() const { return static_cast<uint32_t>(arrived_.size()); }
+  // A response PSN of this READ arrived; others (and repeats) are ignored. Returns whether it
+  // was new: its payload is then placed at MXH offset (MR-OO-07).
+  bool on_response(uint32_t psn);
+  bool complete() const { return arrived_count_ == arrived_.size(); }
+  // The first missing response PSN, if one counts as missing now.
+  std::optional<uint32_t> first_missing(uint64_t now_ns, uint64_t rto_ns) const;
+  // The request that reissues the READ from response PSN m (from first_missing); the RTO
+  // then runs from now.
+  ReadRequestFields reissue(uint32_t m, uint64_t now_ns);
+
+ private:
+  ReadRequestFields original_;
+  uint32_t pmtu_;
+  uint32_t ooo_threshold_;
+  uint64_t issued_ns_;
+  std::vector<bool> arrived_;  // by response index (PSN - first PSN)
+  uint32_t arrived_count_ = 0;
+  std::optional<uint32_t> last_index_;  // the newest index that arrived
+};
+
+}  // namespace mr::transport::ext
