@@ -2,27 +2,11 @@
 // buffers, queues and the event wheel keep their capacity (a counting operator new).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "reference/io/fabric/fabric.h"
 #include "reference/io/fabric/fabric_test_frames.h"
-
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}  // namespace
-
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;  // NOLINT(cppcoreguidelines-no-malloc)
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }  // NOLINT(cppcoreguidelines-no-malloc)
-void operator delete(void* p, size_t /*size*/) noexcept {
-  std::free(p);  // NOLINT(cppcoreguidelines-no-malloc)
-}
+#include "reference/io/heap_allocation_counter.h"
 
 namespace mr::io::fabric {
 namespace {
@@ -68,14 +52,14 @@ TEST(FabricAllocation, RepeatingATrafficPatternAllocatesNothing) {
     return delivered;
   };
   // Two rounds to warm up: the first fills the receive vector's buffers as well.
-  const uint64_t start = g_allocations.load();
+  const uint64_t start = process_heap_allocations();
   ASSERT_GT(round(), 0U);
-  EXPECT_GT(g_allocations.load() - start, 0U) << "the counter counts";
+  EXPECT_GT(process_heap_allocations() - start, 0U) << "the counter counts";
   ASSERT_GT(round(), 0U);
-  const uint64_t before = g_allocations.load();
+  const uint64_t before = process_heap_allocations();
   size_t delivered = 0;
   for (int i = 0; i < 5; ++i) delivered += round();
-  EXPECT_EQ(g_allocations.load() - before, 0U) << "over " << delivered << " frames";
+  EXPECT_EQ(process_heap_allocations() - before, 0U) << "over " << delivered << " frames";
   EXPECT_GT(fabric->plane_counters(0).trimmed, 0U);  // the pattern congests the fabric
 }
 

@@ -9,9 +9,6 @@
 // bazel run -c opt //reference/io/fabric:fabric_benchmark
 #include <benchmark/benchmark.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <numeric>
 #include <vector>
 
@@ -19,21 +16,7 @@
 #include "reference/io/fabric/fabric.h"
 #include "reference/io/fabric/fabric_test_frames.h"
 #include "reference/io/fabric/seeded_random.h"
-
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}  // namespace
-
-// Counts every heap allocation of the process, to show the steady state makes none.
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;  // NOLINT(cppcoreguidelines-no-malloc)
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }  // NOLINT(cppcoreguidelines-no-malloc)
-void operator delete(void* p, size_t /*size*/) noexcept {
-  std::free(p);  // NOLINT(cppcoreguidelines-no-malloc)
-}
+#include "reference/io/heap_allocation_counter.h"
 
 namespace mr::io::fabric {
 namespace {
@@ -147,9 +130,9 @@ void BM_Fabric(benchmark::State& state, Traffic traffic) {
   for (uint64_t i = 0; i < kWarmupSteps; ++i) step();
   uint64_t delivered = 0;
   const uint64_t events_before = fabric->events_run();
-  const uint64_t allocations_before = g_allocations.load();
+  const uint64_t allocations_before = process_heap_allocations();
   for (auto _ : state) delivered += step();
-  const uint64_t allocations = g_allocations.load() - allocations_before;
+  const uint64_t allocations = process_heap_allocations() - allocations_before;
   const uint64_t events = fabric->events_run() - events_before;
   state.counters["frames/s"] =
       benchmark::Counter(static_cast<double>(delivered), benchmark::Counter::kIsRate);
