@@ -2,8 +2,9 @@
 //
 // Counts every operator new of the process, for the tests and benchmarks that show a hot path
 // allocates nothing in its steady state (fabric, DPDK link). Linking this (testonly) library
-// replaces the global operator new and delete; read the counters before and after the code
-// under test and compare.
+// replaces the global operator new and delete (link it statically, linkstatic = True: under
+// ASan a shared library's operator new loses to the sanitizer's); read the counters before
+// and after the code under test and compare.
 //
 //   const uint64_t before = thread_heap_allocations();
 //   link.send_burst(frames);
