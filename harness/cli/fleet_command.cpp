@@ -196,6 +196,7 @@ int run_task(const FleetOptions& o) {
                                  r.mutants = row.mutants;
                                  r.token_file = row.token_file;
                                  r.filter = row.filter;
+                                 r.iface = row.iface;
                                  r.testcases = repository_file("testcases");
                                  r.out = folder;
                                  r.quiet = true;

@@ -122,11 +122,12 @@ Expected<void, std::string> check_run_options(const RunOptions& o) {
 }
 
 // The PIXIT for a kind of DUT: the embedded reference shares the tester's clock; a remote
-// agent is a real-clock bed (its DUT addresses then come from the agent, dut_addresses.h);
-// rxe counts in jiffies under emulation.
+// agent, or this host's verbs device behind one, is a real-clock bed (its DUT addresses then
+// come from the agent, dut_addresses.h); rxe counts in jiffies under emulation.
 std::string default_pixit(const std::string& dut) {
   if (dut == "rxe") return "testcases/pixit/rxe.pixit.json";
-  if (dut.starts_with("agent://")) return "testcases/pixit/veth.pixit.json";
+  if (dut.starts_with("agent://") || dut.starts_with("verbs:"))
+    return "testcases/pixit/veth.pixit.json";
   return "testcases/pixit/default.pixit.json";
 }
 
@@ -232,17 +233,19 @@ void watch_run(engine::SuiteOptions& s, ProgressLine& progress, bool quiet) {
 
 // The DUT; an rxe guest's console goes into the run directory.
 Expected<std::unique_ptr<dut::DutSession>, std::string> open_dut(const RunOptions& o, RunPlan& p) {
-  const dut::DutSpec spec{.dut = o.dut,
-                          .seed = p.seed,
-                          .mutants = o.mutants,
-                          .iface = o.iface,
-                          .token = o.token,
-                          .token_file = o.token_file,
-                          .pixit_named = !o.pixit.empty(),
-                          .pixit_path = p.pixit_path,
-                          .rxe_backend = o.rxe_backend,
-                          .console_log = p.rxe ? o.out + "/guest-console.log" : ""};
-  if (p.rxe) std::filesystem::create_directories(o.out);
+  const dut::DutSpec spec{
+      .dut = o.dut,
+      .seed = p.seed,
+      .mutants = o.mutants,
+      .iface = o.iface,
+      .token = o.token,
+      .token_file = o.token_file,
+      .agent_log = o.dut.starts_with("verbs:") ? o.out + "/local-agent.log" : "",
+      .pixit_named = !o.pixit.empty(),
+      .pixit_path = p.pixit_path,
+      .rxe_backend = o.rxe_backend,
+      .console_log = p.rxe ? o.out + "/guest-console.log" : ""};
+  if (p.rxe || o.dut.starts_with("verbs:")) std::filesystem::create_directories(o.out);
   if (p.rxe) std::printf("metaroce run: booting the rxe guest (QEMU TCG, about 15 s)\n");
   std::fflush(stdout);
   auto session = dut::DutSession::open(spec, p.pixit);
@@ -392,18 +395,21 @@ int run_with(const RunOptions& options) { return run_impl(options); }
 
 CLI::Option* add_dut_options(CLI::App& app, RunOptions& o) {
   CLI::Option* dut =
-      app.add_option("--dut", o.dut, "reference (embedded) | agent://HOST:PORT | rxe");
+      app.add_option("--dut", o.dut,
+                     "reference (embedded) | agent://HOST:PORT | verbs:DEVICE (this host's RDMA "
+                     "device, behind an agent the run starts) | rxe");
   app.add_option("--profile", o.profile,
                  "PICS profile in testcases/profiles/ (default: reference; rxe for --dut rxe)");
-  app.add_option("--pixit", o.pixit,
-                 "PIXIT file (test-bed parameters; default by DUT kind in testcases/pixit/: "
-                 "default.pixit.json, veth.pixit.json for agent:// with the DUT's addresses "
-                 "from its agent, rxe.pixit.json for --dut rxe; a named one must match the "
-                 "agent's addresses)");
+  app.add_option(
+      "--pixit", o.pixit,
+      "PIXIT file (test-bed parameters; default by DUT kind in testcases/pixit/: "
+      "default.pixit.json, veth.pixit.json for agent:// and verbs: with the DUT's addresses "
+      "from its agent, rxe.pixit.json for --dut rxe; a named one must match the "
+      "agent's addresses)");
   app.add_option("--seed", o.seed, "seed of every random choice (a number, or 'random'); logged");
   app.add_option("--mutant", o.mutants,
                  "embedded reference: switch on a reference mutant (repeatable)");
-  app.add_option("--iface", o.iface, "agent://: the interface facing the DUT (libpcap)");
+  app.add_option("--iface", o.iface, "agent:// and verbs:: the interface facing the DUT (libpcap)");
   app.add_option("--token", o.token, "agent://: the agent's shared secret");
   app.add_option("--token-file", o.token_file, "agent://: a file whose first line is the token");
   app.add_option("--rxe-backend", o.rxe_backend,

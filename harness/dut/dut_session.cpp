@@ -3,6 +3,7 @@
 #include "harness/dut/agent_url.h"
 #include "harness/dut/dut_addresses.h"
 #include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/dut/local/local_agent.h"
 #include "harness/dut/remote/remote_agent_port.h"
 #include "reference/io/namespaced_pcap_link.h"
 
@@ -18,6 +19,22 @@ Expected<std::string, std::string> read_token(const DutSpec& spec) {
   if (!token) return Unexpected("--token-file " + token.error());
   if (token->empty()) return Unexpected("--token-file " + spec.token_file + ": the token is empty");
   return token;
+}
+
+constexpr std::string_view kVerbsPrefix = "verbs:";
+
+// "verbs:DEVICE": the device's name as the kernel gives it (mlx5_0, rxe0, irdma1).
+Expected<std::string, std::string> local_verbs_device(const std::string& dut) {
+  const std::string device = dut.substr(kVerbsPrefix.size());
+  const bool plain = !device.empty() && device.size() <= 64 &&
+                     device.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-.") == std::string::npos;
+  if (!plain)
+    return Unexpected("--dut " + dut +
+                      ": expected verbs:DEVICE, an RDMA device of this host (ibv_devices lists "
+                      "them)");
+  return device;
 }
 
 uint32_t link_mtu(const engine::Pixit& pixit) {
@@ -78,30 +95,59 @@ Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpe
     return s;
   }
 
+  if (spec.dut.starts_with(kVerbsPrefix)) {
+    auto device = local_verbs_device(spec.dut);
+    if (!device) return Unexpected(device.error());
+    if (spec.iface.empty())
+      return Unexpected("--dut " + spec.dut +
+                        ": give --iface, the interface facing the device (another port cabled "
+                        "to it, or a port on its switch)");
+    auto agent = LocalAgent::start(
+        {.args = {"--backend", "verbs", "--device", *device}, .log_path = spec.agent_log});
+    if (!agent) return Unexpected("--dut " + spec.dut + ": " + agent.error());
+    s->local_agent_.emplace(std::move(*agent));
+    const LocalAgent& a = *s->local_agent_;
+    auto opened = open_agent(*s, spec, pixit, "127.0.0.1", a.port(), a.token());
+    if (!opened) return Unexpected(opened.error());
+    s->description_ = spec.dut + " (this host's verbs device, agent pid " +
+                      std::to_string(a.pid()) + " started by the run, log " + a.log_path() +
+                      ", packets on " + spec.iface + ", real clock)";
+    return s;
+  }
+
   auto url = parse_agent_url(spec.dut);
   if (!url) return Unexpected(url.error());
+  auto token = read_token(spec);
+  if (!token) return Unexpected(token.error());
+  auto opened = open_agent(*s, spec, pixit, url->first, url->second, *token);
+  if (!opened) return Unexpected(opened.error());
+  s->description_ = spec.dut + " (remote agent, packets on " + spec.iface + ", real clock)";
+  return s;
+}
+
+// An agent's DUT: the control connection, the DUT's addresses into the PIXIT, then the
+// capture on --iface (its filter is the DUT's MAC).
+Expected<void, std::string> DutSession::open_agent(DutSession& s, const DutSpec& spec,
+                                                   engine::Pixit& pixit, const std::string& host,
+                                                   uint16_t port, const std::string& token) {
   if (spec.iface.empty())
     return Unexpected("--dut " + spec.dut +
                       ": give --iface, the interface facing the DUT (to run inside a network "
                       "namespace: ip netns exec NS ./metaroce run ...)");
-  auto token = read_token(spec);
-  if (!token) return Unexpected(token.error());
-  auto control = DutControl::connect(url->first, url->second, *token);
+  auto control = DutControl::connect(host, port, token);
   if (!control) return Unexpected("--dut " + spec.dut + ": " + control.error().to_string());
-  // Before the capture opens: its filter is the DUT's MAC.
   auto caps = typed_client(*control).capabilities();
   if (!caps) return Unexpected("--dut " + spec.dut + ": capabilities: " + caps.error().to_string());
   auto adopted = adopt_dut_addresses(
       pixit, *caps,
       {.pixit_named = spec.pixit_named, .pixit_path = spec.pixit_path, .dut = spec.dut});
   if (!adopted) return Unexpected(adopted.error());
-  s->adopted_addresses_ = std::move(*adopted);
+  s.adopted_addresses_ = std::move(*adopted);
   auto link = io::PcapLink::open(spec.iface, remote_capture_options(pixit.dut_mac));
   if (!link) return Unexpected("--iface " + spec.iface + ": " + link.error());
-  s->port_ =
+  s.port_ =
       std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*link), RemotePortOptions{});
-  s->description_ = spec.dut + " (remote agent, packets on " + spec.iface + ", real clock)";
-  return s;
+  return {};
 }
 
 }  // namespace mr::dut

@@ -4,8 +4,11 @@
 // alive for the run and torn down after it:
 //   reference          the embedded reference: in process, in-memory link, virtual clock
 //   agent://HOST:PORT  a remote agent over TCP, packets on `iface` (libpcap), real clock
+//   verbs:DEVICE       this host's RDMA device: an agent the run starts (LocalAgent), packets
+//                      on `iface`, real clock
 //   rxe                Linux Soft-RoCE in a QEMU guest (RxeGuest): namespace, tap, agent
-// The port is destroyed before the guest, so the control connection closes first.
+// The port is destroyed before the guest or the local agent, so the control connection
+// closes first.
 #pragma once
 
 #include <functional>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/dut/local/local_agent.h"
 #include "harness/dut/rxe/rxe_guest.h"
 #include "harness/engine/dut_port.h"
 #include "harness/engine/pixit.h"
@@ -29,6 +33,8 @@ struct DutSpec {
   std::string iface;  // the interface facing the DUT
   std::string token;
   std::string token_file;
+  // verbs:DEVICE
+  std::string agent_log;  // the local agent's messages ("" = a private temp file)
   // The PIXIT's DUT addresses are checked against the agent's (named with --pixit) or taken
   // from it (the default PIXIT): dut_addresses.h.
   bool pixit_named = false;
@@ -60,7 +66,12 @@ class DutSession {
   const RxeGuest* guest() const { return guest_ ? &*guest_ : nullptr; }
 
  private:
-  std::optional<RxeGuest> guest_;  // outlives the port
+  static Expected<void, std::string> open_agent(DutSession& s, const DutSpec& spec,
+                                                engine::Pixit& pixit, const std::string& host,
+                                                uint16_t port, const std::string& token);
+
+  std::optional<RxeGuest> guest_;          // outlives the port
+  std::optional<LocalAgent> local_agent_;  // outlives the port
   std::unique_ptr<engine::DutPort> port_;
   PortFactory fresh_port_;
   std::string description_;

@@ -87,7 +87,13 @@ bool plain_name(std::string_view s) {
 }
 
 bool known_dut(std::string_view dut) {
-  return dut == "reference" || dut == "rxe" || dut.starts_with("agent://");
+  return dut == "reference" || dut == "rxe" || dut.starts_with("agent://") ||
+         (dut.starts_with("verbs:") && plain_name(dut.substr(6)));
+}
+
+// The DUTs whose packets the harness sends and captures on an interface of the node.
+bool needs_iface(std::string_view dut) {
+  return dut.starts_with("agent://") || dut.starts_with("verbs:");
 }
 
 std::string resolved(const std::string& path, const std::string& folder) {
@@ -111,13 +117,13 @@ Expected<FleetRow, std::string> read_row(const JsonDocument& doc, const Json& j,
   auto dut = r.string("dut");
   if (!dut) return Unexpected(dut.error());
   if (!known_dut(*dut)) {
-    return Unexpected(
-        r.error("dut", "'" + *dut + "': expected reference, rxe or agent://HOST:PORT"));
+    return Unexpected(r.error(
+        "dut", "'" + *dut + "': expected reference, rxe, agent://HOST:PORT or verbs:DEVICE"));
   }
   row.dut = *dut;
-  std::string* const optional_fields[] = {&row.node, &row.profile, &row.pixit, &row.token_file,
-                                          &row.filter};
-  const char* const optional_keys[] = {"node", "profile", "pixit", "token_file", "filter"};
+  std::string* const optional_fields[] = {&row.node,       &row.profile, &row.pixit,
+                                          &row.token_file, &row.filter,  &row.iface};
+  const char* const optional_keys[] = {"node", "profile", "pixit", "token_file", "filter", "iface"};
   for (size_t i = 0; i < std::size(optional_keys); ++i) {
     auto value = r.optional_string(optional_keys[i]);
     if (!value) return Unexpected(value.error());
@@ -128,6 +134,17 @@ Expected<FleetRow, std::string> read_row(const JsonDocument& doc, const Json& j,
   }
   if (!row.profile.empty() && !plain_name(row.profile)) {
     return Unexpected(r.error("profile", "'" + row.profile + "': a profile name, not a path"));
+  }
+  if (needs_iface(row.dut) && row.iface.empty()) {
+    return Unexpected(r.error("iface",
+                              "missing: an agent:// or verbs: DUT needs the node's "
+                              "interface facing it"));
+  }
+  if (!needs_iface(row.dut) && !row.iface.empty()) {
+    return Unexpected(r.error("iface", "only agent:// and verbs: DUTs take one"));
+  }
+  if (!row.iface.empty() && !plain_name(row.iface)) {
+    return Unexpected(r.error("iface", "'" + row.iface + "': not an interface name"));
   }
   row.pixit = resolved(row.pixit, folder);
   row.token_file = resolved(row.token_file, folder);

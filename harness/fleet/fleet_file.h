@@ -4,12 +4,16 @@
 //
 //   {"fleet": "rack-7", "partition": "rdma", "time_limit_min": 30,
 //    "rows": [{"name": "node-01", "node": "node-01", "dut": "agent://10.0.0.5:7471",
-//              "profile": "reference", "pixit": "lab.pixit.json", "token_file": "token",
-//              "filter": "RC-ACK-*", "mutants": ["wrong-msn"]}]}
+//              "iface": "ens2f1", "profile": "reference", "pixit": "lab.pixit.json",
+//              "token_file": "token", "filter": "RC-ACK-*"},
+//             {"name": "node-02", "node": "node-02", "dut": "verbs:mlx5_0", "iface": "ens2f1"},
+//             {"name": "canary", "dut": "reference", "mutants": ["wrong-msn"]}]}
 //
 // A row is one task: `name` names its result folder (letters, digits, . _ -; unique);
 // `node` pins it to that Slurm node (absent: anywhere in the partition); `dut` is what
-// `metaroce run --dut` takes; the rest are run's options of the same names. Relative
+// `metaroce run --dut` takes (verbs:DEVICE: the node's own NIC, behind an agent the task
+// starts); `iface` (agent:// and verbs: only, required there) and the rest are run's
+// options of the same names. Relative
 // `pixit` and `token_file` paths are the fleet file's folder's. Every error names the
 // file, the line and the field: "lab.fleet.json:9: rows[1].dut: missing".
 #pragma once
@@ -31,6 +35,7 @@ struct FleetRow {
   std::vector<std::string> mutants;
   std::string token_file;  // absolute, or ""
   std::string filter;
+  std::string iface;  // agent:// and verbs:DEVICE: the node's interface facing the DUT
 };
 
 struct Fleet {

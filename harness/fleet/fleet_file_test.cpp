@@ -15,20 +15,25 @@ TEST(FleetFile, ReadsEveryField) {
   auto f = parse(R"({"fleet": "rack-7", "partition": "rdma", "time_limit_min": 12,
     "rows": [
       {"name": "n1", "node": "node-01", "dut": "agent://10.0.0.5:7471", "profile": "reference",
-       "pixit": "lab.pixit.json", "token_file": "/etc/token", "filter": "RC-ACK-*"},
-      {"name": "m", "dut": "reference", "mutants": ["wrong-msn"]}]})");
+       "pixit": "lab.pixit.json", "token_file": "/etc/token", "filter": "RC-ACK-*",
+       "iface": "ens2f1"},
+      {"name": "m", "dut": "reference", "mutants": ["wrong-msn"]},
+      {"name": "own-nic", "node": "node-02", "dut": "verbs:mlx5_0", "iface": "ens2f1"}]})");
   ASSERT_TRUE(f) << f.error();
   EXPECT_EQ(f->name, "rack-7");
   EXPECT_EQ(f->partition, "rdma");
   EXPECT_EQ(f->time_limit_min, 12);
-  ASSERT_EQ(f->rows.size(), 2U);
+  ASSERT_EQ(f->rows.size(), 3U);
   EXPECT_EQ(f->rows[0].node, "node-01");
   EXPECT_EQ(f->rows[0].dut, "agent://10.0.0.5:7471");
   EXPECT_EQ(f->rows[0].pixit, "/lab/lab.pixit.json");  // the fleet file's folder's
   EXPECT_EQ(f->rows[0].token_file, "/etc/token");
   EXPECT_EQ(f->rows[0].filter, "RC-ACK-*");
   EXPECT_EQ(f->rows[1].node, "");
+  EXPECT_EQ(f->rows[0].iface, "ens2f1");
   EXPECT_EQ(f->rows[1].mutants, std::vector<std::string>{"wrong-msn"});
+  EXPECT_EQ(f->rows[2].dut, "verbs:mlx5_0");  // the node's own NIC
+  EXPECT_EQ(f->rows[2].iface, "ens2f1");
   EXPECT_EQ(f->time_limit_min, 12);
 }
 
@@ -70,8 +75,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadFleet{"{\"fleet\": \"r\", \"rows\": [\n{\"name\": \"a\",\n \"dut\": 7}]}",
                  "lab.fleet.json:3: rows[0].dut: expected a string, got number"},
         BadFleet{"{\"fleet\": \"r\", \"rows\": [{\"name\": \"a\",\n \"dut\": \"verbs\"}]}",
-                 "lab.fleet.json:2: rows[0].dut: 'verbs': expected reference, rxe or "
-                 "agent://HOST:PORT"},
+                 "lab.fleet.json:2: rows[0].dut: 'verbs': expected reference, rxe, "
+                 "agent://HOST:PORT or verbs:DEVICE"},
+        BadFleet{"{\"fleet\": \"r\", \"rows\": [{\"name\": \"a\",\n \"dut\": \"verbs:a b\"}]}",
+                 "lab.fleet.json:2: rows[0].dut: 'verbs:a b': expected reference, rxe, "
+                 "agent://HOST:PORT or verbs:DEVICE"},
+        BadFleet{"{\"fleet\": \"r\", \"rows\": [\n{\"name\": \"a\", \"dut\": \"verbs:mlx5_0\"}]}",
+                 "lab.fleet.json:2: rows[0].iface: missing: an agent:// or verbs: DUT needs "
+                 "the node's interface facing it"},
+        BadFleet{"{\"fleet\": \"r\", \"rows\": [\n{\"name\": \"a\", \"dut\": \"agent://h:1\"}]}",
+                 "lab.fleet.json:2: rows[0].iface: missing: an agent:// or verbs: DUT needs "
+                 "the node's interface facing it"},
+        BadFleet{"{\"fleet\": \"r\", \"rows\": [{\"name\": \"a\", \"dut\": \"rxe\",\n"
+                 "\"iface\": \"eth1\"}]}",
+                 "lab.fleet.json:2: rows[0].iface: only agent:// and verbs: DUTs take one"},
         BadFleet{"{\"fleet\": \"r\", \"rows\": [{\"name\": \"../x\", \"dut\": \"rxe\"}]}",
                  "lab.fleet.json:1: rows[0].name: '../x': letters, digits, '.', '_' and '-' "
                  "only"},

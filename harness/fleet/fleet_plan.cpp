@@ -65,6 +65,7 @@ Json fleet_to_json(const Fleet& fleet) {
     put_if_set(row, "pixit", r.pixit);
     put_if_set(row, "token_file", r.token_file);
     put_if_set(row, "filter", r.filter);
+    put_if_set(row, "iface", r.iface);
     if (!r.mutants.empty()) row["mutants"] = r.mutants;
     j["rows"].push_back(std::move(row));
   }

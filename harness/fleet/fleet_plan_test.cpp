@@ -17,7 +17,8 @@ Fleet five_rows() {
              {"name": "b", "dut": "reference", "mutants": ["wrong-msn"]},
              {"name": "c", "node": "n2", "dut": "rxe"},
              {"name": "d", "node": "n1", "dut": "reference", "filter": "RC-ACK-*"},
-             {"name": "e", "dut": "agent://127.0.0.1:7471", "token_file": "it's"}]})",
+             {"name": "e", "dut": "agent://127.0.0.1:7471", "token_file": "it's",
+              "iface": "lo"}]})",
                            "f.json", "/lab");
   EXPECT_TRUE(fleet) << fleet.error();
   return *fleet;

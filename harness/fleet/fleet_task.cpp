@@ -38,6 +38,8 @@ doctor::Severity write_doctor(const FleetRow& row, const std::string& path) {
   nlohmann::json j{{"host", doctor::to_json(report)}};
   if (row.dut.starts_with("agent://")) {
     j["dut"] = "the agent's own doctor report is in run/manifest.json";
+  } else if (row.dut.starts_with("verbs:")) {
+    j["dut"] = "the device is this node's: the host report above is its host's";
   } else if (row.dut == "reference") {
     j["dut"] = "the embedded reference runs inside the harness: no host of its own";
   } else {

@@ -2,10 +2,11 @@
 # Bazel test: fleet qualification on a real Slurm, all on this host (issue 25,
 # docs/scale-out.md). It starts munged, slurmctld and slurmd from Debian's packages with a
 # configuration of its own in a temporary folder (free ports, one node: this host), then:
-#   1. a fleet of seven rows against the embedded reference, some pinned to this host's node
+#   1. a fleet of eight rows against the embedded reference, some pinned to this host's node
 #      and some not: four that pass, one on a mutant (wrong-msn) that must fail, one with a
-#      profile that does not exist and one with an agent that cannot be reached, which must
-#      both be errors, never passes. `fleet` submits, `fleet --collect --wait` collects; the
+#      profile that does not exist, one with an agent that cannot be reached and one whose
+#      node has no such verbs device (verbs:DEVICE: the agent the task starts refuses it),
+#      which must all be errors, never passes. `fleet` submits, `fleet --collect --wait` collects; the
 #      fleet report lists every row, the mutant first, and junit.xml is well-formed;
 #   2. a task cancelled (scancel: SIGTERM) while its suite runs is reported as killed
 #      (inconc), and a row pinned to a node that does not exist, which sbatch refuses, as
@@ -119,7 +120,7 @@ done
 [[ -n "$idle" ]] || fail "node $node not idle after 30 s: $(sinfo -h -N -o '%N %t' 2>&1)"
 echo "slurm up: node $node idle, slurmctld on port $ctld_port, slurmd on $slurmd_port"
 
-# --- 1. seven rows: four pass, the mutant fails, two cannot run -------------------------
+# --- 1. eight rows: four pass, the mutant fails, three cannot run ----------------------
 printf 'no-agent-answers\n' >"$d/token"
 cat >"$d/lab.fleet.json" <<EOF
 {"fleet": "slurm-test", "time_limit_min": 5,
@@ -132,7 +133,8 @@ cat >"$d/lab.fleet.json" <<EOF
   {"name": "any-psn", "dut": "reference", "filter": "RC-PSN-00*"},
   {"name": "bad-profile", "dut": "reference", "profile": "no-such-profile", "filter": "RC-ACK-001"},
   {"name": "unreachable-agent", "dut": "agent://127.0.0.1:1", "token_file": "token",
-   "filter": "RC-ACK-001"}
+   "iface": "lo", "filter": "RC-ACK-001"},
+  {"name": "missing-nic", "dut": "verbs:mr-no-such-device", "iface": "lo", "filter": "RC-ACK-001"}
  ]}
 EOF
 fleet="$d/fleet"
@@ -165,7 +167,8 @@ report = json.load(open(f"{fleet}/fleet.json"))
 plan = json.load(open(f"{fleet}/plan.json"))
 nodes = {n["name"]: n for n in report["nodes"]}
 want = {"pinned-ack": "pass", "pinned-wf": "pass", "any-ack": "pass", "any-psn": "pass",
-        "mutant-wrong-msn": "fail", "bad-profile": "error", "unreachable-agent": "error"}
+        "mutant-wrong-msn": "fail", "bad-profile": "error", "unreachable-agent": "error",
+        "missing-nic": "error"}
 errors = []
 if sorted(nodes) != sorted(want):
     errors.append(f"fleet.json lists {sorted(nodes)}, want {sorted(want)}")
@@ -185,7 +188,8 @@ if "MR-AK-03" not in mutant.get("outlier_clauses", []):
 if report["nodes"][0]["name"] != "mutant-wrong-msn":
     errors.append(f"fleet.json's first node is {report['nodes'][0]['name']}")
 for name, said in (("bad-profile", "no-such-profile.pics.json: cannot read"),
-                   ("unreachable-agent", "agent://127.0.0.1:1")):
+                   ("unreachable-agent", "agent://127.0.0.1:1: "),
+                   ("missing-nic", "--dut verbs:mr-no-such-device: local agent: ")):
     reason = nodes.get(name, {}).get("reason", "")
     output = re.search(r"its messages are in (slurm/\S+\.out)", reason)
     if "without a report.json" not in reason or not output:
@@ -215,7 +219,7 @@ for e in errors:
 sys.exit(1 if errors else 0)
 PY
 xmllint --noout "$fleet/junit.xml" || fail "junit.xml is not well-formed"
-[[ $(grep -c '<testsuite ' "$fleet/junit.xml") == 7 ]] || fail "junit.xml: not one testsuite per row"
+[[ $(grep -c '<testsuite ' "$fleet/junit.xml") == 8 ]] || fail "junit.xml: not one testsuite per row"
 grep -q '<testsuite name="bad-profile" tests="1" failures="0" errors="1"' "$fleet/junit.xml" ||
   fail "junit.xml: bad-profile is not one error"
 xmllint --html --noout "$fleet/index.html" 2>"$d/html.err" || fail "index.html: $(cat "$d/html.err")"
@@ -272,4 +276,4 @@ test_end=$(date +%s.%N)
 printf 'timings: whole test %.1f s; fleet 1 submit to collected %.1f s; one task %s s (pinned-ack, status.json); collect with --wait %.1f s; collect alone %.2f s\n' \
   "$(echo "$test_end - $test_start" | bc)" "$(echo "$collect_end - $submit_start" | bc)" \
   "$task_s" "$(echo "$collect_end - $collect_start" | bc)" "$(echo "$again_end - $again_start" | bc)"
-echo "PASS: fleet on Slurm: 7 rows judged (4 pass, mutant fail, 2 error), cancelled task inconc, unknown node never ran"
+echo "PASS: fleet on Slurm: 8 rows judged (4 pass, mutant fail, 3 error), cancelled task inconc, unknown node never ran"
