@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "reference/transport/completer.h"
+#include "reference/transport/ext_requester.h"
+#include "reference/transport/ext_responder.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/responder.h"
 #include "reference/transport/ud_responder.h"
@@ -207,6 +209,13 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrMaxRdAtomic) qp.attr.max_rd_atomic = attr.max_rd_atomic;
   if (mask & kAttrMaxDestRdAtomic) qp.attr.max_dest_rd_atomic = attr.max_dest_rd_atomic;
   if (mask & kAttrQkey) qp.attr.qkey = attr.qkey;
+  if (mask & kAttrPeerMxcap) qp.attr.peer_mxcap = attr.peer_mxcap;
+  if ((mask & kAttrState) && qp.attr.state == QpState::kInit && to == QpState::kRtr) {
+    if (auto ok = enter_ext_mode(qp); !ok) return ok;
+  }
+  // The sender's records start at sq_psn, which RTR to RTS sets.
+  if (qp.ext && (mask & kAttrSqPsn))
+    qp.ext->sent = ext::SentPsnRecords(attr.sq_psn, config_.ext.sender);
   if (mask & kAttrState) {
     if (to == QpState::kError) {
       QpContext ctx = context(qp, 0);
@@ -222,6 +231,17 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
     }
     note_activity(qp);
   }
+  return {};
+}
+
+// Section 18: Ext if both MXCAP blocks allow it (RC QPs only); the QP stays in that mode
+// until RESET. A base-only device (no mxcap) leaves every QP in base mode.
+Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
+  if (qp.init.type != QpType::kRc) return {};
+  auto agreed = ext::negotiate(config_.mxcap, qp.attr.peer_mxcap, false);
+  if (!agreed) return verbs_error(agreed.error());
+  if (!*agreed) return {};
+  qp.ext = std::make_unique<ext::ExtQpState>(**agreed, qp.next_psn, qp.epsn, config_.ext);
   return {};
 }
 
@@ -248,6 +268,9 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   }
   if (qp.sq.size() >= qp.init.max_send_wr) return verbs_error("send queue full");
   if (auto why = check_wr_for_type(qp.init.type, wr); !why.empty()) return verbs_error(why);
+  if (qp.ext && !ext_supports(wr.opcode))
+    return verbs_error("an Ext QP of this reference carries RDMA WRITE only so far, not " +
+                       std::string(to_string(wr.opcode)));
   const uint64_t total = sge_total(wr.sg_list);
   if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");
   const bool atomic = wr.opcode == SendOpcode::kCompareSwap || wr.opcode == SendOpcode::kFetchAdd;
@@ -380,7 +403,9 @@ bool Device::passes_header_checks(const wire::DecodedRoce& roce) {
     ++counters_.ce_marked_received;
     if (!decide_.receive.keeps_ce_marked_packets) return false;
   }
-  if (p.bth.version != 0 && decide_.receive.checks_bth_version) {
+  // TVer 1 is Part II's, for a device that offers it; which QP may take it, deliver() says.
+  const bool ext_version = p.bth.version == wire::kExtVersion && config_.mxcap;
+  if (p.bth.version != 0 && !ext_version && decide_.receive.checks_bth_version) {
     ++counters_.dropped_tver;  // MR-WF-03
     return false;
   }
@@ -441,6 +466,21 @@ QueuePair* Device::admit(const wire::RocePacket& p) {
 // the responder; then the requester may send what the exchange allows.
 void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) {
   QpContext ctx = context(qp, now_ns);
+  // An Ext QP takes TVer 1 packets only, a base QP TVer 0 only (section 19.1).
+  if ((qp.ext != nullptr) != p.bth.is_ext() && p.bth.opcode != wire::kOpCnp) {
+    ++counters_.dropped_tver;
+    return;
+  }
+  if (qp.ext) {
+    if (wire::opcode_info(p.bth.opcode)->is(wire::kResponse)) {
+      complete_ext_response(qp, p, ctx);
+    } else {
+      respond_ext(qp, p, ctx);
+    }
+    run_ext_requester(qp, ctx);
+    note_activity(qp);
+    return;
+  }
   if (qp.init.type == QpType::kUd) {
     receive_datagram(qp, p, ctx);
     return;
@@ -488,7 +528,9 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
 
 void Device::note_activity(const QueuePair& qp) {
   const bool unsent = qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
-  if (unsent || qp.retransmit_deadline_ns || qp.rnr_resume_ns) {
+  const bool ext_work = qp.ext && (!qp.ext->retransmit.empty() || ext_requester_deadline(qp) ||
+                                   ext_responder_deadline(qp));
+  if (unsent || ext_work || qp.retransmit_deadline_ns || qp.rnr_resume_ns) {
     active_.insert(qp.qpn);
   } else {
     active_.erase(qp.qpn);
@@ -506,12 +548,24 @@ void Device::advance(uint64_t now_ns) {
     }
     QueuePair& qp = *it->second;
     QpContext ctx = context(qp, now_ns);
+    if (qp.ext) {
+      advance_ext(qp, ctx);
+      continue;
+    }
     if (qp.retransmit_deadline_ns && now_ns >= *qp.retransmit_deadline_ns)
       on_retransmit_timeout(qp, ctx);
     if (qp.rnr_resume_ns && now_ns >= *qp.rnr_resume_ns) qp.rnr_resume_ns.reset();
     run_requester(qp, ctx);
     note_activity(qp);
   }
+}
+
+// An Ext QP's timers (RTO, probe, the owed ACK), then what its window lets it send.
+void Device::advance_ext(QueuePair& qp, QpContext& ctx) {
+  if (auto due = ext_requester_deadline(qp); due && ctx.now_ns >= *due) run_ext_timers(qp, ctx);
+  flush_ext_ack(qp, ctx);
+  run_ext_requester(qp, ctx);
+  note_activity(qp);
 }
 
 std::optional<uint64_t> Device::next_deadline() const {
@@ -526,7 +580,8 @@ std::optional<uint64_t> Device::next_deadline() const {
         qp.rp->next_send_ns() > now_ns_) {
       pacer = qp.rp->next_send_ns();
     }
-    for (const auto& d : {qp.retransmit_deadline_ns, qp.rnr_resume_ns, pacer}) {
+    for (const auto& d : {qp.retransmit_deadline_ns, qp.rnr_resume_ns, pacer,
+                          ext_requester_deadline(qp), ext_responder_deadline(qp)}) {
       if (d && (!next || *d < *next)) next = d;
     }
   }

@@ -53,6 +53,10 @@ struct DeviceConfig {
   uint64_t cnp_min_interval_ns = 50'000;  // T_CNP_MIN_INTERVAL
   bool cnp_reaction_point = true;         // DCQCN RP: CNPs cut the QP's rate (section 13.3)
   DcqcnParameters dcqcn;                  // its line rate (100 Gb/s) and parameters
+  // Part II: the MXCAP this device offers at INIT to RTR (none: a base-only device, which
+  // drops every TVer 1 packet), and its Ext QPs' timers and windows.
+  std::optional<wire::Mxcap> mxcap;
+  ext::ExtQpParameters ext;
 };
 
 // A verbs-style error: what failed and why, for the control protocol's error replies.
@@ -106,6 +110,8 @@ class Device {
   void notify_congestion(QueuePair& qp, uint64_t now_ns);
   uint32_t allocate_qpn();
   void note_activity(const QueuePair& qp);
+  Expected<void, VerbsError> enter_ext_mode(QueuePair& qp);
+  void advance_ext(QueuePair& qp, QpContext& ctx);
 
   DeviceConfig config_;
   memory::MemoryTable memory_;

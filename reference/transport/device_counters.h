@@ -34,8 +34,11 @@ struct DeviceCounters {
   uint64_t cnp_received = 0;
   uint64_t ce_marked_received = 0;
   uint64_t cq_overflow = 0;
-  uint64_t qkey_viol_cntr = 0;   // UD packets dropped for a wrong Q_Key (MR-UD-02)
-  uint64_t dropped_no_rwqe = 0;  // UD/UC packets dropped: no receive WQE, or it was too small
+  uint64_t qkey_viol_cntr = 0;  // UD packets dropped for a wrong Q_Key (MR-UD-02)
+  uint64_t dropped_no_rwqe = 0;
+  uint64_t ext_retransmitted = 0;  // Ext PSNs sent again (selective: only the lost ones)
+  uint64_t ext_acks_sent = 0;  // Ext ACKs and NAKs, each with a SACKETH  // UD/UC packets dropped:
+                               // no receive WQE, or it was too small
 
   template <class F>
   void for_each(F&& f) const {

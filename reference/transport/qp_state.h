@@ -38,6 +38,9 @@ enum QpAttrMask : uint32_t {
   kAttrMaxRdAtomic = 1 << 12,
   kAttrMaxDestRdAtomic = 1 << 13,
   kAttrQkey = 1 << 14,  // UD: the Q_Key a received DETH must carry
+  // The peer's MXCAP block (spec section 18: CM private data, or the control protocol's
+  // peer block), read at INIT to RTR; verbs has no such attribute.
+  kAttrPeerMxcap = 1 << 15,
 };
 
 // Checks a transition: `from` -> `to` must exist, and `mask` must hold every attribute

@@ -7,13 +7,16 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "reference/transport/address_vector.h"
 #include "reference/transport/dcqcn_reaction_point.h"
+#include "reference/transport/ext/ext_qp_state.h"
 #include "reference/transport/qp_state.h"
 #include "reference/transport/work_request.h"
+#include "reference/wire/mxcap.h"
 #include "reference/wire/psn.h"
 
 namespace mr::transport {
@@ -39,7 +42,8 @@ struct QpAttributes {
   uint8_t min_rnr_timer = 12;
   uint8_t max_rd_atomic = 16;
   uint8_t max_dest_rd_atomic = 16;
-  uint32_t qkey = 0;  // UD only
+  uint32_t qkey = 0;                      // UD only
+  std::optional<wire::Mxcap> peer_mxcap;  // kAttrPeerMxcap: what the peer offered
 };
 
 struct QpInitAttributes {
@@ -65,6 +69,7 @@ struct SendWqe {
   uint32_t next_packet = 0;   // next packet index to (re)transmit
   uint32_t read_packets = 0;  // READ responses received in order
   bool completed = false;
+  uint32_t msn = 0;  // Ext: the MXH MSN of every packet of the message (MR-EX-11)
 
   uint32_t last_psn() const { return wire::psn_add(first_psn, npsn - 1); }
   bool is_read_or_atomic() const {
@@ -126,6 +131,9 @@ struct QueuePair {
 
   // reaction point: the QP's DCQCN rate and pacer, from its first CNP on (unpaced before)
   std::optional<DcqcnReactionPoint> rp;
+
+  // Ext mode (spec Part II), when INIT to RTR agreed it: none on a base QP.
+  std::unique_ptr<ext::ExtQpState> ext;
 };
 
 }  // namespace mr::transport

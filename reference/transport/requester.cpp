@@ -10,17 +10,6 @@
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
-namespace {
-
-enum class ReqState : uint8_t { kGetWqe, kCheckLimits, kTransmit, kDone };
-// The states' names for the step trace, in the enum's order.
-constexpr std::string_view kReqStateNames[] = {"GetWqe", "CheckLimits", "Transmit", "Done"};
-static_assert(std::size(kReqStateNames) == static_cast<size_t>(ReqState::kDone) + 1);
-
-struct Request {
-  ReqState state = ReqState::kGetWqe;
-  SendWqe* wqe = nullptr;
-};
 
 // Opcode of packet `index` of `count` for a SEND or WRITE family (IBTA table 38).
 uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count) {
@@ -76,6 +65,18 @@ std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offs
   out.resize(n, 0);
   return out;
 }
+
+namespace {
+
+enum class ReqState : uint8_t { kGetWqe, kCheckLimits, kTransmit, kDone };
+// The states' names for the step trace, in the enum's order.
+constexpr std::string_view kReqStateNames[] = {"GetWqe", "CheckLimits", "Transmit", "Done"};
+static_assert(std::size(kReqStateNames) == static_cast<size_t>(ReqState::kDone) + 1);
+
+struct Request {
+  ReqState state = ReqState::kGetWqe;
+  SendWqe* wqe = nullptr;
+};
 
 uint32_t unacked_psns(const QueuePair& qp) {
   const int32_t d = wire::psn_diff(qp.next_psn, wire::psn_add(qp.acked_psn, 1));

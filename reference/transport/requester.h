@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "reference/transport/qp_context.h"
 
@@ -23,6 +24,14 @@ void run_requester(QueuePair& qp, QpContext& ctx);
 
 // Go-back-N: the next transmission restarts at `psn`, which lies in an uncompleted WQE.
 void rewind_requester(QueuePair& qp, uint32_t psn, const RequesterDecisions& decide);
+
+// Opcode of packet `index` of `count` for a SEND or WRITE family (IBTA table 38); TVer 1
+// keeps the RC values (spec table 19.1), so the Ext requester uses it too.
+uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count);
+
+// Bytes [offset, offset + n) of the WQE's gather list (zeros where it cannot be read).
+std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offset, uint32_t n,
+                            const memory::MemoryTable& mem);
 
 // Bytes per packet of `length` at path MTU `mtu`: max(1, ceil(length / mtu)) PSNs.
 uint32_t packets_for(uint32_t length, uint32_t mtu);

@@ -183,4 +183,22 @@ TimerOutcome SentPsnRecords::on_timer(uint64_t now_ns, const RtoEstimator& rto) 
   return out;
 }
 
+std::optional<uint64_t> SentPsnRecords::next_timer_ns(const RtoEstimator& rto) const {
+  std::optional<uint64_t> next;
+  bool outstanding = false;
+  for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
+    const Record& r = at(p);
+    if (r.sacked) continue;
+    outstanding = true;
+    const uint64_t due = r.last_timed_ns + rto.backed_off(r.consecutive_timeouts);
+    next = next ? std::min(*next, due) : due;
+  }
+  if (outstanding && rto.has_sample() && probes_since_progress_ < parameters_.tlp_max_probes) {
+    const uint64_t pto =
+        std::max(parameters_.tlp_min_ns, parameters_.tlp_srtt_factor * rto.srtt_ns());
+    next = std::min(*next, last_activity_ns_ + pto);
+  }
+  return next;
+}
+
 }  // namespace mr::transport::ext

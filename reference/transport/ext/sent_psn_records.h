@@ -81,6 +81,9 @@ class SentPsnRecords {
   // What the timers ask for now. The caller sends each retransmission and records it with
   // on_sent (a probe with probe = true), which restarts that PSN's clock.
   TimerOutcome on_timer(uint64_t now_ns, const RtoEstimator& rto);
+  // The earliest time on_timer() would ask for something (a timeout or a probe); none while
+  // nothing is outstanding. A device sleeps until then.
+  std::optional<uint64_t> next_timer_ns(const RtoEstimator& rto) const;
 
   uint32_t cumulative() const { return cumulative_; }
   uint32_t next_psn() const { return next_psn_; }

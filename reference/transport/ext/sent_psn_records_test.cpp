@@ -44,6 +44,21 @@ TEST(SentPsnRecords, ANewPsnMustFitTheAdvertisedWindow) {
   EXPECT_FALSE(s.may_send_new(101 + 256));
 }
 
+TEST(SentPsnRecords, NextTimerIsTheEarliestTimeoutAndNoneOnceAllIsAcknowledged) {
+  SentPsnRecords s(100, {});
+  const RtoEstimator rto({});
+  EXPECT_FALSE(s.next_timer_ns(rto));
+  send(s, 100, 2, 3 * kUs);
+  send(s, 102, 1, 7 * kUs);
+  EXPECT_EQ(s.next_timer_ns(rto), 3 * kUs + rto.rto_ns());  // T_EXT_RTO_INIT from the oldest
+  // on_timer asks for nothing before that time, and for the two oldest PSNs at it.
+  EXPECT_TRUE(s.on_timer(3 * kUs + rto.rto_ns() - 1, rto).retransmit.empty());
+  EXPECT_EQ(psns(s.on_timer(3 * kUs + rto.rto_ns(), rto).retransmit),
+            (std::vector<uint32_t>{100, 101}));
+  s.on_ack(ack(102, {}), 20 * kUs, rto);
+  EXPECT_FALSE(s.next_timer_ns(rto));
+}
+
 TEST(SentPsnRecords, TakesACumulativeAckOnceAndNeverMovesBack) {
   SentPsnRecords s(100, {});
   send(s, 100, 10, 0);

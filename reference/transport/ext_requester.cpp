@@ -1,0 +1,224 @@
+#include "reference/transport/ext_requester.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "reference/transport/requester.h"
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/opcode.h"
+#include "reference/wire/psn.h"
+
+namespace mr::transport {
+namespace {
+
+enum class ExtReqState : uint8_t { kRetransmit, kGetWqe, kCheckWindow, kTransmit, kDone };
+constexpr std::string_view kExtReqStateNames[] = {"Retransmit", "GetWqe", "CheckWindow", "Transmit",
+                                                  "Done"};
+static_assert(std::size(kExtReqStateNames) == static_cast<size_t>(ExtReqState::kDone) + 1);
+
+// The started, uncompleted WQE whose PSNs include `psn`.
+SendWqe* wqe_of(QueuePair& qp, uint32_t psn) {
+  for (SendWqe& w : qp.sq) {
+    if (!w.started) break;
+    const int32_t d = wire::psn_diff(psn, w.first_psn);
+    if (d >= 0 && static_cast<uint32_t>(d) < w.npsn) return &w;
+  }
+  return nullptr;
+}
+
+// Packet `index` of WQE `w`: MXH with the message's MSN and the payload's offset, RETH of
+// the whole message (MR-OO-02), RETX on every retransmission, AR on the tail.
+void send_ext_write(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmission, bool probe,
+                    QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const uint32_t mtu = qp.attr.path_mtu;
+  const uint32_t offset = index * mtu;
+  const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
+  const uint32_t psn = wire::psn_add(w.first_psn, index);
+  wire::RocePacket p = ctx.factory.start(qp, data_opcode(w.wr.opcode, index, w.npsn), psn);
+  p.bth.version = wire::kExtVersion;
+  wire::Mxh mxh;
+  mxh.retx = retransmission ? 1 : 0;
+  mxh.tsv = 1;
+  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
+  mxh.msn = w.msn;
+  mxh.offset = offset;
+  // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
+  const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
+  mxh.ar = tail || probe ? 1 : 0;
+  p.mxh = mxh;
+  p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
+  const auto payload = gather(qp, w, offset, n, ctx.memory);
+  p.payload = payload;
+  ctx.send(p);
+  ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
+}
+
+ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  while (!ext.retransmit.empty()) {
+    const ext::Retransmission r = ext.retransmit.front();
+    ext.retransmit.pop_front();
+    if (!ext.sent.outstanding(r.psn)) continue;  // acknowledged since it was queued
+    SendWqe* w = wqe_of(qp, r.psn);
+    if (w == nullptr) continue;
+    ctx.step("ext-requester", "Retransmit", r.psn);
+    send_ext_write(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
+                   /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx);
+    ++ctx.counters.ext_retransmitted;
+  }
+  return ExtReqState::kGetWqe;
+}
+
+ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
+  if (qp.send_index >= qp.sq.size()) return ExtReqState::kDone;
+  w = &qp.sq[qp.send_index];
+  if (!w->started) {
+    w->started = true;
+    w->first_psn = qp.next_psn;
+    w->npsn = packets_for(w->length, qp.attr.path_mtu);
+    w->msn = qp.ext->next_msn;
+    qp.ext->next_msn = (qp.ext->next_msn + 1) & wire::kPsnMask;
+  }
+  return ExtReqState::kCheckWindow;
+}
+
+// MR-SA-07: a new PSN only inside the window the receiver granted.
+ExtReqState check_window(const QueuePair& qp) {
+  return qp.ext->sent.may_send_new(qp.next_psn) ? ExtReqState::kTransmit : ExtReqState::kDone;
+}
+
+ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
+  send_ext_write(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx);
+  ++w.next_packet;
+  qp.next_psn = wire::psn_add(qp.next_psn, 1);
+  if (w.next_packet == w.npsn) ++qp.send_index;
+  return ExtReqState::kGetWqe;
+}
+
+void complete_wqe(QueuePair& qp, SendWqe& w, WcStatus status, QpContext& ctx) {
+  w.completed = true;
+  if (!w.wr.signaled && status == WcStatus::kSuccess) return;
+  Completion c;
+  c.wr_id = w.wr.wr_id;
+  c.status = status;
+  c.opcode = WcOpcode::kRdmaWrite;
+  c.byte_len = w.length;
+  c.qp_num = qp.qpn;
+  ctx.complete_send(qp, c);
+}
+
+// Completes, in posting order, every WQE whose last PSN the cumulative ACK has passed.
+void retire_acknowledged(QueuePair& qp, QpContext& ctx) {
+  const uint32_t cumulative = qp.ext->sent.cumulative();
+  while (!qp.sq.empty() && qp.sq.front().started &&
+         qp.sq.front().next_packet == qp.sq.front().npsn &&
+         wire::psn_diff(cumulative, qp.sq.front().last_psn()) >= 0) {
+    complete_wqe(qp, qp.sq.front(), WcStatus::kSuccess, ctx);
+    qp.sq.pop_front();
+    if (qp.send_index > 0) --qp.send_index;
+  }
+}
+
+// The WQE of `psn` fails with `status`, and the QP with it (section 22: a fatal NAK).
+void fail_at(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
+  if (SendWqe* w = wqe_of(qp, psn)) complete_wqe(qp, *w, status, ctx);
+  enter_error(qp, ctx);
+}
+
+}  // namespace
+
+bool ext_supports(SendOpcode op) { return op == SendOpcode::kWrite; }
+
+void run_ext_requester(QueuePair& qp, QpContext& ctx) {
+  if (!qp.ext || qp.attr.state != QpState::kRts) return;
+  ExtReqState state = ExtReqState::kRetransmit;
+  SendWqe* w = nullptr;
+  // Bounded: each pass sends a packet or stops; the window holds at most 128 x 255 PSNs.
+  for (int steps = 0; state != ExtReqState::kDone && steps < 1 << 16; ++steps) {
+    ctx.step("ext-requester", kExtReqStateNames[static_cast<size_t>(state)], qp.next_psn);
+    switch (state) {
+      case ExtReqState::kRetransmit:
+        state = retransmit(qp, ctx);
+        break;
+      case ExtReqState::kGetWqe:
+        state = get_wqe(qp, w);
+        break;
+      case ExtReqState::kCheckWindow:
+        state = check_window(qp);
+        break;
+      case ExtReqState::kTransmit:
+        state = transmit(qp, *w, ctx);
+        break;
+      case ExtReqState::kDone:
+        break;
+    }
+  }
+}
+
+void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!qp.ext) return;
+  if (!p.aeth || !p.sacketh) {
+    ++ctx.counters.dropped_malformed;  // table 19.1: every Ext ACK and NAK has both
+    return;
+  }
+  ext::ExtQpState& ext = *qp.ext;
+  const uint8_t syndrome = p.aeth->syndrome;
+  if (wire::is_nak(syndrome)) {
+    // Section 22: a NAK acknowledges nothing; its BTH PSN is the packet it concerns.
+    switch (wire::syndrome_value(syndrome)) {
+      case 1:  // Part I's fatal codes without NONFATAL: the operation and the QP fail
+        fail_at(qp, p.bth.psn, WcStatus::kRemoteInvalidRequestError, ctx);
+        break;
+      case 2:
+        fail_at(qp, p.bth.psn, WcStatus::kRemoteAccessError, ctx);
+        break;
+      case 3:
+        fail_at(qp, p.bth.psn, WcStatus::kRemoteOperationError, ctx);
+        break;
+      case 7:  // 0x67 beyond the window: that PSN again, once the window lets it (MR-NK-03)
+        if (ext.sent.outstanding(p.bth.psn))
+          ext.retransmit.push_back({p.bth.psn, ext::RetransmitCause::kNak});
+        break;
+      default:  // 0x60 and the codes of later slices are ignored (MR-NK-05)
+        break;
+    }
+    return;
+  }
+  const wire::Sacketh& s = *p.sacketh;
+  // RTT: the echoed TX timestamp, less the time the receiver held the packet (64 ns units).
+  if (s.tse) {
+    const uint64_t rtt = static_cast<uint32_t>(static_cast<uint32_t>(ctx.now_ns) - s.ts_echo);
+    const uint64_t held = uint64_t{s.service_time} * 64;
+    if (rtt > held) ext.rto.sample(rtt - held);
+  }
+  const ext::ExtAckReport report{.cumulative = p.bth.psn,
+                                 .sack_ref = s.sack_ref,
+                                 .sack_offset = s.sack_offset,
+                                 .bitmap = s.bitmap,
+                                 .ara = s.ara != 0,
+                                 .mpr = s.mpr};
+  const ext::AckOutcome outcome = ext.sent.on_ack(report, ctx.now_ns, ext.rto);
+  for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
+  retire_acknowledged(qp, ctx);
+}
+
+void run_ext_timers(QueuePair& qp, QpContext& ctx) {
+  if (!qp.ext || qp.attr.state != QpState::kRts) return;
+  ext::ExtQpState& ext = *qp.ext;
+  const ext::TimerOutcome out = ext.sent.on_timer(ctx.now_ns, ext.rto);
+  if (out.retry_exceeded) {
+    ++ctx.counters.retry_exceeded_err;
+    fail_at(qp, *out.retry_exceeded, WcStatus::kRetryExceededError, ctx);
+    return;
+  }
+  for (const ext::Retransmission& r : out.retransmit) ext.retransmit.push_back(r);
+}
+
+std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
+  if (!qp.ext || qp.attr.state != QpState::kRts) return std::nullopt;
+  return qp.ext->sent.next_timer_ns(qp.ext->rto);
+}
+
+}  // namespace mr::transport

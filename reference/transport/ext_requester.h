@@ -1,0 +1,33 @@
+// File: ext_requester.h
+//
+// The requester and completer of an Ext QP (spec sections 21.2 and 24), for RDMA WRITE:
+// every packet carries an MXH (MSN, offset, TX timestamp) and the whole message's RETH, so
+// the responder places it wherever it lands; each PSN sent is recorded (SentPsnRecords);
+// SACKs, early-loss detection, the RTO with back-off and tail-loss probes choose which PSNs
+// go again, and only those go (selective retransmission, never go-back-N); a WQE completes,
+// in posting order, once the cumulative ACK passes its last PSN. A state enum, one function
+// per state and one driver loop, as the base requester.
+//
+//   run_ext_requester(qp, ctx);            // what the window allows now
+//   complete_ext_response(qp, ack, ctx);   // an ACK or NAK with its SACKETH
+//   run_ext_timers(qp, ctx);               // timeouts and probes due at ctx.now_ns
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "reference/transport/qp_context.h"
+
+namespace mr::transport {
+
+// The send work requests an Ext QP carries in this reference so far; others are refused at
+// post_send with this message.
+bool ext_supports(SendOpcode op);
+
+void run_ext_requester(QueuePair& qp, QpContext& ctx);
+void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
+void run_ext_timers(QueuePair& qp, QpContext& ctx);
+// When run_ext_timers next has work; none while nothing is outstanding.
+std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp);
+
+}  // namespace mr::transport

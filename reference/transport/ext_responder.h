@@ -1,0 +1,26 @@
+// File: ext_responder.h
+//
+// The responder of an Ext QP (spec sections 21.1 and 24), for RDMA WRITE: each accepted
+// packet is checked against the whole message's R_Key and range and placed at RETH VA +
+// MXH offset whatever order it arrives in; the PSN window records it, completions and the
+// AETH MSN follow the cumulative PSN in message order; the ACK policy answers with a
+// SACKETH (AR at once, else every N_EXT_ACK_EVERY packets or after T_EXT_ACK_DELAY). A
+// PSN beyond the window draws NAK 0x67; Part I's errors NAK 0x61/0x62 and the Error state
+// (MR-NK-07). A state enum, one function per state, one driver loop.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "reference/transport/qp_context.h"
+
+namespace mr::transport {
+
+// An Ext request packet (TVer 1) for this QP.
+void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
+// Sends the ACK the policy owes at ctx.now_ns, if it owes one.
+void flush_ext_ack(QueuePair& qp, QpContext& ctx);
+// When the owed ACK must leave; none when nothing is unanswered.
+std::optional<uint64_t> ext_responder_deadline(const QueuePair& qp);
+
+}  // namespace mr::transport
