@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "reference/transport/requester.h"
+#include "reference/transport/timers.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/psn.h"
@@ -27,28 +28,40 @@ SendWqe* wqe_of(QueuePair& qp, uint32_t psn) {
   return nullptr;
 }
 
-// Packet `index` of WQE `w`: MXH with the message's MSN and the payload's offset, RETH of
-// the whole message (MR-OO-02), RETX on every retransmission, AR on the tail.
-void send_ext_write(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmission, bool probe,
-                    QpContext& ctx) {
+bool consumes_receive_wqe(SendOpcode op) {
+  return op == SendOpcode::kSend || op == SendOpcode::kSendWithImm ||
+         op == SendOpcode::kWriteWithImm;
+}
+
+// Packet `index` of WQE `w`: MXH with the message's MSN, RQSN and the payload's offset, a
+// WRITE's RETH of the whole message (MR-OO-02), RETX on every retransmission, AR on the tail.
+void send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmission, bool probe,
+                   QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t offset = index * mtu;
   const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
   const uint32_t psn = wire::psn_add(w.first_psn, index);
-  wire::RocePacket p = ctx.factory.start(qp, data_opcode(w.wr.opcode, index, w.npsn), psn);
+  const uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
+  const auto info = wire::opcode_info(opcode);
+  wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
   p.bth.version = wire::kExtVersion;
   wire::Mxh mxh;
   mxh.retx = retransmission ? 1 : 0;
   mxh.tsv = 1;
   mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
   mxh.msn = w.msn;
+  mxh.rqsn = w.rqsn;
   mxh.offset = offset;
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
   p.mxh = mxh;
-  p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
+  // Table 19.1: every WRITE packet has a RETH, not only the FIRST and ONLY as in Part I.
+  if (info->is(wire::kWrite)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
+  if (info->has(wire::kImmDt)) p.imm_dt = wire::ImmDt{w.wr.imm_data};
+  if (w.wr.solicited && info->is(wire::kEnd) && (info->is(wire::kSend) || info->has(wire::kImmDt)))
+    p.bth.solicited = 1;
   const auto payload = gather(qp, w, offset, n, ctx.memory);
   p.payload = payload;
   ctx.send(p);
@@ -64,8 +77,8 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     SendWqe* w = wqe_of(qp, r.psn);
     if (w == nullptr) continue;
     ctx.step("ext-requester", "Retransmit", r.psn);
-    send_ext_write(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
-                   /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx);
+    send_ext_data(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
+                  /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx);
     ++ctx.counters.ext_retransmitted;
   }
   return ExtReqState::kGetWqe;
@@ -80,6 +93,10 @@ ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
     w->npsn = packets_for(w->length, qp.attr.path_mtu);
     w->msn = qp.ext->next_msn;
     qp.ext->next_msn = (qp.ext->next_msn + 1) & wire::kPsnMask;
+    if (consumes_receive_wqe(w->wr.opcode)) {
+      w->rqsn = qp.ext->next_rqsn;
+      qp.ext->next_rqsn = (qp.ext->next_rqsn + 1) & wire::kPsnMask;
+    }
   }
   return ExtReqState::kCheckWindow;
 }
@@ -90,7 +107,7 @@ ExtReqState check_window(const QueuePair& qp) {
 }
 
 ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
-  send_ext_write(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx);
+  send_ext_data(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx);
   ++w.next_packet;
   qp.next_psn = wire::psn_add(qp.next_psn, 1);
   if (w.next_packet == w.npsn) ++qp.send_index;
@@ -103,7 +120,8 @@ void complete_wqe(QueuePair& qp, SendWqe& w, WcStatus status, QpContext& ctx) {
   Completion c;
   c.wr_id = w.wr.wr_id;
   c.status = status;
-  c.opcode = WcOpcode::kRdmaWrite;
+  const bool send = w.wr.opcode == SendOpcode::kSend || w.wr.opcode == SendOpcode::kSendWithImm;
+  c.opcode = send ? WcOpcode::kSend : WcOpcode::kRdmaWrite;
   c.byte_len = w.length;
   c.qp_num = qp.qpn;
   ctx.complete_send(qp, c);
@@ -129,7 +147,10 @@ void fail_at(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
 
 }  // namespace
 
-bool ext_supports(SendOpcode op) { return op == SendOpcode::kWrite; }
+bool ext_supports(SendOpcode op) {
+  return op == SendOpcode::kWrite || op == SendOpcode::kWriteWithImm || op == SendOpcode::kSend ||
+         op == SendOpcode::kSendWithImm;
+}
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return;
@@ -165,6 +186,19 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   }
   ext::ExtQpState& ext = *qp.ext;
   const uint8_t syndrome = p.aeth->syndrome;
+  if (wire::is_rnr_nak(syndrome)) {
+    // MR-OO-12: that PSN only, after the RNR delay, within rnr_retry (7: without limit).
+    if (!ext.sent.outstanding(p.bth.psn)) return;
+    ++ctx.counters.rcvd_rnr_err;
+    if (qp.attr.rnr_retry != 7 && qp.rnr_retries_left-- == 0) {
+      ++ctx.counters.retry_rnr_exceeded_err;
+      fail_at(qp, p.bth.psn, WcStatus::kRnrRetryExceededError, ctx);
+      return;
+    }
+    ext.rnr_waits.emplace_back(ctx.now_ns + rnr_delay_ns(wire::syndrome_value(syndrome)),
+                               p.bth.psn);
+    return;
+  }
   if (wire::is_nak(syndrome)) {
     // Section 22: a NAK acknowledges nothing; its BTH PSN is the packet it concerns.
     switch (wire::syndrome_value(syndrome)) {
@@ -207,6 +241,12 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
 void run_ext_timers(QueuePair& qp, QpContext& ctx) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return;
   ext::ExtQpState& ext = *qp.ext;
+  // RNR-delayed PSNs whose delay is over.
+  std::erase_if(ext.rnr_waits, [&](const std::pair<uint64_t, uint32_t>& wait) {
+    if (wait.first > ctx.now_ns) return false;
+    ext.retransmit.push_back({wait.second, ext::RetransmitCause::kNak});
+    return true;
+  });
   const ext::TimerOutcome out = ext.sent.on_timer(ctx.now_ns, ext.rto);
   if (out.retry_exceeded) {
     ++ctx.counters.retry_exceeded_err;
@@ -218,7 +258,9 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
 
 std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return std::nullopt;
-  return qp.ext->sent.next_timer_ns(qp.ext->rto);
+  std::optional<uint64_t> next = qp.ext->sent.next_timer_ns(qp.ext->rto);
+  for (const auto& [due, psn] : qp.ext->rnr_waits) next = next ? std::min(*next, due) : due;
+  return next;
 }
 
 }  // namespace mr::transport

@@ -1,8 +1,9 @@
 // File: ext_requester.h
 //
-// The requester and completer of an Ext QP (spec sections 21.2 and 24), for RDMA WRITE:
-// every packet carries an MXH (MSN, offset, TX timestamp) and the whole message's RETH, so
-// the responder places it wherever it lands; each PSN sent is recorded (SentPsnRecords);
+// The requester and completer of an Ext QP (spec sections 21.2 and 24), for SEND and RDMA
+// WRITE (with or without immediate): every packet carries an MXH (MSN, RQSN, offset, TX
+// timestamp) and a WRITE's every packet the whole message's RETH, so the responder places
+// it wherever it lands; each PSN sent is recorded (SentPsnRecords);
 // SACKs, early-loss detection, the RTO with back-off and tail-loss probes choose which PSNs
 // go again, and only those go (selective retransmission, never go-back-N); a WQE completes,
 // in posting order, once the cumulative ACK passes its last PSN. A state enum, one function

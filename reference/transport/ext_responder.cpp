@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "reference/transport/receive_scatter.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/psn.h"
@@ -16,6 +17,7 @@ enum class ExtRespState : uint8_t {
   kCheckHeaders,
   kClassifyPsn,
   kCheckPlacement,
+  kBindWqe,
   kCheckRkey,
   kPlace,
   kRecord,
@@ -23,35 +25,76 @@ enum class ExtRespState : uint8_t {
   kNakInvalidRequest,
   kNakRemoteAccess,
   kNakOutOfWindow,
+  kRnrNak,
   kDone,
 };
-constexpr std::string_view kExtRespStateNames[] = {
-    "CheckHeaders", "ClassifyPsn",       "CheckPlacement",  "CheckRkey",      "Place", "Record",
-    "Acknowledge",  "NakInvalidRequest", "NakRemoteAccess", "NakOutOfWindow", "Done"};
+constexpr std::string_view kExtRespStateNames[] = {"CheckHeaders",
+                                                   "ClassifyPsn",
+                                                   "CheckPlacement",
+                                                   "BindWqe",
+                                                   "CheckRkey",
+                                                   "Place",
+                                                   "Record",
+                                                   "Acknowledge",
+                                                   "NakInvalidRequest",
+                                                   "NakRemoteAccess",
+                                                   "NakOutOfWindow",
+                                                   "RnrNak",
+                                                   "Done"};
 static_assert(std::size(kExtRespStateNames) == static_cast<size_t>(ExtRespState::kDone) + 1);
 
-struct ExtRequest {
-  const wire::RocePacket& p;
-  ext::PsnArrival arrival = ext::PsnArrival::kNew;
+// The operations this slice places: SEND and RDMA WRITE, with or without immediate.
+struct RequestKind {
   ext::PacketPosition position = ext::PacketPosition::kOnly;
-  std::span<uint8_t> target;  // the whole message's bytes, once the R_Key check passed
+  bool send = false;
+  bool imm = false;
 };
 
-// The WRITE opcodes this slice places; their position in the message.
-std::optional<ext::PacketPosition> write_position(uint8_t opcode) {
+std::optional<RequestKind> request_kind(uint8_t opcode) {
+  using enum ext::PacketPosition;
   switch (opcode) {
+    case wire::kOpRcSendFirst:
+      return RequestKind{kFirst, true, false};
+    case wire::kOpRcSendMiddle:
+      return RequestKind{kMiddle, true, false};
+    case wire::kOpRcSendLast:
+      return RequestKind{kLast, true, false};
+    case wire::kOpRcSendLastWithImmediate:
+      return RequestKind{kLast, true, true};
+    case wire::kOpRcSendOnly:
+      return RequestKind{kOnly, true, false};
+    case wire::kOpRcSendOnlyWithImmediate:
+      return RequestKind{kOnly, true, true};
     case wire::kOpRcRdmaWriteFirst:
-      return ext::PacketPosition::kFirst;
+      return RequestKind{kFirst, false, false};
     case wire::kOpRcRdmaWriteMiddle:
-      return ext::PacketPosition::kMiddle;
+      return RequestKind{kMiddle, false, false};
     case wire::kOpRcRdmaWriteLast:
-      return ext::PacketPosition::kLast;
+      return RequestKind{kLast, false, false};
+    case wire::kOpRcRdmaWriteLastWithImmediate:
+      return RequestKind{kLast, false, true};
     case wire::kOpRcRdmaWriteOnly:
-      return ext::PacketPosition::kOnly;
+      return RequestKind{kOnly, false, false};
+    case wire::kOpRcRdmaWriteOnlyWithImmediate:
+      return RequestKind{kOnly, false, true};
     default:
       return std::nullopt;
   }
 }
+
+struct ExtRequest {
+  const wire::RocePacket& p;
+  ext::PsnArrival arrival = ext::PsnArrival::kNew;
+  RequestKind kind;
+  std::span<uint8_t> target;    // WRITE: the whole message's bytes, once the R_Key passed
+  const RecvWr* wqe = nullptr;  // SEND, WRITE with immediate: the WQE bound to the RQSN
+
+  bool needs_wqe() const { return kind.send || kind.imm; }
+  bool last() const {
+    return kind.position == ext::PacketPosition::kLast ||
+           kind.position == ext::PacketPosition::kOnly;
+  }
+};
 
 // An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's), with the
 // SACKETH the policy builds: it echoes the newest packet answered.
@@ -85,9 +128,9 @@ void answer(QueuePair& qp, const ExtRequest& r, bool duplicate, const QpContext&
 }
 
 ExtRespState check_headers(ExtRequest& r) {
-  const auto position = write_position(r.p.bth.opcode);
-  if (!r.p.mxh || !r.p.reth || !position) return ExtRespState::kNakInvalidRequest;
-  r.position = *position;
+  const auto kind = request_kind(r.p.bth.opcode);
+  if (!r.p.mxh || !kind || (!kind->send && !r.p.reth)) return ExtRespState::kNakInvalidRequest;
+  r.kind = *kind;
   return ExtRespState::kClassifyPsn;
 }
 
@@ -106,11 +149,40 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   return ExtRespState::kDone;
 }
 
-// Section 24's length rules.
+// Section 24's length rules. A SEND's length is known at its end: its packets are held to
+// the offset and PMTU rules here, to the receive WQE when it is bound.
 ExtRespState check_placement(const QueuePair& qp, const ExtRequest& r) {
-  const auto error = ext::placement_error(r.position, r.p.mxh->offset, r.p.payload.size(),
-                                          r.p.reth->dlen, qp.attr.path_mtu);
-  return error ? ExtRespState::kNakInvalidRequest : ExtRespState::kCheckRkey;
+  const uint64_t offset = r.p.mxh->offset;
+  const uint64_t length = r.kind.send ? offset + r.p.payload.size() : uint64_t{r.p.reth->dlen};
+  const auto error =
+      ext::placement_error(r.kind.position, offset, r.p.payload.size(), length, qp.attr.path_mtu);
+  if (error) return ExtRespState::kNakInvalidRequest;
+  return r.needs_wqe() ? ExtRespState::kBindWqe : ExtRespState::kCheckRkey;
+}
+
+// The receive WQE of the packet's RQSN (MR-OO-06): WQE k of a receive queue serves RQSN k;
+// an SRQ's next WQE is bound when an RQSN's first packet arrives. None: RNR (MR-OO-11).
+ExtRespState bind_wqe(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const auto take = [&](std::deque<RecvWr>& queue) {
+    const uint64_t sequence = ext.next_wqe_sequence++;
+    ext.wqes.emplace(sequence, std::move(queue.front()));
+    queue.pop_front();
+    ext.binding.post(sequence);
+  };
+  if (ctx.srq == nullptr) {
+    while (!qp.rq.empty()) take(qp.rq);
+  }
+  auto sequence = ext.binding.bind(r.p.mxh->rqsn);
+  if (!sequence && ctx.srq != nullptr && !ctx.srq->empty()) {
+    take(*ctx.srq);
+    sequence = ext.binding.bind(r.p.mxh->rqsn);
+  }
+  if (!sequence) return ExtRespState::kRnrNak;
+  r.wqe = &ext.wqes.at(*sequence);
+  if (r.kind.send && r.p.mxh->offset + r.p.payload.size() > receive_capacity(*r.wqe))
+    return ExtRespState::kNakInvalidRequest;  // longer than the WQE (section 24)
+  return r.kind.send ? ExtRespState::kPlace : ExtRespState::kCheckRkey;
 }
 
 // MR-OO-03: the whole message's range, whichever packet arrives first.
@@ -125,21 +197,64 @@ ExtRespState check_rkey(const QueuePair& qp, ExtRequest& r, const QpContext& ctx
   return ExtRespState::kPlace;
 }
 
-// MR-OO-01: at RETH VA + MXH offset, in whatever order the packets come.
-ExtRespState place(const ExtRequest& r) {
+// MR-OO-01, MR-OO-06: at RETH VA + MXH offset, or at MXH offset in the bound WQE, in
+// whatever order the packets come.
+ExtRespState place(const QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
   const auto payload = r.p.payload;
+  if (r.kind.send) {
+    return scatter_to_receive_wqe(qp, *r.wqe, r.p.mxh->offset, payload, ctx)
+               ? ExtRespState::kRecord
+               : ExtRespState::kNakInvalidRequest;
+  }
   if (!payload.empty())
     std::memcpy(r.target.data() + r.p.mxh->offset, payload.data(), payload.size());
   return ExtRespState::kRecord;
 }
 
+// The receive completions of the messages the cumulative PSN has passed, in MSN order
+// (MR-OO-04, MR-OO-05); a WRITE without immediate only moves the MSN.
+void complete_messages(QueuePair& qp, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  for (uint32_t msn : ext.completions.advance(ext.window.cumulative())) {
+    auto end = ext.ends.find(msn);
+    if (end == ext.ends.end()) continue;
+    const ext::ExtMessageEnd& e = end->second;
+    if (e.rqsn != 0) {
+      if (auto sequence = ext.binding.bind(e.rqsn)) {
+        Completion c;
+        c.wr_id = ext.wqes.at(*sequence).wr_id;
+        c.opcode = e.send ? WcOpcode::kRecv : WcOpcode::kRecvRdmaWithImm;
+        c.byte_len = e.byte_len;
+        c.qp_num = qp.qpn;
+        c.imm_data = e.imm;
+        c.solicited = e.solicited;
+        ctx.complete_recv(c);
+        ++ctx.counters.rdma_recvs;
+        ext.binding.consume(e.rqsn);
+        ext.wqes.erase(*sequence);
+      }
+    }
+    ext.ends.erase(end);
+  }
+}
+
 ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   ext.window.record(r.p.bth.psn);
-  if (r.position == ext::PacketPosition::kLast || r.position == ext::PacketPosition::kOnly)
+  if (r.last()) {
+    ext::ExtMessageEnd end;
+    if (r.needs_wqe()) {
+      end.rqsn = r.p.mxh->rqsn;
+      end.send = r.kind.send;
+      end.byte_len = r.kind.send ? static_cast<uint32_t>(r.p.mxh->offset + r.p.payload.size())
+                                 : r.p.reth->dlen.value();
+      if (r.p.imm_dt) end.imm = r.p.imm_dt->imm.value();
+      end.solicited = r.p.bth.solicited != 0;
+    }
+    ext.ends.emplace(r.p.mxh->msn, end);
     ext.completions.on_last_packet(r.p.mxh->msn, r.p.bth.psn);
-  // WRITE without immediate has no receive completion: completing it moves the MSN.
-  (void)ext.completions.advance(ext.window.cumulative());
+  }
+  complete_messages(qp, ctx);
   answer(qp, r, /*duplicate=*/false, ctx);
   return ExtRespState::kAcknowledge;
 }
@@ -154,6 +269,14 @@ ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t code, QpConte
   if (r.p.mxh) answer(qp, r, /*duplicate=*/false, ctx);  // the NAK echoes its EV and plane
   send_ext_ack(qp, static_cast<uint8_t>(wire::kSyndromeClassNak | code), r.p.bth.psn, ctx);
   enter_error(qp, ctx);
+  return ExtRespState::kDone;
+}
+
+// MR-OO-11: an RNR NAK for that packet only; not placed, not recorded.
+ExtRespState rnr_nak(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
+  ++ctx.counters.send_rnr_err;
+  answer(qp, r, /*duplicate=*/false, ctx);
+  send_ext_ack(qp, wire::rnr_nak(qp.attr.min_rnr_timer), r.p.bth.psn, ctx);
   return ExtRespState::kDone;
 }
 
@@ -173,7 +296,7 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   ExtRequest r{.p = p};
   ExtRespState state = ExtRespState::kCheckHeaders;
   // Bounded: every state moves towards kDone.
-  for (int steps = 0; state != ExtRespState::kDone && steps < 16; ++steps) {
+  for (int steps = 0; state != ExtRespState::kDone && steps < 24; ++steps) {
     ctx.step("ext-responder", kExtRespStateNames[static_cast<size_t>(state)], p.bth.psn);
     switch (state) {
       case ExtRespState::kCheckHeaders:
@@ -185,11 +308,14 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
       case ExtRespState::kCheckPlacement:
         state = check_placement(qp, r);
         break;
+      case ExtRespState::kBindWqe:
+        state = bind_wqe(qp, r, ctx);
+        break;
       case ExtRespState::kCheckRkey:
         state = check_rkey(qp, r, ctx);
         break;
       case ExtRespState::kPlace:
-        state = place(r);
+        state = place(qp, r, ctx);
         break;
       case ExtRespState::kRecord:
         state = record(qp, r, ctx);
@@ -205,6 +331,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
       case ExtRespState::kNakOutOfWindow:
         state = nak_out_of_window(qp, r, ctx);
+        break;
+      case ExtRespState::kRnrNak:
+        state = rnr_nak(qp, r, ctx);
         break;
       case ExtRespState::kDone:
         break;

@@ -1,5 +1,6 @@
 // Two reference devices in extension mode (spec Part II) back to back on a virtual clock:
-// negotiation, RDMA WRITE placed out of order, SACK-driven selective retransmission under
+// negotiation, RDMA WRITE placed out of order, SEND and WRITE with immediate completing in
+// message order, RNR per packet, SACK-driven selective retransmission under
 // seeded loss and reordering (against base go-back-N on the same link and seed), and the
 // fatal NAK of a bad R_Key. Memory and completions are checked in every case.
 #include <gtest/gtest.h>
@@ -206,13 +207,90 @@ TEST_F(ExtPair, ABadRkeyOnAnyPacketNaksAndFailsTheWrite) {
   EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kError);
 }
 
+// Receive completions follow message order (MR-OO-04, MR-OO-05), each WQE serving its
+// RQSN (MR-OO-06), however the packets are lost and reordered.
+TEST_F(ExtPair, SendsAndWritesWithImmediateCompleteInMessageOrderUnderLoss) {
+  for (uint64_t seed : {11, 12, 13}) {
+    build(true, true, seed);
+    fabric_->set_impairment({.drop = 0.05, .reorder = 0.2});
+    const auto data = pattern(16 * 1024, 3);
+    ASSERT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va, data));
+    for (uint64_t id : {101, 102, 103}) {
+      const uint64_t at = b_->mr.va + 0x40000 + (id - 101) * 0x10000;
+      ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{id, {Sge{at, 0x10000, b_->mr.lkey}}}));
+    }
+    SendWr send = write(5000, 0);
+    send.opcode = SendOpcode::kSend;
+    SendWr write_imm = write(3000, b_->mr.rkey);
+    write_imm.opcode = SendOpcode::kWriteWithImm;
+    write_imm.imm_data = 0xabc;
+    SendWr small = write(10, 0);
+    small.opcode = SendOpcode::kSendWithImm;
+    small.imm_data = 0x5150;
+    for (const SendWr& w : {send, write_imm, small}) ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+    std::vector<Completion> sent, received;
+    fabric_->run_until([&] {
+      auto s = *a_->dev.poll_cq(a_->cq, 16);
+      auto r = *b_->dev.poll_cq(b_->cq, 16);
+      sent.insert(sent.end(), s.begin(), s.end());
+      received.insert(received.end(), r.begin(), r.end());
+      return sent.size() == 3 && received.size() == 3;
+    });
+    ASSERT_EQ(sent.size(), 3U) << "seed " << seed;
+    ASSERT_EQ(received.size(), 3U) << "seed " << seed;
+    EXPECT_EQ(received[0].wr_id, 101U);
+    EXPECT_EQ(received[0].opcode, WcOpcode::kRecv);
+    EXPECT_EQ(received[0].byte_len, 5000U);
+    EXPECT_EQ(received[1].wr_id, 102U);
+    EXPECT_EQ(received[1].opcode, WcOpcode::kRecvRdmaWithImm);
+    EXPECT_EQ(received[1].imm_data, 0xabcU);
+    EXPECT_EQ(received[2].wr_id, 103U);
+    EXPECT_EQ(received[2].imm_data, 0x5150U);
+    EXPECT_EQ(received[2].byte_len, 10U);
+    for (const auto& c : received) EXPECT_EQ(c.status, WcStatus::kSuccess) << "seed " << seed;
+    const auto first = *b_->dev.memory().read(b_->mr.lkey, b_->mr.va + 0x40000, 5000);
+    EXPECT_EQ(first, std::vector<uint8_t>(data.begin(), data.begin() + 5000)) << "seed " << seed;
+    const auto written = *b_->dev.memory().read(b_->mr.lkey, b_->mr.va + 4096, 3000);
+    EXPECT_EQ(written, std::vector<uint8_t>(data.begin(), data.begin() + 3000));
+  }
+}
+
+// MR-OO-11, MR-OO-12: a SEND without a receive WQE is RNR NAKed, not recorded, and goes
+// again after the RNR delay until a WQE is there; then it completes once.
+TEST_F(ExtPair, ASendWithoutAReceiveWqeWaitsOutRnrThenCompletesOnce) {
+  build(true, true);
+  SendWr send = write(100, 0);
+  send.opcode = SendOpcode::kSend;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
+  fabric_->run_until([&] { return b_->dev.counters().send_rnr_err >= 2; });
+  EXPECT_GE(a_->dev.counters().rcvd_rnr_err, 1U);
+  EXPECT_TRUE(a_->dev.poll_cq(a_->cq, 4)->empty()) << "nothing completes while RNR";
+  ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{7, {Sge{b_->mr.va, 4096, b_->mr.lkey}}}));
+  std::vector<Completion> received;
+  fabric_->run_until([&] {
+    auto r = *b_->dev.poll_cq(b_->cq, 4);
+    received.insert(received.end(), r.begin(), r.end());
+    return !received.empty();
+  });
+  ASSERT_EQ(received.size(), 1U);
+  EXPECT_EQ(received[0].wr_id, 7U);
+  auto sent = *a_->dev.poll_cq(a_->cq, 4);
+  fabric_->run_until([&] {
+    auto more = *a_->dev.poll_cq(a_->cq, 4);
+    sent.insert(sent.end(), more.begin(), more.end());
+    return !sent.empty();
+  });
+  ASSERT_EQ(sent.size(), 1U);
+  EXPECT_EQ(sent[0].status, WcStatus::kSuccess);
+}
+
 TEST_F(ExtPair, AnOperationThisSliceCannotCarryIsRefusedAtPostSend) {
   build(true, true);
-  SendWr send = write(64, 0);
-  send.opcode = SendOpcode::kSend;
-  auto refused = a_->dev.post_send(a_->qpn, send);
+  SendWr read = write(64, 0);
+  read.opcode = SendOpcode::kRead;
+  auto refused = a_->dev.post_send(a_->qpn, read);
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().message.find("RDMA WRITE only"), std::string::npos);
+  EXPECT_NE(refused.error().message.find("SEND and RDMA WRITE"), std::string::npos);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 
 #include "reference/transport/address_vector.h"
 #include "reference/transport/dcqcn_reaction_point.h"
-#include "reference/transport/ext/ext_qp_state.h"
+#include "reference/transport/ext_qp_state.h"
 #include "reference/transport/qp_state.h"
 #include "reference/transport/work_request.h"
 #include "reference/wire/mxcap.h"
@@ -69,7 +69,8 @@ struct SendWqe {
   uint32_t next_packet = 0;   // next packet index to (re)transmit
   uint32_t read_packets = 0;  // READ responses received in order
   bool completed = false;
-  uint32_t msn = 0;  // Ext: the MXH MSN of every packet of the message (MR-EX-11)
+  uint32_t msn = 0;   // Ext: the MXH MSN of every packet of the message (MR-EX-11)
+  uint32_t rqsn = 0;  // Ext: its MXH RQSN, when it consumes a receive WQE (MR-EX-12)
 
   uint32_t last_psn() const { return wire::psn_add(first_psn, npsn - 1); }
   bool is_read_or_atomic() const {

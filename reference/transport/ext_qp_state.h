@@ -10,6 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "reference/transport/ext/ack_policy.h"
 #include "reference/transport/ext/negotiation.h"
@@ -18,6 +22,7 @@
 #include "reference/transport/ext/rto_estimator.h"
 #include "reference/transport/ext/sack_bitmap.h"
 #include "reference/transport/ext/sent_psn_records.h"
+#include "reference/transport/work_request.h"
 
 namespace mr::transport::ext {
 
@@ -28,14 +33,24 @@ struct ExtQpParameters {
   uint8_t local_mpr = 8;  // the window this receiver advertises, units of 128 PSNs
 };
 
+// What a message's last packet said, kept until the message completes in MSN order.
+struct ExtMessageEnd {
+  uint32_t rqsn = 0;  // 0: the message consumes no receive WQE (a WRITE without immediate)
+  bool send = false;  // SEND, else RDMA WRITE with immediate
+  uint32_t byte_len = 0;
+  std::optional<uint32_t> imm;
+  bool solicited = false;
+};
+
 struct ExtQpState {
   ExtQpState(const ExtAgreement& agreed, uint32_t sq_psn, uint32_t rq_psn,
-             const ExtQpParameters& parameters)
+             const ExtQpParameters& parameters, bool shared_receive_queue)
       : agreement(agreed),
         sent(sq_psn, parameters.sender),
         rto(parameters.rto),
         window(rq_psn, parameters.local_mpr),
-        acks(parameters.acks) {}
+        acks(parameters.acks),
+        binding(shared_receive_queue) {}
 
   ExtAgreement agreement;
 
@@ -44,12 +59,21 @@ struct ExtQpState {
   RtoEstimator rto;
   std::deque<Retransmission> retransmit;  // PSNs to send again, oldest cause first
   uint32_t next_msn = 1;                  // MR-EX-11: the first request message's MSN is 1
+  uint32_t next_rqsn = 1;                 // MR-EX-12: of messages that consume a receive WQE
+  // RNR NAKed PSNs and when each may go again (MR-OO-12), oldest first.
+  std::vector<std::pair<uint64_t, uint32_t>> rnr_waits;
 
   // receiver
   ReceivedPsnWindow window;
   SackCursor cursor;
   AckPolicy acks;
   MessageCompletions completions;
+  // Receive WQEs taken from the QP's queue (or the SRQ) as RQSNs need them, by posting
+  // sequence; `binding` says which sequence serves an RQSN.
+  RqsnBinding binding;
+  uint64_t next_wqe_sequence = 0;
+  std::map<uint64_t, RecvWr> wqes;
+  std::map<uint32_t, ExtMessageEnd> ends;  // by MSN
 
   size_t heap_bytes() const { return sent.heap_bytes() + window.heap_bytes(); }
 };
