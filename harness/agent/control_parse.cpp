@@ -6,6 +6,7 @@
 
 #include "reference/memory/access.h"
 #include "reference/transport/qp_state.h"
+#include "reference/wire/mxcap.h"
 
 namespace mr::agent {
 namespace {
@@ -300,6 +301,16 @@ Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& j
       return control_error(ErrorCode::kEinval, "must be 256, 512, 1024, 2048 or 4096",
                            field_path(path, "path_mtu"));
     }
+  }
+  if (const nlohmann::json* block = r.member("peer_mxcap")) {
+    // The peer's MXCAP block as the CM private data carries it (section 18), in hex.
+    const std::string field = field_path(path, "peer_mxcap");
+    auto bytes = parse_hex(*block, field, 256);
+    if (!bytes) return Unexpected(bytes.error());
+    auto mxcap = wire::Mxcap::parse(*bytes);
+    if (!mxcap) return control_error(ErrorCode::kEinval, mxcap.error().to_string(), field);
+    a.peer_mxcap = *mxcap;
+    mask |= transport::kAttrPeerMxcap;
   }
   if (r.has("av")) {
     auto av_json = r.object("av");

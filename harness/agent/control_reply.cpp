@@ -59,18 +59,20 @@ Json to_json(const Capabilities& c) {
   for (const auto& m : c.mutants) {
     mutants.push_back({{"name", m.name}, {"clauses", m.clauses}, {"description", m.description}});
   }
-  return {{"device",
-           {{"name", c.device_name},
-            {"kind", c.device_kind},
-            {"vendor", c.vendor},
-            {"version", c.version}}},
-          {"mac", c.mac.to_string()},
-          {"ips", c.ips},
-          {"gids", std::move(gids)},
-          {"mtus", c.mtus},
-          {"limits", std::move(limits)},
-          {"pics", c.pics},
-          {"mutants", std::move(mutants)}};
+  Json j = {{"device",
+             {{"name", c.device_name},
+              {"kind", c.device_kind},
+              {"vendor", c.vendor},
+              {"version", c.version}}},
+            {"mac", c.mac.to_string()},
+            {"ips", c.ips},
+            {"gids", std::move(gids)},
+            {"mtus", c.mtus},
+            {"limits", std::move(limits)},
+            {"pics", c.pics},
+            {"mutants", std::move(mutants)}};
+  if (!c.mxcap.empty()) j["mxcap"] = to_hex(c.mxcap);
+  return j;
 }
 
 Json to_json(const MrResult& mr) {
@@ -87,21 +89,24 @@ Json to_json(const transport::QpAttributes& a) {
              {"flow_label", a.av.flow_label},       {"udp_sport", a.av.udp_sport},
              {"vlan_prio", a.av.vlan_prio}};
   if (a.av.vlan_id) av["vlan_id"] = *a.av.vlan_id;
-  return {{"state", transport::to_string(a.state)},
-          {"access_flags", access_names(a.access_flags)},
-          {"pkey", a.pkey},
-          {"path_mtu", a.path_mtu},
-          {"dest_qpn", a.dest_qpn},
-          {"rq_psn", a.rq_psn},
-          {"sq_psn", a.sq_psn},
-          {"timeout", a.timeout},
-          {"retry_cnt", a.retry_cnt},
-          {"rnr_retry", a.rnr_retry},
-          {"min_rnr_timer", a.min_rnr_timer},
-          {"max_rd_atomic", a.max_rd_atomic},
-          {"max_dest_rd_atomic", a.max_dest_rd_atomic},
-          {"qkey", a.qkey},
-          {"av", std::move(av)}};
+  Json j = {{"state", transport::to_string(a.state)},
+            {"access_flags", access_names(a.access_flags)},
+            {"pkey", a.pkey},
+            {"path_mtu", a.path_mtu},
+            {"dest_qpn", a.dest_qpn},
+            {"rq_psn", a.rq_psn},
+            {"sq_psn", a.sq_psn},
+            {"timeout", a.timeout},
+            {"retry_cnt", a.retry_cnt},
+            {"rnr_retry", a.rnr_retry},
+            {"min_rnr_timer", a.min_rnr_timer},
+            {"max_rd_atomic", a.max_rd_atomic},
+            {"max_dest_rd_atomic", a.max_dest_rd_atomic},
+            {"qkey", a.qkey},
+            {"av", std::move(av)},
+            {"ext_mode", a.ext_mode ? "EXT" : "BASE"}};
+  if (a.peer_mxcap) j["peer_mxcap"] = to_hex(a.peer_mxcap->bytes());
+  return j;
 }
 
 Json to_json(const transport::Completion& c) {

@@ -105,6 +105,7 @@ struct Capabilities {
   std::vector<Counter> limits;    // max_qp, max_cq_depth, max_mr_size, ...
   std::vector<std::string> pics;  // PICS feature keys the backend claims
   std::vector<MutantDescription> mutants;
+  std::vector<uint8_t> mxcap;  // the MXCAP block the device offers (section 18); empty: none
 };
 
 }  // namespace mr::agent

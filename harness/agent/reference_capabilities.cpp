@@ -3,6 +3,7 @@
 
 #include "harness/agent/reference_backend.h"
 #include "reference/memory/memory_table.h"
+#include "reference/wire/mxcap.h"
 
 namespace mr::agent {
 
@@ -38,6 +39,7 @@ Result<Capabilities> ReferenceBackend::capabilities() {
               {"max_poll_timeout_ms", kMaxPollTimeoutMs},
               {"max_line_bytes", kMaxLineBytes}};
   c.pics = reference_pics_features();
+  c.mxcap = wire::Mxcap{}.bytes();
   for (const auto& m : mutants::all_mutants()) {
     c.mutants.push_back({std::string(m.name), std::string(m.clauses), std::string(m.description)});
   }

@@ -103,6 +103,7 @@ Json to_json(const QpAttrs& a) {
   put(j, "max_rd_atomic", a.max_rd_atomic);
   put(j, "max_dest_rd_atomic", a.max_dest_rd_atomic);
   if (a.av) j["av"] = to_json(*a.av);
+  put(j, "peer_mxcap", a.peer_mxcap);
   return j;
 }
 
@@ -339,6 +340,8 @@ Reply<Capabilities> DutClient::capabilities() {
     if (!r.is_object(mutants[i], path)) break;
     caps.mutants.push_back(r.string(mutants[i], path, "name"));
   }
+  // A device without Part II sends no block.
+  if (reply->contains("mxcap")) caps.mxcap = r.string(*reply, "", "mxcap");
   return finish(r, std::move(caps));
 }
 

@@ -71,6 +71,7 @@ struct QpAttrs {
   std::optional<uint64_t> max_rd_atomic;
   std::optional<uint64_t> max_dest_rd_atomic;
   std::optional<AddressVector> av;
+  std::optional<std::string> peer_mxcap;  // the peer's MXCAP block in hex (section 18)
 };
 
 struct Sge {
@@ -155,6 +156,7 @@ struct Capabilities {
   std::vector<uint64_t> mtus;
   std::vector<std::string> pics;
   std::vector<std::string> mutants;  // their names
+  std::string mxcap;                 // the MXCAP block it offers, hex; "": no Part II
 };
 
 }  // namespace mr::protocol

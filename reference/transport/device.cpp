@@ -249,7 +249,9 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
 Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
   auto it = qps_.find(qpn);
   if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
-  return it->second->attr;
+  QpAttributes attr = it->second->attr;
+  attr.ext_mode = it->second->ext != nullptr;
+  return attr;
 }
 
 Expected<void, VerbsError> Device::destroy_qp(uint32_t qpn) {
@@ -469,8 +471,11 @@ QueuePair* Device::admit(const wire::RocePacket& p) {
 // the responder; then the requester may send what the exchange allows.
 void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) {
   QpContext ctx = context(qp, now_ns);
-  // An Ext QP takes TVer 1 packets only, a base QP TVer 0 only (section 19.1).
-  if ((qp.ext != nullptr) != p.bth.is_ext() && p.bth.opcode != wire::kOpCnp) {
+  // An Ext QP takes TVer 1 packets only (section 19.1), a base QP TVer 0 only (MR-WF-03,
+  // which the accept-tver-nonzero mutant breaks).
+  const bool wrong_version =
+      qp.ext ? !p.bth.is_ext() : p.bth.version != 0 && decide_.receive.checks_bth_version;
+  if (wrong_version) {
     ++counters_.dropped_tver;
     return;
   }

@@ -69,6 +69,8 @@ struct DeviceCounters {
     f("cq_overflow", cq_overflow);
     f("qkey_viol_cntr", qkey_viol_cntr);
     f("dropped_no_rwqe", dropped_no_rwqe);
+    f("ext_retransmitted", ext_retransmitted);
+    f("ext_acks_sent", ext_acks_sent);
   }
 };
 

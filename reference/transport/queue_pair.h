@@ -44,6 +44,7 @@ struct QpAttributes {
   uint8_t max_dest_rd_atomic = 16;
   uint32_t qkey = 0;                      // UD only
   std::optional<wire::Mxcap> peer_mxcap;  // kAttrPeerMxcap: what the peer offered
+  bool ext_mode = false;  // query only: INIT to RTR agreed extension mode (section 18)
 };
 
 struct QpInitAttributes {

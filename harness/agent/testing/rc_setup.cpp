@@ -42,18 +42,19 @@ RcEnd create_rc_end(const Call& call, uint64_t va) {
 }
 
 void connect_rc(const Call& call, const RcEnd& self, uint32_t peer_qpn, const std::string& peer_mac,
-                const std::string& peer_ip, const std::vector<std::string>& access) {
+                const std::string& peer_ip, const std::vector<std::string>& access,
+                const std::string& peer_mxcap) {
   call("modify_qp", {{"qpn", self.qpn},
                      {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", access}}}});
-  call("modify_qp", {{"qpn", self.qpn},
-                     {"attrs",
-                      {{"state", "RTR"},
-                       {"path_mtu", 1024},
-                       {"dest_qpn", peer_qpn},
-                       {"rq_psn", 0x100},
-                       {"max_dest_rd_atomic", 4},
-                       {"min_rnr_timer", 1},
-                       {"av", {{"dmac", peer_mac}, {"dip", peer_ip}}}}}});
+  Json rtr = {{"state", "RTR"},
+              {"path_mtu", 1024},
+              {"dest_qpn", peer_qpn},
+              {"rq_psn", 0x100},
+              {"max_dest_rd_atomic", 4},
+              {"min_rnr_timer", 1},
+              {"av", {{"dmac", peer_mac}, {"dip", peer_ip}}}};
+  if (!peer_mxcap.empty()) rtr["peer_mxcap"] = peer_mxcap;
+  call("modify_qp", {{"qpn", self.qpn}, {"attrs", std::move(rtr)}});
   call("modify_qp", {{"qpn", self.qpn},
                      {"attrs",
                       {{"state", "RTS"},
