@@ -37,10 +37,12 @@ struct Bench {
   Side b;
   uint64_t now = 1'000'000;
 
-  Bench(uint32_t mtu, size_t qps, uint64_t mr_bytes) {
+  // `ext`: both devices offer MXCAP and every QP runs in extension mode (Part II).
+  Bench(uint32_t mtu, size_t qps, uint64_t mr_bytes, bool ext = false) {
     int host = 1;
     for (Side* s : {&a, &b}) {
       DeviceConfig c;
+      if (ext) c.mxcap = wire::Mxcap{};
       c.mac = *wire::MacAddress::parse(host == 1 ? "02:00:00:00:00:01" : "02:00:00:00:00:02");
       c.ip = *wire::Ipv4Address::parse(host == 1 ? "198.18.0.1" : "198.18.0.2");
       c.seed = static_cast<uint64_t>(host++);
@@ -73,9 +75,10 @@ struct Bench {
     attr.av.sip = self.dev->config().ip;
     attr.av.dip = peer.dev->config().ip;
     attr.dest_qpn = peer.qpns[i];
+    attr.peer_mxcap = peer.dev->config().mxcap;
     (void)self.dev->modify_qp(self.qpns[i], attr,
                               kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
-                                  kAttrMaxDestRdAtomic | kAttrMinRnrTimer);
+                                  kAttrMaxDestRdAtomic | kAttrMinRnrTimer | kAttrPeerMxcap);
     attr.state = QpState::kRts;
     (void)self.dev->modify_qp(
         self.qpns[i], attr,
@@ -97,10 +100,10 @@ struct Bench {
   size_t drain(Side& s) { return s.dev->poll_cq(s.cq, 1 << 20)->size(); }
 };
 
-void BM_WriteGoodput(benchmark::State& state) {
+void write_goodput(benchmark::State& state, bool ext) {
   constexpr uint32_t kLen = 64 * 1024;
   constexpr int kBatch = 16;
-  Bench bench(4096, 1, 4 << 20);
+  Bench bench(4096, 1, 4 << 20, ext);
   SendWr wr;
   wr.opcode = SendOpcode::kWrite;
   wr.sg_list = {Sge{bench.a.mr.va, kLen, bench.a.mr.lkey}};
@@ -113,7 +116,13 @@ void BM_WriteGoodput(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kBatch * kLen);
 }
+
+void BM_WriteGoodput(benchmark::State& state) { write_goodput(state, false); }
 BENCHMARK(BM_WriteGoodput)->Unit(benchmark::kMillisecond);
+
+// The same WRITEs on an Ext QP: MXH, per-PSN records, SACK ACKs.
+void BM_ExtWriteGoodput(benchmark::State& state) { write_goodput(state, true); }
+BENCHMARK(BM_ExtWriteGoodput)->Unit(benchmark::kMillisecond);
 
 void BM_Memcpy64K(benchmark::State& state) {
   std::vector<uint8_t> src(64 * 1024, 1);
@@ -126,10 +135,10 @@ void BM_Memcpy64K(benchmark::State& state) {
 }
 BENCHMARK(BM_Memcpy64K);
 
-void send_stream(benchmark::State& state, size_t qps) {
+void send_stream(benchmark::State& state, size_t qps, bool ext = false) {
   constexpr int kBatch = 256;
   const size_t heap_before = mallinfo2().uordblks;
-  Bench bench(1024, qps, 1 << 20);
+  Bench bench(1024, qps, 1 << 20, ext);
   // Heap per connected QP (both ends' QP state, without the fixed memory regions).
   const double per_qp =
       static_cast<double>(mallinfo2().uordblks - heap_before - 2 * (1 << 20)) / (2.0 * qps);
@@ -164,6 +173,13 @@ void BM_QpScaling(benchmark::State& state) {
   send_stream(state, static_cast<size_t>(state.range(0)));
 }
 BENCHMARK(BM_QpScaling)->Arg(1)->Arg(1000)->Arg(10000);
+
+// Ext QPs: the per-message cost as their number grows, and the heap of a connected Ext QP
+// (its ExtQpState; the sender's records and the receiver's window grow with use).
+void BM_ExtQpScaling(benchmark::State& state) {
+  send_stream(state, static_cast<size_t>(state.range(0)), true);
+}
+BENCHMARK(BM_ExtQpScaling)->Arg(1)->Arg(1000)->Arg(10000);
 
 // Round-robin lookups of B's QPNs, as its receive path makes them for A's packets.
 template <bool kTouch>
