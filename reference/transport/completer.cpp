@@ -12,6 +12,23 @@
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
+
+WcOpcode wc_opcode(SendOpcode op) {
+  switch (op) {
+    case SendOpcode::kWrite:
+    case SendOpcode::kWriteWithImm:
+      return WcOpcode::kRdmaWrite;
+    case SendOpcode::kRead:
+      return WcOpcode::kRdmaRead;
+    case SendOpcode::kCompareSwap:
+      return WcOpcode::kCompareSwap;
+    case SendOpcode::kFetchAdd:
+      return WcOpcode::kFetchAdd;
+    default:
+      return WcOpcode::kSend;
+  }
+}
+
 namespace {
 
 enum class CompState : uint8_t {
@@ -38,22 +55,6 @@ struct Response {
   uint32_t psn;
   CompState state = CompState::kCheckPsn;
 };
-
-WcOpcode wc_opcode(SendOpcode op) {
-  switch (op) {
-    case SendOpcode::kWrite:
-    case SendOpcode::kWriteWithImm:
-      return WcOpcode::kRdmaWrite;
-    case SendOpcode::kRead:
-      return WcOpcode::kRdmaRead;
-    case SendOpcode::kCompareSwap:
-      return WcOpcode::kCompareSwap;
-    case SendOpcode::kFetchAdd:
-      return WcOpcode::kFetchAdd;
-    default:
-      return WcOpcode::kSend;
-  }
-}
 
 // Pops completed WQEs off the head of the SQ (succeed() and fail() reported them).
 void retire(QueuePair& qp) {

@@ -13,6 +13,9 @@ namespace mr::transport {
 
 void complete_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 
+// The completion opcode of a send work request's completion (ibv_wc_opcode).
+WcOpcode wc_opcode(SendOpcode op);
+
 // The local ACK timer expired (the device calls this at or after the deadline).
 void on_retransmit_timeout(QueuePair& qp, QpContext& ctx);
 

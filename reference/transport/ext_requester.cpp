@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "reference/transport/completer.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/timers.h"
 #include "reference/wire/aeth_syndrome.h"
@@ -120,8 +121,7 @@ void complete_wqe(QueuePair& qp, SendWqe& w, WcStatus status, QpContext& ctx) {
   Completion c;
   c.wr_id = w.wr.wr_id;
   c.status = status;
-  const bool send = w.wr.opcode == SendOpcode::kSend || w.wr.opcode == SendOpcode::kSendWithImm;
-  c.opcode = send ? WcOpcode::kSend : WcOpcode::kRdmaWrite;
+  c.opcode = wc_opcode(w.wr.opcode);
   c.byte_len = w.length;
   c.qp_num = qp.qpn;
   ctx.complete_send(qp, c);
@@ -201,17 +201,17 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   }
   if (wire::is_nak(syndrome)) {
     // Section 22: a NAK acknowledges nothing; its BTH PSN is the packet it concerns.
-    switch (wire::syndrome_value(syndrome)) {
-      case 1:  // Part I's fatal codes without NONFATAL: the operation and the QP fail
-        fail_at(qp, p.bth.psn, WcStatus::kRemoteInvalidRequestError, ctx);
+    switch (syndrome) {
+      case wire::kNakInvalidRequest:  // Part I's fatal codes without NONFATAL: the operation
+        fail_at(qp, p.bth.psn, WcStatus::kRemoteInvalidRequestError, ctx);  // and the QP fail
         break;
-      case 2:
+      case wire::kNakRemoteAccessError:
         fail_at(qp, p.bth.psn, WcStatus::kRemoteAccessError, ctx);
         break;
-      case 3:
+      case wire::kNakRemoteOperationalError:
         fail_at(qp, p.bth.psn, WcStatus::kRemoteOperationError, ctx);
         break;
-      case 7:  // 0x67 beyond the window: that PSN again, once the window lets it (MR-NK-03)
+      case wire::kNakPsnOutOfWindow:  // that PSN again, once the window lets it (MR-NK-03)
         if (ext.sent.outstanding(p.bth.psn))
           ext.retransmit.push_back({p.bth.psn, ext::RetransmitCause::kNak});
         break;

@@ -265,9 +265,9 @@ ExtRespState acknowledge(QueuePair& qp, QpContext& ctx) {
 }
 
 // MR-NK-07: without NONFATAL a Part I error NAKs the packet and ends the QP.
-ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t code, QpContext& ctx) {
+ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t syndrome, QpContext& ctx) {
   if (r.p.mxh) answer(qp, r, /*duplicate=*/false, ctx);  // the NAK echoes its EV and plane
-  send_ext_ack(qp, static_cast<uint8_t>(wire::kSyndromeClassNak | code), r.p.bth.psn, ctx);
+  send_ext_ack(qp, syndrome, r.p.bth.psn, ctx);
   enter_error(qp, ctx);
   return ExtRespState::kDone;
 }
@@ -285,7 +285,7 @@ ExtRespState nak_out_of_window(QueuePair& qp, const ExtRequest& r, QpContext& ct
   ++ctx.counters.out_of_seq_request;
   qp.ext->acks.on_beyond_window();
   answer(qp, r, /*duplicate=*/false, ctx);
-  send_ext_ack(qp, wire::kSyndromeClassNak | 0x07, r.p.bth.psn, ctx);
+  send_ext_ack(qp, wire::kNakPsnOutOfWindow, r.p.bth.psn, ctx);
   return ExtRespState::kDone;
 }
 
@@ -324,10 +324,10 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         state = acknowledge(qp, ctx);
         break;
       case ExtRespState::kNakInvalidRequest:
-        state = nak_fatal(qp, r, 0x01, ctx);
+        state = nak_fatal(qp, r, wire::kNakInvalidRequest, ctx);
         break;
       case ExtRespState::kNakRemoteAccess:
-        state = nak_fatal(qp, r, 0x02, ctx);
+        state = nak_fatal(qp, r, wire::kNakRemoteAccessError, ctx);
         break;
       case ExtRespState::kNakOutOfWindow:
         state = nak_out_of_window(qp, r, ctx);
