@@ -536,8 +536,13 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
 
 void Device::note_activity(const QueuePair& qp) {
   const bool unsent = qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
-  const bool ext_work = qp.ext && (!qp.ext->retransmit.empty() || ext_requester_deadline(qp) ||
-                                   ext_responder_deadline(qp));
+  // Ext: a PSN in flight may time out, so the QP stays active; checked in O(1) here, as this
+  // runs for every packet (the exact deadline walks the PSNs in flight: next_deadline()).
+  const bool ext_sending = qp.ext && qp.attr.state == QpState::kRts &&
+                           (!qp.ext->rnr_waits.empty() ||
+                            qp.ext->sent.next_psn() != wire::psn_add(qp.ext->sent.cumulative(), 1));
+  const bool ext_work =
+      qp.ext && (!qp.ext->retransmit.empty() || ext_sending || ext_responder_deadline(qp));
   if (unsent || ext_work || qp.retransmit_deadline_ns || qp.rnr_resume_ns) {
     active_.insert(qp.qpn);
   } else {
