@@ -114,7 +114,9 @@ Device::Device(DeviceConfig config)
       memory_(config_.seed),
       decide_(TransportDecisions::from(config_.mutants, config_.decision_log.get())),
       factory_(decide_.framing),
-      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {}
+      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {
+  config_.planes = std::clamp<uint8_t>(config_.planes, 1, 16);
+}
 
 uint32_t Device::allocate_qpn() {
   // QPNs 0 and 1 are special (SMI, GSI); the rest come from a seeded sequence so that a
@@ -241,8 +243,17 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   auto agreed = ext::negotiate(config_.mxcap, qp.attr.peer_mxcap, false);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
-  qp.ext = std::make_unique<ext::ExtQpState>(**agreed, qp.next_psn, qp.epsn, config_.ext,
-                                             qp.init.srq.has_value());
+  // Section 20.1's generated set (no management-given set yet). PROBE packets are a later
+  // slice, so an ASSUMED_BAD entry comes back after the hold-down, as without PATHPROBE.
+  ext::PathFailureParameters paths = config_.ext.paths;
+  paths.path_probe = false;
+  auto evs = ext::EvTable::create(
+      ext::EvTable::default_set(qp.qpn, config_.planes, config_.ext.ev_set_size), paths);
+  if (!evs) return verbs_error("ev_set: " + evs.error());
+  qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
+                                             config_.ext, qp.init.srq.has_value());
+  for (uint8_t plane = 0; plane < config_.planes; ++plane)
+    if (plane_down_[plane]) qp.ext->evs.port_down(plane, now_ns_);
   return {};
 }
 
@@ -352,11 +363,13 @@ QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
                    factory_,
                    counters_,
                    outbox_,
+                   outbox_planes_,
                    cqs_.at(qp.init.send_cq),
                    cqs_.at(qp.init.recv_cq),
                    srq,
                    now_ns,
-                   step_trace_};
+                   step_trace_,
+                   static_cast<uint8_t>(qp.qpn % config_.planes)};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {
@@ -530,6 +543,7 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   if (auto* v4 = std::get_if<wire::Ipv4>(&cnp.ip)) v4->tos = 48 << 2;  // V_CNP_DSCP
   if (auto* v6 = std::get_if<wire::Ipv6>(&cnp.ip)) v6->tc = 48 << 2;
   outbox_.push_back(factory_.finish(cnp));
+  outbox_planes_.push_back(static_cast<uint8_t>(qp.qpn % config_.planes));
   ++counters_.cnp_sent;
   ++counters_.sent_pkts;
 }
@@ -613,6 +627,28 @@ bool Device::has_work() const {
   });
 }
 
-std::vector<std::vector<uint8_t>> Device::take_outbox() { return std::exchange(outbox_, {}); }
+std::vector<std::vector<uint8_t>> Device::take_outbox() {
+  outbox_planes_.clear();
+  return std::exchange(outbox_, {});
+}
+
+std::vector<std::vector<uint8_t>> Device::take_outbox(std::vector<uint8_t>& planes) {
+  planes = std::exchange(outbox_planes_, {});
+  return std::exchange(outbox_, {});
+}
+
+void Device::set_plane_port(uint8_t plane, bool up, uint64_t now_ns) {
+  if (plane >= config_.planes || plane_down_[plane] == !up) return;
+  plane_down_[plane] = !up;
+  now_ns_ = std::max(now_ns_, now_ns);
+  qps_.for_each([&](QueuePair& qp) {
+    if (!qp.ext) return;
+    if (up) {
+      qp.ext->evs.port_up(plane, now_ns);
+    } else {
+      qp.ext->evs.port_down(plane, now_ns);
+    }
+  });
+}
 
 }  // namespace mr::transport

@@ -16,6 +16,7 @@
 //   a.advance(t); for (auto& f : a.take_outbox()) b.receive(f, t);
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,6 +58,10 @@ struct DeviceConfig {
   // drops every TVer 1 packet), and its Ext QPs' timers and windows.
   std::optional<wire::Mxcap> mxcap;
   ext::ExtQpParameters ext;
+  // Ports, one per plane of a multi-plane fabric (1 to 16), all with this device's addresses.
+  // An Ext QP sprays over them by its EV set; a base QP keeps to plane (QPN mod planes), as a
+  // bonded NIC hashes a flow onto one port.
+  uint8_t planes = 1;  // outside 1 to 16: clamped
 };
 
 // A verbs-style error: what failed and why, for the control protocol's error replies.
@@ -89,6 +94,11 @@ class Device {
   void advance(uint64_t now_ns);
   std::optional<uint64_t> next_deadline() const;
   std::vector<std::vector<uint8_t>> take_outbox();
+  // The same, with the plane each frame leaves on in `planes` (index for index).
+  std::vector<std::vector<uint8_t>> take_outbox(std::vector<uint8_t>& planes);
+  // A plane's port went down or came up: Ext QPs stop using its EVs, and use them again
+  // after the hold of section 25 (MR-PF-07, MR-PF-16).
+  void set_plane_port(uint8_t plane, bool up, uint64_t now_ns);
   bool has_work() const;  // unsent packets waiting on a send queue
 
   // The engines' steps go to `trace` (none when null, the default); it must outlive the device
@@ -119,7 +129,8 @@ class Device {
   PacketFactory factory_;
   DeviceCounters counters_;
   std::vector<std::vector<uint8_t>> outbox_;
-  QpTable qps_;  // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
+  std::vector<uint8_t> outbox_planes_;  // index for index with outbox_
+  QpTable qps_;                         // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
   // QPs with unsent work or an armed timer: advance() visits only these, so its cost does
   // not grow with idle QPs. Ordered, so that runs are deterministic.
   std::set<uint32_t> active_;
@@ -128,7 +139,8 @@ class Device {
   uint32_t next_cq_ = 1;
   uint32_t next_srq_ = 1;
   uint64_t qpn_state_;
-  uint64_t now_ns_ = 0;  // the latest time receive() or advance() was given
+  uint64_t now_ns_ = 0;                // the latest time receive() or advance() was given
+  std::array<bool, 16> plane_down_{};  // by plane; all ports start up
   StepTrace* step_trace_ = nullptr;
 };
 

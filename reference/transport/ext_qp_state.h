@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "reference/transport/ext/ack_policy.h"
+#include "reference/transport/ext/ev_selector.h"
+#include "reference/transport/ext/ev_table.h"
 #include "reference/transport/ext/negotiation.h"
 #include "reference/transport/ext/ordered_completion.h"
 #include "reference/transport/ext/received_psn_window.h"
@@ -31,7 +33,17 @@ struct ExtQpParameters {
   RtoBounds rto;
   AckParameters acks;
   uint8_t local_mpr = 8;  // the window this receiver advertises, units of 128 PSNs
+  PathFailureParameters paths;
+  AdaptiveParameters adaptive;
+  uint32_t ev_set_size = 16;  // N_EV_DEFAULT: the generated set's entries
 };
+
+// Section 20.3: one usable entry per transmission, by the agreed features.
+inline EvSelectionMode selection_mode(const ExtAgreement& agreed) {
+  if (!agreed.has(wire::kMxcapMultipath)) return EvSelectionMode::kSingle;
+  return agreed.has(wire::kMxcapAdaptive) ? EvSelectionMode::kAdaptive
+                                          : EvSelectionMode::kOblivious;
+}
 
 // What a message's last packet said, kept until the message completes in MSN order.
 struct ExtMessageEnd {
@@ -43,9 +55,11 @@ struct ExtMessageEnd {
 };
 
 struct ExtQpState {
-  ExtQpState(const ExtAgreement& agreed, uint32_t sq_psn, uint32_t rq_psn,
+  ExtQpState(const ExtAgreement& agreed, EvTable ev_set, uint32_t sq_psn, uint32_t rq_psn,
              const ExtQpParameters& parameters, bool shared_receive_queue)
       : agreement(agreed),
+        evs(std::move(ev_set)),
+        selector(selection_mode(agreed), parameters.adaptive),
         sent(sq_psn, parameters.sender),
         rto(parameters.rto),
         window(rq_psn, parameters.local_mpr),
@@ -54,12 +68,18 @@ struct ExtQpState {
 
   ExtAgreement agreement;
 
+  // both: the EV set this end sends on (section 20), and how it picks an entry
+  EvTable evs;
+  EvSelector selector;
+
   // sender
   SentPsnRecords sent;
   RtoEstimator rto;
   std::deque<Retransmission> retransmit;  // PSNs to send again, oldest cause first
   uint32_t next_msn = 1;                  // MR-EX-11: the first request message's MSN is 1
   uint32_t next_rqsn = 1;                 // MR-EX-12: of messages that consume a receive WQE
+  // Work waits for a usable EV set entry: when to look again (MR-MU-04).
+  std::optional<uint64_t> ev_retry_ns;
   // RNR NAKed PSNs and when each may go again (MR-OO-12), oldest first.
   std::vector<std::pair<uint64_t, uint32_t>> rnr_waits;
 

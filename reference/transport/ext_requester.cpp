@@ -34,19 +34,41 @@ bool consumes_receive_wqe(SendOpcode op) {
          op == SendOpcode::kWriteWithImm;
 }
 
+// Section 20.3: the EV set entry a transmission of `psn` goes out on (a retransmission
+// leaves the entry its previous transmission used, MR-MU-08); none when no entry is usable.
+std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, bool retransmission,
+                                         uint64_t now_ns) {
+  std::optional<size_t> previous;
+  if (retransmission)
+    if (auto ev = ext.sent.last_ev(psn)) previous = ext.evs.find(*ev);
+  const std::optional<size_t> i = previous ? ext.selector.retransmission(ext.evs, now_ns, *previous)
+                                           : ext.selector.first_transmission(ext.evs, now_ns);
+  if (!i) return std::nullopt;
+  return ext.evs.entry(*i);
+}
+
 // Packet `index` of WQE `w`: MXH with the message's MSN, RQSN and the payload's offset, a
-// WRITE's RETH of the whole message (MR-OO-02), RETX on every retransmission, AR on the tail.
-void send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmission, bool probe,
+// WRITE's RETH of the whole message (MR-OO-02), RETX on every retransmission, AR on the tail;
+// on the entry choose_entry() gives, in EV mode UDP (MR-MU-02, MR-MU-10). False, and nothing
+// sent, when no entry is usable (MR-MU-04).
+bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmission, bool probe,
                    QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
+  const uint32_t psn = wire::psn_add(w.first_psn, index);
+  const std::optional<ext::EvEntry> entry = choose_entry(ext, psn, retransmission, ctx.now_ns);
+  if (!entry) {
+    ext.ev_retry_ns = ctx.now_ns + ext.evs.parameters().probe_interval_ns;
+    return false;
+  }
+  ext.ev_retry_ns.reset();
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t offset = index * mtu;
   const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
-  const uint32_t psn = wire::psn_add(w.first_psn, index);
   const uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
   const auto info = wire::opcode_info(opcode);
   wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
   p.bth.version = wire::kExtVersion;
+  p.udp.sport = ext::encode_udp(*entry, 0).udp_source_port;
   wire::Mxh mxh;
   mxh.retx = retransmission ? 1 : 0;
   mxh.tsv = 1;
@@ -54,6 +76,8 @@ void send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   mxh.msn = w.msn;
   mxh.rqsn = w.rqsn;
   mxh.offset = offset;
+  mxh.ev = entry->ev;
+  mxh.plane = entry->plane;
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
@@ -65,8 +89,9 @@ void send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
     p.bth.solicited = 1;
   const auto payload = gather(qp, w, offset, n, ctx.memory);
   p.payload = payload;
-  ctx.send(p);
+  ctx.send_on(p, entry->plane);
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
+  return true;
 }
 
 ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
@@ -78,8 +103,11 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     SendWqe* w = wqe_of(qp, r.psn);
     if (w == nullptr) continue;
     ctx.step("ext-requester", "Retransmit", r.psn);
-    send_ext_data(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
-                  /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx);
+    if (!send_ext_data(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
+                       /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx)) {
+      ext.retransmit.push_front(r);  // no usable entry: it waits, and so does new work
+      return ExtReqState::kDone;
+    }
     ++ctx.counters.ext_retransmitted;
   }
   return ExtReqState::kGetWqe;
@@ -108,7 +136,8 @@ ExtReqState check_window(const QueuePair& qp) {
 }
 
 ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
-  send_ext_data(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx);
+  if (!send_ext_data(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx))
+    return ExtReqState::kDone;
   ++w.next_packet;
   qp.next_psn = wire::psn_add(qp.next_psn, 1);
   if (w.next_packet == w.npsn) ++qp.send_index;
@@ -154,6 +183,8 @@ bool ext_supports(SendOpcode op) {
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return;
+  // Without PATHPROBE an ASSUMED_BAD entry is GOOD again once its hold-down has passed.
+  if (qp.ext->evs.any_assumed_bad()) (void)qp.ext->evs.due_probes(ctx.now_ns);
   ExtReqState state = ExtReqState::kRetransmit;
   SendWqe* w = nullptr;
   // Bounded: each pass sends a packet or stops; the window holds at most 128 x 255 PSNs.
@@ -233,6 +264,10 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
                                  .bitmap = s.bitmap,
                                  .ara = s.ara != 0,
                                  .mpr = s.mpr};
+  // Section 20.4: what the echoed entry's path did to the packet (adaptive selection).
+  if (auto echoed = ext.evs.find(s.ev_echo))
+    ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed,
+                             s.ece || s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean);
   const ext::AckOutcome outcome = ext.sent.on_ack(report, ctx.now_ns, ext.rto);
   for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
   retire_acknowledged(qp, ctx);
@@ -253,13 +288,23 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     fail_at(qp, *out.retry_exceeded, WcStatus::kRetryExceededError, ctx);
     return;
   }
-  for (const ext::Retransmission& r : out.retransmit) ext.retransmit.push_back(r);
+  for (const ext::Retransmission& r : out.retransmit) {
+    // Section 25.1: a timeout blames the entry the PSN last went out on.
+    if (r.cause == ext::RetransmitCause::kTimeout)
+      if (auto ev = ext.sent.last_ev(r.psn))
+        if (auto i = ext.evs.find(*ev)) ext.evs.on_rto(*i, ctx.now_ns);
+    ext.retransmit.push_back(r);
+  }
 }
 
 std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return std::nullopt;
-  std::optional<uint64_t> next = qp.ext->sent.next_timer_ns(qp.ext->rto);
-  for (const auto& [due, psn] : qp.ext->rnr_waits) next = next ? std::min(*next, due) : due;
+  const ext::ExtQpState& ext = *qp.ext;
+  std::optional<uint64_t> next = ext.sent.next_timer_ns(ext.rto);
+  for (const auto& [due, psn] : ext.rnr_waits) next = next ? std::min(*next, due) : due;
+  // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
+  // back by time (hold-down, port-up hold), which no packet announces.
+  if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
   return next;
 }
 

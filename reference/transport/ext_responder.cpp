@@ -106,7 +106,14 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
   ack.bth.version = wire::kExtVersion;
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
-  ctx.send(ack);
+  // Section 20.3: ACKs and NAKs are sprayed obliviously too, never on an unusable entry
+  // (MR-MU-04); with none usable the ACK is not sent and the sender's timers recover.
+  const std::optional<size_t> entry =
+      ext.selector.first_transmission(ext.evs, ctx.now_ns, /*request=*/false);
+  if (!entry) return;
+  const ext::EvEntry& e = ext.evs.entry(*entry);
+  ack.udp.sport = ext::encode_udp(e, 0).udp_source_port;
+  ctx.send_on(ack, e.plane);
   ++ctx.counters.ext_acks_sent;
 }
 

@@ -5,8 +5,12 @@
 // fatal NAK of a bad R_Key. Memory and completions are checked in every case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <random>
+#include <set>
+#include <tuple>
 
 #include "reference/transport/device.h"
 #include "reference/transport/testing/loopback_fabric.h"
@@ -42,8 +46,11 @@ DeviceConfig config(int host, bool ext) {
 class ExtPair : public ::testing::Test {
  protected:
   void build(bool ext_a, bool ext_b, uint64_t seed = 4242) {
-    a_ = std::make_unique<Endpoint>(config(1, ext_a));
-    b_ = std::make_unique<Endpoint>(config(2, ext_b));
+    build_with(config(1, ext_a), config(2, ext_b), seed);
+  }
+  void build_with(const DeviceConfig& ca, const DeviceConfig& cb, uint64_t seed = 4242) {
+    a_ = std::make_unique<Endpoint>(ca);
+    b_ = std::make_unique<Endpoint>(cb);
     for (Endpoint* e : {a_.get(), b_.get()}) {
       e->pd = *e->dev.memory().alloc_pd();
       e->cq = *e->dev.create_cq(4096);
@@ -291,6 +298,129 @@ TEST_F(ExtPair, AnOperationThisSliceCannotCarryIsRefusedAtPostSend) {
   auto refused = a_->dev.post_send(a_->qpn, read);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("SEND and RDMA WRITE"), std::string::npos);
+}
+// Section 20 over four planes: every packet's UDP source port is its MXH EV (MR-MU-02), the
+// plane it leaves on is its MXH plane (MR-MU-10), a message sprays over the whole generated
+// set (MR-MU-01, MR-MU-11), and a plane whose port is down gets nothing (MR-PF-07).
+TEST_F(ExtPair, MultipathSpraysTheEvSetOverEveryPlaneAndAvoidsADownPort) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
+    c->planes = 4;
+  }
+  build_with(ca, cb);
+  auto spray = [&] {
+    std::map<uint16_t, int> evs;
+    std::set<uint8_t> planes;
+    for (const auto& [to, frame] : fabric_->trace) {
+      if (to != 1) continue;
+      auto d = wire::decode_frame(frame);
+      const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+      if (roce == nullptr || !roce->packet.mxh) {
+        ADD_FAILURE() << "a request without an MXH";
+        continue;
+      }
+      const wire::RocePacket& p = roce->packet;
+      EXPECT_EQ(p.udp.sport, p.mxh->ev);
+      ++evs[p.mxh->ev];
+      planes.insert(p.mxh->plane);
+    }
+    fabric_->trace.clear();
+    return std::pair{evs, planes};
+  };
+  ASSERT_EQ(write_through(b_->mr.rkey).at(0).status, WcStatus::kSuccess);
+  EXPECT_EQ(placed(), data_);
+  const auto [evs, planes] = spray();
+  EXPECT_EQ(evs.size(), 16u);  // N_EV_DEFAULT entries, round robin: 16 packets each
+  for (const auto& [ev, n] : evs) EXPECT_EQ(n, 16) << ev;
+  EXPECT_EQ(planes, (std::set<uint8_t>{0, 1, 2, 3}));
+
+  a_->dev.set_plane_port(2, /*up=*/false, 0);
+  ASSERT_EQ(write_through(b_->mr.rkey).at(0).status, WcStatus::kSuccess);
+  EXPECT_EQ(placed(), data_);
+  const auto [evs_down, planes_down] = spray();
+  EXPECT_EQ(planes_down, (std::set<uint8_t>{0, 1, 3}));
+  EXPECT_EQ(evs_down.size(), 12u);
+}
+
+// The device's own record of the port each frame leaves on agrees with the MXH plane, and
+// an ACK leaves on the plane of the entry its EV (UDP source port) names.
+TEST(ExtPlanes, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
+    c->planes = 8;
+  }
+  Device a(ca), b(cb);
+  uint32_t qa = 0, qb = 0;
+  memory::MrInfo mra, mrb;
+  for (auto [dev, qpn, mr] : {std::tuple{&a, &qa, &mra}, std::tuple{&b, &qb, &mrb}}) {
+    const uint32_t pd = *dev->memory().alloc_pd();
+    const uint32_t cq = *dev->create_cq(64);
+    QpInitAttributes init;
+    init.pd = pd;
+    init.send_cq = init.recv_cq = cq;
+    *qpn = *dev->create_qp(init);
+    *mr = *dev->memory().reg_mr(pd, 1 << 16, memory::kLocalWrite | memory::kRemoteWrite, 0x1000);
+  }
+  for (auto [self, peer, mine, theirs] : {std::tuple{&a, &b, qa, qb}, std::tuple{&b, &a, qb, qa}}) {
+    QpAttributes attr;
+    attr.state = QpState::kInit;
+    attr.access_flags = kQpRemoteWrite;
+    ASSERT_TRUE(self->modify_qp(mine, attr, kAttrState | kAttrPkey | kAttrAccessFlags));
+    attr.state = QpState::kRtr;
+    attr.path_mtu = 1024;
+    attr.av.smac = self->config().mac;
+    attr.av.dmac = peer->config().mac;
+    attr.av.sip = self->config().ip;
+    attr.av.dip = peer->config().ip;
+    attr.dest_qpn = theirs;
+    attr.peer_mxcap = peer->config().mxcap;
+    ASSERT_TRUE(self->modify_qp(mine, attr,
+                                kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn |
+                                    kAttrRqPsn | kAttrMaxDestRdAtomic | kAttrMinRnrTimer |
+                                    kAttrPeerMxcap));
+    attr.state = QpState::kRts;
+    ASSERT_TRUE(self->modify_qp(
+        mine, attr,
+        kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic));
+  }
+  SendWr w;
+  w.opcode = SendOpcode::kWrite;
+  w.sg_list = {Sge{mra.va, 16 * 1024, mra.lkey}};
+  w.remote_addr = mrb.va;
+  w.rkey = mrb.rkey;
+  ASSERT_TRUE(a.post_send(qa, w));
+  a.advance(1000);
+  std::vector<uint8_t> planes;
+  const auto frames = a.take_outbox(planes);
+  ASSERT_EQ(frames.size(), 16u);
+  ASSERT_EQ(planes.size(), frames.size());
+  std::set<uint8_t> used;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    auto d = wire::decode_frame(frames[i]);
+    ASSERT_TRUE(d);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    ASSERT_TRUE(p.mxh);
+    EXPECT_EQ(planes[i], p.mxh->plane) << "frame " << i;
+    used.insert(planes[i]);
+    b.receive(frames[i], 2000);
+  }
+  EXPECT_EQ(used.size(), 8u);
+  b.advance(3000);
+  const auto acks = b.take_outbox(planes);
+  ASSERT_FALSE(acks.empty());
+  const auto entries = ext::EvTable::default_set(qb, 8, 16);
+  for (size_t i = 0; i < acks.size(); ++i) {
+    auto d = wire::decode_frame(acks[i]);
+    ASSERT_TRUE(d);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    ASSERT_TRUE(p.sacketh);
+    const auto entry = std::find_if(entries.begin(), entries.end(),
+                                    [&](const ext::EvEntry& e) { return e.ev == p.udp.sport; });
+    ASSERT_NE(entry, entries.end()) << "ack " << i << " sport " << p.udp.sport;
+    EXPECT_EQ(planes[i], entry->plane) << "ack " << i;
+  }
 }
 
 }  // namespace

@@ -25,18 +25,23 @@ struct QpContext {
   PacketFactory& factory;
   DeviceCounters& counters;
   std::vector<std::vector<uint8_t>>& outbox;
+  std::vector<uint8_t>& outbox_planes;  // the plane (port) each outbox frame leaves on
   CompletionQueue& send_cq;
   CompletionQueue& recv_cq;
   std::deque<RecvWr>* srq = nullptr;  // the shared receive queue, when the QP has one
   uint64_t now_ns = 0;
   StepTrace* trace = nullptr;  // records each engine step when the device has one
+  uint8_t plane = 0;           // a base QP's port: its packets never change plane
 
   void step(std::string_view machine, std::string_view state, uint32_t psn) const {
     if (trace != nullptr) trace->record(machine, state, psn);
   }
 
-  void send(const wire::RocePacket& p) {
+  void send(const wire::RocePacket& p) { send_on(p, plane); }
+  // An Ext QP's packet, on the plane of the EV set entry it was sent with (MR-MU-10).
+  void send_on(const wire::RocePacket& p, uint8_t on_plane) {
     outbox.push_back(factory.finish(p));
+    outbox_planes.push_back(on_plane);
     ++counters.sent_pkts;
   }
   std::deque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }

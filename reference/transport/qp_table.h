@@ -46,6 +46,12 @@ class QpTable {
   std::pair<iterator, bool> emplace(uint32_t qpn, std::unique_ptr<QueuePair> qp);
   // Removes the QP with this QPN; returns how many were removed (0 or 1).
   size_t erase(uint32_t qpn);
+  // Calls visit(QueuePair&) for every QP, in table order (not QPN order).
+  template <typename Visit>
+  void for_each(Visit visit) {
+    for (size_t i = 0; i < capacity(); ++i)
+      if (entries_[i].first != 0) visit(*entries_[i].second);
+  }
 
  private:
   static constexpr size_t kInitialCapacity = 16;

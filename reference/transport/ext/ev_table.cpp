@@ -71,6 +71,7 @@ bool EvTable::assume_bad(size_t i, uint64_t now_ns) {
   Slot& s = entries_[i];
   if (s.state != EvState::kGood || good_count() <= parameters_.min_active) return false;
   s.state = EvState::kAssumedBad;
+  ++assumed_bad_;
   s.entered_bad_ns = now_ns;
   s.probe_interval_ns = parameters_.probe_interval_ns;
   s.next_probe_ns = now_ns + s.probe_interval_ns;
@@ -85,6 +86,7 @@ bool EvTable::assume_bad(size_t i, uint64_t now_ns) {
 void EvTable::return_to_good(size_t i) {
   Slot& s = entries_[i];
   s.state = EvState::kGood;
+  --assumed_bad_;
   s.ack_losses.clear();  // a return to GOOD clears its ACK-path count
   ++counters_.ev_good;
 }
@@ -117,11 +119,15 @@ void EvTable::on_probe_answer(size_t i, uint64_t now_ns) {
 void EvTable::on_spurious_rto(size_t i) {
   if (entries_[i].state != EvState::kAssumedBad) return;
   entries_[i].state = EvState::kGood;
+  --assumed_bad_;
   entries_[i].ack_losses.clear();
   ++counters_.ev_spurious_rto;
 }
 
-void EvTable::deny(size_t i) { entries_[i].state = EvState::kDenied; }
+void EvTable::deny(size_t i) {
+  if (entries_[i].state == EvState::kAssumedBad) --assumed_bad_;
+  entries_[i].state = EvState::kDenied;
+}
 
 void EvTable::allow(size_t i) {
   if (entries_[i].state == EvState::kDenied) entries_[i].state = EvState::kGood;

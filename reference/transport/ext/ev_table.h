@@ -75,6 +75,9 @@ class EvTable {
   std::optional<size_t> find(uint16_t ev) const;
   size_t good_count() const;
   const EvCounters& counters() const { return counters_; }
+  const PathFailureParameters& parameters() const { return parameters_; }
+  // Some entry is ASSUMED_BAD (O(1): the data path asks on every run).
+  bool any_assumed_bad() const { return assumed_bad_ > 0; }
 
   // GOOD and its plane's port usable: selection may draw it.
   bool usable(size_t i, uint64_t now_ns) const;
@@ -127,6 +130,7 @@ class EvTable {
   PathFailureParameters parameters_;
   Port ports_[kMaxPlanes];
   EvCounters counters_;
+  size_t assumed_bad_ = 0;
 };
 
 }  // namespace mr::transport::ext

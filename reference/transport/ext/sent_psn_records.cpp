@@ -40,6 +40,11 @@ const SentPsnRecords::Record& SentPsnRecords::at(uint32_t psn) const {
 
 bool SentPsnRecords::outstanding(uint32_t psn) const { return sent(psn) && !at(psn).sacked; }
 
+std::optional<uint16_t> SentPsnRecords::last_ev(uint32_t psn) const {
+  if (!sent(psn)) return std::nullopt;
+  return at(psn).ev;
+}
+
 size_t SentPsnRecords::outstanding_count() const {
   size_t n = 0;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) n += !at(p).sacked;

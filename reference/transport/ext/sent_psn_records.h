@@ -90,6 +90,8 @@ class SentPsnRecords {
   uint8_t mpr() const { return mpr_; }
   // Sent, neither cumulatively acknowledged nor SACKed.
   bool outstanding(uint32_t psn) const;
+  // The EV a PSN in flight last went out with (to blame its path when it times out).
+  std::optional<uint16_t> last_ev(uint32_t psn) const;
   size_t outstanding_count() const;
   size_t heap_bytes() const { return ring_.capacity() * sizeof(Record); }
 
