@@ -136,7 +136,9 @@ bool Fabric::admit_to_switch_queue(Port& port, uint32_t packet, bool& priority) 
 
 void Fabric::enqueue(uint32_t port_id, uint32_t packet) {
   Port& port = ports_[port_id];
-  if (port.faults.black_hole) return drop(port, packet, DropCause::kBlackHole);
+  if (port.faults.black_holed(now_ps_ / kPsPerNs)) {
+    return drop(port, packet, DropCause::kBlackHole);
+  }
   if (!port.faults.flaps.empty() && port.faults.down(now_ps_ / kPsPerNs)) {
     return drop(port, packet, DropCause::kLinkDown);
   }
@@ -242,7 +244,7 @@ size_t Fabric::receive(uint32_t plane, uint32_t endpoint, std::span<Frame> out) 
 bool Fabric::link_up(uint32_t plane, uint32_t endpoint) const {
   const uint32_t port_id = topology_.nodes[topology_.endpoint_node(plane, endpoint)].first_up_port;
   const Port& port = ports_[port_id];
-  return !port.faults.black_hole && !port.faults.down(clock_.now_ns());
+  return !port.faults.black_holed(clock_.now_ns()) && !port.faults.down(clock_.now_ns());
 }
 
 LinkCounters Fabric::counters(const CableRef& cable, LinkDirection direction) const {

@@ -12,6 +12,10 @@
 //         plane 2 endpoint 5 = fd00:0:0:2::6
 //   MAC:  02:00:00:<plane>:<endpoint high>:<endpoint low> (locally administered)
 //
+// Or, with `shared` set, one address per endpoint that every plane routes (plane 0's above):
+// a NIC whose ports all carry one IP, the plane chosen per packet by the sender (spec 20.1,
+// an EV set entry's plane), as the reference Device's planes do.
+//
 // Usage:
 //   FabricAddressing plan;
 //   wire::Ipv4Address a = plan.ipv4(/*plane=*/1, /*endpoint=*/7);   // 198.18.32.8
@@ -32,6 +36,7 @@ inline constexpr uint32_t kMaxEndpoints = kIpv4PlaneStride - 2;
 struct FabricAddressing {
   wire::Ipv4Address ipv4_base{{198, 18, 0, 0}};  // RFC 2544 benchmarking range, a /15
   wire::Ipv6Address ipv6_base{{0xfd}};           // fd00::/64 per plane (ULA)
+  bool shared = false;  // every plane routes each endpoint's plane-0 addresses
 
   wire::Ipv4Address ipv4(uint32_t plane, uint32_t endpoint) const;
   wire::Ipv6Address ipv6(uint32_t plane, uint32_t endpoint) const;

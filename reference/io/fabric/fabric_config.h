@@ -94,10 +94,11 @@ struct CableRef {
   friend bool operator==(const CableRef&, const CableRef&) = default;
 };
 
-// Silently discards every frame offered to it: a whole plane, or one cable.
+// Silently discards every frame offered to it from from_ns on: a whole plane, or one cable.
 struct BlackHole {
   uint32_t plane = 0;
   std::optional<CableRef> cable;  // none: every cable of the plane
+  uint64_t from_ns = 0;           // a failure mid-run: the frames before it pass
 };
 
 // Down from down_ns until up_ns; with period_ns > 0, that pattern repeats every period.

@@ -93,5 +93,16 @@ TEST(FabricAddressing, AnotherPlanesAddressIsNotOnThisPlane) {
   EXPECT_EQ(plan.endpoint_of(0, wire::Ipv4Address{{10, 0, 0, 1}}), std::nullopt);
 }
 
+TEST(FabricAddressing, SharedAddressesAreTheSameEndpointOnEveryPlane) {
+  FabricAddressing plan{.shared = true};
+  EXPECT_EQ(plan.ipv4(5, 7).to_string(), "198.18.0.8");
+  EXPECT_EQ(plan.ipv6(5, 7), plan.ipv6(0, 7));
+  for (uint32_t plane : {0U, 3U, 15U}) {
+    EXPECT_EQ(plan.endpoint_of(plane, plan.ipv4(0, 9)), 9U);
+    EXPECT_EQ(plan.endpoint_of(plane, plan.ipv6(0, 9)), 9U);
+  }
+  EXPECT_EQ(plan.endpoint_of(3, FabricAddressing{}.ipv4(3, 9)), std::nullopt);
+}
+
 }  // namespace
 }  // namespace mr::io::fabric

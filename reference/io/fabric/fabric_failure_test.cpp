@@ -52,6 +52,28 @@ TEST(FabricFailure, BlackHoledPlaneDropsEveryFrameOnItAndNoneElsewhere) {
   EXPECT_FALSE(fabric->port(1, 0).link_up());
 }
 
+TEST(FabricFailure, APlaneBlackHoledMidRunPassesWhatCameBeforeAndDropsWhatComesAfter) {
+  VirtualClock clock;
+  FabricConfig config = two_planes_leaf_spine();
+  config.faults.black_holes.push_back({.plane = 1, .from_ns = 1'000'000});
+  auto fabric = Fabric::create(clock, config).value();
+  auto send_ten = [&] {
+    std::vector<Frame> burst;
+    for (uint16_t i = 0; i < 10; ++i)
+      burst.push_back(test_frame(config, {.plane = 1, .src = 0, .dst = 3, .sport = 0xc000}));
+    ASSERT_EQ(fabric->port(1, 0).send_burst(burst), 10U);
+    run_to_quiet(*fabric, clock);
+  };
+  send_ten();
+  EXPECT_EQ(drain(fabric->port(1, 3)), 10U);
+  EXPECT_TRUE(fabric->port(1, 0).link_up());
+  clock.set(1'000'000);
+  send_ten();
+  EXPECT_EQ(drain(fabric->port(1, 3)), 0U);
+  EXPECT_EQ(fabric->plane_counters(1).dropped(DropCause::kBlackHole), 10U);
+  EXPECT_FALSE(fabric->port(1, 0).link_up());
+}
+
 TEST(FabricFailure, BlackHoledSpineCableDropsOnlyTheFlowsHashedOntoIt) {
   VirtualClock clock;
   FabricConfig config = two_planes_leaf_spine();

@@ -1,5 +1,7 @@
 #include "reference/io/fabric/link_faults.h"
 
+#include <algorithm>
+
 namespace mr::io::fabric {
 
 bool flap_down(const LinkFlap& flap, uint64_t t_ns) {
@@ -15,7 +17,8 @@ LinkFaults link_faults(const FabricConfig& config, const CableRef& cable, uint64
   faults.loss_random = SeededRandom(derive_seed(config.seed, stream, 0x1055));
   for (const BlackHole& hole : config.faults.black_holes) {
     if (hole.plane == cable.plane && (!hole.cable || *hole.cable == cable)) {
-      faults.black_hole = true;
+      faults.black_hole_from_ns =
+          std::min(faults.black_hole_from_ns.value_or(hole.from_ns), hole.from_ns);
     }
   }
   for (const LinkFlap& flap : config.faults.flaps) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "reference/io/fabric/fabric_config.h"
@@ -17,12 +18,13 @@ namespace mr::io::fabric {
 bool flap_down(const LinkFlap& flap, uint64_t t_ns);
 
 struct LinkFaults {
-  bool black_hole = false;
+  std::optional<uint64_t> black_hole_from_ns;  // black-holed from then on
   std::vector<LinkFlap> flaps;
   double rate_fraction = 1.0;
   double loss_probability = 0;
   SeededRandom loss_random;
 
+  bool black_holed(uint64_t t_ns) const { return black_hole_from_ns && t_ns >= *black_hole_from_ns; }
   bool down(uint64_t t_ns) const {
     for (const LinkFlap& f : flaps) {
       if (flap_down(f, t_ns)) return true;
