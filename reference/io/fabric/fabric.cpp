@@ -195,6 +195,22 @@ void Fabric::arrive(uint32_t port_id, uint32_t packet) {
   }
   pool_[packet].arrival_ps = now_ps_;
   in.frames.push_back(packet);
+  if (!in.ready) {
+    in.ready = true;
+    ready_.push_back(node.plane * config_.endpoints + node.index);
+  }
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> Fabric::take_ready_ports() {
+  catch_up();
+  std::vector<std::pair<uint32_t, uint32_t>> ports;
+  ports.reserve(ready_.size());
+  for (uint32_t i : ready_) {
+    rx_[i].ready = false;
+    ports.emplace_back(i / config_.endpoints, i % config_.endpoints);
+  }
+  ready_.clear();
+  return ports;
 }
 
 size_t Fabric::send(uint32_t plane, uint32_t endpoint, std::span<const Frame> frames) {

@@ -26,6 +26,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/error/expected.h"
@@ -63,6 +64,10 @@ class Fabric {
   // Runs every event due at or before t_ns.
   void run_until(uint64_t t_ns);
 
+  // The ports (plane, endpoint) that received a frame since the last call, each once: a
+  // driver of many endpoints reads only these instead of polling every port.
+  std::vector<std::pair<uint32_t, uint32_t>> take_ready_ports();
+
   // Counters, per directed link (an index into topology().ports) and per plane.
   const LinkCounters& link_counters(uint32_t link) const { return ports_[link].counters; }
   LinkCounters counters(const CableRef& cable, LinkDirection direction) const;
@@ -95,6 +100,7 @@ class Fabric {
   };
   struct EndpointRx {
     RingQueue<uint32_t> frames;  // arrived packets, in arrival order
+    bool ready = false;          // listed in ready_ since the last take_ready_ports()
   };
 
   Fabric(const Clock& clock, FabricConfig config);
@@ -114,6 +120,7 @@ class Fabric {
   FabricTopology topology_;
   std::vector<Port> ports_;
   std::vector<EndpointRx> rx_;              // plane-major
+  std::vector<uint32_t> ready_;             // indices into rx_, in the order they got a frame
   std::vector<FabricPort> endpoint_ports_;  // plane-major
   PacketPool pool_;
   EventQueue events_;

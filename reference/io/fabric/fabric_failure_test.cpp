@@ -2,6 +2,7 @@
 // fabric cannot route; and the determinism of a whole run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -72,6 +73,26 @@ TEST(FabricFailure, APlaneBlackHoledMidRunPassesWhatCameBeforeAndDropsWhatComesA
   EXPECT_EQ(drain(fabric->port(1, 3)), 0U);
   EXPECT_EQ(fabric->plane_counters(1).dropped(DropCause::kBlackHole), 10U);
   EXPECT_FALSE(fabric->port(1, 0).link_up());
+}
+
+TEST(FabricReadyPorts, OnlyThePortsThatReceivedAreListedEachOnce) {
+  VirtualClock clock;
+  FabricConfig config = two_planes_leaf_spine();
+  auto fabric = Fabric::create(clock, config).value();
+  std::vector<Frame> burst;
+  for (uint16_t i = 0; i < 3; ++i)
+    burst.push_back(test_frame(config, {.plane = 1, .src = 0, .dst = 2, .sport = 0xc000}));
+  ASSERT_EQ(fabric->port(1, 0).send_burst(burst), 3U);
+  ASSERT_EQ(fabric->port(0, 3).send_burst(std::vector<Frame>{
+                test_frame(config, {.plane = 0, .src = 3, .dst = 1, .sport = 0xc001})}),
+            1U);
+  EXPECT_TRUE(fabric->take_ready_ports().empty());
+  run_to_quiet(*fabric, clock);
+  auto ready = fabric->take_ready_ports();
+  std::sort(ready.begin(), ready.end());
+  EXPECT_EQ(ready, (std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {1, 2}}));
+  EXPECT_TRUE(fabric->take_ready_ports().empty());
+  EXPECT_EQ(drain(fabric->port(1, 2)), 3U);
 }
 
 TEST(FabricFailure, BlackHoledSpineCableDropsOnlyTheFlowsHashedOntoIt) {

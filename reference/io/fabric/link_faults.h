@@ -24,7 +24,9 @@ struct LinkFaults {
   double loss_probability = 0;
   SeededRandom loss_random;
 
-  bool black_holed(uint64_t t_ns) const { return black_hole_from_ns && t_ns >= *black_hole_from_ns; }
+  bool black_holed(uint64_t t_ns) const {
+    return black_hole_from_ns && t_ns >= *black_hole_from_ns;
+  }
   bool down(uint64_t t_ns) const {
     for (const LinkFlap& f : flaps) {
       if (flap_down(f, t_ns)) return true;

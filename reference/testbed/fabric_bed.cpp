@@ -1,0 +1,204 @@
+#include "reference/testbed/fabric_bed.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace mr::testbed {
+
+using io::fabric::FabricConfig;
+using transport::QpAttributes;
+using transport::QpState;
+
+FabricBed::FabricBed(FabricConfig fabric, BedDeviceOptions devices)
+    : config_(std::move(fabric)), options_(std::move(devices)) {}
+
+Expected<std::unique_ptr<FabricBed>, std::string> FabricBed::create(FabricConfig fabric,
+                                                                    BedDeviceOptions devices) {
+  if (!fabric.addressing.shared) {
+    return Unexpected<std::string>(std::string(
+        "addressing.shared: must be true: a device has one address on all of its planes"));
+  }
+  std::unique_ptr<FabricBed> bed(new FabricBed(std::move(fabric), std::move(devices)));
+  auto made = io::fabric::Fabric::create(bed->clock_, bed->config_);
+  if (!made) return Unexpected<std::string>(made.error().to_string());
+  bed->fabric_ = std::move(*made);
+  const auto planes = static_cast<uint8_t>(bed->config_.planes.size());
+  const auto& plan = bed->config_.addressing;
+  for (uint32_t e = 0; e < bed->config_.endpoints; ++e) {
+    transport::DeviceConfig c;
+    c.mac = plan.mac(0, e);
+    c.ip = plan.ipv4(0, e);
+    c.seed = bed->options_.seed + e;
+    c.mxcap = bed->options_.mxcap;
+    c.ext = bed->options_.ext;
+    c.dcqcn = bed->options_.dcqcn;
+    c.cnp_notification_point = c.cnp_reaction_point = bed->options_.dcqcn_enabled;
+    c.planes = planes;
+    Endpoint ep;
+    ep.device = std::make_unique<transport::Device>(std::move(c));
+    ep.pd = *ep.device->memory().alloc_pd();
+    auto cq = ep.device->create_cq(bed->options_.cq_depth);
+    if (!cq) return Unexpected<std::string>("cq_depth: " + cq.error().message);
+    ep.cq = *cq;
+    bed->devices_.push_back(std::move(ep));
+  }
+  const size_t ports = size_t{planes} * bed->config_.endpoints;
+  bed->backlog_.resize(ports);
+  bed->port_up_.assign(ports, 1);
+  const auto& f = bed->config_.faults;
+  bed->watch_ports_ = !f.flaps.empty() || !f.black_holes.empty();
+  return bed;
+}
+
+Expected<RcConnection, std::string> FabricBed::connect(uint32_t a, uint32_t b,
+                                                       const ConnectOptions& o) {
+  if (a >= endpoints() || b >= endpoints() || a == b)
+    return Unexpected<std::string>("connect: endpoints " + std::to_string(a) + " and " +
+                                   std::to_string(b) + " are not two of the bed's " +
+                                   std::to_string(endpoints()));
+  RcConnection c{.a = a, .b = b};
+  const uint32_t access =
+      memory::kLocalWrite | memory::kRemoteWrite | memory::kRemoteRead | memory::kRemoteAtomic;
+  for (auto [e, qpn, mr] : {std::tuple{a, &c.qp_a, &c.mr_a}, std::tuple{b, &c.qp_b, &c.mr_b}}) {
+    Endpoint& ep = devices_[e];
+    transport::QpInitAttributes init;
+    init.pd = ep.pd;
+    init.send_cq = init.recv_cq = ep.cq;
+    auto q = ep.device->create_qp(init);
+    if (!q) return Unexpected<std::string>("create_qp: " + q.error().message);
+    *qpn = *q;
+    auto m = ep.device->memory().reg_mr(ep.pd, o.region_bytes, access);
+    if (!m) return Unexpected<std::string>("reg_mr: " + m.error());
+    *mr = *m;
+  }
+  const uint32_t psn_a = 0x100 + a, psn_b = 0x100 + b;
+  for (auto [self, peer, mine, theirs, my_psn, peer_psn] :
+       {std::tuple{a, b, c.qp_a, c.qp_b, psn_a, psn_b},
+        std::tuple{b, a, c.qp_b, c.qp_a, psn_b, psn_a}}) {
+    transport::Device& d = device(self);
+    QpAttributes attr;
+    attr.state = QpState::kInit;
+    attr.access_flags =
+        transport::kQpRemoteWrite | transport::kQpRemoteRead | transport::kQpRemoteAtomic;
+    using namespace transport;  // the attribute mask bits
+    if (auto ok = d.modify_qp(mine, attr, kAttrState | kAttrPkey | kAttrAccessFlags); !ok)
+      return Unexpected<std::string>("INIT: " + ok.error().message);
+    attr.state = QpState::kRtr;
+    attr.path_mtu = o.path_mtu;
+    attr.av.smac = d.config().mac;
+    attr.av.dmac = device(peer).config().mac;
+    attr.av.sip = d.config().ip;
+    attr.av.dip = device(peer).config().ip;
+    attr.av.udp_sport = static_cast<uint16_t>(0xc000 | (mine & 0x3fff));
+    attr.dest_qpn = theirs;
+    attr.rq_psn = peer_psn;
+    attr.max_dest_rd_atomic = 16;
+    attr.peer_mxcap = device(peer).config().mxcap;  // what the CM exchange would carry
+    if (auto ok = d.modify_qp(mine, attr,
+                              kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
+                                  kAttrMaxDestRdAtomic | kAttrMinRnrTimer | kAttrPeerMxcap);
+        !ok)
+      return Unexpected<std::string>("RTR: " + ok.error().message);
+    attr.state = QpState::kRts;
+    attr.sq_psn = my_psn;
+    attr.timeout = o.timeout;
+    attr.retry_cnt = o.retry_cnt;
+    attr.rnr_retry = 7;
+    attr.max_rd_atomic = 16;
+    if (auto ok = d.modify_qp(mine, attr,
+                              kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt |
+                                  kAttrRnrRetry | kAttrMaxRdAtomic);
+        !ok)
+      return Unexpected<std::string>("RTS: " + ok.error().message);
+  }
+  return c;
+}
+
+void FabricBed::touch(uint32_t endpoint) { devices_[endpoint].due = true; }
+
+// The device's timers and requesters run, and what it sent goes to its planes' ports.
+void FabricBed::run_endpoint(uint32_t e, uint64_t now) {
+  Endpoint& ep = devices_[e];
+  ep.device->advance(now);
+  std::vector<uint8_t> planes;
+  std::vector<std::vector<uint8_t>> frames = ep.device->take_outbox(planes);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const size_t port = size_t{planes[i]} * config_.endpoints + e;
+    std::deque<io::Frame>& q = backlog_[port];
+    if (q.empty()) backlogged_.push_back(static_cast<uint32_t>(port));
+    q.push_back(io::Frame{std::move(frames[i]), now});
+    backlog_high_water_ = std::max<uint64_t>(backlog_high_water_, q.size());
+  }
+  ep.deadline = ep.device->next_deadline();
+  ep.due = false;
+}
+
+// Each backlog goes to its port as far as the NIC ring takes it, oldest first.
+void FabricBed::flush_backlogs() {
+  std::erase_if(backlogged_, [&](uint32_t port) {
+    std::deque<io::Frame>& q = backlog_[port];
+    io::fabric::FabricPort& link =
+        fabric_->port(port / config_.endpoints, port % config_.endpoints);
+    while (!q.empty()) {
+      if (link.send_burst(std::span<const io::Frame>(&q.front(), 1)) == 0) return false;
+      q.pop_front();
+    }
+    return true;
+  });
+}
+
+// Port state as the device's PHY would see it (spec 25.1: plane port up/down).
+void FabricBed::poll_ports(uint64_t now) {
+  if (!watch_ports_ || now < next_port_poll_ns_) return;
+  next_port_poll_ns_ = now + kPortPollNs;
+  for (size_t port = 0; port < port_up_.size(); ++port) {
+    const auto plane = static_cast<uint32_t>(port / config_.endpoints);
+    const auto e = static_cast<uint32_t>(port % config_.endpoints);
+    const bool up = fabric_->port(plane, e).link_up();
+    if (up == (port_up_[port] != 0)) continue;
+    port_up_[port] = up ? 1 : 0;
+    devices_[e].device->set_plane_port(static_cast<uint8_t>(plane), up, now);
+    devices_[e].due = true;
+  }
+}
+
+std::optional<uint64_t> FabricBed::next_time() {
+  std::optional<uint64_t> next = fabric_->next_event_ns();
+  for (const Endpoint& ep : devices_) {
+    if (ep.due) return clock_.now_ns();
+    if (ep.deadline && (!next || *ep.deadline < *next)) next = ep.deadline;
+  }
+  if (watch_ports_ && next) next = std::min(*next, std::max(next_port_poll_ns_, clock_.now_ns()));
+  return next;
+}
+
+bool FabricBed::run_until(const std::function<bool()>& done, uint64_t max_ns) {
+  const uint64_t end = clock_.now_ns() + max_ns;
+  std::vector<io::Frame> in(64);
+  // Bounded by virtual time and by a step budget: every step moves time or drains work.
+  for (uint64_t budget = 0; budget < 2'000'000'000ULL; ++budget) {
+    if (done()) return true;
+    const std::optional<uint64_t> next = next_time();
+    if (!next || *next > end) return done();
+    const uint64_t now = std::max(*next, clock_.now_ns());
+    clock_.set(now);
+    ++steps_;
+    fabric_->run_until(now);
+    poll_ports(now);
+    for (auto [plane, e] : fabric_->take_ready_ports()) {
+      io::fabric::FabricPort& port = fabric_->port(plane, e);
+      for (size_t n = port.receive_burst(in, 0); n > 0; n = port.receive_burst(in, 0)) {
+        for (size_t i = 0; i < n; ++i) devices_[e].device->receive(in[i].bytes, now);
+      }
+      devices_[e].due = true;
+    }
+    for (uint32_t e = 0; e < devices_.size(); ++e) {
+      Endpoint& ep = devices_[e];
+      if (ep.due || (ep.deadline && *ep.deadline <= now)) run_endpoint(e, now);
+    }
+    flush_backlogs();
+  }
+  return done();
+}
+
+}  // namespace mr::testbed
