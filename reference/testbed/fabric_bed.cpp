@@ -1,9 +1,23 @@
 #include "reference/testbed/fabric_bed.h"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 namespace mr::testbed {
+namespace {
+
+// Whether an Ethernet frame carries an RC request: the BTH opcode after IPv4 or IPv6 and UDP.
+bool is_rc_request(std::span<const uint8_t> f) {
+  if (f.size() < 14) return false;
+  const uint16_t type = static_cast<uint16_t>(f[12] << 8 | f[13]);
+  const size_t bth = type == 0x0800 ? 14 + 20 + 8 : type == 0x86dd ? 14 + 40 + 8 : 0;
+  if (bth == 0 || f.size() <= bth) return false;
+  const uint8_t op = f[bth];
+  return op <= 0x0c || op == 0x13 || op == 0x14;  // SEND, WRITE, READ request, atomics
+}
+
+}  // namespace
 
 using io::fabric::FabricConfig;
 using transport::QpAttributes;
@@ -46,7 +60,9 @@ Expected<std::unique_ptr<FabricBed>, std::string> FabricBed::create(FabricConfig
   bed->backlog_.resize(ports);
   bed->port_up_.assign(ports, 1);
   const auto& f = bed->config_.faults;
-  bed->watch_ports_ = !f.flaps.empty() || !f.black_holes.empty();
+  // Faults can also be added while running (Fabric::add_black_hole): any multi-plane bed
+  // watches its ports.
+  bed->watch_ports_ = !f.flaps.empty() || !f.black_holes.empty() || planes > 1;
   return bed;
 }
 
@@ -90,6 +106,7 @@ Expected<RcConnection, std::string> FabricBed::connect(uint32_t a, uint32_t b,
     attr.av.sip = d.config().ip;
     attr.av.dip = device(peer).config().ip;
     attr.av.udp_sport = static_cast<uint16_t>(0xc000 | (mine & 0x3fff));
+    attr.av.traffic_class = o.traffic_class;
     attr.dest_qpn = theirs;
     attr.rq_psn = peer_psn;
     attr.max_dest_rd_atomic = 16;
@@ -125,12 +142,14 @@ void FabricBed::run_endpoint(uint32_t e, uint64_t now) {
   for (size_t i = 0; i < frames.size(); ++i) {
     const size_t port = size_t{planes[i]} * config_.endpoints + e;
     std::deque<io::Frame>& q = backlog_[port];
+    if (is_rc_request(frames[i])) ++request_frames_;
     if (q.empty()) backlogged_.push_back(static_cast<uint32_t>(port));
     q.push_back(io::Frame{std::move(frames[i]), now});
     backlog_high_water_ = std::max<uint64_t>(backlog_high_water_, q.size());
   }
   ep.deadline = ep.device->next_deadline();
   ep.due = false;
+  if (after_run) after_run(e, now);
 }
 
 // Each backlog goes to its port as far as the NIC ring takes it, oldest first.

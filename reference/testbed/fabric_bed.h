@@ -59,6 +59,9 @@ struct ConnectOptions {
   uint64_t region_bytes = 1 << 20;
   uint8_t timeout = 14;   // 4.096 us x 2^14 = 67 ms: verbs' usual; the Ext RTO is its own
   uint8_t retry_cnt = 7;  // base QPs' go-back-N retries
+  // DSCP 0, ECT(0): data is ECN-capable, as a RoCE NIC with ECN on sends it, so switches
+  // mark instead of only dropping (DCQCN for base QPs, section 26 for Ext).
+  uint8_t traffic_class = 0x02;
 };
 
 class FabricBed {
@@ -86,7 +89,14 @@ class FabricBed {
   // or nothing is left to happen. Returns whether done() became true.
   bool run_until(const std::function<bool()>& done, uint64_t max_ns);
 
+  // Called after device e ran at `now` (received, timers, requesters): completions appear
+  // only then, so a caller polls e's CQ here instead of every CQ at every step.
+  std::function<void(uint32_t e, uint64_t now)> after_run;
+
   uint64_t steps() const { return steps_; }
+  // RC request packets (SEND, WRITE, READ request, atomic) the devices sent, retransmissions
+  // included: beside the packets the messages need, what recovery cost.
+  uint64_t request_frames() const { return request_frames_; }
   uint64_t backlog_high_water() const { return backlog_high_water_; }
 
  private:
@@ -116,6 +126,7 @@ class FabricBed {
   uint64_t next_port_poll_ns_ = 0;
   uint64_t steps_ = 0;
   uint64_t backlog_high_water_ = 0;
+  uint64_t request_frames_ = 0;
 };
 
 }  // namespace mr::testbed

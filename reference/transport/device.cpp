@@ -251,7 +251,7 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
       ext::EvTable::default_set(qp.qpn, config_.planes, config_.ext.ev_set_size), paths);
   if (!evs) return verbs_error("ev_set: " + evs.error());
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
-                                             config_.ext, qp.init.srq.has_value());
+                                             config_.ext, qp.init.srq.has_value(), now_ns_);
   for (uint8_t plane = 0; plane < config_.planes; ++plane)
     if (plane_down_[plane]) qp.ext->evs.port_down(plane, now_ns_);
   return {};
@@ -369,7 +369,7 @@ QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
                    srq,
                    now_ns,
                    step_trace_,
-                   static_cast<uint8_t>(qp.qpn % config_.planes)};
+                   base_plane(qp.qpn)};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {
@@ -543,7 +543,7 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   if (auto* v4 = std::get_if<wire::Ipv4>(&cnp.ip)) v4->tos = 48 << 2;  // V_CNP_DSCP
   if (auto* v6 = std::get_if<wire::Ipv6>(&cnp.ip)) v6->tc = 48 << 2;
   outbox_.push_back(factory_.finish(cnp));
-  outbox_planes_.push_back(static_cast<uint8_t>(qp.qpn % config_.planes));
+  outbox_planes_.push_back(base_plane(qp.qpn));
   ++counters_.cnp_sent;
   ++counters_.sent_pkts;
 }

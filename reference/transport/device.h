@@ -59,8 +59,7 @@ struct DeviceConfig {
   std::optional<wire::Mxcap> mxcap;
   ext::ExtQpParameters ext;
   // Ports, one per plane of a multi-plane fabric (1 to 16), all with this device's addresses.
-  // An Ext QP sprays over them by its EV set; a base QP keeps to plane (QPN mod planes), as a
-  // bonded NIC hashes a flow onto one port.
+  // An Ext QP sprays over them by its EV set; a base QP keeps to one (base_plane()).
   uint8_t planes = 1;  // outside 1 to 16: clamped
 };
 
@@ -107,6 +106,11 @@ class Device {
 
   const DeviceCounters& counters() const { return counters_; }
   const DeviceConfig& config() const { return config_; }
+  // The plane a base QP's packets leave on: its QPN hashed onto the planes, as a bonded NIC
+  // hashes a flow onto one port (a hash, not QPN mod planes: seeded QPNs share low bits).
+  uint8_t base_plane(uint32_t qpn) const {
+    return static_cast<uint8_t>(((uint64_t{qpn} * 0x9e3779b97f4a7c15ULL) >> 40) % config_.planes);
+  }
   const QueuePair* qp(uint32_t qpn) const;
 
  private:

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "reference/transport/ext/ack_policy.h"
+#include "reference/transport/ext/congestion_window.h"
 #include "reference/transport/ext/ev_selector.h"
 #include "reference/transport/ext/ev_table.h"
 #include "reference/transport/ext/negotiation.h"
@@ -34,6 +35,7 @@ struct ExtQpParameters {
   AckParameters acks;
   uint8_t local_mpr = 8;  // the window this receiver advertises, units of 128 PSNs
   PathFailureParameters paths;
+  CongestionParameters congestion;
   AdaptiveParameters adaptive;
   uint32_t ev_set_size = 16;  // N_EV_DEFAULT: the generated set's entries
 };
@@ -56,7 +58,7 @@ struct ExtMessageEnd {
 
 struct ExtQpState {
   ExtQpState(const ExtAgreement& agreed, EvTable ev_set, uint32_t sq_psn, uint32_t rq_psn,
-             const ExtQpParameters& parameters, bool shared_receive_queue)
+             const ExtQpParameters& parameters, bool shared_receive_queue, uint64_t now_ns)
       : agreement(agreed),
         evs(std::move(ev_set)),
         selector(selection_mode(agreed), parameters.adaptive),
@@ -64,7 +66,9 @@ struct ExtQpState {
         rto(parameters.rto),
         window(rq_psn, parameters.local_mpr),
         acks(parameters.acks),
-        binding(shared_receive_queue) {}
+        binding(shared_receive_queue) {
+    if (agreed.has(wire::kMxcapCc)) cc.emplace(parameters.congestion, now_ns);
+  }
 
   ExtAgreement agreement;
 
@@ -76,8 +80,12 @@ struct ExtQpState {
   SentPsnRecords sent;
   RtoEstimator rto;
   std::deque<Retransmission> retransmit;  // PSNs to send again, oldest cause first
-  uint32_t next_msn = 1;                  // MR-EX-11: the first request message's MSN is 1
-  uint32_t next_rqsn = 1;                 // MR-EX-12: of messages that consume a receive WQE
+  // Section 26's window when CC is agreed; PSNs sent and neither acknowledged nor SACKed
+  // (each counted as a full MTU of bytes in flight).
+  std::optional<CongestionWindow> cc;
+  uint64_t psns_in_flight = 0;
+  uint32_t next_msn = 1;   // MR-EX-11: the first request message's MSN is 1
+  uint32_t next_rqsn = 1;  // MR-EX-12: of messages that consume a receive WQE
   // Work waits for a usable EV set entry: when to look again (MR-MU-04).
   std::optional<uint64_t> ev_retry_ns;
   // RNR NAKed PSNs and when each may go again (MR-OO-12), oldest first.

@@ -91,6 +91,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   p.payload = payload;
   ctx.send_on(p, entry->plane);
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
+  if (!retransmission) ++ext.psns_in_flight;
   return true;
 }
 
@@ -130,9 +131,14 @@ ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
   return ExtReqState::kCheckWindow;
 }
 
-// MR-SA-07: a new PSN only inside the window the receiver granted.
+// MR-SA-07: a new PSN only inside the window the receiver granted; with CC, only while the
+// bytes in flight leave room in the congestion window (section 26.2).
 ExtReqState check_window(const QueuePair& qp) {
-  return qp.ext->sent.may_send_new(qp.next_psn) ? ExtReqState::kTransmit : ExtReqState::kDone;
+  const ext::ExtQpState& ext = *qp.ext;
+  if (!ext.sent.may_send_new(qp.next_psn)) return ExtReqState::kDone;
+  const uint64_t mtu = qp.attr.path_mtu;
+  if (ext.cc && !ext.cc->may_send(ext.psns_in_flight * mtu, mtu)) return ExtReqState::kDone;
+  return ExtReqState::kTransmit;
 }
 
 ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
@@ -269,6 +275,16 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed,
                              s.ece || s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean);
   const ext::AckOutcome outcome = ext.sent.on_ack(report, ctx.now_ns, ext.rto);
+  ext.psns_in_flight -= std::min<uint64_t>(ext.psns_in_flight, outcome.newly_acknowledged);
+  if (ext.cc) {
+    const uint64_t mtu = qp.attr.path_mtu;
+    std::optional<uint64_t> rtt;
+    if (s.tse) rtt = ext::rtt_sample(ctx.now_ns, s.ts_echo, s.service_time);
+    ext.cc->on_ack({.acked_bytes = uint64_t{outcome.newly_acknowledged} * mtu,
+                    .ecn = s.ece || s.trm || s.ce_count > 0,
+                    .rtt_ns = rtt},
+                   ctx.now_ns, ext.psns_in_flight * mtu);
+  }
   for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
   retire_acknowledged(qp, ctx);
 }
@@ -290,9 +306,14 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
   }
   for (const ext::Retransmission& r : out.retransmit) {
     // Section 25.1: a timeout blames the entry the PSN last went out on.
-    if (r.cause == ext::RetransmitCause::kTimeout)
+    if (r.cause == ext::RetransmitCause::kTimeout) {
       if (auto ev = ext.sent.last_ev(r.psn))
         if (auto i = ext.evs.find(*ev)) ext.evs.on_rto(*i, ctx.now_ns);
+      // Section 26.1: an RTO takes the packet's size off the window.
+      if (ext.cc)
+        ext.cc->on_loss(qp.attr.path_mtu, std::nullopt, ctx.now_ns,
+                        ext.psns_in_flight * qp.attr.path_mtu);
+    }
     ext.retransmit.push_back(r);
   }
 }

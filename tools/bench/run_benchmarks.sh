@@ -19,6 +19,12 @@
 #   replay     `metaroce replay FILE --inject IF --fast` onto a veth pair between two
 #              namespaces against `tcpreplay --topspeed` with the same 1,000,000-frame rc
 #              capture on the same pair (root): frames/s arriving at the peer.
+#   fabric     issue 22's scenarios on the simulated multi-plane fabric in virtual time (a
+#              plane black-holed mid-transfer, incast 16 and 128 to 1, a 128-host
+#              permutation sprayed, on one path and with degraded spine links, random loss
+#              0.1 to 5%): Part II against base RoCEv2 (go-back-N, DCQCN, no PFC) on the same
+#              fabric and seed, completion against the ideal, retransmissions, drops; the
+#              simulator's own cost in wall seconds and events per second.
 #
 # Results: a table on stdout and reports/bench/<area>.json.
 set -uo pipefail
@@ -36,6 +42,15 @@ case "$area" in
   analyze) exec tools/bench/analyze_benchmark.sh ;;
   suite) exec tools/bench/suite_benchmark.sh ;;
   replay) exec tools/bench/replay_benchmark.sh ;;
+  fabric)
+    if ! bazel build --noshow_progress --config=bench //reference/testbed:fabric_bench >"$cache/build.log" 2>&1; then
+      tail -30 "$cache/build.log" >&2
+      exit 2
+    fi
+    "$(bazel info --config=bench bazel-bin 2>/dev/null)/reference/testbed/fabric_bench" "$out_dir/fabric.json" || exit $?
+    echo "results: $out_dir/fabric.json"
+    exit 0
+    ;;
   transport | io)
     target=$([[ $area == transport ]] && echo //reference/transport:transport_benchmark || echo //reference/io:link_benchmark)
     if ! bazel build --noshow_progress --config=bench "$target" >"$cache/build.log" 2>&1; then
@@ -73,7 +88,7 @@ PY
     echo "results: $out_dir/$area.json"
     exit 0
     ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite, replay)" >&2; exit 2 ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite, replay, fabric)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"

@@ -201,6 +201,17 @@ void Fabric::arrive(uint32_t port_id, uint32_t packet) {
   }
 }
 
+Expected<void, FabricConfigError> Fabric::add_black_hole(const BlackHole& hole) {
+  FabricConfig next = config_;
+  next.faults.black_holes.push_back(hole);
+  if (auto ok = validate_fabric_config(next); !ok) return Unexpected(ok.error());
+  config_ = std::move(next);
+  for (Port& port : ports_) {
+    if (covers(hole, port.spec.cable)) port.faults.add(hole);
+  }
+  return {};
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> Fabric::take_ready_ports() {
   catch_up();
   std::vector<std::pair<uint32_t, uint32_t>> ports;

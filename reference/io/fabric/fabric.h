@@ -58,6 +58,11 @@ class Fabric {
   const FabricConfig& config() const { return config_; }
   const FabricTopology& topology() const { return topology_; }
 
+  // A black hole decided while running (a script's plane failure, a scenario's failure of
+  // the plane a flow uses), as if the config had held it; checked as the config is, the
+  // error naming the field ("faults.black_holes[2].plane").
+  Expected<void, FabricConfigError> add_black_hole(const BlackHole& hole);
+
   // When the next event happens (rounded up to a whole ns), if any is scheduled. Not
   // const: the event wheel orders its next bucket on the first look.
   std::optional<uint64_t> next_event_ns();

@@ -75,6 +75,24 @@ TEST(FabricFailure, APlaneBlackHoledMidRunPassesWhatCameBeforeAndDropsWhatComesA
   EXPECT_FALSE(fabric->port(1, 0).link_up());
 }
 
+TEST(FabricFailure, ABlackHoleAddedWhileRunningActsAsAConfiguredOne) {
+  VirtualClock clock;
+  FabricConfig config = two_planes_leaf_spine();
+  auto fabric = Fabric::create(clock, config).value();
+  const auto bad = fabric->add_black_hole({.plane = 7});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().field, "faults.black_holes[0].plane");
+  ASSERT_TRUE(fabric->add_black_hole({.plane = 1, .from_ns = 500}));
+  EXPECT_TRUE(fabric->port(1, 0).link_up());
+  clock.set(500);
+  std::vector<Frame> burst{test_frame(config, {.plane = 1, .src = 0, .dst = 3, .sport = 0xc000})};
+  ASSERT_EQ(fabric->port(1, 0).send_burst(burst), 1U);
+  run_to_quiet(*fabric, clock);
+  EXPECT_EQ(drain(fabric->port(1, 3)), 0U);
+  EXPECT_EQ(fabric->plane_counters(1).dropped(DropCause::kBlackHole), 1U);
+  EXPECT_FALSE(fabric->port(1, 0).link_up());
+}
+
 TEST(FabricReadyPorts, OnlyThePortsThatReceivedAreListedEachOnce) {
   VirtualClock clock;
   FabricConfig config = two_planes_leaf_spine();

@@ -1,8 +1,10 @@
 #include "reference/io/fabric/link_faults.h"
 
-#include <algorithm>
-
 namespace mr::io::fabric {
+
+bool covers(const BlackHole& hole, const CableRef& cable) {
+  return hole.plane == cable.plane && (!hole.cable || *hole.cable == cable);
+}
 
 bool flap_down(const LinkFlap& flap, uint64_t t_ns) {
   if (t_ns < flap.down_ns) return false;
@@ -16,10 +18,7 @@ LinkFaults link_faults(const FabricConfig& config, const CableRef& cable, uint64
   // Salted so that loss draws never coincide with the RED streams of the same link.
   faults.loss_random = SeededRandom(derive_seed(config.seed, stream, 0x1055));
   for (const BlackHole& hole : config.faults.black_holes) {
-    if (hole.plane == cable.plane && (!hole.cable || *hole.cable == cable)) {
-      faults.black_hole_from_ns =
-          std::min(faults.black_hole_from_ns.value_or(hole.from_ns), hole.from_ns);
-    }
+    if (covers(hole, cable)) faults.add(hole);
   }
   for (const LinkFlap& flap : config.faults.flaps) {
     if (flap.cable == cable) faults.flaps.push_back(flap);

@@ -5,6 +5,7 @@
 // random loss with a stream of its own drawn from the fabric seed.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -13,6 +14,9 @@
 #include "reference/io/fabric/seeded_random.h"
 
 namespace mr::io::fabric {
+
+// Whether the black hole covers `cable` (its plane's, or that one cable).
+bool covers(const BlackHole& hole, const CableRef& cable);
 
 // True while the flap holds its cable down at time t.
 bool flap_down(const LinkFlap& flap, uint64_t t_ns);
@@ -24,6 +28,9 @@ struct LinkFaults {
   double loss_probability = 0;
   SeededRandom loss_random;
 
+  void add(const BlackHole& hole) {
+    black_hole_from_ns = std::min(black_hole_from_ns.value_or(hole.from_ns), hole.from_ns);
+  }
   bool black_holed(uint64_t t_ns) const {
     return black_hole_from_ns && t_ns >= *black_hole_from_ns;
   }

@@ -1,0 +1,91 @@
+// File: fabric_scenario.h
+//
+// A workload on a FabricBed and what it achieved (issue 22's "what it buys"): flows of RDMA
+// WRITEs between endpoints, each posted as messages at its start time, run in virtual time
+// until every flow completes or fails or the time bound passes; then every receiver's region
+// is compared with the pattern its sender wrote. The same Scenario with `mxcap` set (Part II)
+// and unset (base RoCEv2: go-back-N, DCQCN) on the same fabric and seed gives the side by
+// side figures of `./metaroce bench fabric`.
+//
+//   Scenario s{.name = "loss-1%", .fabric = f, .flows = {{.src = 0, .dst = 1, .bytes = 16 << 20}}};
+//   s.mxcap = wire::Mxcap{};
+//   ScenarioOutcome ext = run_scenario(s).value();
+//   s.mxcap.reset();
+//   ScenarioOutcome base = run_scenario(s).value();
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/error/expected.h"
+#include "reference/io/fabric/fabric_config.h"
+#include "reference/testbed/fabric_bed.h"
+
+namespace mr::testbed {
+
+struct Flow {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  uint64_t bytes = 0;
+  uint64_t start_ns = 0;
+};
+
+// A plane that fails silently mid-run: every leaf-spine cable of it (or, on single-switch
+// planes, every cable) black-holed from at_ns on.
+struct PlaneFailure {
+  uint64_t at_ns = 0;
+  // None: the plane flow 0's requester QP keeps to as a base QP (Device::base_plane). QPNs come
+  // from the seed, so the Ext and base runs of one seed lose the same plane, and base
+  // RoCEv2 is shown losing a path it uses.
+  std::optional<uint32_t> plane;
+};
+
+struct Scenario {
+  std::string name;
+  io::fabric::FabricConfig fabric;  // run_scenario sets addressing.shared
+  std::vector<Flow> flows;
+  uint32_t message_bytes = 1 << 20;  // a flow is ceil(bytes / message_bytes) WRITEs
+  std::optional<wire::Mxcap> mxcap;  // none: base RoCEv2
+  transport::ext::ExtQpParameters ext;
+  ConnectOptions connection;
+  std::optional<PlaneFailure> failure;
+  uint64_t max_ns = 2'000'000'000;  // virtual time bound
+};
+
+struct FlowOutcome {
+  bool completed = false;  // every message completed successfully
+  bool failed = false;     // some message completed with an error (the QP is in Error)
+  bool data_ok = false;    // the receiver's region holds what the sender wrote
+  uint64_t finish_ns = 0;  // the last completion, from the flow's start
+};
+
+struct ScenarioOutcome {
+  std::vector<FlowOutcome> flows;
+  uint32_t completed = 0;
+  uint32_t failed = 0;
+  uint32_t data_mismatches = 0;  // completed flows whose bytes differ
+  uint64_t last_finish_ns = 0;   // the last completion of a completed flow, from time 0
+  uint64_t delivered_bytes = 0;  // of completed flows
+  uint64_t request_frames = 0;   // sent, retransmissions included
+  uint64_t needed_frames = 0;    // the packets the messages need
+  uint64_t fabric_drops = 0;
+  uint64_t overflow_drops = 0;  // of those, tail drops at a full queue (congestion)
+  uint64_t fabric_events = 0;
+  uint64_t ev_assumed_bad = 0;
+  std::optional<uint32_t> failed_plane;
+  uint64_t steps = 0;
+  double wall_seconds = 0;
+  // Completion time of the p-th percentile flow (0 < p <= 100), completed flows only.
+  uint64_t percentile_finish_ns(double p) const;
+  uint64_t retransmitted() const {
+    return request_frames > needed_frames ? request_frames - needed_frames : 0;
+  }
+};
+
+// Errors: the bed's (a field of the fabric config) or a flow naming an endpoint the fabric
+// does not have ("flows[3].dst: ...").
+Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& scenario);
+
+}  // namespace mr::testbed
