@@ -24,7 +24,7 @@ using transport::QpAttributes;
 using transport::QpState;
 
 FabricBed::FabricBed(FabricConfig fabric, BedDeviceOptions devices)
-    : config_(std::move(fabric)), options_(std::move(devices)) {}
+    : config_(std::move(fabric)), options_(devices) {}
 
 Expected<std::unique_ptr<FabricBed>, std::string> FabricBed::create(FabricConfig fabric,
                                                                     BedDeviceOptions devices) {
@@ -32,7 +32,7 @@ Expected<std::unique_ptr<FabricBed>, std::string> FabricBed::create(FabricConfig
     return Unexpected<std::string>(std::string(
         "addressing.shared: must be true: a device has one address on all of its planes"));
   }
-  std::unique_ptr<FabricBed> bed(new FabricBed(std::move(fabric), std::move(devices)));
+  std::unique_ptr<FabricBed> bed(new FabricBed(std::move(fabric), devices));
   auto made = io::fabric::Fabric::create(bed->clock_, bed->config_);
   if (!made) return Unexpected<std::string>(made.error().to_string());
   bed->fabric_ = std::move(*made);

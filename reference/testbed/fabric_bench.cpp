@@ -6,6 +6,7 @@
 // Virtual time: completion times are the simulated fabric's, independent of this machine;
 // wall seconds and fabric events per wall second are the simulator's own cost.
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -69,10 +70,8 @@ void ext_and_base(const std::string& name, Scenario s, uint64_t ideal, double ca
   run(name, "base RoCEv2, 1 ms", s, ideal, capacity);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  using namespace mr::testbed;
+int run_all(int argc, char** argv) {
+  using namespace mr::testbed;  // NOLINT(google-build-using-namespace): the bench's own names
   std::printf("%-22s %-20s %9s %3s %10s %10s %7s %9s %9s %8s %6s %8s\n", "scenario", "variant",
               "done", "err", "last us", "p99 us", "/ideal", "Gb/s", "retx", "drops", "wall s",
               "Mev/s");
@@ -154,4 +153,15 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_all(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench fabric: %s\n", e.what());
+    return 2;
+  }
 }
