@@ -69,8 +69,12 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
     flows[i].conn = *c;
     flows[i].messages = static_cast<uint32_t>((f.bytes + s.message_bytes - 1) / s.message_bytes);
     by_endpoint[f.src].emplace_back(c->qp_a, i);
+    // The source: src's region for a WRITE, dst's for a READ.
+    const bool read = s.opcode == transport::SendOpcode::kRead;
     const auto data = pattern(f.bytes, fabric.seed * 1'000'003 + i);
-    if (auto ok = bed.device(f.src).memory().write(c->mr_a.lkey, c->mr_a.va, data); !ok)
+    const memory::MrInfo& source = read ? c->mr_b : c->mr_a;
+    if (auto ok = bed.device(read ? f.dst : f.src).memory().write(source.lkey, source.va, data);
+        !ok)
       return Unexpected<std::string>("flows[" + std::to_string(i) + "]: " + ok.error());
     const uint64_t per_packet = o.path_mtu;
     out.needed_frames +=
@@ -116,7 +120,7 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
             static_cast<uint32_t>(std::min<uint64_t>(s.message_bytes, f.bytes - offset));
         transport::SendWr w;
         w.wr_id = (uint64_t{i} << 32) | m;
-        w.opcode = transport::SendOpcode::kWrite;
+        w.opcode = s.opcode;
         w.sg_list = {transport::Sge{st.conn.mr_a.va + offset, len, st.conn.mr_a.lkey}};
         w.remote_addr = st.conn.mr_b.va + offset;
         w.rkey = st.conn.mr_b.rkey;
@@ -175,8 +179,10 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
     ++out.completed;
     out.delivered_bytes += f.bytes;
     out.last_finish_ns = std::max(out.last_finish_ns, f.start_ns + o.finish_ns);
+    const bool read = s.opcode == transport::SendOpcode::kRead;
+    const memory::MrInfo& destination = read ? flows[i].conn.mr_a : flows[i].conn.mr_b;
     const auto placed =
-        bed.device(f.dst).memory().read(flows[i].conn.mr_b.lkey, flows[i].conn.mr_b.va, f.bytes);
+        bed.device(read ? f.src : f.dst).memory().read(destination.lkey, destination.va, f.bytes);
     o.data_ok = placed && *placed == pattern(f.bytes, fabric.seed * 1'000'003 + i);
     if (!o.data_ok) ++out.data_mismatches;
   }

@@ -1,11 +1,11 @@
 // File: fabric_scenario.h
 //
 // A workload on a FabricBed and what it achieved (issue 22's "what it buys"): flows of RDMA
-// WRITEs between endpoints, each posted as messages at its start time, run in virtual time
-// until every flow completes or fails or the time bound passes; then every receiver's region
-// is compared with the pattern its sender wrote. The same Scenario with `mxcap` set (Part II)
-// and unset (base RoCEv2: go-back-N, DCQCN) on the same fabric and seed gives the side by
-// side figures of `./metaroce bench fabric`.
+// WRITEs (or READs) between endpoints, each posted as messages at its start time, run in
+// virtual time until every flow completes or fails or the time bound passes; then every
+// destination region is compared with the pattern its source held. The same Scenario with `mxcap`
+// set (Part II) and unset (base RoCEv2: go-back-N, DCQCN) on the same fabric and seed gives the
+// side by side figures of `./metaroce bench fabric`.
 //
 //   Scenario s{.name = "loss-1%", .fabric = f, .flows = {{.src = 0, .dst = 1, .bytes = 16 << 20}}};
 //   s.mxcap = wire::Mxcap{};
@@ -46,7 +46,9 @@ struct Scenario {
   std::string name;
   io::fabric::FabricConfig fabric;  // run_scenario sets addressing.shared
   std::vector<Flow> flows;
-  uint32_t message_bytes = 1 << 20;  // a flow is ceil(bytes / message_bytes) WRITEs
+  uint32_t message_bytes = 1 << 20;  // a flow is ceil(bytes / message_bytes) messages
+  // kWrite: src writes into dst; kRead: src reads dst's bytes into its own region.
+  transport::SendOpcode opcode = transport::SendOpcode::kWrite;
   std::optional<wire::Mxcap> mxcap;  // none: base RoCEv2
   transport::ext::ExtQpParameters ext;
   ConnectOptions connection;
@@ -57,7 +59,7 @@ struct Scenario {
 struct FlowOutcome {
   bool completed = false;  // every message completed successfully
   bool failed = false;     // some message completed with an error (the QP is in Error)
-  bool data_ok = false;    // the receiver's region holds what the sender wrote
+  bool data_ok = false;    // the destination region holds what the source held
   uint64_t finish_ns = 0;  // the last completion, from the flow's start
 };
 

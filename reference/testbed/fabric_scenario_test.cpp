@@ -35,6 +35,19 @@ TEST(FabricScenario, ASilentPlaneFailureCostsExtNoMessageAndBaseTheQpsOnThatPlan
   EXPECT_EQ(r.base.data_mismatches, 0u);
 }
 
+TEST(FabricScenario, ReadsCompleteUnderLossWithEveryByteWhereBaseRoceStalls) {
+  Scenario s = random_loss(0.01, 2 << 20);
+  s.opcode = transport::SendOpcode::kRead;
+  s.max_ns = 200'000'000;
+  const auto r = run_both(s);
+  EXPECT_EQ(r.ext.completed, 1u);
+  EXPECT_EQ(r.ext.data_mismatches, 0u);
+  EXPECT_GT(r.ext.fabric_drops, 0u);
+  // Base go-back-N re-reads from the lost response and waits its 67 ms timer for each lost
+  // tail: within 200 ms it has not finished, or finished far later.
+  EXPECT_TRUE(r.base.completed == 0 || r.base.last_finish_ns > 10 * r.ext.last_finish_ns);
+}
+
 TEST(FabricScenario, RandomLossCostsExtOnlyTheLostPacketsAndBaseGoBackN) {
   const auto r = run_both(random_loss(0.01, 2 << 20));
   ASSERT_EQ(r.ext.completed, 1u);

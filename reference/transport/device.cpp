@@ -284,8 +284,8 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   if (auto why = check_wr_for_type(qp.init.type, wr); !why.empty()) return verbs_error(why);
   if (qp.ext && !ext_supports(wr.opcode))
     return verbs_error(
-        "an Ext QP of this reference carries SEND and RDMA WRITE (with or without "
-        "immediate) so far, not " +
+        "an Ext QP of this reference carries SEND, RDMA WRITE (with or without "
+        "immediate) and RDMA READ so far, not " +
         std::string(to_string(wr.opcode)));
   const uint64_t total = sge_total(wr.sg_list);
   if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");
@@ -550,10 +550,11 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
 
 void Device::note_activity(const QueuePair& qp) {
   const bool unsent = qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
-  // Ext: a PSN in flight may time out, so the QP stays active; checked in O(1) here, as this
+  // Ext: a PSN in flight or a READ's missing response may time out, so the QP stays active;
+  // checked in O(1) here, as this
   // runs for every packet (the exact deadline walks the PSNs in flight: next_deadline()).
   const bool ext_sending = qp.ext && qp.attr.state == QpState::kRts &&
-                           (!qp.ext->rnr_waits.empty() ||
+                           (!qp.ext->rnr_waits.empty() || !qp.ext->reads.empty() ||
                             qp.ext->sent.next_psn() != wire::psn_add(qp.ext->sent.cumulative(), 1));
   const bool ext_work =
       qp.ext && (!qp.ext->retransmit.empty() || ext_sending || ext_responder_deadline(qp));

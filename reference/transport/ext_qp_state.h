@@ -21,6 +21,7 @@
 #include "reference/transport/ext/ev_table.h"
 #include "reference/transport/ext/negotiation.h"
 #include "reference/transport/ext/ordered_completion.h"
+#include "reference/transport/ext/read_reissue.h"
 #include "reference/transport/ext/received_psn_window.h"
 #include "reference/transport/ext/rto_estimator.h"
 #include "reference/transport/ext/sack_bitmap.h"
@@ -46,6 +47,18 @@ inline EvSelectionMode selection_mode(const ExtAgreement& agreed) {
   return agreed.has(wire::kMxcapAdaptive) ? EvSelectionMode::kAdaptive
                                           : EvSelectionMode::kOblivious;
 }
+
+// A READ request the responder holds until every earlier PSN has arrived (MR-OO-10), or
+// one it serves again (a duplicate or a reissue): what executing it needs.
+struct HeldRead {
+  uint32_t psn = 0;
+  uint64_t va = 0;
+  uint32_t rkey = 0;
+  uint32_t dma_length = 0;
+  uint32_t msn = 0;
+  uint32_t mxh_offset = 0;  // of this (re)issue: the original READ's PSN is psn - offset / PMTU
+  AnsweredPacket answered;  // what its ACK echoes
+};
 
 // What a message's last packet said, kept until the message completes in MSN order.
 struct ExtMessageEnd {
@@ -86,6 +99,8 @@ struct ExtQpState {
   uint64_t psns_in_flight = 0;
   uint32_t next_msn = 1;   // MR-EX-11: the first request message's MSN is 1
   uint32_t next_rqsn = 1;  // MR-EX-12: of messages that consume a receive WQE
+  // READs sent and not yet complete, by first PSN (section 21.3).
+  std::map<uint32_t, OutstandingRead> reads;
   // Work waits for a usable EV set entry: when to look again (MR-MU-04).
   std::optional<uint64_t> ev_retry_ns;
   // RNR NAKed PSNs and when each may go again (MR-OO-12), oldest first.
@@ -101,7 +116,18 @@ struct ExtQpState {
   RqsnBinding binding;
   uint64_t next_wqe_sequence = 0;
   std::map<uint64_t, RecvWr> wqes;
-  std::map<uint32_t, ExtMessageEnd> ends;  // by MSN
+  std::map<uint32_t, ExtMessageEnd> ends;   // by MSN
+  std::map<uint32_t, HeldRead> held_reads;  // arrived before an earlier PSN, by PSN
+  // READ responses sent lately: the EV set entry each left on and when, by PSN, so that a
+  // reissue asking for one again blames that entry's path (section 25.1's ACK-path rule
+  // applied to responses: they are the responder's only traffic a READ requester reports
+  // lost). Pruned to the ACK-loss window and kMaxResponsePaths entries.
+  struct ResponsePath {
+    uint16_t entry = 0;
+    uint64_t sent_ns = 0;
+  };
+  static constexpr size_t kMaxResponsePaths = 4096;
+  std::map<uint32_t, ResponsePath> response_paths;
 
   size_t heap_bytes() const { return sent.heap_bytes() + window.heap_bytes(); }
 };

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <string_view>
 
 #include "reference/transport/completer.h"
+#include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/timers.h"
 #include "reference/wire/aeth_syndrome.h"
@@ -95,15 +97,86 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   return true;
 }
 
+// A READ request (first issue or a reissue from response PSN `fields.first_psn`, section
+// 21.3): MXH with the message's MSN and the offset of the first byte it asks for, RETH of
+// the rest. Every PSN of the READ still outstanding is recorded as sent again, so that its
+// timer restarts with the request. False, and nothing sent, when no entry is usable.
+bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& fields,
+                       QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const std::optional<ext::EvEntry> entry =
+      choose_entry(ext, fields.first_psn, fields.retx, ctx.now_ns);
+  if (!entry) {
+    ext.ev_retry_ns = ctx.now_ns + ext.evs.parameters().probe_interval_ns;
+    return false;
+  }
+  ext.ev_retry_ns.reset();
+  wire::RocePacket p = ctx.factory.start(qp, wire::kOpRcRdmaReadRequest, fields.first_psn);
+  p.bth.version = wire::kExtVersion;
+  p.bth.ackreq = 1;
+  p.udp.sport = ext::encode_udp(*entry, 0).udp_source_port;
+  wire::Mxh mxh;
+  mxh.retx = fields.retx ? 1 : 0;
+  mxh.tsv = 1;
+  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
+  mxh.msn = fields.msn;
+  mxh.offset = fields.mxh_offset;
+  mxh.ev = entry->ev;
+  mxh.plane = entry->plane;
+  mxh.ar = 1;  // its PSNs are acknowledged when it arrives: at once, not after the delay
+  p.mxh = mxh;
+  p.reth = wire::Reth{fields.va, w.wr.rkey, fields.dma_length};
+  ctx.send_on(p, entry->plane);
+  for (uint32_t i = 0; i < w.npsn; ++i) {
+    const uint32_t psn = wire::psn_add(w.first_psn, i);
+    if (!fields.retx) {
+      ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, false);
+      ++ext.psns_in_flight;
+    } else if (ext.sent.outstanding(psn)) {
+      ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, false);
+    }
+  }
+  return true;
+}
+
+// The READ again from its first missing response, or, when every response is in but its
+// PSNs are not yet acknowledged (the ACK was lost), from its last PSN: one response and an
+// ACK come back.
+bool reissue_read(QueuePair& qp, SendWqe& w, QpContext& ctx) {
+  auto read = qp.ext->reads.find(w.first_psn);
+  if (read == qp.ext->reads.end()) return true;
+  const uint32_t m = read->second.first_missing(ctx.now_ns, 0).value_or(w.last_psn());
+  const ext::OutstandingRead saved = read->second;
+  const ext::ReadRequestFields fields = read->second.reissue(m, ctx.now_ns);
+  if (send_read_request(qp, w, fields, ctx)) return true;
+  read->second = saved;  // not sent: its clock does not restart
+  return false;
+}
+
 ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
+  std::set<uint32_t> reissued;
   while (!ext.retransmit.empty()) {
     const ext::Retransmission r = ext.retransmit.front();
     ext.retransmit.pop_front();
-    if (!ext.sent.outstanding(r.psn)) continue;  // acknowledged since it was queued
     SendWqe* w = wqe_of(qp, r.psn);
     if (w == nullptr) continue;
+    // Acknowledged since it was queued; a READ's PSNs may be acknowledged while its
+    // responses are still missing.
+    const bool read = w->wr.opcode == SendOpcode::kRead;
+    if (!read && !ext.sent.outstanding(r.psn)) continue;
     ctx.step("ext-requester", "Retransmit", r.psn);
+    if (read) {
+      // One reissue answers every PSN of the READ queued now.
+      if (reissued.contains(w->first_psn)) continue;
+      if (!reissue_read(qp, *w, ctx)) {
+        ext.retransmit.push_front(r);
+        return ExtReqState::kDone;
+      }
+      reissued.insert(w->first_psn);
+      ++ctx.counters.ext_retransmitted;
+      continue;
+    }
     if (!send_ext_data(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
                        /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx)) {
       ext.retransmit.push_front(r);  // no usable entry: it waits, and so does new work
@@ -135,6 +208,9 @@ ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
 // bytes in flight leave room in the congestion window (section 26.2).
 ExtReqState check_window(const QueuePair& qp) {
   const ext::ExtQpState& ext = *qp.ext;
+  // A READ is one request packet, however many PSNs it takes: its first PSN must be inside
+  // the window (its others never travel as packets; the responder consumes them in order
+  // when it executes it, section 21.3). A window smaller than a READ would stall it forever.
   if (!ext.sent.may_send_new(qp.next_psn)) return ExtReqState::kDone;
   const uint64_t mtu = qp.attr.path_mtu;
   if (ext.cc && !ext.cc->may_send(ext.psns_in_flight * mtu, mtu)) return ExtReqState::kDone;
@@ -142,6 +218,18 @@ ExtReqState check_window(const QueuePair& qp) {
 }
 
 ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
+  if (w.wr.opcode == SendOpcode::kRead) {
+    const ext::ReadRequestFields fields{
+        .first_psn = w.first_psn, .va = w.wr.remote_addr, .dma_length = w.length, .msn = w.msn};
+    if (!send_read_request(qp, w, fields, ctx)) return ExtReqState::kDone;
+    qp.ext->reads.emplace(
+        w.first_psn, ext::OutstandingRead(fields, qp.attr.path_mtu,
+                                          qp.ext->sent.parameters().ooo_threshold, ctx.now_ns));
+    w.next_packet = w.npsn;
+    qp.next_psn = wire::psn_add(qp.next_psn, w.npsn);
+    ++qp.send_index;
+    return ExtReqState::kGetWqe;
+  }
   if (!send_ext_data(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx))
     return ExtReqState::kDone;
   ++w.next_packet;
@@ -162,13 +250,21 @@ void complete_wqe(QueuePair& qp, SendWqe& w, WcStatus status, QpContext& ctx) {
   ctx.complete_send(qp, c);
 }
 
-// Completes, in posting order, every WQE whose last PSN the cumulative ACK has passed.
+// Completes, in posting order, every WQE whose last PSN the cumulative ACK has passed (and,
+// for a READ, whose responses are all in).
 void retire_acknowledged(QueuePair& qp, QpContext& ctx) {
   const uint32_t cumulative = qp.ext->sent.cumulative();
   while (!qp.sq.empty() && qp.sq.front().started &&
          qp.sq.front().next_packet == qp.sq.front().npsn &&
          wire::psn_diff(cumulative, qp.sq.front().last_psn()) >= 0) {
-    complete_wqe(qp, qp.sq.front(), WcStatus::kSuccess, ctx);
+    SendWqe& w = qp.sq.front();
+    if (w.wr.opcode == SendOpcode::kRead) {
+      // Section 24: a READ completes when every response byte is placed, in posting order.
+      auto read = qp.ext->reads.find(w.first_psn);
+      if (read != qp.ext->reads.end() && !read->second.complete()) break;
+      if (read != qp.ext->reads.end()) qp.ext->reads.erase(read);
+    }
+    complete_wqe(qp, w, WcStatus::kSuccess, ctx);
     qp.sq.pop_front();
     if (qp.send_index > 0) --qp.send_index;
   }
@@ -180,11 +276,49 @@ void fail_at(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
   enter_error(qp, ctx);
 }
 
+// MR-OO-07: a READ response's payload at its MXH offset in the READ's buffers, in whatever
+// order responses come; a repeat is ignored (MR-OO-08). Missing ones are asked for again by
+// N_OOO_THRESHOLD (no sooner than SRTT after the last issue) or by the RTO (section 21.3).
+void place_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  if (!p.mxh) {
+    ++ctx.counters.dropped_malformed;  // table 19.1: every Ext READ response has an MXH
+    return;
+  }
+  const uint32_t psn = p.bth.psn;
+  // The READ whose PSNs include it (PSNs wrap: no ordered lookup); none: a late duplicate.
+  SendWqe* w = wqe_of(qp, psn);
+  if (w == nullptr || w->wr.opcode != SendOpcode::kRead) return;
+  auto read = ext.reads.find(w->first_psn);
+  if (read == ext.reads.end()) return;
+  if (p.aeth && !wire::is_ack(p.aeth->syndrome.value())) {  // MR-RD-11
+    fail_at(qp, read->first, WcStatus::kBadResponseError, ctx);
+    return;
+  }
+  const uint64_t offset = p.mxh->offset;
+  if (offset + p.payload.size() > w->length ||
+      offset !=
+          uint64_t{static_cast<uint32_t>(wire::psn_diff(psn, read->first))} * qp.attr.path_mtu) {
+    fail_at(qp, read->first, WcStatus::kBadResponseError, ctx);
+    return;
+  }
+  if (!read->second.on_response(psn)) return;
+  if (!scatter(qp, w->wr.sg_list, offset, p.payload, ctx)) {
+    fail_at(qp, read->first, WcStatus::kLocalProtectionError, ctx);
+    return;
+  }
+  if (ctx.now_ns - read->second.issued_ns() >= ext.rto.srtt_ns()) {
+    if (auto m = read->second.first_missing(ctx.now_ns, UINT64_MAX))
+      ext.retransmit.push_back({*m, ext::RetransmitCause::kEarlyLoss});
+  }
+  retire_acknowledged(qp, ctx);
+}
+
 }  // namespace
 
 bool ext_supports(SendOpcode op) {
   return op == SendOpcode::kWrite || op == SendOpcode::kWriteWithImm || op == SendOpcode::kSend ||
-         op == SendOpcode::kSendWithImm;
+         op == SendOpcode::kSendWithImm || op == SendOpcode::kRead;
 }
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
@@ -217,6 +351,11 @@ void run_ext_requester(QueuePair& qp, QpContext& ctx) {
 
 void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext) return;
+  if (p.bth.opcode >= wire::kOpRcRdmaReadResponseFirst &&
+      p.bth.opcode <= wire::kOpRcRdmaReadResponseOnly) {
+    place_read_response(qp, p, ctx);
+    return;
+  }
   if (!p.aeth || !p.sacketh) {
     ++ctx.counters.dropped_malformed;  // table 19.1: every Ext ACK and NAK has both
     return;
@@ -298,6 +437,16 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     ext.retransmit.push_back({wait.second, ext::RetransmitCause::kNak});
     return true;
   });
+  // READs whose responses stopped coming: again from the first missing one.
+  for (auto& [first, read] : ext.reads) {
+    const uint64_t rto = ext.rto.backed_off(read.timeouts());
+    if (auto due = read.deadline_ns(rto); due && ctx.now_ns >= *due) {
+      if (auto m = read.first_missing(ctx.now_ns, rto)) {
+        read.on_timeout();
+        ext.retransmit.push_back({*m, ext::RetransmitCause::kTimeout});
+      }
+    }
+  }
   const ext::TimerOutcome out = ext.sent.on_timer(ctx.now_ns, ext.rto);
   if (out.retry_exceeded) {
     ++ctx.counters.retry_exceeded_err;
@@ -326,6 +475,10 @@ std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
+  for (const auto& [first, read] : ext.reads) {
+    if (auto due = read.deadline_ns(ext.rto.backed_off(read.timeouts())))
+      next = next ? std::min(*next, *due) : *due;
+  }
   return next;
 }
 

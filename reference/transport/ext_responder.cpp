@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "reference/transport/receive_scatter.h"
+#include "reference/transport/requester.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/psn.h"
@@ -21,6 +22,7 @@ enum class ExtRespState : uint8_t {
   kCheckRkey,
   kPlace,
   kRecord,
+  kReadArrived,
   kAcknowledge,
   kNakInvalidRequest,
   kNakRemoteAccess,
@@ -28,19 +30,10 @@ enum class ExtRespState : uint8_t {
   kRnrNak,
   kDone,
 };
-constexpr std::string_view kExtRespStateNames[] = {"CheckHeaders",
-                                                   "ClassifyPsn",
-                                                   "CheckPlacement",
-                                                   "BindWqe",
-                                                   "CheckRkey",
-                                                   "Place",
-                                                   "Record",
-                                                   "Acknowledge",
-                                                   "NakInvalidRequest",
-                                                   "NakRemoteAccess",
-                                                   "NakOutOfWindow",
-                                                   "RnrNak",
-                                                   "Done"};
+constexpr std::string_view kExtRespStateNames[] = {
+    "CheckHeaders",    "ClassifyPsn",    "CheckPlacement", "BindWqe",     "CheckRkey",
+    "Place",           "Record",         "ReadArrived",    "Acknowledge", "NakInvalidRequest",
+    "NakRemoteAccess", "NakOutOfWindow", "RnrNak",         "Done"};
 static_assert(std::size(kExtRespStateNames) == static_cast<size_t>(ExtRespState::kDone) + 1);
 
 // The operations this slice places: SEND and RDMA WRITE, with or without immediate.
@@ -88,6 +81,7 @@ struct ExtRequest {
   RequestKind kind;
   std::span<uint8_t> target;    // WRITE: the whole message's bytes, once the R_Key passed
   const RecvWr* wqe = nullptr;  // SEND, WRITE with immediate: the WQE bound to the RQSN
+  bool read = false;            // an RDMA READ request
 
   bool needs_wqe() const { return kind.send || kind.imm; }
   bool last() const {
@@ -117,24 +111,33 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
   ++ctx.counters.ext_acks_sent;
 }
 
+// What the ACK policy echoes of a packet (its EV, plane, TX timestamp, CE mark).
+ext::AnsweredPacket answered_of(const wire::RocePacket& p, bool duplicate, uint64_t now_ns) {
+  const wire::Mxh& mxh = *p.mxh;
+  const auto* v4 = std::get_if<wire::Ipv4>(&p.ip);
+  const auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
+  const unsigned ecn = v4 ? (v4->tos & 3U) : v6 ? (v6->tc & 3U) : 0;
+  return {.psn = p.bth.psn,
+          .duplicate = duplicate,
+          .ack_request = mxh.ar != 0,
+          .ce = ecn == 3,
+          .ev = mxh.ev,
+          .plane = mxh.plane,
+          .tx_timestamp = mxh.tsv ? std::optional<uint32_t>(mxh.tx_timestamp) : std::nullopt,
+          .arrived_ns = now_ns};
+}
+
 // Answers the packet for the ACK policy: it echoes it, and counts it towards the next ACK.
 void answer(QueuePair& qp, const ExtRequest& r, bool duplicate, const QpContext& ctx) {
-  const wire::Mxh& mxh = *r.p.mxh;
-  const auto* v4 = std::get_if<wire::Ipv4>(&r.p.ip);
-  const auto* v6 = std::get_if<wire::Ipv6>(&r.p.ip);
-  const unsigned ecn = v4 ? (v4->tos & 3U) : v6 ? (v6->tc & 3U) : 0;
-  qp.ext->acks.on_packet(
-      {.psn = r.p.bth.psn,
-       .duplicate = duplicate,
-       .ack_request = mxh.ar != 0,
-       .ce = ecn == 3,
-       .ev = mxh.ev,
-       .plane = mxh.plane,
-       .tx_timestamp = mxh.tsv ? std::optional<uint32_t>(mxh.tx_timestamp) : std::nullopt,
-       .arrived_ns = ctx.now_ns});
+  qp.ext->acks.on_packet(answered_of(r.p, duplicate, ctx.now_ns));
 }
 
 ExtRespState check_headers(ExtRequest& r) {
+  if (r.p.bth.opcode == wire::kOpRcRdmaReadRequest) {
+    if (!r.p.mxh || !r.p.reth) return ExtRespState::kNakInvalidRequest;
+    r.read = true;
+    return ExtRespState::kClassifyPsn;
+  }
   const auto kind = request_kind(r.p.bth.opcode);
   if (!r.p.mxh || !kind || (!kind->send && !r.p.reth)) return ExtRespState::kNakInvalidRequest;
   r.kind = *kind;
@@ -145,10 +148,11 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   r.arrival = qp.ext->window.classify(r.p.bth.psn);
   switch (r.arrival) {
     case ext::PsnArrival::kNew:
-      return ExtRespState::kCheckPlacement;
+      return r.read ? ExtRespState::kReadArrived : ExtRespState::kCheckPlacement;
     case ext::PsnArrival::kDuplicate:
       ++ctx.counters.duplicate_request;
-      answer(qp, r, /*duplicate=*/true, ctx);  // placed before: not again (MR-OO-08)
+      if (r.read) return ExtRespState::kReadArrived;  // served again, from its PSN
+      answer(qp, r, /*duplicate=*/true, ctx);         // placed before: not again (MR-OO-08)
       return ExtRespState::kAcknowledge;
     case ext::PsnArrival::kBeyondWindow:
       return ExtRespState::kNakOutOfWindow;
@@ -245,6 +249,8 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
   }
 }
 
+void run_held_reads(QueuePair& qp, QpContext& ctx);
+
 ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   ext.window.record(r.p.bth.psn);
@@ -261,8 +267,151 @@ ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
     ext.ends.emplace(r.p.mxh->msn, end);
     ext.completions.on_last_packet(r.p.mxh->msn, r.p.bth.psn);
   }
-  complete_messages(qp, ctx);
   answer(qp, r, /*duplicate=*/false, ctx);
+  run_held_reads(qp, ctx);
+  complete_messages(qp, ctx);
+  return ExtRespState::kAcknowledge;
+}
+
+// Bounded: entries older than T_PF_ACK_LOSS_WINDOW count for nothing, and at most
+// kMaxResponsePaths are kept (the oldest by time go first).
+void remember_response_path(ext::ExtQpState& ext, uint32_t psn, uint16_t entry, uint64_t now_ns) {
+  auto& paths = ext.response_paths;
+  paths.insert_or_assign(psn, ext::ExtQpState::ResponsePath{entry, now_ns});
+  if (paths.size() <= ext::ExtQpState::kMaxResponsePaths) return;
+  const uint64_t window = ext.evs.parameters().ack_loss_window_ns;
+  std::erase_if(paths, [&](const auto& kv) { return now_ns - kv.second.sent_ns > window; });
+  while (paths.size() > ext::ExtQpState::kMaxResponsePaths) {
+    auto oldest = std::min_element(paths.begin(), paths.end(), [](const auto& a, const auto& b) {
+      return a.second.sent_ns < b.second.sent_ns;
+    });
+    paths.erase(oldest);
+  }
+}
+
+// A READ asked again (RETX = 1) from a PSN whose response left at least T_PF_ACK_PATH_GUARD
+// ago: that response was lost on its entry's path, as an ACK reporting a PSN that comes back
+// with RETX = 1 was (MR-PF-15). Without this a silent plane failure would eat a READ's
+// responses on every reissue, the requester having no way to steer them.
+void blame_response_path(ext::ExtQpState& ext, uint32_t psn, uint64_t now_ns) {
+  auto it = ext.response_paths.find(psn);
+  if (it == ext.response_paths.end()) return;
+  constexpr uint64_t kGuardNs = 100'000;  // T_PF_ACK_PATH_GUARD
+  if (now_ns - it->second.sent_ns >= kGuardNs && it->second.entry < ext.evs.size())
+    ext.evs.on_ack_path_loss(it->second.entry, now_ns);
+  ext.response_paths.erase(it);
+}
+
+// MR-OO-14: the responses of a READ (or of its reissue from a later PSN), sprayed like
+// every other packet: MXH offset = (PSN - the original READ's PSN) x PMTU, the request's MSN,
+// an AETH with the current MSN on all but MIDDLE, each packet's source re-validated against
+// current memory (MR-MP-11). False when the R_Key failed: the caller NAKs.
+bool send_ext_read_responses(QueuePair& qp, const ext::HeldRead& h, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const uint32_t mtu = qp.attr.path_mtu;
+  const uint32_t count = packets_for(h.dma_length, mtu);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t offset = i * mtu;
+    const uint32_t n = std::min(mtu, h.dma_length - std::min(h.dma_length, offset));
+    const uint8_t opcode = count == 1       ? wire::kOpRcRdmaReadResponseOnly
+                           : i == 0         ? wire::kOpRcRdmaReadResponseFirst
+                           : i + 1 == count ? wire::kOpRcRdmaReadResponseLast
+                                            : wire::kOpRcRdmaReadResponseMiddle;
+    std::span<const uint8_t> data;
+    if (n > 0) {
+      auto src =
+          ctx.memory.resolve_remote(h.rkey, qp.init.pd, h.va + offset, n, memory::kRemoteRead);
+      if (!src) return false;
+      data = std::span<const uint8_t>(src->data(), n);
+    }
+    const std::optional<size_t> entry =
+        ext.selector.first_transmission(ext.evs, ctx.now_ns, /*request=*/false);
+    if (!entry) return true;  // no usable entry: the requester asks again (section 21.3)
+    const ext::EvEntry& e = ext.evs.entry(*entry);
+    wire::RocePacket p = ctx.factory.start(qp, opcode, wire::psn_add(h.psn, i));
+    p.bth.version = wire::kExtVersion;
+    p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
+    wire::Mxh mxh;
+    mxh.msn = h.msn;
+    mxh.offset = h.mxh_offset + offset;
+    mxh.ev = e.ev;
+    mxh.plane = e.plane;
+    p.mxh = mxh;
+    if (opcode != wire::kOpRcRdmaReadResponseMiddle)
+      p.aeth = wire::Aeth{wire::kSyndromeAck, ext.completions.msn()};
+    p.payload = data;
+    ctx.send_on(p, e.plane);
+    remember_response_path(ext, p.bth.psn, static_cast<uint16_t>(*entry), ctx.now_ns);
+  }
+  return true;
+}
+
+// Executes a READ: a new one records its PSNs (the cumulative PSN passes them, section 21.3)
+// and counts in the MSN; every one sends its responses. A failed R_Key or access check is
+// NAK 0x62 and the QP's end, as for a WRITE.
+bool execute_read(QueuePair& qp, const ext::HeldRead& h, bool fresh, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const bool allowed =
+      (qp.attr.access_flags & kQpRemoteRead) != 0 &&
+      (h.dma_length == 0 ||
+       ctx.memory.resolve_remote(h.rkey, qp.init.pd, h.va, h.dma_length, memory::kRemoteRead));
+  if (allowed && fresh) {
+    const uint32_t count = packets_for(h.dma_length, qp.attr.path_mtu);
+    for (uint32_t i = 0; i < count; ++i) ext.window.record(wire::psn_add(h.psn, i));
+    ext.completions.on_last_packet(h.msn, wire::psn_add(h.psn, count - 1));
+  }
+  ext.acks.on_packet(h.answered);
+  if (allowed && send_ext_read_responses(qp, h, ctx)) return true;
+  send_ext_ack(qp, wire::kNakRemoteAccessError, h.psn, ctx);
+  enter_error(qp, ctx);
+  return false;
+}
+
+// MR-OO-10: a READ runs only once every earlier PSN is in; one that came early waits here,
+// and runs when the cumulative PSN reaches it.
+void run_held_reads(QueuePair& qp, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  // Few are ever held; PSNs wrap, so each pass looks at all of them.
+  for (bool ran = true; ran && !ext.held_reads.empty();) {
+    ran = false;
+    for (auto it = ext.held_reads.begin(); it != ext.held_reads.end(); ++it) {
+      const int32_t d = wire::psn_diff(it->first, ext.window.cumulative());
+      if (d <= 0) {  // recorded meanwhile (a retransmission of it ran): nothing to hold
+        ext.held_reads.erase(it);
+        ran = true;
+        break;
+      }
+      if (d != 1) continue;
+      const ext::HeldRead h = it->second;
+      ext.held_reads.erase(it);
+      if (!execute_read(qp, h, /*fresh=*/true, ctx)) return;
+      ran = true;
+      break;
+    }
+  }
+}
+
+ExtRespState read_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const wire::Reth& reth = *r.p.reth;
+  const uint32_t mtu = qp.attr.path_mtu;
+  if (r.p.mxh->offset % mtu != 0) return ExtRespState::kNakInvalidRequest;
+  const bool duplicate = r.arrival == ext::PsnArrival::kDuplicate;
+  const ext::HeldRead h{.psn = r.p.bth.psn,
+                        .va = reth.va,
+                        .rkey = reth.rkey,
+                        .dma_length = reth.dlen,
+                        .msn = r.p.mxh->msn,
+                        .mxh_offset = r.p.mxh->offset,
+                        .answered = answered_of(r.p, duplicate, ctx.now_ns)};
+  if (duplicate) {
+    if (r.p.mxh->retx) blame_response_path(ext, h.psn, ctx.now_ns);
+    execute_read(qp, h, /*fresh=*/false, ctx);
+    return ExtRespState::kAcknowledge;
+  }
+  ext.held_reads.insert_or_assign(h.psn, h);
+  run_held_reads(qp, ctx);
+  complete_messages(qp, ctx);
   return ExtRespState::kAcknowledge;
 }
 
@@ -326,6 +475,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
       case ExtRespState::kRecord:
         state = record(qp, r, ctx);
+        break;
+      case ExtRespState::kReadArrived:
+        state = read_arrived(qp, r, ctx);
         break;
       case ExtRespState::kAcknowledge:
         state = acknowledge(qp, ctx);

@@ -125,6 +125,17 @@ class ExtPair : public ::testing::Test {
     return got;
   }
 
+  // A region of b that a may read, holding `bytes`; b's QP allows remote READ.
+  memory::MrInfo readable_region(const std::vector<uint8_t>& bytes) {
+    QpAttributes attr;
+    attr.access_flags = kQpRemoteWrite | kQpRemoteRead;
+    EXPECT_TRUE(b_->dev.modify_qp(b_->qpn, attr, kAttrAccessFlags));
+    const memory::MrInfo mr =
+        *b_->dev.memory().reg_mr(b_->pd, bytes.size(), memory::kRemoteRead, 0x30000000);
+    EXPECT_TRUE(b_->dev.memory().write(mr.lkey, mr.va, bytes));
+    return mr;
+  }
+
   std::vector<uint8_t> placed() {
     return *b_->dev.memory().read(b_->mr.lkey, b_->mr.va + 4096, kMessage);
   }
@@ -293,12 +304,110 @@ TEST_F(ExtPair, ASendWithoutAReceiveWqeWaitsOutRnrThenCompletesOnce) {
 
 TEST_F(ExtPair, AnOperationThisSliceCannotCarryIsRefusedAtPostSend) {
   build(true, true);
-  SendWr read = write(64, 0);
-  read.opcode = SendOpcode::kRead;
-  auto refused = a_->dev.post_send(a_->qpn, read);
+  SendWr atomic = write(8, 0);
+  atomic.opcode = SendOpcode::kFetchAdd;
+  auto refused = a_->dev.post_send(a_->qpn, atomic);
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().message.find("SEND and RDMA WRITE"), std::string::npos);
+  EXPECT_NE(refused.error().message.find("and RDMA READ so far"), std::string::npos);
 }
+
+// Section 21.3 and MR-OO-07: a READ of 256 packets, its PSNs wrapping 2^24, under seeded loss
+// and reordering (requests, responses and ACKs alike) places every response at its offset
+// across two gather entries, reissues only what is missing, and completes once, in posting
+// order behind a WRITE.
+TEST_F(ExtPair, ReadsCompleteWithEveryByteUnderLossAndReordering) {
+  for (uint64_t seed : {1, 2, 3}) {
+    build(true, true, seed);
+    // Seed 1 is a clean link: nothing may go twice.
+    fabric_->set_impairment(seed == 1 ? Impairment{} : Impairment{.drop = 0.03, .reorder = 0.1});
+    // b's readable region holds the source; a reads it into its own region, after a WRITE.
+    const auto source = pattern(kMessage, 11 + static_cast<uint32_t>(seed));
+    const memory::MrInfo readable = readable_region(source);
+    const auto small = pattern(4096, 5);
+    ASSERT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va + kMessage, small));
+    SendWr w = write(4096, b_->mr.rkey);
+    w.wr_id = 1;
+    w.sg_list = {Sge{a_->mr.va + kMessage, 4096, a_->mr.lkey}};
+    w.remote_addr = b_->mr.va + kMessage;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+    SendWr r;
+    r.wr_id = 2;
+    r.opcode = SendOpcode::kRead;
+    r.sg_list = {Sge{a_->mr.va, kMessage / 2, a_->mr.lkey},
+                 Sge{a_->mr.va + kMessage / 2, kMessage / 2, a_->mr.lkey}};
+    r.remote_addr = readable.va;
+    r.rkey = readable.rkey;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+    std::vector<Completion> got;
+    ASSERT_TRUE(fabric_->run_until([&] {
+      auto c = *a_->dev.poll_cq(a_->cq, 16);
+      got.insert(got.end(), c.begin(), c.end());
+      return got.size() >= 2;
+    })) << "seed "
+        << seed;
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0].wr_id, 1u);  // posting order
+    EXPECT_EQ(got[1].wr_id, 2u);
+    EXPECT_EQ(got[1].status, WcStatus::kSuccess);
+    EXPECT_EQ(got[1].opcode, WcOpcode::kRdmaRead);
+    EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va, kMessage), source) << "seed " << seed;
+    EXPECT_EQ(*b_->dev.memory().read(b_->mr.lkey, b_->mr.va + kMessage, 4096), small);
+    // Nothing more completes once the run settles (MR-OO-08).
+    fabric_->run_until([] { return false; }, 100'000'000);
+    EXPECT_TRUE(a_->dev.poll_cq(a_->cq, 16)->empty());
+    if (seed == 1) EXPECT_EQ(a_->dev.counters().ext_retransmitted, 0u);
+  }
+}
+
+// MR-OO-10 with a READ that overtakes the WRITE before it: it waits for the WRITE's PSNs,
+// and its responses carry MXH offsets from the READ's first PSN (MR-OO-14).
+TEST_F(ExtPair, AReadThatOvertakesAnEarlierWriteRunsAfterIt) {
+  build(true, true);
+  const auto source = pattern(8192, 3);
+  const memory::MrInfo readable = readable_region(source);
+  // Hold a's WRITE packets back until the READ request has gone to b.
+  bool read_sent = false;
+  std::vector<std::vector<uint8_t>> held;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    if (from != 0) return false;
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (p.bth.opcode == wire::kOpRcRdmaReadRequest) {
+      read_sent = true;
+      return false;
+    }
+    if (!read_sent) {
+      held.push_back(frame);
+      return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(2048, b_->mr.rkey)));
+  SendWr r;
+  r.wr_id = 3;
+  r.opcode = SendOpcode::kRead;
+  r.sg_list = {Sge{a_->mr.va + 65536, 8192, a_->mr.lkey}};
+  r.remote_addr = readable.va;
+  r.rkey = readable.rkey;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+  a_->dev.advance(fabric_->now());
+  fabric_->run_until([&] { return read_sent; }, 1'000'000);
+  ASSERT_EQ(held.size(), 2u);
+  const uint64_t responses_before = b_->dev.counters().sent_pkts;
+  fabric_->run_until([] { return false; }, 5'000);  // the READ reaches b alone
+  EXPECT_EQ(b_->dev.counters().sent_pkts, responses_before) << "b ran the READ too early";
+  fabric_->filter = nullptr;
+  for (const auto& f : held) b_->dev.receive(f, fabric_->now());
+  std::vector<Completion> got;
+  ASSERT_TRUE(fabric_->run_until([&] {
+    auto c = *a_->dev.poll_cq(a_->cq, 16);
+    got.insert(got.end(), c.begin(), c.end());
+    return got.size() >= 2;
+  }));
+  EXPECT_EQ(got[1].wr_id, 3u);
+  EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va + 65536, 8192), source);
+}
+
 // Section 20 over four planes: every packet's UDP source port is its MXH EV (MR-MU-02), the
 // plane it leaves on is its MXH plane (MR-MU-10), a message sprays over the whole generated
 // set (MR-MU-01, MR-MU-11), and a plane whose port is down gets nothing (MR-PF-07).

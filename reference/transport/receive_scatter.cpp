@@ -11,9 +11,9 @@ uint64_t receive_capacity(const RecvWr& rwqe) {
   return n;
 }
 
-bool scatter_to_receive_wqe(const QueuePair& qp, const RecvWr& rwqe, uint64_t offset,
-                            std::span<const uint8_t> data, QpContext& ctx) {
-  for (const Sge& sge : rwqe.sg_list) {
+bool scatter(const QueuePair& qp, std::span<const Sge> sg_list, uint64_t offset,
+             std::span<const uint8_t> data, QpContext& ctx) {
+  for (const Sge& sge : sg_list) {
     if (data.empty()) return true;
     if (offset >= sge.length) {
       offset -= sge.length;

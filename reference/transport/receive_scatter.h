@@ -19,9 +19,14 @@ namespace mr::transport {
 // The bytes the WQE's scatter list can take.
 uint64_t receive_capacity(const RecvWr& rwqe);
 
-// Writes `data` at `offset` of the WQE's scatter list; false when a buffer does not resolve
-// (its region was deregistered after the post) or the list ends before the data does.
-bool scatter_to_receive_wqe(const QueuePair& qp, const RecvWr& rwqe, uint64_t offset,
-                            std::span<const uint8_t> data, QpContext& ctx);
+// Writes `data` at `offset` of a scatter list (a receive WQE's, or a READ's local buffers);
+// false when a buffer does not resolve (its region was deregistered after the post) or the
+// list ends before the data does.
+bool scatter(const QueuePair& qp, std::span<const Sge> sg_list, uint64_t offset,
+             std::span<const uint8_t> data, QpContext& ctx);
+inline bool scatter_to_receive_wqe(const QueuePair& qp, const RecvWr& rwqe, uint64_t offset,
+                                   std::span<const uint8_t> data, QpContext& ctx) {
+  return scatter(qp, rwqe.sg_list, offset, data, ctx);
+}
 
 }  // namespace mr::transport

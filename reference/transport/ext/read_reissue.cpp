@@ -18,7 +18,13 @@ OutstandingRead::OutstandingRead(ReadRequestFields request, uint32_t pmtu, uint3
 
 bool OutstandingRead::on_response(uint32_t psn) {
   const int32_t index = wire::psn_diff(psn, original_.first_psn);
-  if (index < 0 || static_cast<size_t>(index) >= arrived_.size() || arrived_[index]) return false;
+  if (index < 0 || static_cast<size_t>(index) >= arrived_.size()) return false;
+  if (arrived_[index]) {
+    if (awaiting_ && static_cast<uint32_t>(index) == *awaiting_) awaiting_.reset();
+    return false;
+  }
+  if (awaiting_ && static_cast<uint32_t>(index) == *awaiting_) awaiting_.reset();
+  timeouts_ = 0;
   arrived_[index] = true;
   ++arrived_count_;
   if (!last_index_ || static_cast<uint32_t>(index) > *last_index_)
@@ -32,7 +38,7 @@ std::optional<uint32_t> OutstandingRead::first_missing(uint64_t now_ns, uint64_t
   const auto m = static_cast<uint32_t>(hole - arrived_.begin());
   // Later responses of this READ that arrived.
   const auto later = static_cast<uint32_t>(std::count(hole + 1, arrived_.end(), true));
-  if (later >= ooo_threshold_ || now_ns - issued_ns_ >= rto_ns)
+  if ((!awaiting_ && later >= ooo_threshold_) || now_ns - issued_ns_ >= rto_ns)
     return wire::psn_add(original_.first_psn, m);
   return std::nullopt;
 }
@@ -41,6 +47,7 @@ ReadRequestFields OutstandingRead::reissue(uint32_t m, uint64_t now_ns) {
   const auto k = static_cast<uint32_t>(std::max(0, wire::psn_diff(m, original_.first_psn)));
   const uint64_t skip = std::min<uint64_t>(uint64_t{k} * pmtu_, original_.dma_length);
   issued_ns_ = now_ns;
+  awaiting_ = k;
   return {.first_psn = m,
           .va = original_.va + skip,
           .dma_length = static_cast<uint32_t>(original_.dma_length - skip),

@@ -38,7 +38,20 @@ class OutstandingRead {
   // was new: its payload is then placed at MXH offset (MR-OO-07).
   bool on_response(uint32_t psn);
   bool complete() const { return arrived_count_ == arrived_.size(); }
-  // The first missing response PSN, if one counts as missing now.
+  // When the RTO since the last issue passes (none once complete): a device wakes then.
+  std::optional<uint64_t> deadline_ns(uint64_t rto_ns) const {
+    if (complete()) return std::nullopt;
+    return issued_ns_ + rto_ns;
+  }
+  const ReadRequestFields& request() const { return original_; }
+  // Timeouts since a new response last arrived: the RTO backs off by them (section 21.2's
+  // back-off, applied to the READ), so that reissues of a long READ over a lossy path do
+  // not overlap and multiply.
+  uint32_t timeouts() const { return timeouts_; }
+  void on_timeout() { ++timeouts_; }
+  uint64_t issued_ns() const { return issued_ns_; }
+  // The first missing response PSN, if one counts as missing now (by N_OOO_THRESHOLD
+  // only while no reissue waits for its first response).
   std::optional<uint32_t> first_missing(uint64_t now_ns, uint64_t rto_ns) const;
   // The request that reissues the READ from response PSN m (from first_missing); the RTO
   // then runs from now.
@@ -52,6 +65,11 @@ class OutstandingRead {
   std::vector<bool> arrived_;  // by response index (PSN - first PSN)
   uint32_t arrived_count_ = 0;
   std::optional<uint32_t> last_index_;  // the newest index that arrived
+  // The index a reissue asked from, until its response arrives: responses of the earlier
+  // issue still in flight must not count as N_OOO_THRESHOLD later arrivals and reissue
+  // again (a storm of full-remainder reissues); the RTO still applies.
+  std::optional<uint32_t> awaiting_;
+  uint32_t timeouts_ = 0;
 };
 
 }  // namespace mr::transport::ext

@@ -56,6 +56,32 @@ TEST(OutstandingRead, ReissuesTheRestFromTheFirstMissingPsn) {
   EXPECT_TRUE(again.retx);
 }
 
+// Responses of the earlier issue still in flight after a reissue do not count as later
+// arrivals: the threshold waits for the reissue's first response (the RTO does not).
+TEST(OutstandingRead, AReissueWaitsForItsFirstResponseBeforeTheThresholdCountsAgain) {
+  OutstandingRead r({.first_psn = 0x100, .dma_length = 40 * kPmtu}, kPmtu, 8, 0);
+  for (uint32_t i = 2; i < 12; ++i) r.on_response(0x100 + i);
+  ASSERT_EQ(r.first_missing(kUs, 500 * kUs), 0x100u);
+  r.reissue(0x100, kUs);
+  for (uint32_t i = 12; i < 30; ++i) r.on_response(0x100 + i);  // the first issue's tail
+  EXPECT_FALSE(r.first_missing(2 * kUs, 500 * kUs));
+  EXPECT_EQ(r.first_missing(501 * kUs, 500 * kUs), 0x100u);  // the RTO still applies
+  r.on_response(0x100);  // the reissue's first response: counting resumes
+  EXPECT_EQ(r.first_missing(3 * kUs, 500 * kUs), 0x101u);
+}
+
+TEST(OutstandingRead, TimeoutsCountUntilANewResponseArrives) {
+  OutstandingRead r = read_of(4);
+  r.on_timeout();
+  r.on_timeout();
+  EXPECT_EQ(r.timeouts(), 2u);
+  r.on_response(0x300);
+  EXPECT_EQ(r.timeouts(), 0u);
+  r.on_timeout();
+  r.on_response(0x300);  // a repeat is not progress
+  EXPECT_EQ(r.timeouts(), 1u);
+}
+
 TEST(OutstandingRead, AZeroLengthReadHasOneResponse) {
   OutstandingRead r({.first_psn = 0xffffff, .dma_length = 0}, kPmtu, 8, 0);
   EXPECT_FALSE(r.complete());

@@ -85,6 +85,7 @@ class SentPsnRecords {
   // nothing is outstanding. A device sleeps until then.
   std::optional<uint64_t> next_timer_ns(const RtoEstimator& rto) const;
 
+  const ExtSenderParameters& parameters() const { return parameters_; }
   uint32_t cumulative() const { return cumulative_; }
   uint32_t next_psn() const { return next_psn_; }
   uint8_t mpr() const { return mpr_; }
