@@ -37,7 +37,7 @@ bool EvSelector::eligible(const EvTable& table, uint64_t now_ns, size_t i) const
 std::optional<size_t> EvSelector::from_recycle_list(const EvTable& table, uint64_t now_ns) {
   while (!recycle_.empty()) {
     const size_t e = recycle_.front();
-    recycle_.pop_front();
+    recycle_.erase(recycle_.begin());
     if (e < table.size() && eligible(table, now_ns, e)) return e;
   }
   return std::nullopt;
@@ -87,7 +87,7 @@ void EvSelector::on_feedback(const EvTable& table, uint64_t now_ns, size_t entry
     std::erase(recycle_, entry);
   } else if (feedback == EvFeedback::kClean && eligible(table, now_ns, entry)) {
     recycle_.push_back(entry);
-    if (recycle_.size() > parameters_.recycle_depth) recycle_.pop_front();
+    if (recycle_.size() > parameters_.recycle_depth) recycle_.erase(recycle_.begin());
   }
 }
 

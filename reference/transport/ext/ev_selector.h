@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -68,7 +67,7 @@ class EvSelector {
   std::optional<size_t> cursor_;  // the entry last taken; none before the first
   uint64_t first_transmissions_ = 0;
   std::vector<uint32_t> holds_;  // H(e), grown to the table
-  std::deque<size_t> recycle_;   // R, oldest first
+  std::vector<size_t> recycle_;  // R, oldest first (at most N_MU_RECYCLE_DEPTH)
 };
 
 // Section 20.2: the header fields that carry an entry.

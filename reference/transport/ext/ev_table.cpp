@@ -49,8 +49,10 @@ size_t EvTable::good_count() const {
       entries_.begin(), entries_.end(), [](const Slot& s) { return s.state == EvState::kGood; }));
 }
 
-void EvTable::forget_before(std::deque<uint64_t>& times, uint64_t now_ns, uint64_t window_ns) {
-  while (!times.empty() && now_ns - times.front() > window_ns) times.pop_front();
+void EvTable::forget_before(std::vector<uint64_t>& times, uint64_t now_ns, uint64_t window_ns) {
+  const auto kept =
+      std::find_if(times.begin(), times.end(), [&](uint64_t t) { return now_ns - t <= window_ns; });
+  times.erase(times.begin(), kept);
 }
 
 bool EvTable::damped(size_t i, uint64_t now_ns) const {
