@@ -37,7 +37,8 @@ bool consumes_receive_wqe(SendOpcode op) {
 }
 
 // Section 20.3: the EV set entry a transmission of `psn` goes out on (a retransmission
-// leaves the entry its previous transmission used, MR-MU-08); none when no entry is usable.
+// leaves the entry its previous transmission used, MR-MU-08). None when no entry is usable
+// (MR-MU-04): the work waits, and the QP looks again after T_PROBE_INTERVAL.
 std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, bool retransmission,
                                          uint64_t now_ns) {
   std::optional<size_t> previous;
@@ -45,7 +46,11 @@ std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, boo
     if (auto ev = ext.sent.last_ev(psn)) previous = ext.evs.find(*ev);
   const std::optional<size_t> i = previous ? ext.selector.retransmission(ext.evs, now_ns, *previous)
                                            : ext.selector.first_transmission(ext.evs, now_ns);
-  if (!i) return std::nullopt;
+  if (!i) {
+    ext.ev_retry_ns = now_ns + ext.evs.parameters().probe_interval_ns;
+    return std::nullopt;
+  }
+  ext.ev_retry_ns.reset();
   return ext.evs.entry(*i);
 }
 
@@ -58,11 +63,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t psn = wire::psn_add(w.first_psn, index);
   const std::optional<ext::EvEntry> entry = choose_entry(ext, psn, retransmission, ctx.now_ns);
-  if (!entry) {
-    ext.ev_retry_ns = ctx.now_ns + ext.evs.parameters().probe_interval_ns;
-    return false;
-  }
-  ext.ev_retry_ns.reset();
+  if (!entry) return false;
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t offset = index * mtu;
   const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
@@ -70,7 +71,6 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   const auto info = wire::opcode_info(opcode);
   wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
   p.bth.version = wire::kExtVersion;
-  p.udp.sport = ext::encode_udp(*entry, 0).udp_source_port;
   wire::Mxh mxh;
   mxh.retx = retransmission ? 1 : 0;
   mxh.tsv = 1;
@@ -91,7 +91,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
     p.bth.solicited = 1;
   const auto payload = gather(qp, w, offset, n, ctx.memory);
   p.payload = payload;
-  ctx.send_on(p, entry->plane);
+  ctx.send_on_entry(p, *entry);
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
   if (!retransmission) ++ext.psns_in_flight;
   return true;
@@ -106,15 +106,10 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
   ext::ExtQpState& ext = *qp.ext;
   const std::optional<ext::EvEntry> entry =
       choose_entry(ext, fields.first_psn, fields.retx, ctx.now_ns);
-  if (!entry) {
-    ext.ev_retry_ns = ctx.now_ns + ext.evs.parameters().probe_interval_ns;
-    return false;
-  }
-  ext.ev_retry_ns.reset();
+  if (!entry) return false;
   wire::RocePacket p = ctx.factory.start(qp, wire::kOpRcRdmaReadRequest, fields.first_psn);
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 1;
-  p.udp.sport = ext::encode_udp(*entry, 0).udp_source_port;
   wire::Mxh mxh;
   mxh.retx = fields.retx ? 1 : 0;
   mxh.tsv = 1;
@@ -126,7 +121,7 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
   mxh.ar = 1;  // its PSNs are acknowledged when it arrives: at once, not after the delay
   p.mxh = mxh;
   p.reth = wire::Reth{fields.va, w.wr.rkey, fields.dma_length};
-  ctx.send_on(p, entry->plane);
+  ctx.send_on_entry(p, *entry);
   for (uint32_t i = 0; i < w.npsn; ++i) {
     const uint32_t psn = wire::psn_add(w.first_psn, i);
     if (!fields.retx) {

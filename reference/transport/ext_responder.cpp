@@ -90,6 +90,12 @@ struct ExtRequest {
   }
 };
 
+// Section 20.3: ACKs, NAKs and READ responses are sprayed obliviously, never on an unusable
+// entry (MR-MU-04); none when no entry is usable.
+std::optional<size_t> reply_entry(ext::ExtQpState& ext, uint64_t now_ns) {
+  return ext.selector.first_transmission(ext.evs, now_ns, /*request=*/false);
+}
+
 // An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's), with the
 // SACKETH the policy builds: it echoes the newest packet answered.
 void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_psn,
@@ -100,14 +106,10 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
   ack.bth.version = wire::kExtVersion;
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
-  // Section 20.3: ACKs and NAKs are sprayed obliviously too, never on an unusable entry
-  // (MR-MU-04); with none usable the ACK is not sent and the sender's timers recover.
-  const std::optional<size_t> entry =
-      ext.selector.first_transmission(ext.evs, ctx.now_ns, /*request=*/false);
+  // With no usable entry the ACK is not sent and the sender's timers recover.
+  const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
   if (!entry) return;
-  const ext::EvEntry& e = ext.evs.entry(*entry);
-  ack.udp.sport = ext::encode_udp(e, 0).udp_source_port;
-  ctx.send_on(ack, e.plane);
+  ctx.send_on_entry(ack, ext.evs.entry(*entry));
   ++ctx.counters.ext_acks_sent;
 }
 
@@ -324,13 +326,11 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRead& h, QpContext& c
       if (!src) return false;
       data = std::span<const uint8_t>(src->data(), n);
     }
-    const std::optional<size_t> entry =
-        ext.selector.first_transmission(ext.evs, ctx.now_ns, /*request=*/false);
+    const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
     if (!entry) return true;  // no usable entry: the requester asks again (section 21.3)
     const ext::EvEntry& e = ext.evs.entry(*entry);
     wire::RocePacket p = ctx.factory.start(qp, opcode, wire::psn_add(h.psn, i));
     p.bth.version = wire::kExtVersion;
-    p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
     wire::Mxh mxh;
     mxh.msn = h.msn;
     mxh.offset = h.mxh_offset + offset;
@@ -340,7 +340,7 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRead& h, QpContext& c
     if (opcode != wire::kOpRcRdmaReadResponseMiddle)
       p.aeth = wire::Aeth{wire::kSyndromeAck, ext.completions.msn()};
     p.payload = data;
-    ctx.send_on(p, e.plane);
+    ctx.send_on_entry(p, e);
     remember_response_path(ext, p.bth.psn, static_cast<uint16_t>(*entry), ctx.now_ns);
   }
   return true;

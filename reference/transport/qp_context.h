@@ -38,11 +38,16 @@ struct QpContext {
   }
 
   void send(const wire::RocePacket& p) { send_on(p, plane); }
-  // An Ext QP's packet, on the plane of the EV set entry it was sent with (MR-MU-10).
   void send_on(const wire::RocePacket& p, uint8_t on_plane) {
     outbox.push_back(factory.finish(p));
     outbox_planes.push_back(on_plane);
     ++counters.sent_pkts;
+  }
+  // An Ext QP's packet on EV set entry `e` (section 20.2, EV mode UDP): its UDP source port
+  // is the EV (MR-MU-02) and it leaves on the entry's plane (MR-MU-10).
+  void send_on_entry(wire::RocePacket& p, const ext::EvEntry& e) {
+    p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
+    send_on(p, e.plane);
   }
   std::deque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
   void complete_send(const QueuePair& qp, const Completion& c) {
