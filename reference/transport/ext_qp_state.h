@@ -118,16 +118,18 @@ struct ExtQpState {
   std::map<uint64_t, RecvWr> wqes;
   std::map<uint32_t, ExtMessageEnd> ends;   // by MSN
   std::map<uint32_t, HeldRead> held_reads;  // arrived before an earlier PSN, by PSN
-  // READ responses sent lately: the EV set entry each left on and when, by PSN, so that a
-  // reissue asking for one again blames that entry's path (section 25.1's ACK-path rule
-  // applied to responses: they are the responder's only traffic a READ requester reports
-  // lost). Pruned to the ACK-loss window and kMaxResponsePaths entries.
+  // The last kResponsePaths READ responses sent: the EV set entry each left on and when, in
+  // a ring by PSN, so that a reissue asking for one again blames that entry's path (section
+  // 25.1's ACK-path rule applied to responses: they are the responder's only traffic a READ
+  // requester reports lost). O(1) per response; allocated at the first READ response.
   struct ResponsePath {
+    uint32_t psn = 0;
     uint16_t entry = 0;
+    bool valid = false;
     uint64_t sent_ns = 0;
   };
-  static constexpr size_t kMaxResponsePaths = 4096;
-  std::map<uint32_t, ResponsePath> response_paths;
+  static constexpr size_t kResponsePaths = 4096;
+  std::vector<ResponsePath> response_paths;
 
   size_t heap_bytes() const { return sent.heap_bytes() + window.heap_bytes(); }
 };

@@ -275,20 +275,9 @@ ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   return ExtRespState::kAcknowledge;
 }
 
-// Bounded: entries older than T_PF_ACK_LOSS_WINDOW count for nothing, and at most
-// kMaxResponsePaths are kept (the oldest by time go first).
 void remember_response_path(ext::ExtQpState& ext, uint32_t psn, uint16_t entry, uint64_t now_ns) {
-  auto& paths = ext.response_paths;
-  paths.insert_or_assign(psn, ext::ExtQpState::ResponsePath{entry, now_ns});
-  if (paths.size() <= ext::ExtQpState::kMaxResponsePaths) return;
-  const uint64_t window = ext.evs.parameters().ack_loss_window_ns;
-  std::erase_if(paths, [&](const auto& kv) { return now_ns - kv.second.sent_ns > window; });
-  while (paths.size() > ext::ExtQpState::kMaxResponsePaths) {
-    auto oldest = std::min_element(paths.begin(), paths.end(), [](const auto& a, const auto& b) {
-      return a.second.sent_ns < b.second.sent_ns;
-    });
-    paths.erase(oldest);
-  }
+  if (ext.response_paths.empty()) ext.response_paths.resize(ext::ExtQpState::kResponsePaths);
+  ext.response_paths[psn % ext::ExtQpState::kResponsePaths] = {psn, entry, true, now_ns};
 }
 
 // A READ asked again (RETX = 1) from a PSN whose response left at least T_PF_ACK_PATH_GUARD
@@ -296,12 +285,13 @@ void remember_response_path(ext::ExtQpState& ext, uint32_t psn, uint16_t entry, 
 // with RETX = 1 was (MR-PF-15). Without this a silent plane failure would eat a READ's
 // responses on every reissue, the requester having no way to steer them.
 void blame_response_path(ext::ExtQpState& ext, uint32_t psn, uint64_t now_ns) {
-  auto it = ext.response_paths.find(psn);
-  if (it == ext.response_paths.end()) return;
+  if (ext.response_paths.empty()) return;
+  ext::ExtQpState::ResponsePath& sent = ext.response_paths[psn % ext::ExtQpState::kResponsePaths];
+  if (!sent.valid || sent.psn != psn) return;
   constexpr uint64_t kGuardNs = 100'000;  // T_PF_ACK_PATH_GUARD
-  if (now_ns - it->second.sent_ns >= kGuardNs && it->second.entry < ext.evs.size())
-    ext.evs.on_ack_path_loss(it->second.entry, now_ns);
-  ext.response_paths.erase(it);
+  if (now_ns - sent.sent_ns >= kGuardNs && sent.entry < ext.evs.size())
+    ext.evs.on_ack_path_loss(sent.entry, now_ns);
+  sent.valid = false;
 }
 
 // MR-OO-14: the responses of a READ (or of its reissue from a later PSN), sprayed like
