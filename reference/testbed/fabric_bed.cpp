@@ -1,20 +1,25 @@
 #include "reference/testbed/fabric_bed.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <utility>
+
+#include "reference/io/fabric/frame_headers.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::testbed {
 namespace {
 
-// Whether an Ethernet frame carries an RC request: the BTH opcode after IPv4 or IPv6 and UDP.
-bool is_rc_request(std::span<const uint8_t> f) {
-  if (f.size() < 14) return false;
-  const uint16_t type = static_cast<uint16_t>(f[12] << 8 | f[13]);
-  const size_t bth = type == 0x0800 ? 14 + 20 + 8 : type == 0x86dd ? 14 + 40 + 8 : 0;
-  if (bth == 0 || f.size() <= bth) return false;
-  const uint8_t op = f[bth];
-  return op <= 0x0c || op == 0x13 || op == 0x14;  // SEND, WRITE, READ request, atomics
+// Whether a frame carries a request packet (SEND, WRITE, READ request, atomic): the opcode
+// table's word on the BTH opcode after the headers the fabric reads.
+bool is_request(std::span<const uint8_t> frame) {
+  const std::optional<io::fabric::FrameHeaders> h = io::fabric::parse_frame_headers(frame);
+  if (!h || !h->udp) return false;
+  const size_t bth = h->l3_offset + h->ip_header_bytes + 8;
+  if (frame.size() <= bth) return false;
+  const wire::OpcodeInfo* info = wire::opcode_info(frame[bth]);
+  return info != nullptr && info->is(wire::kRequest);
 }
 
 }  // namespace
@@ -142,7 +147,7 @@ void FabricBed::run_endpoint(uint32_t e, uint64_t now) {
   for (size_t i = 0; i < frames.size(); ++i) {
     const size_t port = size_t{planes[i]} * config_.endpoints + e;
     std::deque<io::Frame>& q = backlog_[port];
-    if (is_rc_request(frames[i])) ++request_frames_;
+    if (is_request(frames[i])) ++request_frames_;
     if (q.empty()) backlogged_.push_back(static_cast<uint32_t>(port));
     q.push_back(io::Frame{std::move(frames[i]), now});
     backlog_high_water_ = std::max<uint64_t>(backlog_high_water_, q.size());

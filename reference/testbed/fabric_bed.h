@@ -94,7 +94,7 @@ class FabricBed {
   std::function<void(uint32_t e, uint64_t now)> after_run;
 
   uint64_t steps() const { return steps_; }
-  // RC request packets (SEND, WRITE, READ request, atomic) the devices sent, retransmissions
+  // Request packets (SEND, WRITE, READ request, atomic) the devices sent, retransmissions
   // included: beside the packets the messages need, what recovery cost.
   uint64_t request_frames() const { return request_frames_; }
   uint64_t backlog_high_water() const { return backlog_high_water_; }
