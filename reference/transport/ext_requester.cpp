@@ -141,11 +141,9 @@ bool reissue_read(QueuePair& qp, SendWqe& w, QpContext& ctx) {
   auto read = qp.ext->reads.find(w.first_psn);
   if (read == qp.ext->reads.end()) return true;
   const uint32_t m = read->second.first_missing(ctx.now_ns, 0).value_or(w.last_psn());
-  const ext::OutstandingRead saved = read->second;
-  const ext::ReadRequestFields fields = read->second.reissue(m, ctx.now_ns);
-  if (send_read_request(qp, w, fields, ctx)) return true;
-  read->second = saved;  // not sent: its clock does not restart
-  return false;
+  if (!send_read_request(qp, w, read->second.request_from(m), ctx)) return false;
+  read->second.reissue(m, ctx.now_ns);  // sent: its clock restarts
+  return true;
 }
 
 ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {

@@ -44,10 +44,14 @@ std::optional<uint32_t> OutstandingRead::first_missing(uint64_t now_ns, uint64_t
 }
 
 ReadRequestFields OutstandingRead::reissue(uint32_t m, uint64_t now_ns) {
+  issued_ns_ = now_ns;
+  awaiting_ = static_cast<uint32_t>(std::max(0, wire::psn_diff(m, original_.first_psn)));
+  return request_from(m);
+}
+
+ReadRequestFields OutstandingRead::request_from(uint32_t m) const {
   const auto k = static_cast<uint32_t>(std::max(0, wire::psn_diff(m, original_.first_psn)));
   const uint64_t skip = std::min<uint64_t>(uint64_t{k} * pmtu_, original_.dma_length);
-  issued_ns_ = now_ns;
-  awaiting_ = k;
   return {.first_psn = m,
           .va = original_.va + skip,
           .dma_length = static_cast<uint32_t>(original_.dma_length - skip),

@@ -53,8 +53,10 @@ class OutstandingRead {
   // The first missing response PSN, if one counts as missing now (by N_OOO_THRESHOLD
   // only while no reissue waits for its first response).
   std::optional<uint32_t> first_missing(uint64_t now_ns, uint64_t rto_ns) const;
-  // The request that reissues the READ from response PSN m (from first_missing); the RTO
-  // then runs from now.
+  // The request that reissues the READ from response PSN m (from first_missing).
+  ReadRequestFields request_from(uint32_t m) const;
+  // That request went out: the RTO runs from now, and the threshold waits for m's response.
+  // Returns request_from(m).
   ReadRequestFields reissue(uint32_t m, uint64_t now_ns);
 
  private:
