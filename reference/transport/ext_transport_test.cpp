@@ -10,7 +10,6 @@
 #include <memory>
 #include <random>
 #include <set>
-#include <tuple>
 
 #include "reference/transport/device.h"
 #include "reference/transport/testing/loopback_fabric.h"
@@ -454,53 +453,19 @@ TEST_F(ExtPair, MultipathSpraysTheEvSetOverEveryPlaneAndAvoidsADownPort) {
 
 // The device's own record of the port each frame leaves on agrees with the MXH plane, and
 // an ACK leaves on the plane of the entry its EV (UDP source port) names.
-TEST(ExtPlanes, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
+TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
   DeviceConfig ca = config(1, true), cb = config(2, true);
   for (DeviceConfig* c : {&ca, &cb}) {
     c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
     c->planes = 8;
   }
-  Device a(ca), b(cb);
-  uint32_t qa = 0, qb = 0;
-  memory::MrInfo mra, mrb;
-  for (auto [dev, qpn, mr] : {std::tuple{&a, &qa, &mra}, std::tuple{&b, &qb, &mrb}}) {
-    const uint32_t pd = *dev->memory().alloc_pd();
-    const uint32_t cq = *dev->create_cq(64);
-    QpInitAttributes init;
-    init.pd = pd;
-    init.send_cq = init.recv_cq = cq;
-    *qpn = *dev->create_qp(init);
-    *mr = *dev->memory().reg_mr(pd, 1 << 16, memory::kLocalWrite | memory::kRemoteWrite, 0x1000);
-  }
-  for (auto [self, peer, mine, theirs] : {std::tuple{&a, &b, qa, qb}, std::tuple{&b, &a, qb, qa}}) {
-    QpAttributes attr;
-    attr.state = QpState::kInit;
-    attr.access_flags = kQpRemoteWrite;
-    ASSERT_TRUE(self->modify_qp(mine, attr, kAttrState | kAttrPkey | kAttrAccessFlags));
-    attr.state = QpState::kRtr;
-    attr.path_mtu = 1024;
-    attr.av.smac = self->config().mac;
-    attr.av.dmac = peer->config().mac;
-    attr.av.sip = self->config().ip;
-    attr.av.dip = peer->config().ip;
-    attr.dest_qpn = theirs;
-    attr.peer_mxcap = peer->config().mxcap;
-    ASSERT_TRUE(self->modify_qp(mine, attr,
-                                kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn |
-                                    kAttrRqPsn | kAttrMaxDestRdAtomic | kAttrMinRnrTimer |
-                                    kAttrPeerMxcap));
-    attr.state = QpState::kRts;
-    ASSERT_TRUE(self->modify_qp(
-        mine, attr,
-        kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt | kAttrRnrRetry | kAttrMaxRdAtomic));
-  }
-  SendWr w;
-  w.opcode = SendOpcode::kWrite;
-  w.sg_list = {Sge{mra.va, 16 * 1024, mra.lkey}};
-  w.remote_addr = mrb.va;
-  w.rkey = mrb.rkey;
-  ASSERT_TRUE(a.post_send(qa, w));
-  a.advance(1000);
+  build_with(ca, cb);
+  // The devices are driven by hand here, frame by frame, not through the fabric.
+  Device& a = a_->dev;
+  Device& b = b_->dev;
+  const uint64_t now = fabric_->now();
+  ASSERT_TRUE(a.post_send(a_->qpn, write(16 * 1024, b_->mr.rkey)));
+  a.advance(now);
   std::vector<uint8_t> planes;
   const auto frames = a.take_outbox(planes);
   ASSERT_EQ(frames.size(), 16u);
@@ -513,13 +478,13 @@ TEST(ExtPlanes, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
     ASSERT_TRUE(p.mxh);
     EXPECT_EQ(planes[i], p.mxh->plane) << "frame " << i;
     used.insert(planes[i]);
-    b.receive(frames[i], 2000);
+    b.receive(frames[i], now + 1000);
   }
   EXPECT_EQ(used.size(), 8u);
-  b.advance(3000);
+  b.advance(now + 2000);
   const auto acks = b.take_outbox(planes);
   ASSERT_FALSE(acks.empty());
-  const auto entries = ext::EvTable::default_set(qb, 8, 16);
+  const auto entries = ext::EvTable::default_set(b_->qpn, 8, 16);
   for (size_t i = 0; i < acks.size(); ++i) {
     auto d = wire::decode_frame(acks[i]);
     ASSERT_TRUE(d);
