@@ -363,7 +363,6 @@ QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
                    factory_,
                    counters_,
                    outbox_,
-                   outbox_planes_,
                    cqs_.at(qp.init.send_cq),
                    cqs_.at(qp.init.recv_cq),
                    srq,
@@ -542,8 +541,7 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   cnp.cnp_padding = wire::CnpPadding{};
   if (auto* v4 = std::get_if<wire::Ipv4>(&cnp.ip)) v4->tos = 48 << 2;  // V_CNP_DSCP
   if (auto* v6 = std::get_if<wire::Ipv6>(&cnp.ip)) v6->tc = 48 << 2;
-  outbox_.push_back(factory_.finish(cnp));
-  outbox_planes_.push_back(base_plane(qp.qpn));
+  outbox_.push(factory_.finish(cnp), base_plane(qp.qpn));
   ++counters_.cnp_sent;
   ++counters_.sent_pkts;
 }
@@ -551,8 +549,8 @@ void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
 void Device::note_activity(const QueuePair& qp) {
   const bool unsent = qp.attr.state == QpState::kRts && qp.send_index < qp.sq.size();
   // Ext: a PSN in flight or a READ's missing response may time out, so the QP stays active;
-  // checked in O(1) here, as this
-  // runs for every packet (the exact deadline walks the PSNs in flight: next_deadline()).
+  // checked in O(1) here, as this runs for every packet (the exact deadline walks the PSNs in
+  // flight: next_deadline()).
   const bool ext_sending = qp.ext && qp.attr.state == QpState::kRts &&
                            (!qp.ext->rnr_waits.empty() || !qp.ext->reads.empty() ||
                             qp.ext->sent.next_psn() != wire::psn_add(qp.ext->sent.cumulative(), 1));
@@ -629,13 +627,14 @@ bool Device::has_work() const {
 }
 
 std::vector<std::vector<uint8_t>> Device::take_outbox() {
-  outbox_planes_.clear();
-  return std::exchange(outbox_, {});
+  std::vector<uint8_t> planes;
+  return take_outbox(planes);
 }
 
 std::vector<std::vector<uint8_t>> Device::take_outbox(std::vector<uint8_t>& planes) {
-  planes = std::exchange(outbox_planes_, {});
-  return std::exchange(outbox_, {});
+  Outbox out = std::exchange(outbox_, {});
+  planes = std::move(out.planes);
+  return std::move(out.frames);
 }
 
 void Device::set_plane_port(uint8_t plane, bool up, uint64_t now_ns) {

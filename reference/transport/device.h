@@ -132,9 +132,8 @@ class Device {
   const TransportDecisions decide_;  // from config_.mutants, before factory_ reads it
   PacketFactory factory_;
   DeviceCounters counters_;
-  std::vector<std::vector<uint8_t>> outbox_;
-  std::vector<uint8_t> outbox_planes_;  // index for index with outbox_
-  QpTable qps_;                         // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
+  Outbox outbox_;
+  QpTable qps_;  // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
   // QPs with unsent work or an armed timer: advance() visits only these, so its cost does
   // not grow with idle QPs. Ordered, so that runs are deterministic.
   std::set<uint32_t> active_;

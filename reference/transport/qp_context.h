@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "reference/memory/memory_table.h"
@@ -19,13 +20,24 @@
 
 namespace mr::transport {
 
+// The frames a device sent since its last take_outbox(), each with the plane (port) it
+// leaves on: one push keeps the two in step.
+struct Outbox {
+  std::vector<std::vector<uint8_t>> frames;
+  std::vector<uint8_t> planes;  // index for index with frames
+
+  void push(std::vector<uint8_t> frame, uint8_t plane) {
+    frames.push_back(std::move(frame));
+    planes.push_back(plane);
+  }
+};
+
 struct QpContext {
   memory::MemoryTable& memory;
   const TransportDecisions& decide;
   PacketFactory& factory;
   DeviceCounters& counters;
-  std::vector<std::vector<uint8_t>>& outbox;
-  std::vector<uint8_t>& outbox_planes;  // the plane (port) each outbox frame leaves on
+  Outbox& outbox;
   CompletionQueue& send_cq;
   CompletionQueue& recv_cq;
   std::deque<RecvWr>* srq = nullptr;  // the shared receive queue, when the QP has one
@@ -39,8 +51,7 @@ struct QpContext {
 
   void send(const wire::RocePacket& p) { send_on(p, plane); }
   void send_on(const wire::RocePacket& p, uint8_t on_plane) {
-    outbox.push_back(factory.finish(p));
-    outbox_planes.push_back(on_plane);
+    outbox.push(factory.finish(p), on_plane);
     ++counters.sent_pkts;
   }
   // An Ext QP's packet on EV set entry `e` (section 20.2, EV mode UDP): its UDP source port

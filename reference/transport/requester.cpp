@@ -127,7 +127,7 @@ void add_ackreq_policy(QueuePair& qp, wire::RocePacket& p, bool last, QpContext&
 // The frames pushed to the outbox since index `first`: what the pacer charges for.
 size_t bytes_since(const QpContext& ctx, size_t first) {
   size_t n = 0;
-  for (size_t i = first; i < ctx.outbox.size(); ++i) n += ctx.outbox[i].size();
+  for (size_t i = first; i < ctx.outbox.frames.size(); ++i) n += ctx.outbox.frames[i].size();
   return n;
 }
 
@@ -231,7 +231,7 @@ void arm_ack_timer(QueuePair& qp, const QpContext& ctx) {
 
 ReqState transmit(QueuePair& qp, Request& r, QpContext& ctx) {
   SendWqe& w = *r.wqe;
-  const size_t first_frame = ctx.outbox.size();
+  const size_t first_frame = ctx.outbox.frames.size();
   start_wqe(qp, w, ctx);
   const uint32_t psn = wire::psn_add(w.first_psn, w.next_packet);
   switch (w.wr.opcode) {
