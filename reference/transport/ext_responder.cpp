@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "reference/transport/read_responses.h"
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
 #include "reference/wire/aeth_syndrome.h"
@@ -305,10 +306,7 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRead& h, QpContext& c
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t offset = i * mtu;
     const uint32_t n = std::min(mtu, h.dma_length - std::min(h.dma_length, offset));
-    const uint8_t opcode = count == 1       ? wire::kOpRcRdmaReadResponseOnly
-                           : i == 0         ? wire::kOpRcRdmaReadResponseFirst
-                           : i + 1 == count ? wire::kOpRcRdmaReadResponseLast
-                                            : wire::kOpRcRdmaReadResponseMiddle;
+    const uint8_t opcode = read_response_opcode(i, count);
     std::span<const uint8_t> data;
     if (n > 0) {
       auto src =
@@ -361,23 +359,20 @@ bool execute_read(QueuePair& qp, const ext::HeldRead& h, bool fresh, QpContext& 
 // and runs when the cumulative PSN reaches it.
 void run_held_reads(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
-  // Few are ever held; PSNs wrap, so each pass looks at all of them.
-  for (bool ran = true; ran && !ext.held_reads.empty();) {
-    ran = false;
-    for (auto it = ext.held_reads.begin(); it != ext.held_reads.end(); ++it) {
-      const int32_t d = wire::psn_diff(it->first, ext.window.cumulative());
-      if (d <= 0) {  // recorded meanwhile (a retransmission of it ran): nothing to hold
-        ext.held_reads.erase(it);
-        ran = true;
-        break;
-      }
-      if (d != 1) continue;
-      const ext::HeldRead h = it->second;
-      ext.held_reads.erase(it);
-      if (!execute_read(qp, h, /*fresh=*/true, ctx)) return;
-      ran = true;
-      break;
-    }
+  // Few are ever held; PSNs wrap, so each round looks at all of them. Bounded: each round
+  // runs one READ or ends.
+  const auto after_cumulative = [&](const auto& held) {
+    return wire::psn_diff(held.first, ext.window.cumulative());
+  };
+  while (!ext.held_reads.empty()) {
+    // Recorded meanwhile (a retransmission of it ran): nothing to hold.
+    std::erase_if(ext.held_reads, [&](const auto& held) { return after_cumulative(held) <= 0; });
+    const auto next = std::find_if(ext.held_reads.begin(), ext.held_reads.end(),
+                                   [&](const auto& held) { return after_cumulative(held) == 1; });
+    if (next == ext.held_reads.end()) return;
+    const ext::HeldRead h = next->second;
+    ext.held_reads.erase(next);
+    if (!execute_read(qp, h, /*fresh=*/true, ctx)) return;
   }
 }
 

@@ -9,6 +9,12 @@
 
 namespace mr::transport {
 
+uint8_t read_response_opcode(uint32_t i, uint32_t count) {
+  if (count == 1) return wire::kOpRcRdmaReadResponseOnly;
+  if (i == 0) return wire::kOpRcRdmaReadResponseFirst;
+  return i + 1 == count ? wire::kOpRcRdmaReadResponseLast : wire::kOpRcRdmaReadResponseMiddle;
+}
+
 void send_read_responses(QueuePair& qp, const ReadRange& read, QpContext& ctx) {
   uint32_t psn = read.psn;
   const uint64_t va = read.va;
@@ -20,10 +26,7 @@ void send_read_responses(QueuePair& qp, const ReadRange& read, QpContext& ctx) {
   uint32_t offset = 0;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t n = std::min(mtu, len - offset);
-    uint8_t opcode = count == 1       ? wire::kOpRcRdmaReadResponseOnly
-                     : i == 0         ? wire::kOpRcRdmaReadResponseFirst
-                     : i + 1 == count ? wire::kOpRcRdmaReadResponseLast
-                                      : wire::kOpRcRdmaReadResponseMiddle;
+    const uint8_t opcode = read_response_opcode(i, count);
     if (opcode == wire::kOpRcRdmaReadResponseFirst && !ctx.decide.responder.read_first_full_mtu) {
       n -= 4;
     }

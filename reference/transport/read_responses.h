@@ -22,4 +22,7 @@ struct ReadRange {
 
 void send_read_responses(QueuePair& qp, const ReadRange& read, QpContext& ctx);
 
+// MR-RD-01: response i of `count` is ONLY, or FIRST, MIDDLE..., LAST.
+uint8_t read_response_opcode(uint32_t i, uint32_t count);
+
 }  // namespace mr::transport
