@@ -5,6 +5,8 @@
 #include <cmath>
 #include <random>
 
+#include "reference/transport/requester.h"
+
 namespace mr::testbed {
 namespace {
 
@@ -76,11 +78,10 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
     if (auto ok = bed.device(read ? f.dst : f.src).memory().write(source.lkey, source.va, data);
         !ok)
       return Unexpected<std::string>("flows[" + std::to_string(i) + "]: " + ok.error());
-    const uint64_t per_packet = o.path_mtu;
-    out.needed_frames +=
-        (f.bytes / s.message_bytes) * ((s.message_bytes + per_packet - 1) / per_packet);
-    if (const uint64_t rest = f.bytes % s.message_bytes)
-      out.needed_frames += (rest + per_packet - 1) / per_packet;
+    for (uint64_t offset = 0; offset < f.bytes; offset += s.message_bytes) {
+      const auto len = static_cast<uint32_t>(std::min<uint64_t>(s.message_bytes, f.bytes - offset));
+      out.needed_frames += transport::packets_for(len, o.path_mtu);
+    }
   }
 
   if (s.failure) {
