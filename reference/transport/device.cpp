@@ -9,6 +9,7 @@
 #include "reference/transport/requester.h"
 #include "reference/transport/responder.h"
 #include "reference/transport/ud_responder.h"
+#include "reference/wire/ecn.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
 
@@ -70,11 +71,6 @@ bool owns(const DeviceConfig& config, const std::variant<wire::Ipv4, wire::Ipv6>
   if (same_ip(config.ip, ip, false)) return true;
   const auto* v6 = std::get_if<wire::Ipv6>(&ip);
   return v6 != nullptr && std::ranges::find(config.ipv6, v6->dst) != config.ipv6.end();
-}
-
-uint8_t ecn_of(const wire::RocePacket& p) {
-  if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) return v4->tos & 3;
-  return std::get<wire::Ipv6>(p.ip).tc & 3;
 }
 
 }  // namespace
@@ -395,7 +391,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (p.bth.opcode == wire::kOpCnp) {
     receive_cnp(p, now_ns);
     // MR-CC-05: a CE-marked CNP never draws a CNP; the broken device answers it.
-    if (ecn_of(p) == 3 && !decide_.congestion.ce_marked_cnp_unanswered) {
+    if (wire::ecn_of(p) == wire::kEcnCe && !decide_.congestion.ce_marked_cnp_unanswered) {
       if (auto it = qps_.find(p.bth.dqpn); it != qps_.end()) notify_congestion(*it->second, now_ns);
     }
     return;
@@ -403,7 +399,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   QueuePair* qp = admit(p);
   if (qp == nullptr) return;
   ++counters_.rcvd_pkts;
-  if (ecn_of(p) == 3) notify_congestion(*qp, now_ns);
+  if (wire::ecn_of(p) == wire::kEcnCe) notify_congestion(*qp, now_ns);
   deliver(*qp, p, now_ns);
 }
 
@@ -416,7 +412,7 @@ bool Device::passes_header_checks(const wire::DecodedRoce& roce) {
     ++counters_.icrc_errors;  // MR-IC-02: silently dropped
     return false;
   }
-  if (ecn_of(p) == 3) {
+  if (wire::ecn_of(p) == wire::kEcnCe) {
     ++counters_.ce_marked_received;
     if (!decide_.receive.keeps_ce_marked_packets) return false;
   }

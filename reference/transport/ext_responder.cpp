@@ -9,6 +9,7 @@
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
 #include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/ecn.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/psn.h"
 
@@ -117,13 +118,10 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
 // What the ACK policy echoes of a packet (its EV, plane, TX timestamp, CE mark).
 ext::AnsweredPacket answered_of(const wire::RocePacket& p, bool duplicate, uint64_t now_ns) {
   const wire::Mxh& mxh = *p.mxh;
-  const auto* v4 = std::get_if<wire::Ipv4>(&p.ip);
-  const auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
-  const unsigned ecn = v4 ? (v4->tos & 3U) : v6 ? (v6->tc & 3U) : 0;
   return {.psn = p.bth.psn,
           .duplicate = duplicate,
           .ack_request = mxh.ar != 0,
-          .ce = ecn == 3,
+          .ce = wire::ecn_of(p) == wire::kEcnCe,
           .ev = mxh.ev,
           .plane = mxh.plane,
           .tx_timestamp = mxh.tsv ? std::optional<uint32_t>(mxh.tx_timestamp) : std::nullopt,
