@@ -6,6 +6,7 @@
 namespace mr::transport::ext {
 
 void RtoEstimator::sample(uint64_t rtt_ns) {
+  min_rtt_ns_ = srtt_ns_ ? std::min(min_rtt_ns_, rtt_ns) : rtt_ns;
   if (!srtt_ns_) {
     srtt_ns_ = rtt_ns;
     rttvar_ns_ = rtt_ns / 2;

@@ -32,6 +32,9 @@ class RtoEstimator {
   // SRTT, or T_EXT_RTO_MIN before the first sample (the early-loss rule's wait, section 21.2).
   uint64_t srtt_ns() const { return srtt_ns_.value_or(bounds_.min_ns); }
   uint64_t rttvar_ns() const { return rttvar_ns_; }
+  // The smallest sample so far (0 before the first): a delivery sooner than this after a
+  // retransmission was the original's (RACK's test).
+  uint64_t min_rtt_ns() const { return min_rtt_ns_; }
   uint64_t rto_ns() const;
   // The RTO of a PSN after `timeouts` consecutive timeouts: rto_ns() x 2^timeouts, at most
   // T_EXT_RTO_MAX.
@@ -41,6 +44,7 @@ class RtoEstimator {
   RtoBounds bounds_;
   std::optional<uint64_t> srtt_ns_;
   uint64_t rttvar_ns_ = 0;
+  uint64_t min_rtt_ns_ = 0;
 };
 
 }  // namespace mr::transport::ext

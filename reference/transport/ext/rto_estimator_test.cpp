@@ -25,6 +25,15 @@ TEST(RtoEstimator, FollowsRfc6298) {
   EXPECT_EQ(rto.rto_ns(), 320'000u);
 }
 
+TEST(RtoEstimator, KeepsTheSmallestSample) {
+  RtoEstimator rto({});
+  EXPECT_EQ(rto.min_rtt_ns(), 0u);
+  rto.sample(30'000);
+  rto.sample(12'000);
+  rto.sample(50'000);
+  EXPECT_EQ(rto.min_rtt_ns(), 12'000u);
+}
+
 TEST(RtoEstimator, ClampsToTheBounds) {
   RtoEstimator rto(RtoBounds{});
   rto.sample(1'000);  // 1 us + 4 x 0.5 us: below T_EXT_RTO_MIN

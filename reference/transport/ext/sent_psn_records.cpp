@@ -72,6 +72,7 @@ void SentPsnRecords::on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t
   Record& r = at(psn);
   r.last_sent_ns = now_ns;
   if (!probe) r.last_timed_ns = now_ns;
+  r.send_order = ++send_order_;
   r.ev = ev;
   r.plane = plane;
   ++r.transmissions;
@@ -86,7 +87,8 @@ void SentPsnRecords::advance_cumulative(uint32_t to) {
 }
 
 // Marks the PSNs the bitmap reports; bits at or before C and for PSNs never sent say nothing.
-uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, AckOutcome& out) {
+uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, uint64_t min_rtt_ns,
+                                     AckOutcome& out) {
   const auto offset = static_cast<int16_t>(ack.sack_offset);
   if (offset % 8 != 0) {
     out.bitmap_ignored = true;
@@ -98,20 +100,42 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, AckOutcome& out) {
     const uint32_t p = psn_add(base, i);
     if (((ack.bitmap >> i) & 1) == 0 || !sent(p) || at(p).sacked) continue;
     at(p).sacked = true;
+    note_delivered(at(p), now_ns, min_rtt_ns);
     ++newly;
     if (!newest_sacked_ || psn_diff(p, *newest_sacked_) > 0) newest_sacked_ = p;
   }
   return newly;
 }
 
+void SentPsnRecords::note_delivered(const Record& r, uint64_t now_ns, uint64_t min_rtt_ns) {
+  if (r.transmissions > 1 && now_ns - r.last_sent_ns < min_rtt_ns) return;
+  for (EvDelivered& d : delivered_) {
+    if (d.ev != r.ev) continue;
+    if (static_cast<int32_t>(r.send_order - d.send_order) > 0) d.send_order = r.send_order;
+    return;
+  }
+  delivered_.push_back({r.ev, r.send_order});
+}
+
+bool SentPsnRecords::overtaken_on_its_ev(const Record& r) const {
+  for (const EvDelivered& d : delivered_) {
+    if (d.ev == r.ev) return static_cast<int32_t>(d.send_order - r.send_order) > 0;
+  }
+  return false;
+}
+
 // Early loss: an outstanding p with a SACKed PSN at least N_OOO_THRESHOLD after it, sent at
-// least SRTT ago (so each detection retransmits it once).
-void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, AckOutcome& out) {
+// least SRTT ago (so each detection retransmits it once), and either overtaken on its own EV
+// or older than the reorder window as well.
+void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t reorder_window_ns,
+                                  AckOutcome& out) {
   if (!newest_sacked_) return;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     if (psn_diff(*newest_sacked_, p) < static_cast<int32_t>(parameters_.ooo_threshold)) break;
     const Record& r = at(p);
-    if (!r.sacked && now_ns - r.last_sent_ns >= wait_ns)
+    if (r.sacked) continue;
+    const uint64_t age = now_ns - r.last_sent_ns;
+    if (age >= wait_ns && (overtaken_on_its_ev(r) || age >= wait_ns + reorder_window_ns))
       out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
   }
 }
@@ -141,17 +165,19 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
   const bool valid_cumulative = ahead > 0 && psn_diff(ack.cumulative, next_psn_) < 0;
   if (valid_cumulative) {
     for (uint32_t p = psn_add(cumulative_, 1); p != psn_add(ack.cumulative, 1); p = psn_add(p, 1)) {
-      out.newly_acknowledged += !at(p).sacked;
+      if (at(p).sacked) continue;
+      ++out.newly_acknowledged;
+      note_delivered(at(p), now_ns, rto.min_rtt_ns());
     }
     advance_cumulative(ack.cumulative);
     out.cumulative_advanced = true;
   }
   if (ahead >= 0) mpr_ = std::max<uint8_t>(ack.mpr, 1);
-  out.newly_acknowledged += sack_bitmap(ack, out);
+  out.newly_acknowledged += sack_bitmap(ack, now_ns, rto.min_rtt_ns(), out);
   last_activity_ns_ = now_ns;
   if (out.newly_acknowledged > 0) probes_since_progress_ = 0;
   const uint64_t wait_ns = rto.srtt_ns();
-  early_losses(now_ns, wait_ns, out);
+  early_losses(now_ns, wait_ns, 4 * rto.rttvar_ns(), out);
   ara_losses(ack, now_ns, wait_ns, out);
   return out;
 }

@@ -7,8 +7,16 @@
 // the retry budget is spent (MR-SA-11). ACKs are taken idempotently (MR-SA-06): a stale, a
 // repeated or a reordered ACK never moves the cumulative PSN back or reports a PSN twice.
 //
+// Early loss keeps MR-SA-26's two conditions (N_OOO_THRESHOLD later PSNs SACKed, SRTT since
+// the last transmission) and adds a third that the clause leaves room for ("only when"): a
+// PSN sent later on the same EV was delivered, which on a path that keeps its order means the
+// PSN was lost, not overtaken on a faster path (as RACK reasons from send order, per path
+// as in MP-RDMA). Without that evidence (the PSN's path may be dead) it waits the reorder
+// window as well: SRTT + 4 x RTTVAR in all. Spraying over planes whose queues differ
+// otherwise retransmitted six PSNs for every one the fabric dropped.
+//
 // The records are a ring indexed by PSN, grown to the PSNs in flight (at most the window):
-// 32 bytes per PSN in flight.
+// 32 bytes per PSN in flight, and 8 bytes per EV that delivered something.
 //
 //   SentPsnRecords sent(first_psn, ExtSenderParameters{});
 //   if (sent.may_send_new(psn)) sent.on_sent(psn, now, ev, plane, /*probe=*/false);
@@ -94,12 +102,15 @@ class SentPsnRecords {
   // The EV a PSN in flight last went out with (to blame its path when it times out).
   std::optional<uint16_t> last_ev(uint32_t psn) const;
   size_t outstanding_count() const;
-  size_t heap_bytes() const { return ring_.capacity() * sizeof(Record); }
+  size_t heap_bytes() const {
+    return ring_.capacity() * sizeof(Record) + delivered_.capacity() * sizeof(EvDelivered);
+  }
 
  private:
   struct Record {
     uint64_t last_sent_ns = 0;
     uint64_t last_timed_ns = 0;  // the last transmission other than a probe
+    uint32_t send_order = 0;     // of the last transmission, counted over every PSN
     uint16_t ev = 0;
     uint8_t plane = 0;
     uint8_t consecutive_timeouts = 0;
@@ -112,8 +123,15 @@ class SentPsnRecords {
   const Record& at(uint32_t psn) const;
   void grow();
   void advance_cumulative(uint32_t to);
-  uint32_t sack_bitmap(const ExtAckReport& ack, AckOutcome& out);
-  void early_losses(uint64_t now_ns, uint64_t wait_ns, AckOutcome& out);
+  uint32_t sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, uint64_t min_rtt_ns,
+                       AckOutcome& out);
+  // A record just SACKed or cumulatively acknowledged: its EV delivered up to its send order.
+  // A retransmitted PSN acknowledged sooner than the minimum RTT after its last transmission
+  // was delivered by an earlier one, which says nothing about order (RACK).
+  void note_delivered(const Record& r, uint64_t now_ns, uint64_t min_rtt_ns);
+  // Whether a PSN sent on r's EV after r was delivered.
+  bool overtaken_on_its_ev(const Record& r) const;
+  void early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t reorder_window_ns, AckOutcome& out);
   void ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64_t wait_ns, AckOutcome& out);
 
   ExtSenderParameters parameters_;
@@ -126,6 +144,14 @@ class SentPsnRecords {
   // Probes since the last ACK that acknowledged or SACKed a PSN for the first time.
   uint32_t probes_since_progress_ = 0;
   std::vector<Record> ring_;  // PSN p at p mod size; a power of two
+  uint32_t send_order_ = 0;   // transmissions so far
+  // Per EV used, the send order of the newest transmission it delivered. At most the QP's EV
+  // set (16 entries by default): a flat vector searched linearly.
+  struct EvDelivered {
+    uint16_t ev = 0;
+    uint32_t send_order = 0;
+  };
+  std::vector<EvDelivered> delivered_;
 };
 
 }  // namespace mr::transport::ext

@@ -113,6 +113,56 @@ TEST(SentPsnRecords, RetransmitsAHoleOnceNOooThresholdLaterPsnsAreSacked) {
   EXPECT_EQ(psns(a.retransmit), (std::vector<uint32_t>{97}));
 }
 
+// PSNs [first, first + n) sent at `at`, PSN first + i on EV 0xC000 + i % evs.
+void spray(SentPsnRecords& s, uint32_t first, uint32_t n, uint64_t at, uint16_t evs) {
+  for (uint32_t i = 0; i < n; ++i)
+    s.on_sent(first + i, at, static_cast<uint16_t>(0xC000 + i % evs), 0, false);
+}
+
+RtoEstimator sampled(std::initializer_list<uint64_t> rtts_ns) {
+  RtoEstimator rto({});
+  for (uint64_t r : rtts_ns) rto.sample(r);
+  return rto;
+}
+
+TEST(SentPsnRecords, AHoleOvertakenOnlyOnOtherEvsWaitsTheReorderWindow) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 20, 0, /*evs=*/2);                          // even PSNs on 0xC000, odd on 0xC001
+  const RtoEstimator rto = sampled({20 * kUs, 40 * kUs});  // SRTT 22.5 us, RTTVAR 12.5 us
+  const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
+  // 97 (0xC001) missing; only even PSNs after it arrived: overtaken on another path.
+  const auto evens = {98u, 100u, 102u, 104u, 106u, 108u, 110u};
+  EXPECT_TRUE(s.on_ack(ack(96, evens), window - 1, rto).retransmit.empty());
+  EXPECT_EQ(psns(s.on_ack(ack(96, {}), window, rto).retransmit),
+            (std::vector<uint32_t>{97, 99, 101}));  // every odd hole N_OOO_THRESHOLD behind
+}
+
+TEST(SentPsnRecords, AHoleOvertakenOnItsOwnEvIsLostAfterSrtt) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 20, 0, /*evs=*/2);
+  const RtoEstimator rto = sampled({20 * kUs, 40 * kUs});
+  // 99, sent on 97's EV after it, arrived: 97 was lost, not overtaken.
+  EXPECT_TRUE(
+      s.on_ack(ack(96, {98, 99, 100, 102, 104, 106}), rto.srtt_ns() - 1, rto).retransmit.empty());
+  EXPECT_EQ(psns(s.on_ack(ack(96, {}), rto.srtt_ns(), rto).retransmit),
+            (std::vector<uint32_t>{97}));
+}
+
+TEST(SentPsnRecords, ARetransmissionAckedSoonerThanTheMinimumRttSaysNothingOfOrder) {
+  SentPsnRecords s(96, {});
+  const RtoEstimator rto = sampled({20 * kUs, 40 * kUs});  // minimum RTT 20 us
+  s.on_sent(96, 0, 0xC000, 0, false);
+  s.on_sent(97, 1 * kUs, 0xC000, 0, false);  // lost
+  for (uint32_t p = 98; p < 108; ++p) s.on_sent(p, 2 * kUs, 0xC001, 1, false);
+  s.on_sent(96, 30 * kUs, 0xC000, 0, false);  // 96 again (its original is only late)
+  // 96 acknowledged 5 us after its retransmission: the original's delivery, sent before 97.
+  // Were it the retransmission's, 97 (34 us old, past SRTT) would count as overtaken on its
+  // EV and go now; it waits the reorder window instead.
+  ASSERT_LT(rto.srtt_ns(), 34 * kUs);
+  EXPECT_TRUE(
+      s.on_ack(ack(96, {98, 99, 100, 101, 102, 103, 104, 105}), 35 * kUs, rto).retransmit.empty());
+}
+
 TEST(SentPsnRecords, AnAraAckRepairsEveryHoleBeforeAReceivedPsnAtOnce) {
   SentPsnRecords s(96, {});
   send(s, 96, 12, 0);  // 96 .. 107; 100 and 101 lost, 102 received, 103 .. 107 lost
