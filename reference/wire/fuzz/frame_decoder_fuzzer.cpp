@@ -8,7 +8,9 @@
 //   verdict, and rebuilds to the same bytes again (a fixed point);
 // - that a refused frame's parsed prefix and error agree with the plain decode's error;
 // - that a cooked frame decodes as its Ethernet original: same kind, same headers, same
-//   ICRC verdict, errors naming the same header and field.
+//   ICRC verdict, errors naming the same header and field;
+// - that the trimmed-frame reader (spec section 23) reads any bytes without a fault, and
+//   reads a frame the decoder takes as RoCE to the same BTH and extended headers.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/packet_json.h"
+#include "reference/wire/trimmed_frame.h"
 
 namespace {
 
@@ -93,6 +96,8 @@ size_t datagram_end(const DecodedRoce& d) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> frame(data, size);
+  const auto trimmed = read_trimmed_frame(frame);
+  if (trimmed) check(trimmed->ip_bytes_held <= size);
   const auto decoded = decode_frame(frame);
   const auto kept = decode_frame(frame, Framing::kEthernet);
   check(decoded.has_value() == kept.has_value());
@@ -110,6 +115,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto* roce = std::get_if<DecodedRoce>(&*decoded);
   if (!roce) return 0;
   (void)to_json(*roce).dump();
+  check(trimmed.has_value());
+  check(trimmed->packet.bth == roce->packet.bth);
+  check(trimmed->packet.mxh.has_value() == roce->packet.mxh.has_value());
+  check(trimmed->packet.reth.has_value() == roce->packet.reth.has_value());
 
   const BuildOptions as_decoded{
       .fill_lengths = false, .fill_ip_checksum = false, .fill_padding = false, .fill_icrc = false};
