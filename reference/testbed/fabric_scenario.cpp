@@ -192,7 +192,10 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
     const io::fabric::LinkCounters c = bed.fabric().plane_counters(p);
     out.fabric_drops += c.dropped();
     out.overflow_drops += c.dropped(io::fabric::DropCause::kQueueOverflow);
+    out.fabric_trims += c.trimmed;
   }
+  for (uint32_t e = 0; e < fabric.endpoints; ++e)
+    out.trim_naks += bed.device(e).counters().ext_trim_naks_sent;
   out.fabric_events = bed.fabric().events_run();
   out.steps = bed.steps();
   for (uint32_t e = 0; e < fabric.endpoints; ++e) {

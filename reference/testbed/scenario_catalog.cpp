@@ -91,6 +91,12 @@ Scenario random_loss(double probability, uint64_t bytes, uint64_t seed) {
   return s;
 }
 
+Scenario with_trimming(Scenario s) {
+  s.fabric.trimming.enabled = true;
+  if (s.mxcap) s.mxcap->features = s.mxcap->features | wire::kMxcapTrim;
+  return s;
+}
+
 Scenario incast(uint32_t senders, uint64_t bytes, uint64_t seed) {
   Scenario s;
   s.name = "incast";

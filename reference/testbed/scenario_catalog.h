@@ -45,6 +45,11 @@ Scenario permutation(uint32_t hosts, uint64_t bytes, uint32_t degraded_spine_lin
 // 100 Gb/s path at a 10 us base RTT).
 transport::ext::CongestionParameters congestion_for(uint32_t planes);
 
+// The scenario with trimming switches (spec section 23, B_TRIM_MIN cuts, IP lengths
+// rewritten) and TRIM offered by every Ext device: a full queue cuts a data packet to its
+// headers instead of dropping it, and the receiver's NAK 0x65/0x66 brings it back at once.
+Scenario with_trimming(Scenario s);
+
 // The ideal time for `bytes` over a bottleneck of `rate_bps`: what a completion is measured
 // against.
 inline uint64_t ideal_ns(uint64_t bytes, double rate_bps) {

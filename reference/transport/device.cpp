@@ -12,6 +12,7 @@
 #include "reference/wire/ecn.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
+#include "reference/wire/trimmed_frame.h"
 
 namespace mr::transport {
 namespace {
@@ -375,7 +376,8 @@ const QueuePair* Device::qp(uint32_t qpn) const {
 void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   auto decoded = wire::decode_frame(frame);
   if (!decoded) {
-    ++counters_.dropped_malformed;
+    // A cut frame's lengths disagree (the switch left them) or its ICRC is gone.
+    if (!receive_trimmed(frame, /*icrc_ok=*/false, now_ns)) ++counters_.dropped_malformed;
     return;
   }
   const auto* roce = std::get_if<wire::DecodedRoce>(&*decoded);
@@ -387,6 +389,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
     return;
   }
   now_ns_ = std::max(now_ns_, now_ns);
+  if (!roce->icrc_ok() && receive_trimmed(frame, /*icrc_ok=*/false, now_ns)) return;
   if (!passes_header_checks(*roce)) return;
   if (p.bth.opcode == wire::kOpCnp) {
     receive_cnp(p, now_ns);
@@ -401,6 +404,46 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   ++counters_.rcvd_pkts;
   if (wire::ecn_of(p) == wire::kEcnCe) notify_congestion(*qp, now_ns);
   deliver(*qp, p, now_ns);
+}
+
+// Section 23: a frame with a trim mark that its length or its ICRC shows was cut, for an Ext
+// QP that agreed TRIM, is read from its headers alone and never placed: a request draws NAK
+// 0x65 or 0x66, a READ response a reissue, anything else nothing (MR-TR-16). True when the
+// frame was taken as trimmed (handled or silently discarded); false leaves it to the
+// ordinary path, where a QP without TRIM drops it for its ICRC (MR-TR-08).
+bool Device::receive_trimmed(std::span<const uint8_t> frame, bool icrc_ok, uint64_t now_ns) {
+  if (!config_.mxcap || (config_.mxcap->features & wire::kMxcapTrim) == 0) return false;
+  const auto t = wire::read_trimmed_frame(frame);
+  if (!t) return false;
+  ext::TrimParameters trim = config_.ext.trim;
+  trim.enabled = true;
+  const ext::HeldPacket held{.dscp = t->dscp(),
+                             .ip_bytes_held = t->ip_bytes_held,
+                             .ip_length_field = t->ip_length_field,
+                             .icrc_ok = icrc_ok};
+  if (ext::classify_trim(held, trim) != ext::TrimClass::kTrimmed) return false;
+  const wire::RocePacket& p = t->packet;
+  if (!owns(config_, p.ip) || !p.bth.is_ext()) return false;
+  auto it = qps_.find(p.bth.dqpn);
+  if (it == qps_.end() || !it->second->ext || !it->second->ext->agreement.has(wire::kMxcapTrim))
+    return false;
+  ++counters_.ext_trimmed_received;
+  // MR-TR-04: the QP's state, addresses and P_Key as for any packet; BTH and MXH intact.
+  QueuePair* qp = admit(p);
+  if (qp == nullptr || !p.mxh) return true;
+  now_ns_ = std::max(now_ns_, now_ns);
+  QpContext ctx = context(*qp, now_ns);
+  const auto* info = wire::opcode_info(p.bth.opcode, p.bth.header_set());
+  if (info == nullptr) return true;
+  if (!info->is(wire::kResponse)) {
+    respond_ext_trimmed(*qp, p, held, trim, ctx);
+  } else if (p.bth.opcode >= wire::kOpRcRdmaReadResponseFirst &&
+             p.bth.opcode <= wire::kOpRcRdmaReadResponseOnly) {
+    complete_trimmed_read_response(*qp, p, ctx);
+  }
+  run_ext_requester(*qp, ctx);
+  note_activity(*qp);
+  return true;
 }
 
 // ICRC, ECN, TVer and MigReq: what a packet is judged by before its QP is looked up.

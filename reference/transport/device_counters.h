@@ -34,11 +34,14 @@ struct DeviceCounters {
   uint64_t cnp_received = 0;
   uint64_t ce_marked_received = 0;
   uint64_t cq_overflow = 0;
-  uint64_t qkey_viol_cntr = 0;  // UD packets dropped for a wrong Q_Key (MR-UD-02)
-  uint64_t dropped_no_rwqe = 0;
+  uint64_t qkey_viol_cntr = 0;     // UD packets dropped for a wrong Q_Key (MR-UD-02)
+  uint64_t dropped_no_rwqe = 0;    // UD/UC packets dropped: no receive WQE, or it was too small
   uint64_t ext_retransmitted = 0;  // Ext PSNs sent again (selective: only the lost ones)
-  uint64_t ext_acks_sent = 0;  // Ext ACKs and NAKs, each with a SACKETH  // UD/UC packets dropped:
-                               // no receive WQE, or it was too small
+  uint64_t ext_acks_sent = 0;      // Ext ACKs and NAKs, each with a SACKETH
+  // Packets with a trim mark read as trimmed for an Ext QP with TRIM (section 23): NAKed,
+  // a READ reissued, or silently discarded; never placed.
+  uint64_t ext_trimmed_received = 0;
+  uint64_t ext_trim_naks_sent = 0;  // NAK 0x65 and 0x66
 
   template <class F>
   void for_each(F&& f) const {
@@ -71,6 +74,8 @@ struct DeviceCounters {
     f("dropped_no_rwqe", dropped_no_rwqe);
     f("ext_retransmitted", ext_retransmitted);
     f("ext_acks_sent", ext_acks_sent);
+    f("ext_trimmed_received", ext_trimmed_received);
+    f("ext_trim_naks_sent", ext_trim_naks_sent);
   }
 };
 

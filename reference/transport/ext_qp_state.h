@@ -26,6 +26,7 @@
 #include "reference/transport/ext/rto_estimator.h"
 #include "reference/transport/ext/sack_bitmap.h"
 #include "reference/transport/ext/sent_psn_records.h"
+#include "reference/transport/ext/trim_classifier.h"
 #include "reference/transport/work_request.h"
 
 namespace mr::transport::ext {
@@ -39,6 +40,8 @@ struct ExtQpParameters {
   CongestionParameters congestion;
   AdaptiveParameters adaptive;
   uint32_t ev_set_size = 16;  // N_EV_DEFAULT: the generated set's entries
+  // The trim marks and MR-TR-07's choice; `enabled` is each QP's agreement, not this.
+  TrimParameters trim;
 };
 
 // Section 20.3: one usable entry per transmission, by the agreed features.

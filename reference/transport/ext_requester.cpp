@@ -146,9 +146,21 @@ bool reissue_read(QueuePair& qp, SendWqe& w, QpContext& ctx) {
   return true;
 }
 
+// Section 26.2's bytes in flight, in packets: sent and not acknowledged, less those a trim
+// NAK reported cut (they are in no queue until they are sent again).
+uint64_t in_network(const ext::ExtQpState& ext) {
+  return ext.psns_in_flight - std::min<uint64_t>(ext.psns_in_flight, ext.sent.trimmed());
+}
+
 ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   std::set<uint32_t> reissued;
+  // Trimmed PSNs the window holds back wait at the front; the others (timeouts, SACK
+  // repairs, which the window does not hold back) go past them.
+  std::vector<ext::Retransmission> held;
+  const auto hold_back = [&] {
+    for (auto it = held.rbegin(); it != held.rend(); ++it) ext.retransmit.push_front(*it);
+  };
   while (!ext.retransmit.empty()) {
     const ext::Retransmission r = ext.retransmit.front();
     ext.retransmit.pop_front();
@@ -158,12 +170,21 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // responses are still missing.
     const bool read = w->wr.opcode == SendOpcode::kRead;
     if (!read && !ext.sent.outstanding(r.psn)) continue;
+    // A trimmed packet left the network (the NAK said so): it goes again as new data does,
+    // inside the congestion window, or a trim-retransmit loop runs at line rate.
+    const uint64_t mtu = qp.attr.path_mtu;
+    if (r.cause == ext::RetransmitCause::kTrim && !read && ext.cc &&
+        !ext.cc->may_send(in_network(ext) * mtu, mtu)) {
+      held.push_back(r);
+      continue;
+    }
     ctx.step("ext-requester", "Retransmit", r.psn);
     if (read) {
       // One reissue answers every PSN of the READ queued now.
       if (reissued.contains(w->first_psn)) continue;
       if (!reissue_read(qp, *w, ctx)) {
         ext.retransmit.push_front(r);
+        hold_back();
         return ExtReqState::kDone;
       }
       reissued.insert(w->first_psn);
@@ -173,11 +194,14 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     if (!send_ext_data(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
                        /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx)) {
       ext.retransmit.push_front(r);  // no usable entry: it waits, and so does new work
+      hold_back();
       return ExtReqState::kDone;
     }
     ++ctx.counters.ext_retransmitted;
   }
-  return ExtReqState::kGetWqe;
+  hold_back();
+  // New data waits behind held trimmed PSNs (the window is full for both).
+  return held.empty() ? ExtReqState::kGetWqe : ExtReqState::kDone;
 }
 
 ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
@@ -206,7 +230,7 @@ ExtReqState check_window(const QueuePair& qp) {
   // when it executes it, section 21.3). A window smaller than a READ would stall it forever.
   if (!ext.sent.may_send_new(qp.next_psn)) return ExtReqState::kDone;
   const uint64_t mtu = qp.attr.path_mtu;
-  if (ext.cc && !ext.cc->may_send(ext.psns_in_flight * mtu, mtu)) return ExtReqState::kDone;
+  if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
   return ExtReqState::kTransmit;
 }
 
@@ -307,6 +331,15 @@ void place_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ct
   retire_acknowledged(qp, ctx);
 }
 
+// A trim NAK or a trimmed READ response: a loss to section 26's window, which takes a packet
+// off it; the EVs are left as they are (MR-TR-06).
+void on_trim(QueuePair& qp, const QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  if (!ext.cc) return;
+  const uint64_t mtu = qp.attr.path_mtu;
+  ext.cc->on_loss(mtu, std::nullopt, ctx.now_ns, ext.psns_in_flight * mtu);
+}
+
 }  // namespace
 
 bool ext_supports(SendOpcode op) {
@@ -340,6 +373,18 @@ void run_ext_requester(QueuePair& qp, QpContext& ctx) {
         break;
     }
   }
+}
+
+void complete_trimmed_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!qp.ext || !p.mxh) return;
+  SendWqe* w = wqe_of(qp, p.bth.psn);
+  if (w == nullptr || w->wr.opcode != SendOpcode::kRead) return;
+  auto read = qp.ext->reads.find(w->first_psn);
+  if (read == qp.ext->reads.end() || !read->second.on_trimmed(p.bth.psn)) return;
+  ctx.step("ext-requester", "TrimmedReadResponse", p.bth.psn);
+  // The Retransmit state reissues the READ from its first missing response.
+  qp.ext->retransmit.push_back({p.bth.psn, ext::RetransmitCause::kNak});
+  on_trim(qp, ctx);
 }
 
 void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
@@ -383,6 +428,13 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       case wire::kNakPsnOutOfWindow:  // that PSN again, once the window lets it (MR-NK-03)
         if (ext.sent.outstanding(p.bth.psn))
           ext.retransmit.push_back({p.bth.psn, ext::RetransmitCause::kNak});
+        break;
+      case wire::kNakTrimmed:         // that PSN alone, at once (MR-TR-05); no EV state changes
+      case wire::kNakTrimmedLastHop:  // because of it (MR-TR-06); a loss to the window
+        if (auto r = ext.sent.on_trim_nak(p.bth.psn)) {
+          ext.retransmit.push_back(*r);
+          on_trim(qp, ctx);
+        }
         break;
       default:  // 0x60 and the codes of later slices are ignored (MR-NK-05)
         break;

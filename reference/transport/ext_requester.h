@@ -27,6 +27,10 @@ bool ext_supports(SendOpcode op);
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx);
 void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
+// A trimmed READ response for this QP (TRIM agreed), its BTH and MXH intact: if its PSN is an
+// unreceived response PSN of an outstanding READ, the READ is reissued from its first missing
+// response, and no NAK is sent (MR-TR-17); otherwise nothing.
+void complete_trimmed_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 void run_ext_timers(QueuePair& qp, QpContext& ctx);
 // When run_ext_timers next has work; none while nothing is outstanding.
 std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp);

@@ -100,14 +100,15 @@ std::optional<size_t> reply_entry(ext::ExtQpState& ext, uint64_t now_ns) {
 
 // An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's), with the
 // SACKETH the policy builds: it echoes the newest packet answered.
-void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_psn,
-                  QpContext& ctx) {
+void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_psn, QpContext& ctx,
+                  bool trimmed = false) {
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t psn = nak_psn.value_or(ext.window.cumulative());
   wire::RocePacket ack = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn);
   ack.bth.version = wire::kExtVersion;
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
+  if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
   // With no usable entry the ACK is not sent and the sender's timers recover.
   const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
   if (!entry) return;
@@ -429,6 +430,19 @@ ExtRespState nak_out_of_window(QueuePair& qp, const ExtRequest& r, QpContext& ct
 }
 
 }  // namespace
+
+void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::HeldPacket& held,
+                         const ext::TrimParameters& trim, QpContext& ctx) {
+  if (!qp.ext || !p.mxh) return;
+  ext::ExtQpState& ext = *qp.ext;
+  const auto nak =
+      ext::trimmed_request_nak(held, trim, /*headers_intact=*/true, ext.window.classify(p.bth.psn));
+  if (!nak) return;
+  ctx.step("ext-responder", "NakTrimmed", p.bth.psn);
+  ext.acks.on_packet(answered_of(p, /*duplicate=*/false, ctx.now_ns));  // EV and plane echoed
+  send_ext_ack(qp, *nak, p.bth.psn, ctx, /*trimmed=*/true);
+  ++ctx.counters.ext_trim_naks_sent;
+}
 
 void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext) return;

@@ -20,6 +20,12 @@ namespace mr::transport {
 
 // An Ext request packet (TVer 1) for this QP.
 void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
+// A trimmed request for this QP (TRIM agreed), its BTH and MXH intact (`p` holds the headers
+// the cut left, no payload): NAK 0x65, or 0x66 when `held` carries the last-hop mark, with
+// TRM = 1 and its EV and plane echoed if its PSN is new and inside the window (MR-TR-10,
+// MR-TR-11); otherwise nothing (MR-TR-04). Never placed or recorded (MR-TR-03).
+void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::HeldPacket& held,
+                         const ext::TrimParameters& trim, QpContext& ctx);
 // Sends the ACK the policy owes at ctx.now_ns, if it owes one.
 void flush_ext_ack(QueuePair& qp, QpContext& ctx);
 // When the owed ACK must leave; none when nothing is unanswered.

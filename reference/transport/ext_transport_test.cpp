@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 
 #include "reference/transport/device.h"
 #include "reference/transport/testing/loopback_fabric.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_decoder.h"
 
 namespace mr::transport {
@@ -314,6 +316,131 @@ TEST_F(ExtPair, AnOperationThisSliceCannotCarryIsRefusedAtPostSend) {
 // and reordering (requests, responses and ACKs alike) places every response at its offset
 // across two gather entries, reissues only what is missing, and completes once, in posting
 // order behind a WRITE.
+// What a trimming switch does (spec section 23): the frame cut to 128 bytes of IP packet, its
+// DSCP the trim mark, its IPv4 and UDP lengths rewritten or left as they were.
+void trim(std::vector<uint8_t>& frame, uint8_t dscp, bool rewrite_lengths) {
+  constexpr size_t kIp = 14;
+  constexpr size_t kIpBytes = 128;
+  frame.resize(kIp + kIpBytes);
+  frame[kIp + 1] = static_cast<uint8_t>(dscp << 2 | (frame[kIp + 1] & 3));
+  if (!rewrite_lengths) return;
+  frame[kIp + 2] = 0;
+  frame[kIp + 3] = kIpBytes;
+  frame[kIp + 20 + 4] = 0;
+  frame[kIp + 20 + 5] = kIpBytes - 20;
+}
+
+DeviceConfig trimming_config(int host) {
+  DeviceConfig c = config(host, true);
+  c.mxcap->features = c.mxcap->features | wire::kMxcapTrim;
+  return c;
+}
+
+// MR-TR-10, MR-TR-11, MR-TR-03, MR-TR-05, MR-TR-13: one WRITE packet cut in the fabric draws
+// one NAK (0x65, or 0x66 for the last-hop mark) with TRM = 1 and the packet's EV echoed, and
+// the sender sends that PSN again, and only it; the memory is right.
+TEST_F(ExtPair, ATrimmedPacketDrawsATrimNakAndIsSentAgainAlone) {
+  for (const bool last_hop : {false, true}) {
+    for (const bool rewrite : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "last hop " << last_hop << ", lengths " << rewrite);
+      build_with(trimming_config(1), trimming_config(2));
+      std::optional<uint32_t> cut_psn;
+      uint16_t cut_ev = 0;
+      int requests = 0;
+      fabric_->filter = [&](int from, std::vector<uint8_t>& frame) {
+        if (from != 0 || ++requests != 10) return false;
+        const auto d = wire::decode_frame(frame);
+        const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+        cut_psn = p.bth.psn;
+        cut_ev = p.mxh->ev;
+        trim(frame, last_hop ? 11 : 10, rewrite);
+        return false;
+      };
+      auto done = write_through(b_->mr.rkey);
+      ASSERT_EQ(done.size(), 1U);
+      EXPECT_EQ(done[0].status, WcStatus::kSuccess);
+      EXPECT_EQ(placed(), data_);
+      EXPECT_EQ(b_->dev.counters().ext_trimmed_received, 1U);
+      EXPECT_EQ(b_->dev.counters().ext_trim_naks_sent, 1U);
+      EXPECT_EQ(b_->dev.counters().icrc_errors, 0U);
+      ASSERT_TRUE(cut_psn);
+      int naks = 0;
+      std::map<uint32_t, int> sends;  // PSN -> request frames
+      for (const auto& [to, frame] : fabric_->trace) {
+        const auto d = wire::decode_frame(frame);
+        if (!d || !std::get<wire::DecodedRoce>(*d).icrc_ok()) continue;  // the cut frame
+        const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+        if (to == 1) {
+          // Sent again: the cut PSN once, by the NAK; another only as a tail-loss probe (AR,
+          // the receiver's ACK delay outlasting the probe timeout), never because of the NAK.
+          if (++sends[p.bth.psn] > 1 && p.bth.psn != *cut_psn) EXPECT_EQ(p.mxh->ar, 1U);
+          continue;
+        }
+        if (!wire::is_nak(p.aeth->syndrome.value())) continue;
+        ++naks;
+        EXPECT_EQ(p.aeth->syndrome, last_hop ? wire::kNakTrimmedLastHop : wire::kNakTrimmed);
+        EXPECT_EQ(p.bth.psn, *cut_psn);
+        EXPECT_EQ(p.sacketh->trm, 1U);
+        EXPECT_EQ(p.sacketh->ev_echo, cut_ev);
+      }
+      EXPECT_EQ(naks, 1);
+      // The NAK's retransmission (the cut frame is not counted), and at most one more by early
+      // loss: an ACK the receiver sent before that retransmission arrived still shows the hole.
+      EXPECT_GE(sends[*cut_psn], 1);
+      EXPECT_LE(sends[*cut_psn], 2);
+    }
+  }
+}
+
+// MR-TR-08: a QP that did not agree TRIM reads a cut packet as a bad one (its ICRC), sends no
+// trim NAK, and SACK brings the PSN back.
+TEST_F(ExtPair, WithoutTrimAgreedACutPacketIsDroppedAndRecoveredBySack) {
+  build_with(trimming_config(1), config(2, true));
+  int requests = 0;
+  fabric_->filter = [&](int from, std::vector<uint8_t>& frame) {
+    if (from == 0 && ++requests == 10) trim(frame, 10, /*rewrite_lengths=*/true);
+    return false;
+  };
+  auto done = write_through(b_->mr.rkey);
+  ASSERT_EQ(done.size(), 1U);
+  EXPECT_EQ(done[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(placed(), data_);
+  EXPECT_EQ(b_->dev.counters().ext_trim_naks_sent, 0U);
+  EXPECT_EQ(b_->dev.counters().icrc_errors, 1U);
+  EXPECT_GE(a_->dev.counters().ext_retransmitted, 1U);
+}
+
+// MR-TR-17: a READ response cut in the fabric draws no NAK; the requester reissues the READ
+// from its first missing response, and every byte arrives.
+TEST_F(ExtPair, ATrimmedReadResponseReissuesTheRead) {
+  build_with(trimming_config(1), trimming_config(2));
+  const auto source = pattern(kMessage, 17);
+  const memory::MrInfo readable = readable_region(source);
+  int responses = 0;
+  fabric_->filter = [&](int from, std::vector<uint8_t>& frame) {
+    if (from == 1 && ++responses == 20) trim(frame, 10, /*rewrite_lengths=*/false);
+    return false;
+  };
+  SendWr r;
+  r.wr_id = 2;
+  r.opcode = SendOpcode::kRead;
+  r.sg_list = {Sge{a_->mr.va, kMessage, a_->mr.lkey}};
+  r.remote_addr = readable.va;
+  r.rkey = readable.rkey;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+  std::vector<Completion> got;
+  ASSERT_TRUE(fabric_->run_until([&] {
+    auto c = *a_->dev.poll_cq(a_->cq, 16);
+    got.insert(got.end(), c.begin(), c.end());
+    return !got.empty();
+  }));
+  EXPECT_EQ(got[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va, kMessage), source);
+  EXPECT_EQ(a_->dev.counters().ext_trimmed_received, 1U);
+  EXPECT_EQ(a_->dev.counters().ext_trim_naks_sent, 0U);
+  EXPECT_EQ(a_->dev.counters().ext_retransmitted, 1U);  // one reissue
+}
+
 TEST_F(ExtPair, ReadsCompleteWithEveryByteUnderLossAndReordering) {
   for (uint64_t seed : {1, 2, 3}) {
     build(true, true, seed);

@@ -32,6 +32,15 @@ bool OutstandingRead::on_response(uint32_t psn) {
   return true;
 }
 
+bool OutstandingRead::on_trimmed(uint32_t psn) {
+  const int32_t index = wire::psn_diff(psn, original_.first_psn);
+  if (index < 0 || static_cast<size_t>(index) >= arrived_.size() || arrived_[index]) return false;
+  if (!awaiting_) return true;
+  if (static_cast<uint32_t>(index) != *awaiting_) return false;
+  awaiting_.reset();
+  return true;
+}
+
 std::optional<uint32_t> OutstandingRead::first_missing(uint64_t now_ns, uint64_t rto_ns) const {
   const auto hole = std::find(arrived_.begin(), arrived_.end(), false);
   if (hole == arrived_.end()) return std::nullopt;

@@ -38,6 +38,12 @@ class OutstandingRead {
   // was new: its payload is then placed at MXH offset (MR-OO-07).
   bool on_response(uint32_t psn);
   bool complete() const { return arrived_count_ == arrived_.size(); }
+  // A response PSN of this READ arrived trimmed (section 23): whether to reissue now
+  // (MR-TR-17). Not for a PSN already in, nor, while a reissue is awaited, for another than
+  // its first response: that one's trim is the reissue's loss, the others' are covered by it
+  // or by the reissue after it (one reissue per trim of an earlier issue's stream was a
+  // storm).
+  bool on_trimmed(uint32_t psn);
   // When the RTO since the last issue passes (none once complete): a device wakes then.
   std::optional<uint64_t> deadline_ns(uint64_t rto_ns) const {
     if (complete()) return std::nullopt;

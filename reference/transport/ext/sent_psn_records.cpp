@@ -70,6 +70,8 @@ void SentPsnRecords::on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t
   }
   last_activity_ns_ = now_ns;  // a new PSN or a probe restarts the probe timeout
   Record& r = at(psn);
+  untrim(r);
+  r.reported_missing = false;  // a report older than this transmission says nothing of it
   r.last_sent_ns = now_ns;
   if (!probe) r.last_timed_ns = now_ns;
   r.send_order = ++send_order_;
@@ -95,11 +97,18 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
     return 0;
   }
   const uint32_t base = psn_add(ack.sack_ref, offset);
+  const int highest = ack.bitmap == 0 ? -1 : 63 - std::countl_zero(ack.bitmap);
   uint32_t newly = 0;
   for (uint32_t i = 0; i < 64; ++i) {
     const uint32_t p = psn_add(base, i);
-    if (((ack.bitmap >> i) & 1) == 0 || !sent(p) || at(p).sacked) continue;
+    if (!sent(p) || at(p).sacked) continue;
+    if (((ack.bitmap >> i) & 1) == 0) {
+      // A hole below a PSN this bitmap reports received.
+      if (static_cast<int>(i) < highest) at(p).reported_missing = true;
+      continue;
+    }
     at(p).sacked = true;
+    untrim(at(p));
     note_delivered(at(p), now_ns, min_rtt_ns);
     ++newly;
     if (!newest_sacked_ || psn_diff(p, *newest_sacked_) > 0) newest_sacked_ = p;
@@ -133,7 +142,7 @@ void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t re
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     if (psn_diff(*newest_sacked_, p) < static_cast<int32_t>(parameters_.ooo_threshold)) break;
     const Record& r = at(p);
-    if (r.sacked) continue;
+    if (r.sacked || !r.reported_missing) continue;
     const uint64_t age = now_ns - r.last_sent_ns;
     if (age >= wait_ns && (overtaken_on_its_ev(r) || age >= wait_ns + reorder_window_ns))
       out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
@@ -166,6 +175,7 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
   if (valid_cumulative) {
     for (uint32_t p = psn_add(cumulative_, 1); p != psn_add(ack.cumulative, 1); p = psn_add(p, 1)) {
       if (at(p).sacked) continue;
+      untrim(at(p));
       ++out.newly_acknowledged;
       note_delivered(at(p), now_ns, rto.min_rtt_ns());
     }
@@ -177,14 +187,27 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
   last_activity_ns_ = now_ns;
   if (out.newly_acknowledged > 0) probes_since_progress_ = 0;
   const uint64_t wait_ns = rto.srtt_ns();
+  // RACK's floor for the window (a quarter of the minimum RTT) was measured and left out: it
+  // slowed recovery from a silent plane failure on the 8-plane fabric from 2.32 to 3.05x ideal.
   early_losses(now_ns, wait_ns, 4 * rto.rttvar_ns(), out);
   ara_losses(ack, now_ns, wait_ns, out);
   return out;
 }
 
-std::optional<Retransmission> SentPsnRecords::on_trim_nak(uint32_t psn) const {
+void SentPsnRecords::untrim(Record& r) {
+  if (!r.trimmed) return;
+  r.trimmed = false;
+  --trimmed_;
+}
+
+std::optional<Retransmission> SentPsnRecords::on_trim_nak(uint32_t psn) {
   if (!outstanding(psn)) return std::nullopt;
-  return Retransmission{psn, RetransmitCause::kNak};
+  Record& r = at(psn);
+  if (!r.trimmed) {
+    r.trimmed = true;
+    ++trimmed_;
+  }
+  return Retransmission{psn, RetransmitCause::kTrim};
 }
 
 TimerOutcome SentPsnRecords::on_timer(uint64_t now_ns, const RtoEstimator& rto) {
@@ -194,6 +217,9 @@ TimerOutcome SentPsnRecords::on_timer(uint64_t now_ns, const RtoEstimator& rto) 
     Record& r = at(p);
     if (r.sacked) continue;
     newest_outstanding = p;
+    // A trimmed PSN is not lost in the network but waiting for the window (section 26.2):
+    // its clock restarts when it is sent again.
+    if (r.trimmed) continue;
     if (now_ns - r.last_timed_ns < rto.backed_off(r.consecutive_timeouts)) continue;
     ++r.consecutive_timeouts;
     if (parameters_.retry_limit != ExtSenderParameters::kUnlimitedRetries &&
@@ -219,7 +245,7 @@ std::optional<uint64_t> SentPsnRecords::next_timer_ns(const RtoEstimator& rto) c
   bool outstanding = false;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     const Record& r = at(p);
-    if (r.sacked) continue;
+    if (r.sacked || r.trimmed) continue;
     outstanding = true;
     const uint64_t due = r.last_timed_ns + rto.backed_off(r.consecutive_timeouts);
     next = next ? std::min(*next, due) : due;

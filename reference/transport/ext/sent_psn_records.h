@@ -8,12 +8,14 @@
 // repeated or a reordered ACK never moves the cumulative PSN back or reports a PSN twice.
 //
 // Early loss keeps MR-SA-26's two conditions (N_OOO_THRESHOLD later PSNs SACKed, SRTT since
-// the last transmission) and adds a third that the clause leaves room for ("only when"): a
+// the last transmission) and adds two that the clause leaves room for ("only when"). A
+// bitmap since the last transmission showed the PSN as a hole (bitmaps cover 64 PSNs of a
+// window of thousands and rotate: a PSN none covered yet is unknown, not missing). And a
 // PSN sent later on the same EV was delivered, which on a path that keeps its order means the
 // PSN was lost, not overtaken on a faster path (as RACK reasons from send order, per path
 // as in MP-RDMA). Without that evidence (the PSN's path may be dead) it waits the reorder
-// window as well: SRTT + 4 x RTTVAR in all. Spraying over planes whose queues differ
-// otherwise retransmitted six PSNs for every one the fabric dropped.
+// window as well: SRTT + 4 x RTTVAR in all. Spraying over planes whose queues
+// differ otherwise retransmitted six PSNs for every one the fabric dropped.
 //
 // The records are a ring indexed by PSN, grown to the PSNs in flight (at most the window):
 // 32 bytes per PSN in flight, and 8 bytes per EV that delivered something.
@@ -53,7 +55,8 @@ struct ExtAckReport {
   uint8_t mpr = 1;
 };
 
-enum class RetransmitCause : uint8_t { kEarlyLoss, kAraLoss, kTimeout, kProbe, kNak };
+// kTrim: NAK 0x65/0x66, the packet cut in the fabric and no longer in flight.
+enum class RetransmitCause : uint8_t { kEarlyLoss, kAraLoss, kTimeout, kProbe, kNak, kTrim };
 
 struct Retransmission {
   uint32_t psn = 0;
@@ -84,8 +87,11 @@ class SentPsnRecords {
   // PSN; a probe's time does not restart the PSN's RTO (section 21.2).
   void on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t plane, bool probe);
   AckOutcome on_ack(const ExtAckReport& ack, uint64_t now_ns, const RtoEstimator& rto);
-  // NAK 0x65/0x66 (trimmed) for p: p again, if it is outstanding.
-  std::optional<Retransmission> on_trim_nak(uint32_t psn) const;
+  // NAK 0x65/0x66 (trimmed) for p: p again, if it is outstanding. Until p is sent again or
+  // acknowledged it counts as trimmed: cut in the fabric, no longer in flight.
+  std::optional<Retransmission> on_trim_nak(uint32_t psn);
+  // Outstanding PSNs a trim NAK reported and that have not been sent again.
+  uint32_t trimmed() const { return trimmed_; }
   // What the timers ask for now. The caller sends each retransmission and records it with
   // on_sent (a probe with probe = true), which restarts that PSN's clock.
   TimerOutcome on_timer(uint64_t now_ns, const RtoEstimator& rto);
@@ -116,7 +122,13 @@ class SentPsnRecords {
     uint8_t consecutive_timeouts = 0;
     uint16_t transmissions = 0;
     bool sacked = false;
+    bool trimmed = false;  // a trim NAK reported it; cleared when it is sent again
+    // A bitmap since its last transmission showed it as a hole below a received PSN; one
+    // that no bitmap covered yet is not known missing (section 21.2's reading rule).
+    bool reported_missing = false;
   };
+  // Clears r's trimmed mark (sent again, or acknowledged), keeping trimmed_ exact.
+  void untrim(Record& r);
 
   bool sent(uint32_t psn) const;  // after C and before next_psn
   Record& at(uint32_t psn);
@@ -145,6 +157,7 @@ class SentPsnRecords {
   uint32_t probes_since_progress_ = 0;
   std::vector<Record> ring_;  // PSN p at p mod size; a power of two
   uint32_t send_order_ = 0;   // transmissions so far
+  uint32_t trimmed_ = 0;      // records with the trimmed mark
   // Per EV used, the send order of the newest transmission it delivered. At most the QP's EV
   // set (16 entries by default): a flat vector searched linearly.
   struct EvDelivered {

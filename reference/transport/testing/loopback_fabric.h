@@ -36,8 +36,9 @@ class LoopbackFabric {
       : devices_{&a, &b}, rng_(seed), latency_ns_(latency_ns) {}
 
   void set_impairment(const Impairment& i) { impairment_ = i; }
-  // Returns true to drop the frame; sees every frame with the index of the device sending it.
-  std::function<bool(int from, const std::vector<uint8_t>& frame)> filter;
+  // Returns true to drop the frame; sees every frame with the index of the device sending it,
+  // and may change it on the way (a trimming switch cuts it).
+  std::function<bool(int from, std::vector<uint8_t>& frame)> filter;
   // Every frame that crossed, in delivery order, with the receiving device's index.
   std::vector<std::pair<int, std::vector<uint8_t>>> trace;
 
