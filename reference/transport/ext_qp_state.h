@@ -84,6 +84,8 @@ struct ExtQpState {
         acks(parameters.acks),
         binding(shared_receive_queue) {
     if (agreed.has(wire::kMxcapCc)) cc.emplace(parameters.congestion, now_ns);
+    trim = parameters.trim;
+    trim.enabled = agreed.has(wire::kMxcapTrim);
   }
 
   ExtAgreement agreement;
@@ -113,6 +115,7 @@ struct ExtQpState {
   ReceivedPsnWindow window;
   SackCursor cursor;
   AckPolicy acks;
+  TrimParameters trim;  // the marks, and whether TRIM was agreed (section 23)
   MessageCompletions completions;
   // Receive WQEs taken from the QP's queue (or the SRQ) as RQSNs need them, by posting
   // sequence; `binding` says which sequence serves an RQSN.

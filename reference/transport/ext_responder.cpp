@@ -130,8 +130,14 @@ ext::AnsweredPacket answered_of(const wire::RocePacket& p, bool duplicate, uint6
 }
 
 // Answers the packet for the ACK policy: it echoes it, and counts it towards the next ACK.
+// A whole packet with a trim mark (a switch re-marked it without cutting it) is an ordinary
+// one whose ACK says TRM = 1 (MR-TR-12); cut ones never get here (Device::receive_trimmed).
 void answer(QueuePair& qp, const ExtRequest& r, bool duplicate, const QpContext& ctx) {
-  qp.ext->acks.on_packet(answered_of(r.p, duplicate, ctx.now_ns));
+  ext::AnsweredPacket a = answered_of(r.p, duplicate, ctx.now_ns);
+  const ext::TrimParameters& trim = qp.ext->trim;
+  const uint8_t dscp = wire::dscp_of(r.p);
+  a.remarked = trim.enabled && (dscp == trim.trim_dscp || dscp == trim.trim_dscp_lasthop);
+  qp.ext->acks.on_packet(a);
 }
 
 ExtRespState check_headers(ExtRequest& r) {

@@ -392,6 +392,31 @@ TEST_F(ExtPair, ATrimmedPacketDrawsATrimNakAndIsSentAgainAlone) {
   }
 }
 
+// MR-TR-12: a whole packet that a switch re-marked without cutting it (its ICRC intact: the
+// DSCP is masked out of it) is placed as any other, and the ACK it triggers says TRM = 1.
+TEST_F(ExtPair, AWholePacketWithATrimMarkIsPlacedAndItsAckSaysTrm) {
+  build_with(trimming_config(1), trimming_config(2));
+  int requests = 0;
+  fabric_->filter = [&](int from, std::vector<uint8_t>& frame) {
+    if (from == 0 && ++requests == 8) frame[15] = static_cast<uint8_t>(10 << 2 | (frame[15] & 3));
+    return false;
+  };
+  auto done = write_through(b_->mr.rkey);
+  ASSERT_EQ(done.size(), 1U);
+  EXPECT_EQ(done[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(placed(), data_);
+  EXPECT_EQ(b_->dev.counters().ext_trimmed_received, 0U);
+  EXPECT_EQ(a_->dev.counters().ext_retransmitted, 0U);
+  int trm_acks = 0;
+  for (const auto& [to, frame] : fabric_->trace) {
+    if (to != 0) continue;
+    const auto d = wire::decode_frame(frame);
+    ASSERT_TRUE(d);
+    trm_acks += std::get<wire::DecodedRoce>(*d).packet.sacketh->trm.value();
+  }
+  EXPECT_EQ(trm_acks, 1);  // the 8th packet is an ACK's trigger (N_EXT_ACK_EVERY = 8)
+}
+
 // MR-TR-08: a QP that did not agree TRIM reads a cut packet as a bad one (its ICRC), sends no
 // trim NAK, and SACK brings the PSN back.
 TEST_F(ExtPair, WithoutTrimAgreedACutPacketIsDroppedAndRecoveredBySack) {

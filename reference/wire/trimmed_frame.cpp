@@ -2,15 +2,13 @@
 #include "reference/wire/trimmed_frame.h"
 
 #include "reference/wire/byte_reader.h"
+#include "reference/wire/ecn.h"
 #include "reference/wire/ether.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::wire {
 
-uint8_t TrimmedFrame::dscp() const {
-  if (const auto* v4 = std::get_if<Ipv4>(&packet.ip)) return v4->tos.value() >> 2;
-  return std::get<Ipv6>(packet.ip).tc.value() >> 2;
-}
+uint8_t TrimmedFrame::dscp() const { return dscp_of(packet); }
 
 std::optional<TrimmedFrame> read_trimmed_frame(std::span<const uint8_t> frame) {
   TrimmedFrame t;

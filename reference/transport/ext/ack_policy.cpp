@@ -35,6 +35,7 @@ wire::Sacketh AckPolicy::build(const ReceivedPsnWindow& window, SackCursor& curs
   const SackReport report = cursor.next(window, ara_ ? std::optional(t.psn) : std::nullopt);
   wire::Sacketh s;
   s.ece = t.ce ? 1 : 0;
+  s.trm = t.remarked ? 1 : 0;
   s.oow = beyond_window_ ? 1 : 0;
   s.prb = t.probe ? 1 : 0;
   s.dup = t.duplicate ? 1 : 0;

@@ -36,6 +36,7 @@ struct AnsweredPacket {
   bool ack_request = false;              // MXH AR
   bool probe = false;                    // a PROBE (answered with PRB = 1)
   bool ce = false;                       // arrived CE-marked
+  bool remarked = false;                 // a trim mark on a whole packet: TRM = 1 (MR-TR-12)
   uint16_t ev = 0;                       // MXH EV
   uint8_t plane = 0;                     // MXH plane
   std::optional<uint32_t> tx_timestamp;  // MXH TX timestamp when TSV = 1

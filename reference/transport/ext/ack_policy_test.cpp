@@ -74,6 +74,14 @@ TEST(AckPolicy, ADuplicateTriggerSetsDup) {
   EXPECT_EQ(s.dup.value(), 1);
 }
 
+TEST(AckPolicy, ARemarkedTriggerSetsTrm) {
+  Receiver r;
+  r.arrive({.psn = 0x200, .remarked = true, .arrived_ns = 0});
+  EXPECT_EQ(r.policy.build(r.window, r.cursor, 0).trm.value(), 1);  // MR-TR-12
+  r.arrive({.psn = 0x201, .arrived_ns = 0});
+  EXPECT_EQ(r.policy.build(r.window, r.cursor, 0).trm.value(), 0);
+}
+
 TEST(AckPolicy, CountsCeMarksSinceThePreviousAck) {
   Receiver r;
   r.arrive({.psn = 0x200, .ce = true, .arrived_ns = 0});
