@@ -26,11 +26,21 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
+// Under ThreadSanitizer (about ten times slower) one folder of the suite, 24 tests, still
+// keep three jobs overlapping all the way; elsewhere the whole base suite.
+#if defined(__SANITIZE_THREAD__)
+constexpr const char* kSuite = "testcases/base/psn/";
+constexpr size_t kAtLeastTests = 20;
+#else
+constexpr const char* kSuite = "testcases/base/";
+constexpr size_t kAtLeastTests = 100;
+#endif
+
 std::string run_into(const std::string& name, int jobs) {
   std::string out = std::string(std::getenv("TEST_TMPDIR")) + "/" + name;
   RunOptions o;
   o.out = out;
-  o.filter = "testcases/base/";
+  o.filter = kSuite;
   o.jobs = jobs;
   o.no_progress = true;
   o.quiet = true;
@@ -67,7 +77,7 @@ TEST(RunJobs, ThreeAtOnceWriteTheReportsOfOneAtATime) {
 
   const auto a = report_without_clock(serial / "report.json");
   const auto b = report_without_clock(parallel / "report.json");
-  ASSERT_GT(a["tests"].size(), 100U) << "the base suite";
+  ASSERT_GT(a["tests"].size(), kAtLeastTests) << kSuite;
   for (size_t i = 0; i < a["tests"].size() && i < b["tests"].size(); ++i) {
     EXPECT_EQ(a["tests"][i]["tp_id"], b["tests"][i]["tp_id"]) << "order at " << i;
     EXPECT_EQ(a["tests"][i]["verdict"], b["tests"][i]["verdict"]) << a["tests"][i]["tp_id"];
@@ -93,7 +103,7 @@ TEST(RunJobs, ThreeAtOnceWriteTheReportsOfOneAtATime) {
     EXPECT_EQ(slurp(e.path()), slurp(other)) << e.path().filename() << " differs";
     ++captures;
   }
-  EXPECT_GT(captures, 100U);
+  EXPECT_GT(captures, kAtLeastTests);
   EXPECT_EQ(captures,
             static_cast<size_t>(std::distance(fs::directory_iterator(parallel / "captures"),
                                               fs::directory_iterator())));
