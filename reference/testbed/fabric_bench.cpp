@@ -93,10 +93,11 @@ int run_all(int argc, char** argv) {
         ideal_ns(bytes, (planes - 1) * 100e9), surviving);
   }
   // Incast: every sender 2 MiB into one receiver's 100 Gb/s link; Part II also with
-  // trimming switches (section 23).
+  // trimming switches (section 23) and with receiver credits (section 26.7).
   for (uint32_t senders : {16u, 128u}) {
     const std::string name = "incast-" + std::to_string(senders) + "-to-1";
     const uint64_t ideal = ideal_ns(senders * 2 * kMiB, 100e9);
+    run(name, "Part II, credits", with_credits(incast(senders, 2 * kMiB)), ideal);
     run(name, "Part II, trimming", with_trimming(incast(senders, 2 * kMiB)), ideal);
     ext_and_base(name, incast(senders, 2 * kMiB), ideal);
   }
@@ -166,6 +167,8 @@ int run_all(int argc, char** argv) {
                    {"overflow_drops", r.o.overflow_drops},
                    {"fabric_trims", r.o.fabric_trims},
                    {"trim_naks", r.o.trim_naks},
+                   {"credit_raises", r.o.credit_raises},
+                   {"credit_packets", r.o.credit_packets},
                    {"ev_assumed_bad", r.o.ev_assumed_bad},
                    {"fabric_events", r.o.fabric_events},
                    {"steps", r.o.steps},

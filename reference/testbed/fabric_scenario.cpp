@@ -194,8 +194,12 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
     out.overflow_drops += c.dropped(io::fabric::DropCause::kQueueOverflow);
     out.fabric_trims += c.trimmed;
   }
-  for (uint32_t e = 0; e < fabric.endpoints; ++e)
-    out.trim_naks += bed.device(e).counters().ext_trim_naks_sent;
+  for (uint32_t e = 0; e < fabric.endpoints; ++e) {
+    const transport::DeviceCounters& c = bed.device(e).counters();
+    out.trim_naks += c.ext_trim_naks_sent;
+    out.credit_raises += c.ext_credit_raises;
+    out.credit_packets += c.ext_credit_packets_sent;
+  }
   out.fabric_events = bed.fabric().events_run();
   out.steps = bed.steps();
   for (uint32_t e = 0; e < fabric.endpoints; ++e) {

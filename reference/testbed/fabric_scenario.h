@@ -76,6 +76,8 @@ struct ScenarioOutcome {
   uint64_t overflow_drops = 0;  // of those, tail drops at a full queue (congestion)
   uint64_t fabric_trims = 0;    // frames a trimming switch cut instead of dropping
   uint64_t trim_naks = 0;       // NAK 0x65 and 0x66 the devices sent for them
+  uint64_t credit_raises = 0;   // credit limits raised by receivers (section 26.7)
+  uint64_t credit_packets = 0;  // of those, sent in CREDIT packets
   uint64_t fabric_events = 0;
   uint64_t ev_assumed_bad = 0;
   std::optional<uint32_t> failed_plane;

@@ -97,6 +97,15 @@ Scenario with_trimming(Scenario s) {
   return s;
 }
 
+Scenario with_credits(Scenario s) {
+  if (s.mxcap) s.mxcap->features = s.mxcap->features | wire::kMxcapCredit;
+  uint64_t rate_bps = 0;
+  for (const PlaneTopology& plane : s.fabric.planes) rate_bps += plane.host_link.rate_bps;
+  s.ext.credit.line_rate_mbps = std::max<uint64_t>(1, rate_bps / 1'000'000);
+  s.ext.credit.timeout_ns = 1'000'000;
+  return s;
+}
+
 Scenario incast(uint32_t senders, uint64_t bytes, uint64_t seed) {
   Scenario s;
   s.name = "incast";

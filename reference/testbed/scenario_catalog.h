@@ -50,6 +50,11 @@ transport::ext::CongestionParameters congestion_for(uint32_t planes);
 // headers instead of dropping it, and the receiver's NAK 0x65/0x66 brings it back at once.
 Scenario with_trimming(Scenario s);
 
+// The scenario with receiver credits (spec section 26.7) offered by every Ext device: each
+// receiver hands out credit at 0.95 of its line rate (its host links on every plane),
+// shared equally among the QPs with data for it; senders start with B_CR_UNSOLICITED.
+Scenario with_credits(Scenario s);
+
 // The ideal time for `bytes` over a bottleneck of `rate_bps`: what a completion is measured
 // against.
 inline uint64_t ideal_ns(uint64_t bytes, double rate_bps) {

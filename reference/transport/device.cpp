@@ -74,6 +74,12 @@ bool owns(const DeviceConfig& config, const std::variant<wire::Ipv4, wire::Ipv6>
   return v6 != nullptr && std::ranges::find(config.ipv6, v6->dst) != config.ipv6.end();
 }
 
+// The packet's opcode row in its header set's table (an Ext opcode is unknown to Part I's).
+const wire::OpcodeInfo* opcode_of(const wire::RocePacket& p) {
+  return wire::opcode_info(p.bth.opcode,
+                           p.bth.is_ext() ? wire::HeaderSet::kExt : wire::HeaderSet::kBase);
+}
+
 }  // namespace
 
 void enter_error(QueuePair& qp, QpContext& ctx) {
@@ -111,7 +117,8 @@ Device::Device(DeviceConfig config)
       memory_(config_.seed),
       decide_(TransportDecisions::from(config_.mutants, config_.decision_log.get())),
       factory_(decide_.framing),
-      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {
+      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567),
+      credit_scheduler_(config_.ext.credit) {
   config_.planes = std::clamp<uint8_t>(config_.planes, 1, 16);
 }
 
@@ -251,6 +258,9 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
                                              config_.ext, qp.init.srq.has_value(), now_ns_);
   for (uint8_t plane = 0; plane < config_.planes; ++plane)
     if (plane_down_[plane]) qp.ext->evs.port_down(plane, now_ns_);
+  if (qp.ext->credit_rx &&
+      std::find(credit_qpns_.begin(), credit_qpns_.end(), qp.qpn) == credit_qpns_.end())
+    credit_qpns_.push_back(qp.qpn);
   return {};
 }
 
@@ -297,6 +307,9 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
                          std::string(memory::to_string(ok.error())));
     }
   }
+  // Section 26.7: posted, not yet sent, so part of the Pending field (a READ's request too).
+  if (qp.ext && qp.ext->credit_tx)
+    qp.ext->unsent_credit_bytes += ext::credit_bytes(wr.opcode == SendOpcode::kRead ? 0 : total);
   SendWqe w;
   w.wr = wr;
   w.length = static_cast<uint32_t>(total);
@@ -477,7 +490,8 @@ QueuePair* Device::admit(const wire::RocePacket& p) {
     return nullptr;
   }
   QueuePair& qp = *it->second;
-  const auto* info = wire::opcode_info(p.bth.opcode);
+  // An Ext packet by table 19.1, where PROBE, CREDIT and RESYNC are RC opcodes too.
+  const auto* info = opcode_of(p);
   const QpType type = qp.init.type;
   const bool own = info && info->transport == transport_of(type);  // MR-WF-12
   const bool uc_as_rc = type == QpType::kRc && info && info->transport == wire::Transport::kUc &&
@@ -531,7 +545,9 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
     return;
   }
   if (qp.ext) {
-    if (wire::opcode_info(p.bth.opcode)->is(wire::kResponse)) {
+    if (p.bth.opcode == wire::kOpExtCredit) {
+      receive_ext_credit(qp, p, ctx);
+    } else if (opcode_of(p)->is(wire::kResponse)) {
       complete_ext_response(qp, p, ctx);
     } else {
       respond_ext(qp, p, ctx);
@@ -604,6 +620,7 @@ void Device::note_activity(const QueuePair& qp) {
 
 void Device::advance(uint64_t now_ns) {
   now_ns_ = std::max(now_ns_, now_ns);
+  run_credit(now_ns);
   const std::vector<uint32_t> visit(active_.begin(), active_.end());
   for (uint32_t qpn : visit) {
     auto it = qps_.find(qpn);
@@ -633,8 +650,46 @@ void Device::advance_ext(QueuePair& qp, QpContext& ctx) {
   note_activity(qp);
 }
 
-std::optional<uint64_t> Device::next_deadline() const {
+void Device::run_credit(uint64_t now_ns) {
+  if (credit_qpns_.empty()) return;
+  const auto receiver = [this](uint32_t qpn) -> ext::CreditReceiver* {
+    auto it = qps_.find(qpn);
+    if (it == qps_.end() || !it->second->ext || !it->second->ext->credit_rx) return nullptr;
+    return &*it->second->ext->credit_rx;
+  };
+  std::erase_if(credit_qpns_, [&](uint32_t qpn) { return receiver(qpn) == nullptr; });
+  const ext::CreditParameters& p = credit_scheduler_.parameters();
+  for (uint32_t qpn : credit_qpns_) receiver(qpn)->expire(now_ns, p.timeout_ns);  // MR-CR-14
+  const std::optional<size_t> raised = credit_scheduler_.tick(
+      credit_qpns_.size(), [&](size_t i) { return receiver(credit_qpns_[i]); }, now_ns);
+  if (!raised) return;
+  ++counters_.ext_credit_raises;
+  QueuePair& qp = *qps_.find(credit_qpns_[*raised])->second;
+  QpContext ctx = context(qp, now_ns);
+  // MR-CR-13: an ACK owed within T_CR_GRANT_DELAY carries the raise; else a CREDIT packet.
+  const std::optional<uint64_t> owed = ext_responder_deadline(qp);
+  if (!owed || *owed > now_ns + p.grant_delay_ns) send_ext_credit(qp, ctx);
+  note_activity(qp);
+}
+
+std::optional<uint64_t> Device::credit_deadline() const {
   std::optional<uint64_t> next;
+  const auto earliest = [&next](uint64_t t) { next = next ? std::min(*next, t) : t; };
+  const ext::CreditParameters& p = credit_scheduler_.parameters();
+  for (uint32_t qpn : credit_qpns_) {
+    auto it = qps_.find(qpn);
+    if (it == qps_.end() || !it->second->ext || !it->second->ext->credit_rx) continue;
+    const ext::CreditReceiver& r = *it->second->ext->credit_rx;
+    if (auto expiry = r.expiry_ns(p.timeout_ns)) earliest(*expiry);
+    if (r.has_demand() &&
+        r.has_room(credit_scheduler_.burst_units(), credit_scheduler_.max_units()))
+      earliest(credit_scheduler_.next_raise_ns().value_or(now_ns_));
+  }
+  return next;
+}
+
+std::optional<uint64_t> Device::next_deadline() const {
+  std::optional<uint64_t> next = credit_deadline();
   for (uint32_t qpn : active_) {
     auto it = qps_.find(qpn);
     if (it == qps_.end()) continue;

@@ -127,6 +127,10 @@ class Device {
   void note_activity(const QueuePair& qp);
   Expected<void, VerbsError> enter_ext_mode(QueuePair& qp);
   void advance_ext(QueuePair& qp, QpContext& ctx);
+  // Section 26.7's receiver for all of the device's credit QPs: credit timeouts, then the
+  // paced raise due, sent in the ACK owed or in a CREDIT packet.
+  void run_credit(uint64_t now_ns);
+  std::optional<uint64_t> credit_deadline() const;
 
   DeviceConfig config_;
   memory::MemoryTable memory_;
@@ -146,6 +150,10 @@ class Device {
   uint64_t now_ns_ = 0;                // the latest time receive() or advance() was given
   std::array<bool, 16> plane_down_{};  // by plane; all ports start up
   StepTrace* step_trace_ = nullptr;
+  // QPs in credit mode (section 26.7), in the order they entered it; one that is gone or left
+  // Ext mode is dropped at the next run_credit().
+  std::vector<uint32_t> credit_qpns_;
+  ext::CreditScheduler credit_scheduler_;
 };
 
 }  // namespace mr::transport

@@ -42,6 +42,11 @@ struct DeviceCounters {
   // a READ reissued, or silently discarded; never placed.
   uint64_t ext_trimmed_received = 0;
   uint64_t ext_trim_naks_sent = 0;  // NAK 0x65 and 0x66
+  // Section 26.7: raises of a credit limit (each in an ACK, a NAK or a CREDIT packet), the
+  // CREDIT packets among them, and the times a sender had work but no credit for it.
+  uint64_t ext_credit_raises = 0;
+  uint64_t ext_credit_packets_sent = 0;
+  uint64_t ext_credit_waits = 0;
 
   template <class F>
   void for_each(F&& f) const {
@@ -76,6 +81,9 @@ struct DeviceCounters {
     f("ext_acks_sent", ext_acks_sent);
     f("ext_trimmed_received", ext_trimmed_received);
     f("ext_trim_naks_sent", ext_trim_naks_sent);
+    f("ext_credit_raises", ext_credit_raises);
+    f("ext_credit_packets_sent", ext_credit_packets_sent);
+    f("ext_credit_waits", ext_credit_waits);
   }
 };
 

@@ -23,6 +23,7 @@
 #include "reference/transport/ext/ordered_completion.h"
 #include "reference/transport/ext/read_reissue.h"
 #include "reference/transport/ext/received_psn_window.h"
+#include "reference/transport/ext/receiver_credit.h"
 #include "reference/transport/ext/rto_estimator.h"
 #include "reference/transport/ext/sack_bitmap.h"
 #include "reference/transport/ext/sent_psn_records.h"
@@ -42,6 +43,8 @@ struct ExtQpParameters {
   uint32_t ev_set_size = 16;  // N_EV_DEFAULT: the generated set's entries
   // The trim marks and MR-TR-07's choice; `enabled` is each QP's agreement, not this.
   TrimParameters trim;
+  // Section 26.7, for QPs that agreed CREDIT; line_rate_mbps is the device's, all planes.
+  CreditParameters credit;
 };
 
 // Section 20.3: one usable entry per transmission, by the agreed features.
@@ -84,6 +87,11 @@ struct ExtQpState {
         acks(parameters.acks),
         binding(shared_receive_queue) {
     if (agreed.has(wire::kMxcapCc)) cc.emplace(parameters.congestion, now_ns);
+    if (agreed.has(wire::kMxcapCredit)) {
+      credit_tx.emplace(parameters.credit.unsolicited);
+      credit_rx.emplace();
+      credit_stall_bound_ns = parameters.credit.timeout_ns + parameters.credit.grant_delay_ns;
+    }
     trim = parameters.trim;
     trim.enabled = agreed.has(wire::kMxcapTrim);
   }
@@ -102,6 +110,14 @@ struct ExtQpState {
   // (each counted as a full MTU of bytes in flight).
   std::optional<CongestionWindow> cc;
   uint64_t psns_in_flight = 0;
+  // Section 26.7 when CREDIT is agreed: S and L, and the cost in bytes of what is posted and
+  // not yet sent (the MXH Pending field adds the retransmissions waiting).
+  std::optional<CreditSender> credit_tx;
+  uint64_t unsent_credit_bytes = 0;
+  // Since when retransmissions have waited for a grant, and how long before one lost packet's
+  // cost is taken back (T_CR_TIMEOUT + T_CR_GRANT_DELAY; SRTT is added when it is used).
+  std::optional<uint64_t> credit_stall_ns;
+  uint64_t credit_stall_bound_ns = 0;
   uint32_t next_msn = 1;   // MR-EX-11: the first request message's MSN is 1
   uint32_t next_rqsn = 1;  // MR-EX-12: of messages that consume a receive WQE
   // READs sent and not yet complete, by first PSN (section 21.3).
@@ -115,7 +131,8 @@ struct ExtQpState {
   ReceivedPsnWindow window;
   SackCursor cursor;
   AckPolicy acks;
-  TrimParameters trim;  // the marks, and whether TRIM was agreed (section 23)
+  TrimParameters trim;                      // the marks, and whether TRIM was agreed (section 23)
+  std::optional<CreditReceiver> credit_rx;  // G, C, D when CREDIT is agreed (section 26.7)
   MessageCompletions completions;
   // Receive WQEs taken from the QP's queue (or the SRQ) as RQSNs need them, by posting
   // sequence; `binding` says which sequence serves an RQSN.

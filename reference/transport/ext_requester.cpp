@@ -54,6 +54,63 @@ std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, boo
   return ext.evs.entry(*i);
 }
 
+// Section 26.7 with CREDIT agreed: whether a request packet of `payload` bytes may leave
+// (MR-CR-02, first transmissions and retransmissions alike); counted when it may not.
+bool has_credit(const ext::ExtQpState& ext, uint32_t payload, QpContext& ctx) {
+  if (!ext.credit_tx || ext.credit_tx->may_send(payload)) return true;
+  ++ctx.counters.ext_credit_waits;
+  return false;
+}
+
+// A request packet of `payload` bytes leaves: its cost is spent and no longer pending, and
+// the MXH Pending field says what is still to send after it (MR-CR-04): the posted bytes not
+// yet sent, plus a PMTU for each retransmission waiting. 0 without CREDIT (MR-CR-01).
+uint8_t spend_credit(ext::ExtQpState& ext, uint32_t payload, bool first_transmission,
+                     uint32_t mtu) {
+  if (!ext.credit_tx) return 0;
+  ext.credit_tx->on_sent(payload);
+  if (first_transmission)
+    ext.unsent_credit_bytes -= std::min(ext.unsent_credit_bytes, ext::credit_bytes(payload));
+  return ext::pending_field(ext.unsent_credit_bytes + uint64_t{mtu} * ext.retransmit.size());
+}
+
+// Retransmissions wait for credit (a PMTU's worth: the front one may be shorter). Meanwhile
+// no PSN times out or is probed (MR-CR-06): the wait is the receiver's pacing, not a loss,
+// and a timeout would only queue more packets behind the same missing credit.
+bool waiting_for_credit(const QueuePair& qp) {
+  const ext::ExtQpState& ext = *qp.ext;
+  return ext.credit_tx && !ext.retransmit.empty() && !ext.credit_tx->may_send(qp.attr.path_mtu);
+}
+
+// The payload of packet `index` of WQE `w` (a READ request carries none).
+uint32_t packet_payload(const SendWqe& w, uint32_t index, uint32_t mtu) {
+  if (w.wr.opcode == SendOpcode::kRead) return 0;
+  const uint32_t offset = index * mtu;
+  return std::min(mtu, w.length - std::min(w.length, offset));
+}
+
+// Retransmissions have waited for a grant longer than a receiver that knew of them may take
+// (T_CR_TIMEOUT + T_CR_GRANT_DELAY, MR-CR-14) plus a round trip: the receiver does not know
+// (every packet of ours was lost, or the newest it saw said Pending 0). The front one's cost
+// goes back to the credit (CreditSender::refund; a packet lost never counted at the
+// receiver), so that it leaves, tells the receiver our demand, and grants follow. Refunding
+// every lost packet at once instead let each sender of a 128-to-1 incast resend its dropped
+// unsolicited burst unpaced (12,171 drops).
+void take_back_stalled_credit(QueuePair& qp, const QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  if (!ext.credit_stall_ns) ext.credit_stall_ns = ctx.now_ns;
+  if (ctx.now_ns < *ext.credit_stall_ns + ext.credit_stall_bound_ns + ext.rto.srtt_ns()) return;
+  ctx.step("ext-requester", "CreditStall", ext.retransmit.front().psn);
+  const ext::Retransmission& r = ext.retransmit.front();
+  const SendWqe* w = wqe_of(qp, r.psn);
+  const bool read = w == nullptr || w->wr.opcode == SendOpcode::kRead;
+  ext.credit_tx->refund(
+      read ? 0
+           : packet_payload(*w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
+                            qp.attr.path_mtu));
+  ext.credit_stall_ns = ctx.now_ns;
+}
+
 // Packet `index` of WQE `w`: MXH with the message's MSN, RQSN and the payload's offset, a
 // WRITE's RETH of the whole message (MR-OO-02), RETX on every retransmission, AR on the tail;
 // on the entry choose_entry() gives, in EV mode UDP (MR-MU-02, MR-MU-10). False, and nothing
@@ -66,7 +123,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   if (!entry) return false;
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t offset = index * mtu;
-  const uint32_t n = std::min(mtu, w.length - std::min(w.length, offset));
+  const uint32_t n = packet_payload(w, index, mtu);
   const uint8_t opcode = data_opcode(w.wr.opcode, index, w.npsn);
   const auto info = wire::opcode_info(opcode);
   wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
@@ -83,6 +140,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
+  mxh.pending = spend_credit(ext, n, !retransmission, mtu);
   p.mxh = mxh;
   // Table 19.1: every WRITE packet has a RETH, not only the FIRST and ONLY as in Part I.
   if (info->is(wire::kWrite)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
@@ -119,6 +177,7 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
   mxh.ev = entry->ev;
   mxh.plane = entry->plane;
   mxh.ar = 1;  // its PSNs are acknowledged when it arrives: at once, not after the delay
+  mxh.pending = spend_credit(ext, 0, !fields.retx, qp.attr.path_mtu);
   p.mxh = mxh;
   p.reth = wire::Reth{fields.va, w.wr.rkey, fields.dma_length};
   ctx.send_on_entry(p, *entry);
@@ -178,6 +237,13 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       held.push_back(r);
       continue;
     }
+    // MR-CR-06: a retransmission needs credit as new data does; it and the rest wait.
+    const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
+    if (!has_credit(ext, read ? 0 : packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
+      ext.retransmit.push_front(r);
+      hold_back();
+      return ExtReqState::kDone;
+    }
     ctx.step("ext-requester", "Retransmit", r.psn);
     if (read) {
       // One reissue answers every PSN of the READ queued now.
@@ -191,8 +257,8 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       ++ctx.counters.ext_retransmitted;
       continue;
     }
-    if (!send_ext_data(qp, *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
-                       /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe, ctx)) {
+    if (!send_ext_data(qp, *w, index, /*retransmission=*/true,
+                       r.cause == ext::RetransmitCause::kProbe, ctx)) {
       ext.retransmit.push_front(r);  // no usable entry: it waits, and so does new work
       hold_back();
       return ExtReqState::kDone;
@@ -222,8 +288,9 @@ ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
 }
 
 // MR-SA-07: a new PSN only inside the window the receiver granted; with CC, only while the
-// bytes in flight leave room in the congestion window (section 26.2).
-ExtReqState check_window(const QueuePair& qp) {
+// bytes in flight leave room in the congestion window (section 26.2); with CREDIT, only
+// within the credit limit (section 26.7).
+ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   const ext::ExtQpState& ext = *qp.ext;
   // A READ is one request packet, however many PSNs it takes: its first PSN must be inside
   // the window (its others never travel as packets; the responder consumes them in order
@@ -231,6 +298,8 @@ ExtReqState check_window(const QueuePair& qp) {
   if (!ext.sent.may_send_new(qp.next_psn)) return ExtReqState::kDone;
   const uint64_t mtu = qp.attr.path_mtu;
   if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
+  if (!has_credit(ext, packet_payload(w, w.next_packet, qp.attr.path_mtu), ctx))
+    return ExtReqState::kDone;
   return ExtReqState::kTransmit;
 }
 
@@ -364,7 +433,7 @@ void run_ext_requester(QueuePair& qp, QpContext& ctx) {
         state = get_wqe(qp, w);
         break;
       case ExtReqState::kCheckWindow:
-        state = check_window(qp);
+        state = check_window(qp, *w, ctx);
         break;
       case ExtReqState::kTransmit:
         state = transmit(qp, *w, ctx);
@@ -387,6 +456,12 @@ void complete_trimmed_read_response(QueuePair& qp, const wire::RocePacket& p, Qp
   on_trim(qp, ctx);
 }
 
+void receive_ext_credit(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!qp.ext || !qp.ext->credit_tx || !p.creth) return;  // MR-CR-16: silently discarded
+  ctx.step("ext-requester", "CreditGrant", p.bth.psn);
+  if (qp.ext->credit_tx->on_grant(p.creth->credit)) qp.ext->credit_stall_ns.reset();
+}
+
 void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext) return;
   if (p.bth.opcode >= wire::kOpRcRdmaReadResponseFirst &&
@@ -399,6 +474,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     return;
   }
   ext::ExtQpState& ext = *qp.ext;
+  // MR-CR-05: an ACK or NAK with CRV = 1 carries the receiver's credit limit.
+  if (p.sacketh->crv && ext.credit_tx && ext.credit_tx->on_grant(p.sacketh->credit))
+    ext.credit_stall_ns.reset();
   const uint8_t syndrome = p.aeth->syndrome;
   if (wire::is_rnr_nak(syndrome)) {
     // MR-OO-12: that PSN only, after the RNR delay, within rnr_retry (7: without limit).
@@ -482,6 +560,11 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     ext.retransmit.push_back({wait.second, ext::RetransmitCause::kNak});
     return true;
   });
+  if (waiting_for_credit(qp)) {
+    take_back_stalled_credit(qp, ctx);
+    return;
+  }
+  ext.credit_stall_ns.reset();
   // READs whose responses stopped coming: again from the first missing one.
   for (auto& [first, read] : ext.reads) {
     const uint64_t rto = ext.rto.backed_off(read.timeouts());
@@ -515,8 +598,14 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
 std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return std::nullopt;
   const ext::ExtQpState& ext = *qp.ext;
-  std::optional<uint64_t> next = ext.sent.next_timer_ns(ext.rto);
+  std::optional<uint64_t> next;
   for (const auto& [due, psn] : ext.rnr_waits) next = next ? std::min(*next, due) : due;
+  if (waiting_for_credit(qp)) {  // a grant moves it on, or the stall bound
+    const uint64_t stall =
+        ext.credit_stall_ns.value_or(0) + ext.credit_stall_bound_ns + ext.rto.srtt_ns();
+    return next ? std::min(*next, stall) : stall;
+  }
+  if (auto due = ext.sent.next_timer_ns(ext.rto)) next = next ? std::min(*next, *due) : *due;
   // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;

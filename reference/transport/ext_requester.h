@@ -31,6 +31,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
 // unreceived response PSN of an outstanding READ, the READ is reissued from its first missing
 // response, and no NAK is sent (MR-TR-17); otherwise nothing.
 void complete_trimmed_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
+// A CREDIT packet (section 26.8): the sender takes its limit if newer (MR-CR-05) and does
+// nothing else (MR-CR-16); for a QP without CREDIT it is discarded.
+void receive_ext_credit(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 void run_ext_timers(QueuePair& qp, QpContext& ctx);
 // When run_ext_timers next has work; none while nothing is outstanding.
 std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp);

@@ -109,6 +109,10 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
+  if (ext.credit_rx) {  // MR-CR-07: every ACK and NAK of a credit QP carries its limit
+    ack.sacketh->crv = 1;
+    ack.sacketh->credit = ext.credit_rx->granted();
+  }
   // With no usable entry the ACK is not sent and the sender's timers recover.
   const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
   if (!entry) return;
@@ -444,6 +448,9 @@ void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::He
   const auto nak =
       ext::trimmed_request_nak(held, trim, /*headers_intact=*/true, ext.window.classify(p.bth.psn));
   if (!nak) return;
+  // Section 26.7: a cut packet costs the credit of a whole one (its size is unknown).
+  if (ext.credit_rx)
+    ext.credit_rx->on_request(0, /*trimmed=*/true, qp.attr.path_mtu, p.mxh->pending, ctx.now_ns);
   ctx.step("ext-responder", "NakTrimmed", p.bth.psn);
   ext.acks.on_packet(answered_of(p, /*duplicate=*/false, ctx.now_ns));  // EV and plane echoed
   send_ext_ack(qp, *nak, p.bth.psn, ctx, /*trimmed=*/true);
@@ -452,6 +459,11 @@ void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::He
 
 void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext) return;
+  // Section 26.7: every request packet that arrives (new, duplicate or refused) has spent its
+  // cost, and its Pending field is the sender's demand.
+  if (qp.ext->credit_rx && p.mxh)
+    qp.ext->credit_rx->on_request(static_cast<uint32_t>(p.payload.size()), /*trimmed=*/false,
+                                  qp.attr.path_mtu, p.mxh->pending, ctx.now_ns);
   ExtRequest r{.p = p};
   ExtRespState state = ExtRespState::kCheckHeaders;
   // Bounded: every state moves towards kDone.
@@ -501,6 +513,21 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
     }
   }
+}
+
+void send_ext_credit(QueuePair& qp, QpContext& ctx) {
+  if (!qp.ext || !qp.ext->credit_rx) return;
+  ext::ExtQpState& ext = *qp.ext;
+  const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
+  if (!entry) return;  // no usable path back: the credit timeout recovers (MR-CR-14)
+  ctx.step("ext-responder", "Credit", ext.window.cumulative());
+  // MR-CR-15: TVer 1, AckReq 0, the cumulative PSN, which it does not consume.
+  wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtCredit, ext.window.cumulative());
+  p.bth.version = wire::kExtVersion;
+  p.bth.ackreq = 0;
+  p.creth = wire::Creth{.credit = ext.credit_rx->granted()};
+  ctx.send_on_entry(p, ext.evs.entry(*entry));
+  ++ctx.counters.ext_credit_packets_sent;
 }
 
 void flush_ext_ack(QueuePair& qp, QpContext& ctx) {

@@ -26,6 +26,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 // MR-TR-11); otherwise nothing (MR-TR-04). Never placed or recorded (MR-TR-03).
 void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::HeldPacket& held,
                          const ext::TrimParameters& trim, QpContext& ctx);
+// A CREDIT packet with the QP's current credit limit (section 26.8), sent as an ACK is
+// (section 20.3); nothing for a QP without CREDIT.
+void send_ext_credit(QueuePair& qp, QpContext& ctx);
 // Sends the ACK the policy owes at ctx.now_ns, if it owes one.
 void flush_ext_ack(QueuePair& qp, QpContext& ctx);
 // When the owed ACK must leave; none when nothing is unanswered.

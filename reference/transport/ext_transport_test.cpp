@@ -649,5 +649,62 @@ TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
   }
 }
 
+// Section 26.7 with CREDIT agreed on both ends: the sender spends its unsolicited allowance,
+// then sends only what the receiver's grants allow; every request carries its pending
+// demand, every ACK the credit limit, and a raise with no ACK due leaves in a CREDIT packet.
+TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapCredit;
+    c->ext.credit.unsolicited = 16 * 1024;  // 64 units: 16 packets of 1 KiB
+    c->ext.credit.line_rate_mbps = 10'000;  // grants at 9.5 Gb/s
+  }
+  build_with(ca, cb);
+  auto done = write_through(b_->mr.rkey);
+  ASSERT_EQ(done.size(), 1U);
+  EXPECT_EQ(done[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(placed(), data_);
+  EXPECT_GT(b_->dev.counters().ext_credit_raises, 0U);
+  // The sender's spending never passes the newest limit it heard (MR-CR-02): replay the trace.
+  uint16_t limit = 64, spent = 0;
+  size_t requests = 0, credit_packets = 0;
+  for (const auto& [to, frame] : fabric_->trace) {
+    const auto& p = std::get<wire::DecodedRoce>(*wire::decode_frame(frame)).packet;
+    if (to == 0) {
+      const uint16_t g = p.sacketh ? uint16_t{p.sacketh->credit} : uint16_t{p.creth->credit};
+      if (p.sacketh) EXPECT_EQ(p.sacketh->crv, 1U) << "MR-CR-07";
+      if (p.creth) ++credit_packets;
+      const auto step = static_cast<uint16_t>(g - limit);
+      if (step != 0 && step < 0x8000) limit = g;
+      continue;
+    }
+    ++requests;
+    spent = static_cast<uint16_t>(spent + 4);  // 1 KiB: 4 units
+    EXPECT_LT(static_cast<uint16_t>(limit - spent), 0x8000) << "request " << requests;
+    const uint32_t left = kMessage - static_cast<uint32_t>(requests) * 1024;
+    EXPECT_EQ(p.mxh->pending, std::min<uint32_t>(255, (left + 4095) / 4096)) << "MR-CR-04";
+  }
+  EXPECT_EQ(requests, kMessage / 1024);
+  EXPECT_GT(credit_packets, 0U);
+}
+
+TEST_F(ExtPair, WithoutCreditAgreedNoAckCarriesCreditAndNoRequestPending) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  ca.mxcap->features = ca.mxcap->features | wire::kMxcapCredit;  // b does not offer it
+  build_with(ca, cb);
+  ASSERT_EQ(write_through(b_->mr.rkey).size(), 1U);
+  for (const auto& [to, frame] : fabric_->trace) {
+    const auto& p = std::get<wire::DecodedRoce>(*wire::decode_frame(frame)).packet;
+    if (to == 0) {
+      ASSERT_TRUE(p.sacketh);  // MR-CR-01
+      EXPECT_EQ(p.sacketh->crv, 0U);
+      EXPECT_EQ(p.sacketh->credit, 0U);
+    } else {
+      EXPECT_EQ(p.mxh->pending, 0U);
+    }
+  }
+  EXPECT_EQ(b_->dev.counters().ext_credit_raises, 0U);
+}
+
 }  // namespace
 }  // namespace mr::transport

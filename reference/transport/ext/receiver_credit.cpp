@@ -32,6 +32,10 @@ void CreditSender::on_sent(uint32_t payload) {
   spent_ = static_cast<uint16_t>(spent_ + credit_cost(payload));
 }
 
+void CreditSender::refund(uint32_t payload) {
+  spent_ = static_cast<uint16_t>(spent_ - credit_cost(payload));
+}
+
 bool CreditSender::on_grant(uint16_t limit) {
   const uint16_t step = diff16(limit, limit_);
   if (step == 0 || step >= kHalf) return false;
@@ -74,22 +78,6 @@ uint64_t CreditScheduler::interval_ns() const {
   const uint64_t num = uint64_t{p_.grant_burst} * 8 * 1'000 * p_.link_share_den;
   const uint64_t den = p_.line_rate_mbps * p_.link_share_num;
   return den == 0 ? UINT64_MAX : (num + den - 1) / den;
-}
-
-std::optional<size_t> CreditScheduler::tick(std::vector<CreditReceiver>& qps, uint64_t now_ns) {
-  if (qps.empty()) return std::nullopt;
-  if (last_raise_ns_ && now_ns - *last_raise_ns_ < interval_ns()) return std::nullopt;
-  const auto q = static_cast<uint16_t>(p_.grant_burst / kCreditUnit);
-  const auto max_units = static_cast<uint16_t>(p_.max_outstanding / kCreditUnit);
-  for (size_t k = 0; k < qps.size(); ++k) {
-    const size_t i = (next_ + k) % qps.size();
-    if (!qps[i].has_demand() || !qps[i].has_room(q, max_units)) continue;
-    qps[i].raise(q);
-    last_raise_ns_ = now_ns;
-    next_ = (i + 1) % qps.size();
-    return i;
-  }
-  return std::nullopt;
 }
 
 }  // namespace mr::transport::ext

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace mr::transport::ext {
 namespace {
 
@@ -29,6 +31,15 @@ TEST(CreditSender, SpendsTheUnsolicitedAllowanceThenWaitsForAGrant) {
   EXPECT_TRUE(s.on_grant(128 + 16));
   EXPECT_TRUE(s.may_send(4096));
   EXPECT_FALSE(s.may_send(4097));
+}
+
+TEST(CreditSender, APacketDeclaredLostGivesItsCostBackForTheRetransmission) {
+  CreditSender s(4096);  // 16 units: one full packet
+  s.on_sent(4096);
+  EXPECT_FALSE(s.may_send(4096));
+  s.refund(4096);  // the receiver never counted it, and will not grant it again
+  EXPECT_TRUE(s.may_send(4096));
+  EXPECT_EQ(s.spent(), 0);
 }
 
 TEST(CreditSender, AStaleOrReorderedGrantNeverLowersTheLimit) {
@@ -75,17 +86,31 @@ TEST(CreditScheduler, PacesRaisesToTheLinkShareRoundRobinOverQpsWithDemand) {
   // 16,384 bytes at 0.95 x 100 Gbit/s: 1,379.7 ns, rounded up.
   EXPECT_EQ(s.interval_ns(), 1'380u);
   std::vector<CreditReceiver> qps(3);
+  const auto at = [&](size_t i) { return &qps[i]; };
   qps[0].on_request(256, false, 4096, 5, 0);
   qps[2].on_request(256, false, 4096, 5, 0);  // qps[1] has no demand
-  EXPECT_EQ(s.tick(qps, 0), 0u);
-  EXPECT_FALSE(s.tick(qps, 1'379));  // paced
-  EXPECT_EQ(s.tick(qps, 1'380), 2u);
-  EXPECT_EQ(s.tick(qps, 2'760), 0u);
+  EXPECT_EQ(s.tick(qps.size(), at, 0), 0u);
+  EXPECT_EQ(s.next_raise_ns(), 1'380u);
+  EXPECT_FALSE(s.tick(qps.size(), at, 1'379));  // paced
+  EXPECT_EQ(s.tick(qps.size(), at, 1'380), 2u);
+  EXPECT_EQ(s.tick(qps.size(), at, 2'760), 0u);
   // Room: at most 131,072 bytes (512 units) outstanding per QP, 64 per raise.
-  for (uint64_t t = 4'140; t < 100'000; t += 1'380) s.tick(qps, t);
+  for (uint64_t t = 4'140; t < 100'000; t += 1'380) s.tick(qps.size(), at, t);
   EXPECT_LE(qps[0].outstanding(), 512);
   EXPECT_EQ(qps[0].outstanding(), 512);
   EXPECT_EQ(qps[1].granted(), 0);
+}
+
+TEST(CreditScheduler, SkipsAQpThatIsGoneAndRaisesNoMoreThanOneBurstAfterIdling) {
+  CreditScheduler s(CreditParameters{});
+  CreditReceiver r;
+  r.on_request(256, false, 4096, 5, 0);
+  const auto gone_then_r = [&](size_t i) { return i == 0 ? nullptr : &r; };
+  EXPECT_EQ(s.tick(2, gone_then_r, 0), 1u);
+  // Idle for a thousand intervals: the next tick raises once, not a thousand times.
+  EXPECT_EQ(s.tick(2, gone_then_r, 1'380'000), 1u);
+  EXPECT_FALSE(s.tick(2, gone_then_r, 1'380'001));
+  EXPECT_EQ(r.granted(), 1 + 2 * 64);  // C = 1 unit, then two raises of one burst
 }
 
 }  // namespace
