@@ -6,6 +6,7 @@
 #include "reference/transport/completer.h"
 #include "reference/transport/ext_requester.h"
 #include "reference/transport/ext_responder.h"
+#include "reference/transport/read_responses.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/responder.h"
 #include "reference/transport/ud_responder.h"
@@ -390,7 +391,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   auto decoded = wire::decode_frame(frame);
   if (!decoded) {
     // A cut frame's lengths disagree (the switch left them) or its ICRC is gone.
-    if (!receive_trimmed(frame, /*icrc_ok=*/false, now_ns)) ++counters_.dropped_malformed;
+    if (!receive_trimmed(frame, now_ns)) ++counters_.dropped_malformed;
     return;
   }
   const auto* roce = std::get_if<wire::DecodedRoce>(&*decoded);
@@ -402,7 +403,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
     return;
   }
   now_ns_ = std::max(now_ns_, now_ns);
-  if (!roce->icrc_ok() && receive_trimmed(frame, /*icrc_ok=*/false, now_ns)) return;
+  if (!roce->icrc_ok() && receive_trimmed(frame, now_ns)) return;
   if (!passes_header_checks(*roce)) return;
   if (p.bth.opcode == wire::kOpCnp) {
     receive_cnp(p, now_ns);
@@ -424,7 +425,7 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
 // 0x65 or 0x66, a READ response a reissue, anything else nothing (MR-TR-16). True when the
 // frame was taken as trimmed (handled or silently discarded); false leaves it to the
 // ordinary path, where a QP without TRIM drops it for its ICRC (MR-TR-08).
-bool Device::receive_trimmed(std::span<const uint8_t> frame, bool icrc_ok, uint64_t now_ns) {
+bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (!config_.mxcap || (config_.mxcap->features & wire::kMxcapTrim) == 0) return false;
   const auto t = wire::read_trimmed_frame(frame);
   if (!t) return false;
@@ -433,7 +434,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, bool icrc_ok, uint6
   const ext::HeldPacket held{.dscp = t->dscp(),
                              .ip_bytes_held = t->ip_bytes_held,
                              .ip_length_field = t->ip_length_field,
-                             .icrc_ok = icrc_ok};
+                             .icrc_ok = false};  // a whole packet with a good ICRC never gets here
   if (ext::classify_trim(held, trim) != ext::TrimClass::kTrimmed) return false;
   const wire::RocePacket& p = t->packet;
   if (!owns(config_, p.ip) || !p.bth.is_ext()) return false;
@@ -450,8 +451,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, bool icrc_ok, uint6
   if (info == nullptr) return true;
   if (!info->is(wire::kResponse)) {
     respond_ext_trimmed(*qp, p, held, trim, ctx);
-  } else if (p.bth.opcode >= wire::kOpRcRdmaReadResponseFirst &&
-             p.bth.opcode <= wire::kOpRcRdmaReadResponseOnly) {
+  } else if (is_read_response(p.bth.opcode)) {
     complete_trimmed_read_response(*qp, p, ctx);
   }
   run_ext_requester(*qp, ctx);

@@ -116,7 +116,7 @@ class Device {
  private:
   QpContext context(QueuePair& qp, uint64_t now_ns);
   bool passes_header_checks(const wire::DecodedRoce& roce);
-  bool receive_trimmed(std::span<const uint8_t> frame, bool icrc_ok, uint64_t now_ns);
+  bool receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns);
   QueuePair* admit(const wire::RocePacket& p);
   void deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns);
   void receive_cnp(const wire::RocePacket& p, uint64_t now_ns);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "reference/transport/completer.h"
+#include "reference/transport/read_responses.h"
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
 #include "reference/transport/timers.h"
@@ -464,8 +465,7 @@ void receive_ext_credit(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx
 
 void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext) return;
-  if (p.bth.opcode >= wire::kOpRcRdmaReadResponseFirst &&
-      p.bth.opcode <= wire::kOpRcRdmaReadResponseOnly) {
+  if (is_read_response(p.bth.opcode)) {
     place_read_response(qp, p, ctx);
     return;
   }

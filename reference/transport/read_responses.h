@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "reference/transport/qp_context.h"
+#include "reference/wire/opcode.h"
 
 namespace mr::transport {
 
@@ -24,5 +25,9 @@ void send_read_responses(QueuePair& qp, const ReadRange& read, QpContext& ctx);
 
 // MR-RD-01: response i of `count` is ONLY, or FIRST, MIDDLE..., LAST.
 uint8_t read_response_opcode(uint32_t i, uint32_t count);
+// RDMA READ Response First, Middle, Last or Only.
+inline bool is_read_response(uint8_t opcode) {
+  return opcode >= wire::kOpRcRdmaReadResponseFirst && opcode <= wire::kOpRcRdmaReadResponseOnly;
+}
 
 }  // namespace mr::transport
