@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <string_view>
+#include <variant>
 
 #include "reference/transport/read_responses.h"
 #include "reference/transport/receive_scatter.h"
@@ -98,6 +99,18 @@ std::optional<size_t> reply_entry(ext::ExtQpState& ext, uint64_t now_ns) {
   return ext.selector.first_transmission(ext.evs, now_ns, /*request=*/false);
 }
 
+// MR-TR-15: Ext ACKs, NAKs and CREDIT packets carry DSCP V_TR_CTRL_DSCP (EF), which no
+// trimming switch cuts and which a fabric can queue ahead of data; the ECN bits stay.
+constexpr uint8_t kControlDscp = 46;
+
+void mark_control(wire::RocePacket& p) {
+  if (auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) {
+    v4->tos = static_cast<uint8_t>(kControlDscp << 2 | (v4->tos & 3));
+  } else if (auto* v6 = std::get_if<wire::Ipv6>(&p.ip)) {
+    v6->tc = static_cast<uint8_t>(kControlDscp << 2 | (v6->tc & 3));
+  }
+}
+
 // An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's), with the
 // SACKETH the policy builds: it echoes the newest packet answered.
 void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_psn, QpContext& ctx,
@@ -109,6 +122,7 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
+  mark_control(ack);
   if (ext.credit_rx) {  // MR-CR-07: every ACK and NAK of a credit QP carries its limit
     ack.sacketh->crv = 1;
     ack.sacketh->credit = ext.credit_rx->granted();
@@ -526,6 +540,7 @@ void send_ext_credit(QueuePair& qp, QpContext& ctx) {
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 0;
   p.creth = wire::Creth{.credit = ext.credit_rx->granted()};
+  mark_control(p);
   ctx.send_on_entry(p, ext.evs.entry(*entry));
   ++ctx.counters.ext_credit_packets_sent;
 }

@@ -15,6 +15,7 @@
 #include "reference/transport/device.h"
 #include "reference/transport/testing/loopback_fabric.h"
 #include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/ecn.h"
 #include "reference/wire/frame_decoder.h"
 
 namespace mr::transport {
@@ -179,8 +180,10 @@ TEST_F(ExtPair, WriteOnACleanLinkIsExtOnTheWireAndNeedsNoRetransmission) {
     EXPECT_EQ(p.bth.version, wire::kExtVersion);
     if (to == 0) {
       EXPECT_TRUE(p.sacketh.has_value()) << "an Ext ACK carries a SACKETH";
+      EXPECT_EQ(wire::dscp_of(p), 46U) << "MR-TR-15: V_TR_CTRL_DSCP";
       continue;
     }
+    EXPECT_EQ(wire::dscp_of(p), 0U) << "data keeps the address vector's traffic class";
     ASSERT_TRUE(p.mxh && p.reth);
     EXPECT_EQ(p.mxh->msn, 1U);
     EXPECT_EQ(p.mxh->offset, expected_offset);
@@ -669,11 +672,14 @@ TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
   uint16_t limit = 64, spent = 0;
   size_t requests = 0, credit_packets = 0;
   for (const auto& [to, frame] : fabric_->trace) {
-    const auto& p = std::get<wire::DecodedRoce>(*wire::decode_frame(frame)).packet;
+    const auto decoded = wire::decode_frame(frame);
+    ASSERT_TRUE(decoded);
+    const auto& p = std::get<wire::DecodedRoce>(*decoded).packet;
     if (to == 0) {
       const uint16_t g = p.sacketh ? uint16_t{p.sacketh->credit} : uint16_t{p.creth->credit};
       if (p.sacketh) EXPECT_EQ(p.sacketh->crv, 1U) << "MR-CR-07";
       if (p.creth) ++credit_packets;
+      EXPECT_EQ(wire::dscp_of(p), 46U) << "MR-TR-15";
       const auto step = static_cast<uint16_t>(g - limit);
       if (step != 0 && step < 0x8000) limit = g;
       continue;
@@ -694,7 +700,9 @@ TEST_F(ExtPair, WithoutCreditAgreedNoAckCarriesCreditAndNoRequestPending) {
   build_with(ca, cb);
   ASSERT_EQ(write_through(b_->mr.rkey).size(), 1U);
   for (const auto& [to, frame] : fabric_->trace) {
-    const auto& p = std::get<wire::DecodedRoce>(*wire::decode_frame(frame)).packet;
+    const auto decoded = wire::decode_frame(frame);
+    ASSERT_TRUE(decoded);
+    const auto& p = std::get<wire::DecodedRoce>(*decoded).packet;
     if (to == 0) {
       ASSERT_TRUE(p.sacketh);  // MR-CR-01
       EXPECT_EQ(p.sacketh->crv, 0U);
