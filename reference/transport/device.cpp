@@ -293,7 +293,7 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   if (qp.ext && !ext_supports(wr.opcode))
     return verbs_error(
         "an Ext QP of this reference carries SEND, RDMA WRITE (with or without "
-        "immediate) and RDMA READ so far, not " +
+        "immediate), RDMA READ and the two ATOMICs so far, not " +
         std::string(to_string(wr.opcode)));
   const uint64_t total = sge_total(wr.sg_list);
   if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");

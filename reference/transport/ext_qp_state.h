@@ -29,6 +29,7 @@
 #include "reference/transport/ext/sent_psn_records.h"
 #include "reference/transport/ext/trim_classifier.h"
 #include "reference/transport/work_request.h"
+#include "reference/wire/atomic_eth.h"
 
 namespace mr::transport::ext {
 
@@ -54,16 +55,25 @@ inline EvSelectionMode selection_mode(const ExtAgreement& agreed) {
                                           : EvSelectionMode::kOblivious;
 }
 
-// A READ request the responder holds until every earlier PSN has arrived (MR-OO-10), or
-// one it serves again (a duplicate or a reissue): what executing it needs.
-struct HeldRead {
+// A READ or ATOMIC request the responder holds until every earlier PSN has arrived
+// (MR-OO-10), or one it serves again (a duplicate or a reissue): what executing it needs.
+struct HeldRequest {
   uint32_t psn = 0;
   uint64_t va = 0;
   uint32_t rkey = 0;
-  uint32_t dma_length = 0;
+  uint32_t dma_length = 0;  // an ATOMIC's is 8
   uint32_t msn = 0;
   uint32_t mxh_offset = 0;  // of this (re)issue: the original READ's PSN is psn - offset / PMTU
   AnsweredPacket answered;  // what its ACK echoes
+  // An ATOMIC: its opcode (COMPARE_SWAP or FETCH_ADD) and AtomicETH; none for a READ.
+  std::optional<std::pair<uint8_t, wire::AtomicEth>> atomic;
+};
+
+// The original value an executed ATOMIC returned, by PSN: a duplicate of it is answered
+// with the same value and not executed again (MR-AT-04).
+struct AtomicResult {
+  uint32_t psn = 0;
+  uint64_t original = 0;
 };
 
 // What a message's last packet said, kept until the message completes in MSN order.
@@ -139,8 +149,12 @@ struct ExtQpState {
   RqsnBinding binding;
   uint64_t next_wqe_sequence = 0;
   std::map<uint64_t, RecvWr> wqes;
-  std::map<uint32_t, ExtMessageEnd> ends;   // by MSN
-  std::map<uint32_t, HeldRead> held_reads;  // arrived before an earlier PSN, by PSN
+  std::map<uint32_t, ExtMessageEnd> ends;         // by MSN
+  std::map<uint32_t, HeldRequest> held_requests;  // arrived before an earlier PSN, by PSN
+  // The newest kAtomicResults ATOMICs executed; a duplicate older than those is not answered
+  // (its requester had every later PSN acknowledged, so it has moved on).
+  static constexpr size_t kAtomicResults = 64;
+  std::deque<AtomicResult> atomic_results;
   // The last kResponsePaths READ responses sent: the EV set entry each left on and when, in
   // a ring by PSN, so that a reissue asking for one again blames that entry's path (section
   // 25.1's ACK-path rule applied to responses: they are the responder's only traffic a READ

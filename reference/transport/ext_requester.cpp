@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <set>
 #include <string_view>
 
@@ -31,6 +32,14 @@ SendWqe* wqe_of(QueuePair& qp, uint32_t psn) {
   }
   return nullptr;
 }
+
+bool is_atomic(SendOpcode op) {
+  return op == SendOpcode::kCompareSwap || op == SendOpcode::kFetchAdd;
+}
+
+// READ and ATOMIC: one request packet, answered by responses (READ) or an
+// ATOMIC_ACKNOWLEDGE that the WQE waits for; their PSNs are tracked as an OutstandingRead.
+bool answered_by_response(SendOpcode op) { return op == SendOpcode::kRead || is_atomic(op); }
 
 bool consumes_receive_wqe(SendOpcode op) {
   return op == SendOpcode::kSend || op == SendOpcode::kSendWithImm ||
@@ -83,9 +92,9 @@ bool waiting_for_credit(const QueuePair& qp) {
   return ext.credit_tx && !ext.retransmit.empty() && !ext.credit_tx->may_send(qp.attr.path_mtu);
 }
 
-// The payload of packet `index` of WQE `w` (a READ request carries none).
+// The payload of packet `index` of WQE `w` (a READ or ATOMIC request carries none).
 uint32_t packet_payload(const SendWqe& w, uint32_t index, uint32_t mtu) {
-  if (w.wr.opcode == SendOpcode::kRead) return 0;
+  if (answered_by_response(w.wr.opcode)) return 0;
   const uint32_t offset = index * mtu;
   return std::min(mtu, w.length - std::min(w.length, offset));
 }
@@ -104,7 +113,7 @@ void take_back_stalled_credit(QueuePair& qp, const QpContext& ctx) {
   ctx.step("ext-requester", "CreditStall", ext.retransmit.front().psn);
   const ext::Retransmission& r = ext.retransmit.front();
   const SendWqe* w = wqe_of(qp, r.psn);
-  const bool read = w == nullptr || w->wr.opcode == SendOpcode::kRead;
+  const bool read = w == nullptr || answered_by_response(w->wr.opcode);
   ext.credit_tx->refund(
       read ? 0
            : packet_payload(*w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
@@ -159,14 +168,21 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
 // A READ request (first issue or a reissue from response PSN `fields.first_psn`, section
 // 21.3): MXH with the message's MSN and the offset of the first byte it asks for, RETH of
 // the rest. Every PSN of the READ still outstanding is recorded as sent again, so that its
-// timer restarts with the request. False, and nothing sent, when no entry is usable.
+// timer restarts with the request. An ATOMIC is sent the same way, with its AtomicETH
+// (table 19.1), again with RETX = 1 when its ATOMIC_ACKNOWLEDGE does not come (the responder
+// answers the duplicate with the saved value). False, and nothing sent, when no entry is
+// usable.
 bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& fields,
                        QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const std::optional<ext::EvEntry> entry =
       choose_entry(ext, fields.first_psn, fields.retx, ctx.now_ns);
   if (!entry) return false;
-  wire::RocePacket p = ctx.factory.start(qp, wire::kOpRcRdmaReadRequest, fields.first_psn);
+  const bool cas = w.wr.opcode == SendOpcode::kCompareSwap;
+  const uint8_t opcode = !is_atomic(w.wr.opcode) ? wire::kOpRcRdmaReadRequest
+                         : cas                   ? wire::kOpRcCompareSwap
+                                                 : wire::kOpRcFetchAdd;
+  wire::RocePacket p = ctx.factory.start(qp, opcode, fields.first_psn);
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 1;
   wire::Mxh mxh;
@@ -180,7 +196,12 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
   mxh.ar = 1;  // its PSNs are acknowledged when it arrives: at once, not after the delay
   mxh.pending = spend_credit(ext, 0, !fields.retx, qp.attr.path_mtu);
   p.mxh = mxh;
-  p.reth = wire::Reth{fields.va, w.wr.rkey, fields.dma_length};
+  if (is_atomic(w.wr.opcode)) {
+    p.atomic_eth = wire::AtomicEth{w.wr.remote_addr, w.wr.rkey, cas ? w.wr.swap : w.wr.compare_add,
+                                   cas ? w.wr.compare_add : 0};
+  } else {
+    p.reth = wire::Reth{fields.va, w.wr.rkey, fields.dma_length};
+  }
   ctx.send_on_entry(p, *entry);
   for (uint32_t i = 0; i < w.npsn; ++i) {
     const uint32_t psn = wire::psn_add(w.first_psn, i);
@@ -228,7 +249,7 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     if (w == nullptr) continue;
     // Acknowledged since it was queued; a READ's PSNs may be acknowledged while its
     // responses are still missing.
-    const bool read = w->wr.opcode == SendOpcode::kRead;
+    const bool read = answered_by_response(w->wr.opcode);
     if (!read && !ext.sent.outstanding(r.psn)) continue;
     // A trimmed packet left the network (the NAK said so): it goes again as new data does,
     // inside the congestion window, or a trim-retransmit loop runs at line rate.
@@ -305,7 +326,7 @@ ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) 
 }
 
 ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
-  if (w.wr.opcode == SendOpcode::kRead) {
+  if (answered_by_response(w.wr.opcode)) {
     const ext::ReadRequestFields fields{
         .first_psn = w.first_psn, .va = w.wr.remote_addr, .dma_length = w.length, .msn = w.msn};
     if (!send_read_request(qp, w, fields, ctx)) return ExtReqState::kDone;
@@ -345,8 +366,9 @@ void retire_acknowledged(QueuePair& qp, QpContext& ctx) {
          qp.sq.front().next_packet == qp.sq.front().npsn &&
          wire::psn_diff(cumulative, qp.sq.front().last_psn()) >= 0) {
     SendWqe& w = qp.sq.front();
-    if (w.wr.opcode == SendOpcode::kRead) {
-      // Section 24: a READ completes when every response byte is placed, in posting order.
+    if (answered_by_response(w.wr.opcode)) {
+      // Section 24: a READ completes when every response byte is placed, an ATOMIC when its
+      // ATOMIC_ACKNOWLEDGE came, in posting order.
       auto read = qp.ext->reads.find(w.first_psn);
       if (read != qp.ext->reads.end() && !read->second.complete()) break;
       if (read != qp.ext->reads.end()) qp.ext->reads.erase(read);
@@ -401,6 +423,26 @@ void place_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ct
   retire_acknowledged(qp, ctx);
 }
 
+// An ATOMIC_ACKNOWLEDGE: the first one for an outstanding ATOMIC puts the original value in
+// the first 8 bytes of its gather list, host order as Part I's completer does; a repeat is
+// ignored. The WQE completes in posting order (retire_acknowledged).
+void take_atomic_result(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!p.atomic_ack_eth) {
+    ++ctx.counters.dropped_malformed;  // table 19.1
+    return;
+  }
+  SendWqe* w = wqe_of(qp, p.bth.psn);
+  if (w == nullptr || !is_atomic(w->wr.opcode)) return;
+  auto atomic = qp.ext->reads.find(w->first_psn);
+  if (atomic == qp.ext->reads.end() || !atomic->second.on_response(p.bth.psn)) return;
+  if (w->wr.sg_list.empty()) return;
+  const Sge& sge = w->wr.sg_list.front();
+  if (auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr, 8, memory::kLocalWrite)) {
+    const uint64_t original = p.atomic_ack_eth->orig.value();
+    std::memcpy(dst->data(), &original, 8);
+  }
+}
+
 // A trim NAK or a trimmed READ response: a loss to section 26's window, which takes a packet
 // off it; the EVs are left as they are (MR-TR-06).
 void on_trim(QueuePair& qp, const QpContext& ctx) {
@@ -414,7 +456,7 @@ void on_trim(QueuePair& qp, const QpContext& ctx) {
 
 bool ext_supports(SendOpcode op) {
   return op == SendOpcode::kWrite || op == SendOpcode::kWriteWithImm || op == SendOpcode::kSend ||
-         op == SendOpcode::kSendWithImm || op == SendOpcode::kRead;
+         op == SendOpcode::kSendWithImm || op == SendOpcode::kRead || is_atomic(op);
 }
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
@@ -519,6 +561,7 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     }
     return;
   }
+  if (p.bth.opcode == wire::kOpRcAtomicAcknowledge) take_atomic_result(qp, p, ctx);
   const wire::Sacketh& s = *p.sacketh;
   // RTT: the echoed TX timestamp, less the time the receiver held the packet (64 ns units).
   if (s.tse) {

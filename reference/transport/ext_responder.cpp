@@ -6,6 +6,7 @@
 #include <string_view>
 #include <variant>
 
+#include "reference/memory/atomics.h"
 #include "reference/transport/read_responses.h"
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
@@ -26,6 +27,7 @@ enum class ExtRespState : uint8_t {
   kPlace,
   kRecord,
   kReadArrived,
+  kAtomicArrived,
   kAcknowledge,
   kNakInvalidRequest,
   kNakRemoteAccess,
@@ -33,10 +35,21 @@ enum class ExtRespState : uint8_t {
   kRnrNak,
   kDone,
 };
-constexpr std::string_view kExtRespStateNames[] = {
-    "CheckHeaders",    "ClassifyPsn",    "CheckPlacement", "BindWqe",     "CheckRkey",
-    "Place",           "Record",         "ReadArrived",    "Acknowledge", "NakInvalidRequest",
-    "NakRemoteAccess", "NakOutOfWindow", "RnrNak",         "Done"};
+constexpr std::string_view kExtRespStateNames[] = {"CheckHeaders",
+                                                   "ClassifyPsn",
+                                                   "CheckPlacement",
+                                                   "BindWqe",
+                                                   "CheckRkey",
+                                                   "Place",
+                                                   "Record",
+                                                   "ReadArrived",
+                                                   "AtomicArrived",
+                                                   "Acknowledge",
+                                                   "NakInvalidRequest",
+                                                   "NakRemoteAccess",
+                                                   "NakOutOfWindow",
+                                                   "RnrNak",
+                                                   "Done"};
 static_assert(std::size(kExtRespStateNames) == static_cast<size_t>(ExtRespState::kDone) + 1);
 
 // The operations this slice places: SEND and RDMA WRITE, with or without immediate.
@@ -85,6 +98,7 @@ struct ExtRequest {
   std::span<uint8_t> target;    // WRITE: the whole message's bytes, once the R_Key passed
   const RecvWr* wqe = nullptr;  // SEND, WRITE with immediate: the WQE bound to the RQSN
   bool read = false;            // an RDMA READ request
+  bool atomic = false;          // a COMPARE_SWAP or FETCH_ADD
 
   bool needs_wqe() const { return kind.send || kind.imm; }
   bool last() const {
@@ -111,15 +125,16 @@ void mark_control(wire::RocePacket& p) {
   }
 }
 
-// An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's), with the
-// SACKETH the policy builds: it echoes the newest packet answered.
-void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_psn, QpContext& ctx,
-                  bool trimmed = false) {
+// An Ext ACK, NAK or ATOMIC_ACKNOWLEDGE with BTH PSN `psn`, its AETH and the SACKETH the
+// policy builds (it echoes the newest packet answered), sent on a usable entry; with none it
+// is not sent and the sender's timers recover.
+void send_ext_acknowledge(QueuePair& qp, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+                          std::optional<uint64_t> atomic_original, bool trimmed, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
-  const uint32_t psn = nak_psn.value_or(ext.window.cumulative());
-  wire::RocePacket ack = ctx.factory.start(qp, wire::kOpRcAcknowledge, psn);
+  wire::RocePacket ack = ctx.factory.start(qp, opcode, psn);
   ack.bth.version = wire::kExtVersion;
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
+  if (atomic_original) ack.atomic_ack_eth = wire::AtomicAckEth{*atomic_original};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
   mark_control(ack);
@@ -127,11 +142,17 @@ void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_p
     ack.sacketh->crv = 1;
     ack.sacketh->credit = ext.credit_rx->granted();
   }
-  // With no usable entry the ACK is not sent and the sender's timers recover.
   const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
   if (!entry) return;
   ctx.send_on_entry(ack, ext.evs.entry(*entry));
   ++ctx.counters.ext_acks_sent;
+}
+
+// An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's).
+void send_ext_ack(QueuePair& qp, uint8_t syndrome, std::optional<uint32_t> nak_psn, QpContext& ctx,
+                  bool trimmed = false) {
+  send_ext_acknowledge(qp, wire::kOpRcAcknowledge, nak_psn.value_or(qp.ext->window.cumulative()),
+                       syndrome, std::nullopt, trimmed, ctx);
 }
 
 // What the ACK policy echoes of a packet (its EV, plane, TX timestamp, CE mark).
@@ -164,6 +185,11 @@ ExtRespState check_headers(ExtRequest& r) {
     r.read = true;
     return ExtRespState::kClassifyPsn;
   }
+  if (r.p.bth.opcode == wire::kOpRcCompareSwap || r.p.bth.opcode == wire::kOpRcFetchAdd) {
+    if (!r.p.mxh || !r.p.atomic_eth) return ExtRespState::kNakInvalidRequest;
+    r.atomic = true;
+    return ExtRespState::kClassifyPsn;
+  }
   const auto kind = request_kind(r.p.bth.opcode);
   if (!r.p.mxh || !kind || (!kind->send && !r.p.reth)) return ExtRespState::kNakInvalidRequest;
   r.kind = *kind;
@@ -174,11 +200,13 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   r.arrival = qp.ext->window.classify(r.p.bth.psn);
   switch (r.arrival) {
     case ext::PsnArrival::kNew:
+      if (r.atomic) return ExtRespState::kAtomicArrived;
       return r.read ? ExtRespState::kReadArrived : ExtRespState::kCheckPlacement;
     case ext::PsnArrival::kDuplicate:
       ++ctx.counters.duplicate_request;
-      if (r.read) return ExtRespState::kReadArrived;  // served again, from its PSN
-      answer(qp, r, /*duplicate=*/true, ctx);         // placed before: not again (MR-OO-08)
+      if (r.read) return ExtRespState::kReadArrived;      // served again, from its PSN
+      if (r.atomic) return ExtRespState::kAtomicArrived;  // answered again, not executed
+      answer(qp, r, /*duplicate=*/true, ctx);             // placed before: not again (MR-OO-08)
       return ExtRespState::kAcknowledge;
     case ext::PsnArrival::kBeyondWindow:
       return ExtRespState::kNakOutOfWindow;
@@ -275,7 +303,7 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
   }
 }
 
-void run_held_reads(QueuePair& qp, QpContext& ctx);
+void run_held_requests(QueuePair& qp, QpContext& ctx);
 
 ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
@@ -294,7 +322,7 @@ ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
     ext.completions.on_last_packet(r.p.mxh->msn, r.p.bth.psn);
   }
   answer(qp, r, /*duplicate=*/false, ctx);
-  run_held_reads(qp, ctx);
+  run_held_requests(qp, ctx);
   complete_messages(qp, ctx);
   return ExtRespState::kAcknowledge;
 }
@@ -322,7 +350,7 @@ void blame_response_path(ext::ExtQpState& ext, uint32_t psn, uint64_t now_ns) {
 // every other packet: MXH offset = (PSN - the original READ's PSN) x PMTU, the request's MSN,
 // an AETH with the current MSN on all but MIDDLE, each packet's source re-validated against
 // current memory (MR-MP-11). False when the R_Key failed: the caller NAKs.
-bool send_ext_read_responses(QueuePair& qp, const ext::HeldRead& h, QpContext& ctx) {
+bool send_ext_read_responses(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t count = packets_for(h.dma_length, mtu);
@@ -360,7 +388,7 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRead& h, QpContext& c
 // Executes a READ: a new one records its PSNs (the cumulative PSN passes them, section 21.3)
 // and counts in the MSN; every one sends its responses. A failed R_Key or access check is
 // NAK 0x62 and the QP's end, as for a WRITE.
-bool execute_read(QueuePair& qp, const ext::HeldRead& h, bool fresh, QpContext& ctx) {
+bool execute_read(QueuePair& qp, const ext::HeldRequest& h, bool fresh, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const bool allowed =
       (qp.attr.access_flags & kQpRemoteRead) != 0 &&
@@ -378,24 +406,65 @@ bool execute_read(QueuePair& qp, const ext::HeldRead& h, bool fresh, QpContext& 
   return false;
 }
 
-// MR-OO-10: a READ runs only once every earlier PSN is in; one that came early waits here,
-// and runs when the cumulative PSN reaches it.
-void run_held_reads(QueuePair& qp, QpContext& ctx) {
+// Executes an ATOMIC whose every earlier PSN is in (MR-OO-10): the 8-byte target checked as
+// Part I does (access, R_Key, alignment), the operation done, its original value kept for
+// duplicates (MR-AT-04) and sent in an ATOMIC_ACKNOWLEDGE with the request's PSN (MR-AT-06),
+// whose SACKETH and AETH MSN already count it. A failed check is NAK 0x62 (0x61 misaligned)
+// and the QP's end, as for a WRITE (MR-NK-07).
+bool execute_atomic(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const auto& [opcode, a] = *h.atomic;
+  ext.acks.on_packet(h.answered);
+  std::optional<uint64_t> original;
+  bool misaligned = false;
+  if ((qp.attr.access_flags & kQpRemoteAtomic) != 0) {
+    if (auto target =
+            ctx.memory.resolve_remote(h.rkey, qp.init.pd, h.va, 8, memory::kRemoteAtomic)) {
+      auto done = opcode == wire::kOpRcCompareSwap
+                      ? memory::atomic_compare_swap(*target, a.comp, a.swap)
+                      : memory::atomic_fetch_add(*target, a.swap);
+      if (done) original = *done;
+      misaligned = !done && done.error() == memory::AccessError::kMisaligned;
+    } else {
+      misaligned = target.error() == memory::AccessError::kMisaligned;
+    }
+  }
+  if (!original) {
+    send_ext_ack(qp, misaligned ? wire::kNakInvalidRequest : wire::kNakRemoteAccessError, h.psn,
+                 ctx);
+    enter_error(qp, ctx);
+    return false;
+  }
+  ext.window.record(h.psn);
+  ext.completions.on_last_packet(h.msn, h.psn);
+  complete_messages(qp, ctx);
+  if (ext.atomic_results.size() == ext::ExtQpState::kAtomicResults) ext.atomic_results.pop_front();
+  ext.atomic_results.push_back({h.psn, *original});
+  send_ext_acknowledge(qp, wire::kOpRcAtomicAcknowledge, h.psn, wire::kSyndromeAck, *original,
+                       /*trimmed=*/false, ctx);
+  return true;
+}
+
+// MR-OO-10: a READ or ATOMIC runs only once every earlier PSN is in; one that came early
+// waits here, and runs when the cumulative PSN reaches it.
+void run_held_requests(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   // Few are ever held; PSNs wrap, so each round looks at all of them. Bounded: each round
   // runs one READ or ends.
   const auto after_cumulative = [&](const auto& held) {
     return wire::psn_diff(held.first, ext.window.cumulative());
   };
-  while (!ext.held_reads.empty()) {
+  while (!ext.held_requests.empty()) {
     // Recorded meanwhile (a retransmission of it ran): nothing to hold.
-    std::erase_if(ext.held_reads, [&](const auto& held) { return after_cumulative(held) <= 0; });
-    const auto next = std::find_if(ext.held_reads.begin(), ext.held_reads.end(),
+    std::erase_if(ext.held_requests, [&](const auto& held) { return after_cumulative(held) <= 0; });
+    const auto next = std::find_if(ext.held_requests.begin(), ext.held_requests.end(),
                                    [&](const auto& held) { return after_cumulative(held) == 1; });
-    if (next == ext.held_reads.end()) return;
-    const ext::HeldRead h = next->second;
-    ext.held_reads.erase(next);
-    if (!execute_read(qp, h, /*fresh=*/true, ctx)) return;
+    if (next == ext.held_requests.end()) return;
+    const ext::HeldRequest h = next->second;
+    ext.held_requests.erase(next);
+    const bool ok =
+        h.atomic ? execute_atomic(qp, h, ctx) : execute_read(qp, h, /*fresh=*/true, ctx);
+    if (!ok) return;
   }
 }
 
@@ -405,20 +474,49 @@ ExtRespState read_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
   const uint32_t mtu = qp.attr.path_mtu;
   if (r.p.mxh->offset % mtu != 0) return ExtRespState::kNakInvalidRequest;
   const bool duplicate = r.arrival == ext::PsnArrival::kDuplicate;
-  const ext::HeldRead h{.psn = r.p.bth.psn,
-                        .va = reth.va,
-                        .rkey = reth.rkey,
-                        .dma_length = reth.dlen,
-                        .msn = r.p.mxh->msn,
-                        .mxh_offset = r.p.mxh->offset,
-                        .answered = answered_of(r.p, duplicate, ctx.now_ns)};
+  const ext::HeldRequest h{.psn = r.p.bth.psn,
+                           .va = reth.va,
+                           .rkey = reth.rkey,
+                           .dma_length = reth.dlen,
+                           .msn = r.p.mxh->msn,
+                           .mxh_offset = r.p.mxh->offset,
+                           .answered = answered_of(r.p, duplicate, ctx.now_ns)};
   if (duplicate) {
     if (r.p.mxh->retx) blame_response_path(ext, h.psn, ctx.now_ns);
     execute_read(qp, h, /*fresh=*/false, ctx);
     return ExtRespState::kAcknowledge;
   }
-  ext.held_reads.insert_or_assign(h.psn, h);
-  run_held_reads(qp, ctx);
+  ext.held_requests.insert_or_assign(h.psn, h);
+  run_held_requests(qp, ctx);
+  complete_messages(qp, ctx);
+  return ExtRespState::kAcknowledge;
+}
+
+// An ATOMIC: held until every earlier PSN is in and then executed once (MR-OO-10); a
+// duplicate is answered with the original value saved when it ran (MR-AT-04), or, if it has
+// not run yet (held) or its result is no longer kept, with the ACK the policy owes.
+ExtRespState atomic_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const wire::AtomicEth& a = *r.p.atomic_eth;
+  if (r.arrival == ext::PsnArrival::kDuplicate) {
+    const auto saved =
+        std::find_if(ext.atomic_results.begin(), ext.atomic_results.end(),
+                     [&](const ext::AtomicResult& x) { return x.psn == r.p.bth.psn; });
+    if (saved == ext.atomic_results.end()) return ExtRespState::kAcknowledge;
+    ext.acks.on_packet(answered_of(r.p, /*duplicate=*/true, ctx.now_ns));
+    send_ext_acknowledge(qp, wire::kOpRcAtomicAcknowledge, saved->psn, wire::kSyndromeAck,
+                         saved->original, /*trimmed=*/false, ctx);
+    return ExtRespState::kDone;
+  }
+  ext.held_requests.insert_or_assign(
+      r.p.bth.psn, ext::HeldRequest{.psn = r.p.bth.psn,
+                                    .va = a.va,
+                                    .rkey = a.rkey,
+                                    .dma_length = 8,
+                                    .msn = r.p.mxh->msn,
+                                    .answered = answered_of(r.p, /*duplicate=*/false, ctx.now_ns),
+                                    .atomic = std::pair{static_cast<uint8_t>(r.p.bth.opcode), a}});
+  run_held_requests(qp, ctx);
   complete_messages(qp, ctx);
   return ExtRespState::kAcknowledge;
 }
@@ -507,6 +605,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
       case ExtRespState::kReadArrived:
         state = read_arrived(qp, r, ctx);
+        break;
+      case ExtRespState::kAtomicArrived:
+        state = atomic_arrived(qp, r, ctx);
         break;
       case ExtRespState::kAcknowledge:
         state = acknowledge(qp, ctx);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -308,11 +309,14 @@ TEST_F(ExtPair, ASendWithoutAReceiveWqeWaitsOutRnrThenCompletesOnce) {
 
 TEST_F(ExtPair, AnOperationThisSliceCannotCarryIsRefusedAtPostSend) {
   build(true, true);
-  SendWr atomic = write(8, 0);
-  atomic.opcode = SendOpcode::kFetchAdd;
-  auto refused = a_->dev.post_send(a_->qpn, atomic);
+  SendWr invalidate = write(8, 0);
+  invalidate.opcode = SendOpcode::kSendWithInv;
+  invalidate.invalidate_rkey = b_->mr.rkey;
+  auto refused = a_->dev.post_send(a_->qpn, invalidate);
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().message.find("and RDMA READ so far"), std::string::npos);
+  EXPECT_NE(refused.error().message.find("the two ATOMICs so far, not SEND_WITH_INV"),
+            std::string::npos)
+      << refused.error().message;
 }
 
 // Section 21.3 and MR-OO-07: a READ of 256 packets, its PSNs wrapping 2^24, under seeded loss
@@ -560,6 +564,122 @@ TEST_F(ExtPair, AReadThatOvertakesAnEarlierWriteRunsAfterIt) {
   }));
   EXPECT_EQ(got[1].wr_id, 3u);
   EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va + 65536, 8192), source);
+}
+
+// ATOMICs on Ext QPs (sections 19.1, 24): a FETCH_ADD that overtakes the WRITE before it
+// waits for the WRITE's PSNs (MR-OO-10); its ATOMIC_ACKNOWLEDGE, lost once, is asked for
+// again with RETX = 1 and answered with the saved value, not by running it twice (MR-AT-04);
+// a COMPARE_SWAP after it sees its result; both return the original value (MR-AT-01/02)
+// and complete in posting order.
+TEST_F(ExtPair, AtomicsRunOnceInPsnOrderAndReturnTheOriginalValue) {
+  build(true, true);
+  QpAttributes attr;
+  attr.access_flags = kQpRemoteWrite | kQpRemoteAtomic;
+  ASSERT_TRUE(b_->dev.modify_qp(b_->qpn, attr, kAttrAccessFlags));
+  const memory::MrInfo counter =
+      *b_->dev.memory().reg_mr(b_->pd, 64, memory::kLocalWrite | memory::kRemoteAtomic, 0x40000000);
+  const auto value_at_b = [&] {
+    uint64_t v = 0;
+    const auto bytes = *b_->dev.memory().read(counter.lkey, counter.va, 8);
+    std::memcpy(&v, bytes.data(), 8);
+    return v;
+  };
+  const uint64_t initial = 40;
+  ASSERT_TRUE(
+      b_->dev.memory().write(counter.lkey, counter.va,
+                             std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(&initial),
+                                                  reinterpret_cast<const uint8_t*>(&initial) + 8)));
+  bool atomic_sent = false;
+  bool dropped_ack = false;
+  size_t atomic_acks = 0;
+  std::vector<std::vector<uint8_t>> held;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (from == 1) {
+      if (p.bth.opcode != wire::kOpRcAtomicAcknowledge) return false;
+      ++atomic_acks;
+      EXPECT_TRUE(p.atomic_ack_eth && p.sacketh) << "table 19.1";
+      EXPECT_EQ(wire::dscp_of(p), 46U) << "MR-TR-15";
+      if (dropped_ack) return false;
+      dropped_ack = true;
+      return true;
+    }
+    if (p.bth.opcode == wire::kOpRcFetchAdd) {
+      EXPECT_TRUE(p.mxh && p.atomic_eth) << "table 19.1";
+      atomic_sent = true;
+      return false;
+    }
+    if (!atomic_sent) {
+      held.push_back(frame);
+      return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(2048, b_->mr.rkey)));
+  SendWr add;
+  add.wr_id = 5;
+  add.opcode = SendOpcode::kFetchAdd;
+  add.sg_list = {Sge{a_->mr.va + 65536, 8, a_->mr.lkey}};
+  add.remote_addr = counter.va;
+  add.rkey = counter.rkey;
+  add.compare_add = 2;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, add));
+  SendWr cas = add;
+  cas.wr_id = 6;
+  cas.opcode = SendOpcode::kCompareSwap;
+  cas.sg_list = {Sge{a_->mr.va + 65544, 8, a_->mr.lkey}};
+  cas.compare_add = 42;  // what the FETCH_ADD leaves, if it ran once
+  cas.swap = 7;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, cas));
+  a_->dev.advance(fabric_->now());
+  fabric_->run_until([&] { return atomic_sent; }, 1'000'000);
+  ASSERT_EQ(held.size(), 2u);
+  fabric_->run_until([] { return false; }, 5'000);  // the FETCH_ADD reaches b alone
+  EXPECT_EQ(value_at_b(), initial) << "b ran the FETCH_ADD before the WRITE's PSNs";
+  for (const auto& f : held) b_->dev.receive(f, fabric_->now());
+  std::vector<Completion> got;
+  ASSERT_TRUE(fabric_->run_until([&] {
+    auto c = *a_->dev.poll_cq(a_->cq, 16);
+    got.insert(got.end(), c.begin(), c.end());
+    return got.size() >= 3;
+  }));
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[1].wr_id, 5u);
+  EXPECT_EQ(got[2].wr_id, 6u);
+  for (const Completion& c : got) EXPECT_EQ(c.status, WcStatus::kSuccess) << c.wr_id;
+  const auto originals = *a_->dev.memory().read(a_->mr.lkey, a_->mr.va + 65536, 16);
+  uint64_t fetched = 0, compared = 0;
+  std::memcpy(&fetched, originals.data(), 8);
+  std::memcpy(&compared, originals.data() + 8, 8);
+  EXPECT_EQ(fetched, initial);
+  EXPECT_EQ(compared, initial + 2);
+  EXPECT_EQ(value_at_b(), 7u) << "the FETCH_ADD ran once, so the COMPARE_SWAP matched";
+  EXPECT_TRUE(dropped_ack);
+  EXPECT_GE(atomic_acks, 3u) << "the lost one, its repeat, the COMPARE_SWAP's";
+  EXPECT_GE(b_->dev.counters().duplicate_request, 1u);
+}
+
+// An ATOMIC against a region without remote atomic access: NAK 0x62 with its PSN, the work
+// request fails with a remote access error, and the Ext QP enters Error (MR-NK-07).
+TEST_F(ExtPair, AnAtomicWithoutRemoteAtomicAccessNaksAndFails) {
+  build(true, true);
+  SendWr add;
+  add.wr_id = 8;
+  add.opcode = SendOpcode::kFetchAdd;
+  add.sg_list = {Sge{a_->mr.va, 8, a_->mr.lkey}};
+  add.remote_addr = b_->mr.va;  // b's region allows remote write only
+  add.rkey = b_->mr.rkey;
+  add.compare_add = 1;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, add));
+  std::vector<Completion> got;
+  ASSERT_TRUE(fabric_->run_until([&] {
+    auto c = *a_->dev.poll_cq(a_->cq, 16);
+    got.insert(got.end(), c.begin(), c.end());
+    return !got.empty();
+  }));
+  EXPECT_EQ(got[0].status, WcStatus::kRemoteAccessError);
+  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
 }
 
 // Section 20 over four planes: every packet's UDP source port is its MXH EV (MR-MU-02), the
