@@ -290,11 +290,6 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   }
   if (qp.sq.size() >= qp.init.max_send_wr) return verbs_error("send queue full");
   if (auto why = check_wr_for_type(qp.init.type, wr); !why.empty()) return verbs_error(why);
-  if (qp.ext && !ext_supports(wr.opcode))
-    return verbs_error(
-        "an Ext QP of this reference carries SEND, RDMA WRITE (with or without "
-        "immediate), RDMA READ and the two ATOMICs so far, not " +
-        std::string(to_string(wr.opcode)));
   const uint64_t total = sge_total(wr.sg_list);
   if (total > (uint64_t{1} << 31)) return verbs_error("message longer than 2^31 bytes");
   const bool atomic = wr.opcode == SendOpcode::kCompareSwap || wr.opcode == SendOpcode::kFetchAdd;

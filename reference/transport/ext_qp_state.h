@@ -83,6 +83,7 @@ struct ExtMessageEnd {
   uint32_t byte_len = 0;
   std::optional<uint32_t> imm;
   bool solicited = false;
+  std::optional<uint32_t> invalidate_rkey;  // SEND with invalidate: the R_Key its IETH names
 };
 
 struct ExtQpState {

@@ -43,7 +43,7 @@ bool answered_by_response(SendOpcode op) { return op == SendOpcode::kRead || is_
 
 bool consumes_receive_wqe(SendOpcode op) {
   return op == SendOpcode::kSend || op == SendOpcode::kSendWithImm ||
-         op == SendOpcode::kWriteWithImm;
+         op == SendOpcode::kSendWithInv || op == SendOpcode::kWriteWithImm;
 }
 
 // Section 20.3: the EV set entry a transmission of `psn` goes out on (a retransmission
@@ -155,6 +155,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   // Table 19.1: every WRITE packet has a RETH, not only the FIRST and ONLY as in Part I.
   if (info->is(wire::kWrite)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
   if (info->has(wire::kImmDt)) p.imm_dt = wire::ImmDt{w.wr.imm_data};
+  if (info->has(wire::kIeth)) p.ieth = wire::Ieth{w.wr.invalidate_rkey};
   if (w.wr.solicited && info->is(wire::kEnd) && (info->is(wire::kSend) || info->has(wire::kImmDt)))
     p.bth.solicited = 1;
   const auto payload = gather(qp, w, offset, n, ctx.memory);
@@ -453,11 +454,6 @@ void on_trim(QueuePair& qp, const QpContext& ctx) {
 }
 
 }  // namespace
-
-bool ext_supports(SendOpcode op) {
-  return op == SendOpcode::kWrite || op == SendOpcode::kWriteWithImm || op == SendOpcode::kSend ||
-         op == SendOpcode::kSendWithImm || op == SendOpcode::kRead || is_atomic(op);
-}
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return;

@@ -1,13 +1,15 @@
 // File: ext_requester.h
 //
-// The requester and completer of an Ext QP (spec sections 21.2 and 24), for SEND and RDMA
-// WRITE (with or without immediate): every packet carries an MXH (MSN, RQSN, offset, TX
-// timestamp) and a WRITE's every packet the whole message's RETH, so the responder places
-// it wherever it lands; each PSN sent is recorded (SentPsnRecords);
-// SACKs, early-loss detection, the RTO with back-off and tail-loss probes choose which PSNs
-// go again, and only those go (selective retransmission, never go-back-N); a WQE completes,
-// in posting order, once the cumulative ACK passes its last PSN. A state enum, one function
-// per state and one driver loop, as the base requester.
+// The requester and completer of an Ext QP (spec sections 21.2 and 24), for every RC work
+// request: every packet carries an MXH (MSN, RQSN, offset, TX timestamp) and a WRITE's every
+// packet the whole message's RETH, so the responder places it wherever it lands; each PSN
+// sent is recorded (SentPsnRecords); SACKs, early-loss detection, the RTO with back-off and
+// tail-loss probes choose which PSNs go again, and only those go (selective retransmission,
+// never go-back-N); a READ or ATOMIC is one request, sent again when its responses or its
+// ATOMIC_ACKNOWLEDGE do not come; a WQE completes, in posting order, once the cumulative ACK
+// passes its last PSN (and its responses are in). With CC, section 26's window; with CREDIT,
+// the receiver's grants. A state enum, one function per state and one driver loop, as the
+// base requester.
 //
 //   run_ext_requester(qp, ctx);            // what the window allows now
 //   complete_ext_response(qp, ack, ctx);   // an ACK or NAK with its SACKETH
@@ -20,10 +22,6 @@
 #include "reference/transport/qp_context.h"
 
 namespace mr::transport {
-
-// The send work requests an Ext QP carries in this reference so far; others are refused at
-// post_send with this message.
-bool ext_supports(SendOpcode op);
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx);
 void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);

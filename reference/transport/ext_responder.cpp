@@ -57,6 +57,7 @@ struct RequestKind {
   ext::PacketPosition position = ext::PacketPosition::kOnly;
   bool send = false;
   bool imm = false;
+  bool invalidate = false;  // SEND with invalidate: an IETH on its last packet
 };
 
 std::optional<RequestKind> request_kind(uint8_t opcode) {
@@ -74,6 +75,10 @@ std::optional<RequestKind> request_kind(uint8_t opcode) {
       return RequestKind{kOnly, true, false};
     case wire::kOpRcSendOnlyWithImmediate:
       return RequestKind{kOnly, true, true};
+    case wire::kOpRcSendLastWithInvalidate:
+      return RequestKind{kLast, true, false, true};
+    case wire::kOpRcSendOnlyWithInvalidate:
+      return RequestKind{kOnly, true, false, true};
     case wire::kOpRcRdmaWriteFirst:
       return RequestKind{kFirst, false, false};
     case wire::kOpRcRdmaWriteMiddle:
@@ -191,7 +196,8 @@ ExtRespState check_headers(ExtRequest& r) {
     return ExtRespState::kClassifyPsn;
   }
   const auto kind = request_kind(r.p.bth.opcode);
-  if (!r.p.mxh || !kind || (!kind->send && !r.p.reth)) return ExtRespState::kNakInvalidRequest;
+  if (!r.p.mxh || !kind || (!kind->send && !r.p.reth) || (kind->invalidate && !r.p.ieth))
+    return ExtRespState::kNakInvalidRequest;
   r.kind = *kind;
   return ExtRespState::kClassifyPsn;
 }
@@ -287,6 +293,15 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
     if (e.rqsn != 0) {
       if (auto sequence = ext.binding.bind(e.rqsn)) {
         Completion c;
+        // Section 24: the invalidation, in MSN order with the completion (MR-MP-09). A key
+        // that cannot be invalidated fails the receive and the QP, as in Part I; the
+        // message's PSNs were acknowledged already, so the requester learns it from the
+        // QP's silence, not a NAK (a gap for NONFATAL's per-operation NAKs, section 22.1).
+        if (e.invalidate_rkey) {
+          c.invalidated_rkey = *e.invalidate_rkey;
+          if (!ctx.memory.invalidate_rkey(*e.invalidate_rkey, qp.init.pd))
+            c.status = WcStatus::kRemoteInvalidRequestError;
+        }
         c.wr_id = ext.wqes.at(*sequence).wr_id;
         c.opcode = e.send ? WcOpcode::kRecv : WcOpcode::kRecvRdmaWithImm;
         c.byte_len = e.byte_len;
@@ -297,6 +312,11 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
         ++ctx.counters.rdma_recvs;
         ext.binding.consume(e.rqsn);
         ext.wqes.erase(*sequence);
+        if (c.status != WcStatus::kSuccess) {
+          ext.ends.erase(end);
+          enter_error(qp, ctx);
+          return;
+        }
       }
     }
     ext.ends.erase(end);
@@ -316,6 +336,7 @@ ExtRespState record(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
       end.byte_len = r.kind.send ? static_cast<uint32_t>(r.p.mxh->offset + r.p.payload.size())
                                  : r.p.reth->dlen.value();
       if (r.p.imm_dt) end.imm = r.p.imm_dt->imm.value();
+      if (r.kind.invalidate) end.invalidate_rkey = r.p.ieth->rkey.value();
       end.solicited = r.p.bth.solicited != 0;
     }
     ext.ends.emplace(r.p.mxh->msn, end);

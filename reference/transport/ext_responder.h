@@ -1,14 +1,15 @@
 // File: ext_responder.h
 //
-// The responder of an Ext QP (spec sections 21.1 and 24), for SEND and RDMA WRITE (with
-// or without immediate): a WRITE packet is checked against the whole message's R_Key and
-// range and placed at RETH VA + MXH offset, a SEND packet at MXH offset in the receive WQE
-// bound to its RQSN (none: an RNR NAK for that packet only), whatever order they arrive
-// in; the PSN window records it; receive completions and the AETH MSN follow the
-// cumulative PSN in message order; the ACK policy answers with a
-// SACKETH (AR at once, else every N_EXT_ACK_EVERY packets or after T_EXT_ACK_DELAY). A
-// PSN beyond the window draws NAK 0x67; Part I's errors NAK 0x61/0x62 and the Error state
-// (MR-NK-07). A state enum, one function per state, one driver loop.
+// The responder of an Ext QP (spec sections 21.1 and 24), for every RC request: a WRITE
+// packet is checked against the whole message's R_Key and range and placed at RETH VA + MXH
+// offset, a SEND packet at MXH offset in the receive WQE bound to its RQSN (none: an RNR NAK
+// for that packet only), whatever order they arrive in; a READ or ATOMIC runs once every
+// earlier PSN is in (an ATOMIC's result kept for its duplicates); the PSN window records
+// them; receive completions, invalidations and the AETH MSN follow the cumulative PSN in
+// message order; the ACK policy answers with a SACKETH (AR at once, else every
+// N_EXT_ACK_EVERY packets or after T_EXT_ACK_DELAY). A PSN beyond the window draws NAK 0x67;
+// Part I's errors NAK 0x61/0x62 and the Error state (MR-NK-07). A state enum, one function
+// per state, one driver loop.
 #pragma once
 
 #include <cstdint>
