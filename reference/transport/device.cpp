@@ -75,10 +75,17 @@ bool owns(const DeviceConfig& config, const std::variant<wire::Ipv4, wire::Ipv6>
   return v6 != nullptr && std::ranges::find(config.ipv6, v6->dst) != config.ipv6.end();
 }
 
+// A QP whose receiver side takes part in credit mode (section 26.7): CREDIT agreed, and in a
+// state that receives requests.
+bool grants_credit(const QueuePair& qp) {
+  return qp.ext && qp.ext->credit_rx &&
+         (qp.attr.state == QpState::kRtr || qp.attr.state == QpState::kRts ||
+          qp.attr.state == QpState::kSqd);
+}
+
 // The packet's opcode row in its header set's table (an Ext opcode is unknown to Part I's).
 const wire::OpcodeInfo* opcode_of(const wire::RocePacket& p) {
-  return wire::opcode_info(p.bth.opcode,
-                           p.bth.is_ext() ? wire::HeaderSet::kExt : wire::HeaderSet::kBase);
+  return wire::opcode_info(p.bth.opcode, p.bth.header_set());
 }
 
 }  // namespace
@@ -305,7 +312,8 @@ Expected<void, VerbsError> Device::post_send(uint32_t qpn, const SendWr& wr) {
   }
   // Section 26.7: posted, not yet sent, so part of the Pending field (a READ's request too).
   if (qp.ext && qp.ext->credit_tx)
-    qp.ext->unsent_credit_bytes += ext::credit_bytes(wr.opcode == SendOpcode::kRead ? 0 : total);
+    qp.ext->unsent_credit_bytes += ext::credit_bytes(
+        wr.opcode == SendOpcode::kRead || atomic ? 0 : total);  // a request without payload
   SendWqe w;
   w.wr = wr;
   w.length = static_cast<uint32_t>(total);
@@ -411,7 +419,9 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   QueuePair* qp = admit(p);
   if (qp == nullptr) return;
   ++counters_.rcvd_pkts;
-  if (wire::ecn_of(p) == wire::kEcnCe) notify_congestion(*qp, now_ns);
+  // MR-CR-16: nothing answers a CREDIT packet, a CNP neither.
+  if (wire::ecn_of(p) == wire::kEcnCe && p.bth.opcode != wire::kOpExtCredit)
+    notify_congestion(*qp, now_ns);
   deliver(*qp, p, now_ns);
 }
 
@@ -540,6 +550,11 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
     return;
   }
   if (qp.ext) {
+    if (p.bth.opcode == wire::kOpExtProbe || p.bth.opcode == wire::kOpExtResync) {
+      // PATHPROBE and RESYNC are never agreed by this reference (enter_ext_mode), so both are
+      // silently discarded (MR-NF-12), not refused as unknown requests.
+      return;
+    }
     if (p.bth.opcode == wire::kOpExtCredit) {
       receive_ext_credit(qp, p, ctx);
     } else if (opcode_of(p)->is(wire::kResponse)) {
@@ -647,9 +662,10 @@ void Device::advance_ext(QueuePair& qp, QpContext& ctx) {
 
 void Device::run_credit(uint64_t now_ns) {
   if (credit_qpns_.empty()) return;
+  // A QP that is gone, left Ext mode or is in Error grants nothing more (and is dropped).
   const auto receiver = [this](uint32_t qpn) -> ext::CreditReceiver* {
     auto it = qps_.find(qpn);
-    if (it == qps_.end() || !it->second->ext || !it->second->ext->credit_rx) return nullptr;
+    if (it == qps_.end() || !grants_credit(*it->second)) return nullptr;
     return &*it->second->ext->credit_rx;
   };
   std::erase_if(credit_qpns_, [&](uint32_t qpn) { return receiver(qpn) == nullptr; });
@@ -673,7 +689,7 @@ std::optional<uint64_t> Device::credit_deadline() const {
   const ext::CreditParameters& p = credit_scheduler_.parameters();
   for (uint32_t qpn : credit_qpns_) {
     auto it = qps_.find(qpn);
-    if (it == qps_.end() || !it->second->ext || !it->second->ext->credit_rx) continue;
+    if (it == qps_.end() || !grants_credit(*it->second)) continue;
     const ext::CreditReceiver& r = *it->second->ext->credit_rx;
     if (auto expiry = r.expiry_ns(p.timeout_ns)) earliest(*expiry);
     if (r.has_demand() &&

@@ -99,26 +99,43 @@ uint32_t packet_payload(const SendWqe& w, uint32_t index, uint32_t mtu) {
   return std::min(mtu, w.length - std::min(w.length, offset));
 }
 
-// Retransmissions have waited for a grant longer than a receiver that knew of them may take
-// (T_CR_TIMEOUT + T_CR_GRANT_DELAY, MR-CR-14) plus a round trip: the receiver does not know
-// (every packet of ours was lost, or the newest it saw said Pending 0). The front one's cost
-// goes back to the credit (CreditSender::refund; a packet lost never counted at the
-// receiver), so that it leaves, tells the receiver our demand, and grants follow. Refunding
-// every lost packet at once instead let each sender of a 128-to-1 incast resend its dropped
-// unsolicited burst unpaced (12,171 drops).
+// Work waits for a grant: retransmissions, or the next new packet (only credit, not the
+// window, holding it back: a PMTU's worth missing).
+bool blocked_on_credit(const QueuePair& qp) {
+  const ext::ExtQpState& ext = *qp.ext;
+  return ext.credit_tx && !ext.credit_tx->may_send(qp.attr.path_mtu) &&
+         (!ext.retransmit.empty() || qp.send_index < qp.sq.size());
+}
+
+// When work has waited for a grant longer than a receiver that knew of it may take
+// (T_CR_TIMEOUT + T_CR_GRANT_DELAY, MR-CR-14) plus a round trip, the receiver does not know:
+// every packet of ours was lost, or the newest it saw said Pending 0 (a message that was
+// all there was, and new work posted since). The next packet's cost goes back to the credit
+// (CreditSender::refund), so that it leaves, its Pending tells the receiver our demand,
+// and grants follow; the wait starts again. For a lost packet that is exact (the receiver
+// never counted it); for new work it is one packet beyond the limit per wait (spec 26.7).
+// Refunding every lost packet at once instead let each sender of a 128-to-1 incast resend
+// its dropped unsolicited burst unpaced (12,171 drops).
 void take_back_stalled_credit(QueuePair& qp, const QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   if (!ext.credit_stall_ns) ext.credit_stall_ns = ctx.now_ns;
   if (ctx.now_ns < *ext.credit_stall_ns + ext.credit_stall_bound_ns + ext.rto.srtt_ns()) return;
-  ctx.step("ext-requester", "CreditStall", ext.retransmit.front().psn);
-  const ext::Retransmission& r = ext.retransmit.front();
-  const SendWqe* w = wqe_of(qp, r.psn);
-  const bool read = w == nullptr || answered_by_response(w->wr.opcode);
-  ext.credit_tx->refund(
-      read ? 0
-           : packet_payload(*w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)),
-                            qp.attr.path_mtu));
   ext.credit_stall_ns = ctx.now_ns;
+  if (ext.retransmit.empty()) {
+    const SendWqe& w = qp.sq[qp.send_index];
+    ctx.step("ext-requester", "CreditStall", qp.next_psn);
+    ext.credit_tx->refund(packet_payload(w, w.next_packet, qp.attr.path_mtu));
+    return;
+  }
+  const ext::Retransmission r = ext.retransmit.front();
+  const SendWqe* w = wqe_of(qp, r.psn);
+  if (w == nullptr) {  // completed since it was queued: nothing to send
+    ext.retransmit.pop_front();
+    return;
+  }
+  ctx.step("ext-requester", "CreditStall", r.psn);
+  ext.credit_tx->refund(packet_payload(
+      *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)), qp.attr.path_mtu));
 }
 
 // Packet `index` of WQE `w`: MXH with the message's MSN, RQSN and the payload's offset, a
@@ -599,11 +616,12 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     ext.retransmit.push_back({wait.second, ext::RetransmitCause::kNak});
     return true;
   });
-  if (waiting_for_credit(qp)) {
+  if (blocked_on_credit(qp)) {
     take_back_stalled_credit(qp, ctx);
-    return;
+  } else {
+    ext.credit_stall_ns.reset();
   }
-  ext.credit_stall_ns.reset();
+  if (waiting_for_credit(qp)) return;
   // READs whose responses stopped coming: again from the first missing one.
   for (auto& [first, read] : ext.reads) {
     const uint64_t rto = ext.rto.backed_off(read.timeouts());
@@ -639,15 +657,17 @@ std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   const ext::ExtQpState& ext = *qp.ext;
   std::optional<uint64_t> next;
   for (const auto& [due, psn] : ext.rnr_waits) next = next ? std::min(*next, due) : due;
-  if (waiting_for_credit(qp)) {  // a grant moves it on, or the stall bound
-    const uint64_t stall =
-        ext.credit_stall_ns.value_or(0) + ext.credit_stall_bound_ns + ext.rto.srtt_ns();
-    return next ? std::min(*next, stall) : stall;
-  }
-  if (auto due = ext.sent.next_timer_ns(ext.rto)) next = next ? std::min(*next, *due) : *due;
   // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
+  if (blocked_on_credit(qp)) {  // a grant moves it on, or the stall bound (now, if unset)
+    const uint64_t stall =
+        ext.credit_stall_ns ? *ext.credit_stall_ns + ext.credit_stall_bound_ns + ext.rto.srtt_ns()
+                            : 0;
+    next = next ? std::min(*next, stall) : stall;
+  }
+  if (waiting_for_credit(qp)) return next;  // no PSN times out meanwhile (MR-CR-06)
+  if (auto due = ext.sent.next_timer_ns(ext.rto)) next = next ? std::min(*next, *due) : *due;
   for (const auto& [first, read] : ext.reads) {
     if (auto due = read.deadline_ns(ext.rto.backed_off(read.timeouts())))
       next = next ? std::min(*next, *due) : *due;

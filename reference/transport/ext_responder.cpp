@@ -430,39 +430,50 @@ bool execute_read(QueuePair& qp, const ext::HeldRequest& h, bool fresh, QpContex
 // Executes an ATOMIC whose every earlier PSN is in (MR-OO-10): the 8-byte target checked as
 // Part I does (access, R_Key, alignment), the operation done, its original value kept for
 // duplicates (MR-AT-04) and sent in an ATOMIC_ACKNOWLEDGE with the request's PSN (MR-AT-06),
-// whose SACKETH and AETH MSN already count it. A failed check is NAK 0x62 (0x61 misaligned)
-// and the QP's end, as for a WRITE (MR-NK-07).
+// whose SACKETH and AETH MSN already count it. A failed check is the QP's end, as for a
+// WRITE (MR-NK-07): NAK 0x61 for a QP without remote-atomic access or a misaligned target,
+// 0x62 for a region or key that does not allow it (MR-AT-05, MR-AT-03).
 bool execute_atomic(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const auto& [opcode, a] = *h.atomic;
   ext.acks.on_packet(h.answered);
   std::optional<uint64_t> original;
-  bool misaligned = false;
+  uint8_t nak = wire::kNakInvalidRequest;  // the QP does not allow remote atomics
   if ((qp.attr.access_flags & kQpRemoteAtomic) != 0) {
+    std::optional<memory::AccessError> error;
     if (auto target =
             ctx.memory.resolve_remote(h.rkey, qp.init.pd, h.va, 8, memory::kRemoteAtomic)) {
       auto done = opcode == wire::kOpRcCompareSwap
                       ? memory::atomic_compare_swap(*target, a.comp, a.swap)
                       : memory::atomic_fetch_add(*target, a.swap);
-      if (done) original = *done;
-      misaligned = !done && done.error() == memory::AccessError::kMisaligned;
+      if (done) {
+        original = *done;
+      } else {
+        error = done.error();
+      }
     } else {
-      misaligned = target.error() == memory::AccessError::kMisaligned;
+      error = target.error();
     }
+    if (error)
+      nak = *error == memory::AccessError::kMisaligned ? wire::kNakInvalidRequest
+                                                       : wire::kNakRemoteAccessError;
   }
   if (!original) {
-    send_ext_ack(qp, misaligned ? wire::kNakInvalidRequest : wire::kNakRemoteAccessError, h.psn,
-                 ctx);
+    send_ext_ack(qp, nak, h.psn, ctx);
     enter_error(qp, ctx);
     return false;
   }
   ext.window.record(h.psn);
   ext.completions.on_last_packet(h.msn, h.psn);
   complete_messages(qp, ctx);
+  if (qp.attr.state == QpState::kError) return false;  // an earlier message failed it
   if (ext.atomic_results.size() == ext::ExtQpState::kAtomicResults) ext.atomic_results.pop_front();
   ext.atomic_results.push_back({h.psn, *original});
   send_ext_acknowledge(qp, wire::kOpRcAtomicAcknowledge, h.psn, wire::kSyndromeAck, *original,
                        /*trimmed=*/false, ctx);
+  // Its PSN, not the cumulative one (MR-AT-06): PSNs that arrived while it was held are
+  // acknowledged by an ordinary ACK, or they would wait for their RTO.
+  if (ext.window.cumulative() != h.psn) send_ext_ack(qp, wire::kSyndromeAck, std::nullopt, ctx);
   return true;
 }
 
@@ -520,10 +531,11 @@ ExtRespState atomic_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) 
   ext::ExtQpState& ext = *qp.ext;
   const wire::AtomicEth& a = *r.p.atomic_eth;
   if (r.arrival == ext::PsnArrival::kDuplicate) {
+    // Newest first: PSNs wrap, and an older result may carry the same PSN.
     const auto saved =
-        std::find_if(ext.atomic_results.begin(), ext.atomic_results.end(),
+        std::find_if(ext.atomic_results.rbegin(), ext.atomic_results.rend(),
                      [&](const ext::AtomicResult& x) { return x.psn == r.p.bth.psn; });
-    if (saved == ext.atomic_results.end()) return ExtRespState::kAcknowledge;
+    if (saved == ext.atomic_results.rend()) return ExtRespState::kAcknowledge;
     ext.acks.on_packet(answered_of(r.p, /*duplicate=*/true, ctx.now_ns));
     send_ext_acknowledge(qp, wire::kOpRcAtomicAcknowledge, saved->psn, wire::kSyndromeAck,
                          saved->original, /*trimmed=*/false, ctx);
@@ -578,12 +590,12 @@ void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::He
                          const ext::TrimParameters& trim, QpContext& ctx) {
   if (!qp.ext || !p.mxh) return;
   ext::ExtQpState& ext = *qp.ext;
+  // Section 26.7: a cut packet, NAKed or not, costs the credit of a whole one.
+  if (ext.credit_rx)
+    ext.credit_rx->on_request(0, /*trimmed=*/true, qp.attr.path_mtu, p.mxh->pending, ctx.now_ns);
   const auto nak =
       ext::trimmed_request_nak(held, trim, /*headers_intact=*/true, ext.window.classify(p.bth.psn));
   if (!nak) return;
-  // Section 26.7: a cut packet costs the credit of a whole one (its size is unknown).
-  if (ext.credit_rx)
-    ext.credit_rx->on_request(0, /*trimmed=*/true, qp.attr.path_mtu, p.mxh->pending, ctx.now_ns);
   ctx.step("ext-responder", "NakTrimmed", p.bth.psn);
   ext.acks.on_packet(answered_of(p, /*duplicate=*/false, ctx.now_ns));  // EV and plane echoed
   send_ext_ack(qp, *nak, p.bth.psn, ctx, /*trimmed=*/true);

@@ -17,6 +17,7 @@
 #include "reference/transport/testing/loopback_fabric.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/ecn.h"
+#include "reference/wire/frame_builder.h"
 #include "reference/wire/frame_decoder.h"
 
 namespace mr::transport {
@@ -685,26 +686,91 @@ TEST_F(ExtPair, AtomicsRunOnceInPsnOrderAndReturnTheOriginalValue) {
   EXPECT_GE(b_->dev.counters().duplicate_request, 1u);
 }
 
-// An ATOMIC against a region without remote atomic access: NAK 0x62 with its PSN, the work
-// request fails with a remote access error, and the Ext QP enters Error (MR-NK-07).
+// MR-AT-05: an ATOMIC to a QP without remote-atomic access draws NAK 0x61 (the work request
+// fails with remote invalid request), to a region without it NAK 0x62 (remote access
+// error); either way the Ext QP enters Error (MR-NK-07).
 TEST_F(ExtPair, AnAtomicWithoutRemoteAtomicAccessNaksAndFails) {
+  for (const bool qp_allows : {false, true}) {
+    build(true, true);
+    if (qp_allows) {
+      QpAttributes attr;
+      attr.access_flags = kQpRemoteWrite | kQpRemoteAtomic;
+      ASSERT_TRUE(b_->dev.modify_qp(b_->qpn, attr, kAttrAccessFlags));
+    }
+    SendWr add;
+    add.wr_id = 8;
+    add.opcode = SendOpcode::kFetchAdd;
+    add.sg_list = {Sge{a_->mr.va, 8, a_->mr.lkey}};
+    add.remote_addr = b_->mr.va;  // b's region allows remote write only
+    add.rkey = b_->mr.rkey;
+    add.compare_add = 1;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, add));
+    std::vector<Completion> got;
+    ASSERT_TRUE(fabric_->run_until([&] {
+      auto c = *a_->dev.poll_cq(a_->cq, 16);
+      got.insert(got.end(), c.begin(), c.end());
+      return !got.empty();
+    }));
+    EXPECT_EQ(got[0].status,
+              qp_allows ? WcStatus::kRemoteAccessError : WcStatus::kRemoteInvalidRequestError);
+    EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
+  }
+}
+
+// Section 26.7: messages of one packet, each posted after the last completed, leave Pending
+// 0 behind them, so the receiver never learns of the next: after the unsolicited allowance
+// the sender waits out T_CR_TIMEOUT + T_CR_GRANT_DELAY + SRTT and sends the next one beyond
+// its limit, whose Pending is its demand. Every READ completes.
+TEST_F(ExtPair, WithCreditsOnePacketAtATimeNeverStallsForGood) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapCredit;
+    c->ext.credit.unsolicited = 4096;  // 16 units: 16 READ requests
+  }
+  build_with(ca, cb);
+  const auto source = pattern(64, 5);
+  const memory::MrInfo readable = readable_region(source);
+  for (uint64_t k = 0; k < 40; ++k) {
+    SendWr r;
+    r.wr_id = k;
+    r.opcode = SendOpcode::kRead;
+    r.sg_list = {Sge{a_->mr.va + 64 * k, 64, a_->mr.lkey}};
+    r.remote_addr = readable.va;
+    r.rkey = readable.rkey;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+    std::vector<Completion> got;
+    ASSERT_TRUE(fabric_->run_until(
+        [&] {
+          auto c = *a_->dev.poll_cq(a_->cq, 4);
+          got.insert(got.end(), c.begin(), c.end());
+          return !got.empty();
+        },
+        10'000'000))
+        << "READ " << k << " waits forever for credit";
+    EXPECT_EQ(got[0].status, WcStatus::kSuccess);
+  }
+  EXPECT_GT(a_->dev.counters().ext_credit_waits, 0U);
+}
+
+// PROBE and RESYNC for an Ext QP that agreed neither (this reference never does) are silently
+// discarded (MR-NF-12): no NAK, the QP stays in RTS and carries on.
+TEST_F(ExtPair, AProbeOrResyncForAnExtQpIsDiscardedNotRefused) {
   build(true, true);
-  SendWr add;
-  add.wr_id = 8;
-  add.opcode = SendOpcode::kFetchAdd;
-  add.sg_list = {Sge{a_->mr.va, 8, a_->mr.lkey}};
-  add.remote_addr = b_->mr.va;  // b's region allows remote write only
-  add.rkey = b_->mr.rkey;
-  add.compare_add = 1;
-  ASSERT_TRUE(a_->dev.post_send(a_->qpn, add));
-  std::vector<Completion> got;
-  ASSERT_TRUE(fabric_->run_until([&] {
-    auto c = *a_->dev.poll_cq(a_->cq, 16);
-    got.insert(got.end(), c.begin(), c.end());
-    return !got.empty();
-  }));
-  EXPECT_EQ(got[0].status, WcStatus::kRemoteAccessError);
-  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
+  ASSERT_EQ(write_through(b_->mr.rkey).size(), 1U);
+  const auto decoded = wire::decode_frame(fabric_->trace.front().second);
+  ASSERT_TRUE(decoded);
+  const uint64_t acks_before = b_->dev.counters().ext_acks_sent;
+  for (const uint8_t opcode : {wire::kOpExtProbe, wire::kOpExtResync}) {
+    wire::RocePacket p = std::get<wire::DecodedRoce>(*decoded).packet;
+    p.bth.opcode = opcode;
+    p.reth.reset();
+    p.payload = {};
+    if (opcode == wire::kOpExtResync) p.rsyneth = wire::Rsyneth{};
+    b_->dev.receive(wire::build_frame(p), fabric_->now());
+  }
+  EXPECT_EQ(b_->dev.counters().ext_acks_sent, acks_before);
+  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kRts);
+  EXPECT_EQ(write_through(b_->mr.rkey).size(), 1U) << "the QP carries on";
 }
 
 // Section 20 over four planes: every packet's UDP source port is its MXH EV (MR-MU-02), the
