@@ -874,33 +874,38 @@ TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
     c->ext.credit.line_rate_mbps = 10'000;  // grants at 9.5 Gb/s
   }
   build_with(ca, cb);
-  auto done = write_through(b_->mr.rkey);
-  ASSERT_EQ(done.size(), 1U);
-  EXPECT_EQ(done[0].status, WcStatus::kSuccess);
-  EXPECT_EQ(placed(), data_);
-  EXPECT_GT(b_->dev.counters().ext_credit_raises, 0U);
-  // The sender's spending never passes the newest limit it heard (MR-CR-02): replay the trace.
+  // MR-CR-02 when each request leaves: its cost within the newest limit a has heard, from
+  // the grants delivered to a so far (the trace holds every delivered frame, in order).
   uint16_t limit = 64, spent = 0;
-  size_t requests = 0, credit_packets = 0;
-  for (const auto& [to, frame] : fabric_->trace) {
-    const auto decoded = wire::decode_frame(frame);
-    ASSERT_TRUE(decoded);
-    const auto& p = std::get<wire::DecodedRoce>(*decoded).packet;
-    if (to == 0) {
-      const uint16_t g = p.sacketh ? uint16_t{p.sacketh->credit} : uint16_t{p.creth->credit};
-      if (p.sacketh) EXPECT_EQ(p.sacketh->crv, 1U) << "MR-CR-07";
-      if (p.creth) ++credit_packets;
-      EXPECT_EQ(wire::dscp_of(p), 46U) << "MR-TR-15";
-      const auto step = static_cast<uint16_t>(g - limit);
-      if (step != 0 && step < 0x8000) limit = g;
-      continue;
+  size_t requests = 0, credit_packets = 0, heard = 0;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    if (from != 0) return false;
+    for (; heard < fabric_->trace.size(); ++heard) {
+      const auto& [to, delivered] = fabric_->trace[heard];
+      if (to != 0) continue;
+      const auto decoded = wire::decode_frame(delivered);
+      const auto& g = std::get<wire::DecodedRoce>(*decoded).packet;
+      const uint16_t grant = g.sacketh ? uint16_t{g.sacketh->credit} : uint16_t{g.creth->credit};
+      if (g.sacketh) EXPECT_EQ(g.sacketh->crv, 1U) << "MR-CR-07";
+      if (g.creth) ++credit_packets;
+      EXPECT_EQ(wire::dscp_of(g), 46U) << "MR-TR-15";
+      const auto step = static_cast<uint16_t>(grant - limit);
+      if (step != 0 && step < 0x8000) limit = grant;
     }
+    const auto decoded = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*decoded).packet;
     ++requests;
     spent = static_cast<uint16_t>(spent + 4);  // 1 KiB: 4 units
     EXPECT_LT(static_cast<uint16_t>(limit - spent), 0x8000) << "request " << requests;
     const uint32_t left = kMessage - static_cast<uint32_t>(requests) * 1024;
     EXPECT_EQ(p.mxh->pending, std::min<uint32_t>(255, (left + 4095) / 4096)) << "MR-CR-04";
-  }
+    return false;
+  };
+  auto done = write_through(b_->mr.rkey);
+  ASSERT_EQ(done.size(), 1U);
+  EXPECT_EQ(done[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(placed(), data_);
+  EXPECT_GT(b_->dev.counters().ext_credit_raises, 0U);
   EXPECT_EQ(requests, kMessage / 1024);
   EXPECT_GT(credit_packets, 0U);
 }
