@@ -260,6 +260,18 @@ CompState read_response(QueuePair& qp, Response& r, QpContext& ctx) {
   return CompState::kDone;
 }
 
+}  // namespace
+
+void store_atomic_original(const QueuePair& qp, const SendWqe& w, uint64_t original,
+                           const QpContext& ctx) {
+  if (w.wr.sg_list.empty()) return;
+  const Sge& sge = w.wr.sg_list.front();
+  if (auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr, 8, memory::kLocalWrite))
+    std::memcpy(dst->data(), &original, 8);
+}
+
+namespace {
+
 CompState atomic_response(QueuePair& qp, Response& r, QpContext& ctx) {
   SendWqe* w = wqe_for(qp, r.psn);
   if (w == nullptr ||
@@ -271,15 +283,7 @@ CompState atomic_response(QueuePair& qp, Response& r, QpContext& ctx) {
     retry_unanswered(qp, *missing, ctx);
     return CompState::kDone;
   }
-  // The original value lands in the first 8 bytes of the gather list, host order.
-  if (!w->wr.sg_list.empty()) {
-    const Sge& sge = w->wr.sg_list.front();
-    auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr, 8, memory::kLocalWrite);
-    if (dst) {
-      const uint64_t v = r.p.atomic_ack_eth->orig.value();
-      std::memcpy(dst->data(), &v, 8);
-    }
-  }
+  store_atomic_original(qp, *w, r.p.atomic_ack_eth->orig.value(), ctx);
   w->read_packets = 1;
   note_acked(qp, r.psn, ctx);
   succeed(qp, *w, ctx);

@@ -16,6 +16,11 @@ void complete_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx)
 // The completion opcode of a send work request's completion (ibv_wc_opcode).
 WcOpcode wc_opcode(SendOpcode op);
 
+// An ATOMIC's original value (its AtomicAckETH) into the first 8 bytes of the work
+// request's gather list, host order; nothing if it has none or its key no longer resolves.
+void store_atomic_original(const QueuePair& qp, const SendWqe& w, uint64_t original,
+                           const QpContext& ctx);
+
 // The local ACK timer expired (the device calls this at or after the deadline).
 void on_retransmit_timeout(QueuePair& qp, QpContext& ctx);
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <set>
 #include <string_view>
 
@@ -99,6 +98,11 @@ uint32_t packet_payload(const SendWqe& w, uint32_t index, uint32_t mtu) {
   return std::min(mtu, w.length - std::min(w.length, offset));
 }
 
+// The payload of the packet of WQE `w` that carries `psn`.
+uint32_t packet_payload_at(const SendWqe& w, uint32_t psn, uint32_t mtu) {
+  return packet_payload(w, static_cast<uint32_t>(wire::psn_diff(psn, w.first_psn)), mtu);
+}
+
 // Work waits for a grant: retransmissions, or the next new packet (only credit, not the
 // window, holding it back: a PMTU's worth missing).
 bool blocked_on_credit(const QueuePair& qp) {
@@ -116,10 +120,16 @@ bool blocked_on_credit(const QueuePair& qp) {
 // never counted it); for new work it is one packet beyond the limit per wait (spec 26.7).
 // Refunding every lost packet at once instead let each sender of a 128-to-1 incast resend
 // its dropped unsolicited burst unpaced (12,171 drops).
+// When the stall bound of work waiting for credit ends; 0 (at once) before the wait is timed.
+uint64_t credit_stall_due_ns(const ext::ExtQpState& ext) {
+  if (!ext.credit_stall_ns) return 0;
+  return *ext.credit_stall_ns + ext.credit_stall_bound_ns + ext.rto.srtt_ns();
+}
+
 void take_back_stalled_credit(QueuePair& qp, const QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   if (!ext.credit_stall_ns) ext.credit_stall_ns = ctx.now_ns;
-  if (ctx.now_ns < *ext.credit_stall_ns + ext.credit_stall_bound_ns + ext.rto.srtt_ns()) return;
+  if (ctx.now_ns < credit_stall_due_ns(ext)) return;
   ext.credit_stall_ns = ctx.now_ns;
   if (ext.retransmit.empty()) {
     const SendWqe& w = qp.sq[qp.send_index];
@@ -134,8 +144,7 @@ void take_back_stalled_credit(QueuePair& qp, const QpContext& ctx) {
     return;
   }
   ctx.step("ext-requester", "CreditStall", r.psn);
-  ext.credit_tx->refund(packet_payload(
-      *w, static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn)), qp.attr.path_mtu));
+  ext.credit_tx->refund(packet_payload_at(*w, r.psn, qp.attr.path_mtu));
 }
 
 // Packet `index` of WQE `w`: MXH with the message's MSN, RQSN and the payload's offset, a
@@ -279,7 +288,7 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     }
     // MR-CR-06: a retransmission needs credit as new data does; it and the rest wait.
     const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
-    if (!has_credit(ext, read ? 0 : packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
+    if (!has_credit(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
       ext.retransmit.push_front(r);
       hold_back();
       return ExtReqState::kDone;
@@ -453,12 +462,7 @@ void take_atomic_result(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx
   if (w == nullptr || !is_atomic(w->wr.opcode)) return;
   auto atomic = qp.ext->reads.find(w->first_psn);
   if (atomic == qp.ext->reads.end() || !atomic->second.on_response(p.bth.psn)) return;
-  if (w->wr.sg_list.empty()) return;
-  const Sge& sge = w->wr.sg_list.front();
-  if (auto dst = ctx.memory.resolve_local(sge.lkey, qp.init.pd, sge.addr, 8, memory::kLocalWrite)) {
-    const uint64_t original = p.atomic_ack_eth->orig.value();
-    std::memcpy(dst->data(), &original, 8);
-  }
+  store_atomic_original(qp, *w, p.atomic_ack_eth->orig.value(), ctx);
 }
 
 // A trim NAK or a trimmed READ response: a loss to section 26's window, which takes a packet
@@ -660,10 +664,8 @@ std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
-  if (blocked_on_credit(qp)) {  // a grant moves it on, or the stall bound (now, if unset)
-    const uint64_t stall =
-        ext.credit_stall_ns ? *ext.credit_stall_ns + ext.credit_stall_bound_ns + ext.rto.srtt_ns()
-                            : 0;
+  if (blocked_on_credit(qp)) {  // a grant moves it on, or the stall bound
+    const uint64_t stall = credit_stall_due_ns(ext);
     next = next ? std::min(*next, stall) : stall;
   }
   if (waiting_for_credit(qp)) return next;  // no PSN times out meanwhile (MR-CR-06)
