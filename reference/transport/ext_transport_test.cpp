@@ -120,12 +120,19 @@ class ExtPair : public ::testing::Test {
     data_ = pattern(kMessage, 7);
     EXPECT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va, data_));
     EXPECT_TRUE(a_->dev.post_send(a_->qpn, write(kMessage, rkey)));
+    return completions(*a_, 1);
+  }
+
+  // Runs until `e`'s CQ has given `n` completions or `max_ns` passes; what it gave.
+  std::vector<Completion> completions(Endpoint& e, size_t n, uint64_t max_ns = 60'000'000'000ULL) {
     std::vector<Completion> got;
-    fabric_->run_until([&] {
-      auto c = *a_->dev.poll_cq(a_->cq, 16);
-      got.insert(got.end(), c.begin(), c.end());
-      return !got.empty();
-    });
+    fabric_->run_until(
+        [&] {
+          auto c = *e.dev.poll_cq(e.cq, 16);
+          got.insert(got.end(), c.begin(), c.end());
+          return got.size() >= n;
+        },
+        max_ns);
     return got;
   }
 
@@ -290,12 +297,7 @@ TEST_F(ExtPair, ASendWithoutAReceiveWqeWaitsOutRnrThenCompletesOnce) {
   EXPECT_GE(a_->dev.counters().rcvd_rnr_err, 1U);
   EXPECT_TRUE(a_->dev.poll_cq(a_->cq, 4)->empty()) << "nothing completes while RNR";
   ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{7, {Sge{b_->mr.va, 4096, b_->mr.lkey}}}));
-  std::vector<Completion> received;
-  fabric_->run_until([&] {
-    auto r = *b_->dev.poll_cq(b_->cq, 4);
-    received.insert(received.end(), r.begin(), r.end());
-    return !received.empty();
-  });
+  const std::vector<Completion> received = completions(*b_, 1);
   ASSERT_EQ(received.size(), 1U);
   EXPECT_EQ(received[0].wr_id, 7U);
   auto sent = *a_->dev.poll_cq(a_->cq, 4);
@@ -321,12 +323,8 @@ TEST_F(ExtPair, ASendWithInvalidateInvalidatesTheKeyWhenItCompletes) {
   send.opcode = SendOpcode::kSendWithInv;
   send.invalidate_rkey = doomed.rkey;
   ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
-  std::vector<Completion> received;
-  ASSERT_TRUE(fabric_->run_until([&] {
-    auto r = *b_->dev.poll_cq(b_->cq, 4);
-    received.insert(received.end(), r.begin(), r.end());
-    return !received.empty();
-  }));
+  const std::vector<Completion> received = completions(*b_, 1);
+  ASSERT_FALSE(received.empty());
   EXPECT_EQ(received[0].wr_id, 31U);
   EXPECT_EQ(received[0].status, WcStatus::kSuccess);
   EXPECT_EQ(received[0].byte_len, 9000U);
@@ -335,12 +333,8 @@ TEST_F(ExtPair, ASendWithInvalidateInvalidatesTheKeyWhenItCompletes) {
   SendWr late = write(64, doomed.rkey);
   late.remote_addr = doomed.va;
   ASSERT_TRUE(a_->dev.post_send(a_->qpn, late));
-  std::vector<Completion> sent;
-  ASSERT_TRUE(fabric_->run_until([&] {
-    auto c = *a_->dev.poll_cq(a_->cq, 4);
-    sent.insert(sent.end(), c.begin(), c.end());
-    return sent.size() >= 2;
-  }));
+  const std::vector<Completion> sent = completions(*a_, 2);
+  ASSERT_GE(sent.size(), 2U);
   EXPECT_EQ(sent[0].status, WcStatus::kSuccess);
   EXPECT_EQ(sent[1].status, WcStatus::kRemoteAccessError) << "the key was invalidated";
 }
@@ -486,12 +480,8 @@ TEST_F(ExtPair, ATrimmedReadResponseReissuesTheRead) {
   r.remote_addr = readable.va;
   r.rkey = readable.rkey;
   ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
-  std::vector<Completion> got;
-  ASSERT_TRUE(fabric_->run_until([&] {
-    auto c = *a_->dev.poll_cq(a_->cq, 16);
-    got.insert(got.end(), c.begin(), c.end());
-    return !got.empty();
-  }));
+  const std::vector<Completion> got = completions(*a_, 1);
+  ASSERT_FALSE(got.empty());
   EXPECT_EQ(got[0].status, WcStatus::kSuccess);
   EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va, kMessage), source);
   EXPECT_EQ(a_->dev.counters().ext_trimmed_received, 1U);
@@ -522,13 +512,8 @@ TEST_F(ExtPair, ReadsCompleteWithEveryByteUnderLossAndReordering) {
     r.remote_addr = readable.va;
     r.rkey = readable.rkey;
     ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
-    std::vector<Completion> got;
-    ASSERT_TRUE(fabric_->run_until([&] {
-      auto c = *a_->dev.poll_cq(a_->cq, 16);
-      got.insert(got.end(), c.begin(), c.end());
-      return got.size() >= 2;
-    })) << "seed "
-        << seed;
+    const std::vector<Completion> got = completions(*a_, 2);
+    ASSERT_GE(got.size(), 2u) << "seed " << seed;
     ASSERT_EQ(got.size(), 2u);
     EXPECT_EQ(got[0].wr_id, 1u);  // posting order
     EXPECT_EQ(got[1].wr_id, 2u);
@@ -582,12 +567,8 @@ TEST_F(ExtPair, AReadThatOvertakesAnEarlierWriteRunsAfterIt) {
   EXPECT_EQ(b_->dev.counters().sent_pkts, responses_before) << "b ran the READ too early";
   fabric_->filter = nullptr;
   for (const auto& f : held) b_->dev.receive(f, fabric_->now());
-  std::vector<Completion> got;
-  ASSERT_TRUE(fabric_->run_until([&] {
-    auto c = *a_->dev.poll_cq(a_->cq, 16);
-    got.insert(got.end(), c.begin(), c.end());
-    return got.size() >= 2;
-  }));
+  const std::vector<Completion> got = completions(*a_, 2);
+  ASSERT_GE(got.size(), 2u);
   EXPECT_EQ(got[1].wr_id, 3u);
   EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va + 65536, 8192), source);
 }
@@ -664,12 +645,8 @@ TEST_F(ExtPair, AtomicsRunOnceInPsnOrderAndReturnTheOriginalValue) {
   fabric_->run_until([] { return false; }, 5'000);  // the FETCH_ADD reaches b alone
   EXPECT_EQ(value_at_b(), initial) << "b ran the FETCH_ADD before the WRITE's PSNs";
   for (const auto& f : held) b_->dev.receive(f, fabric_->now());
-  std::vector<Completion> got;
-  ASSERT_TRUE(fabric_->run_until([&] {
-    auto c = *a_->dev.poll_cq(a_->cq, 16);
-    got.insert(got.end(), c.begin(), c.end());
-    return got.size() >= 3;
-  }));
+  const std::vector<Completion> got = completions(*a_, 3);
+  ASSERT_GE(got.size(), 3u);
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[1].wr_id, 5u);
   EXPECT_EQ(got[2].wr_id, 6u);
@@ -705,12 +682,8 @@ TEST_F(ExtPair, AnAtomicWithoutRemoteAtomicAccessNaksAndFails) {
     add.rkey = b_->mr.rkey;
     add.compare_add = 1;
     ASSERT_TRUE(a_->dev.post_send(a_->qpn, add));
-    std::vector<Completion> got;
-    ASSERT_TRUE(fabric_->run_until([&] {
-      auto c = *a_->dev.poll_cq(a_->cq, 16);
-      got.insert(got.end(), c.begin(), c.end());
-      return !got.empty();
-    }));
+    const std::vector<Completion> got = completions(*a_, 1);
+    ASSERT_FALSE(got.empty());
     EXPECT_EQ(got[0].status,
               qp_allows ? WcStatus::kRemoteAccessError : WcStatus::kRemoteInvalidRequestError);
     EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
@@ -738,15 +711,8 @@ TEST_F(ExtPair, WithCreditsOnePacketAtATimeNeverStallsForGood) {
     r.remote_addr = readable.va;
     r.rkey = readable.rkey;
     ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
-    std::vector<Completion> got;
-    ASSERT_TRUE(fabric_->run_until(
-        [&] {
-          auto c = *a_->dev.poll_cq(a_->cq, 4);
-          got.insert(got.end(), c.begin(), c.end());
-          return !got.empty();
-        },
-        10'000'000))
-        << "READ " << k << " waits forever for credit";
+    const std::vector<Completion> got = completions(*a_, 1, 10'000'000);
+    ASSERT_FALSE(got.empty()) << "READ " << k << " waits forever for credit";
     EXPECT_EQ(got[0].status, WcStatus::kSuccess);
   }
   EXPECT_GT(a_->dev.counters().ext_credit_waits, 0U);
