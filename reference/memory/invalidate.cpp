@@ -11,30 +11,49 @@
 
 namespace mr::memory {
 
-Expected<void, AccessError> MemoryTable::invalidate(const KeyEntry& entry, uint32_t pd) {
+// Why `entry` cannot be invalidated by a QP of protection domain pd, if it cannot.
+Expected<void, AccessError> MemoryTable::invalidation_error(const KeyEntry& entry, uint32_t pd) {
   if (entry.kind == KeyKind::kWindow) {
-    Window& window = *entry.window;
+    const Window& window = *entry.window;
     if (window.info.pd != pd) return Unexpected(AccessError::kWrongPd);
     if (!window.info.bound) return Unexpected(AccessError::kInvalidated);
-    unbind(window);
+    return {};
+  }
+  const Region& region = *entry.region;
+  if (region.info.pd != pd) return Unexpected(AccessError::kWrongPd);
+  if (!region.valid) return Unexpected(AccessError::kInvalidated);
+  if (region.bound_windows != 0) return Unexpected(AccessError::kNotPermitted);
+  return {};
+}
+
+Expected<void, AccessError> MemoryTable::invalidate(const KeyEntry& entry, uint32_t pd) {
+  if (auto error = invalidation_error(entry, pd); !error) return error;
+  if (entry.kind == KeyKind::kWindow) {
+    unbind(*entry.window);
   } else {
-    Region& region = *entry.region;
-    if (region.info.pd != pd) return Unexpected(AccessError::kWrongPd);
-    if (!region.valid) return Unexpected(AccessError::kInvalidated);
-    if (region.bound_windows != 0) return Unexpected(AccessError::kNotPermitted);
-    region.valid = false;
+    entry.region->valid = false;
   }
   ++counters_.invalidations;
   return {};
 }
 
-Expected<void, AccessError> MemoryTable::invalidate_rkey(uint32_t rkey, uint32_t pd) {
+// A peer only ever learns R_Keys; an L_Key in an IETH names nothing.
+const MemoryTable::KeyEntry* MemoryTable::remote_key(uint32_t rkey) const {
   auto it = key_index_.find(rkey);
-  // A peer only ever learns R_Keys; an L_Key in an IETH names nothing.
-  if (it == key_index_.end() || it->second.kind == KeyKind::kRegionLocal) {
-    return Unexpected(AccessError::kInvalidKey);
-  }
-  return invalidate(it->second, pd);
+  if (it == key_index_.end() || it->second.kind == KeyKind::kRegionLocal) return nullptr;
+  return &it->second;
+}
+
+Expected<void, AccessError> MemoryTable::invalidate_rkey(uint32_t rkey, uint32_t pd) {
+  const KeyEntry* entry = remote_key(rkey);
+  if (entry == nullptr) return Unexpected(AccessError::kInvalidKey);
+  return invalidate(*entry, pd);
+}
+
+Expected<void, AccessError> MemoryTable::may_invalidate_rkey(uint32_t rkey, uint32_t pd) const {
+  const KeyEntry* entry = remote_key(rkey);
+  if (entry == nullptr) return Unexpected(AccessError::kInvalidKey);
+  return invalidation_error(*entry, pd);
 }
 
 Expected<void, AccessError> MemoryTable::local_invalidate(uint32_t key, uint32_t pd) {

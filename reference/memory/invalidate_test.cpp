@@ -63,6 +63,20 @@ TEST_F(Invalidate, UnknownKeyOtherPdAndLKeyAreRefused) {
   EXPECT_TRUE(table_.resolve_remote(mr_.rkey, pd_, kVa, 1, kRemoteRead));
 }
 
+// The responder's check when a SEND with invalidate arrives: the same answers as
+// invalidate_rkey, and nothing changes.
+TEST_F(Invalidate, MayInvalidateAnswersAsInvalidateWouldAndChangesNothing) {
+  EXPECT_TRUE(table_.may_invalidate_rkey(mr_.rkey, pd_));
+  EXPECT_TRUE(table_.may_invalidate_rkey(mr_.rkey, pd_)) << "asking twice is still yes";
+  EXPECT_TRUE(table_.resolve_remote(mr_.rkey, pd_, kVa, 1, kRemoteRead));
+  EXPECT_EQ(table_.counters().invalidations, 0u);
+  EXPECT_EQ(table_.may_invalidate_rkey(mr_.rkey + 1, pd_).error(), AccessError::kInvalidKey);
+  EXPECT_EQ(table_.may_invalidate_rkey(mr_.lkey, pd_).error(), AccessError::kInvalidKey);
+  EXPECT_EQ(table_.may_invalidate_rkey(mr_.rkey, other_pd_).error(), AccessError::kWrongPd);
+  ASSERT_TRUE(table_.invalidate_rkey(mr_.rkey, pd_));
+  EXPECT_EQ(table_.may_invalidate_rkey(mr_.rkey, pd_).error(), AccessError::kInvalidated);
+}
+
 TEST_F(Invalidate, LocalInvalidateTakesEitherKey) {
   ASSERT_TRUE(table_.local_invalidate(mr_.lkey, pd_));
   EXPECT_EQ(table_.resolve_remote(mr_.rkey, pd_, kVa, 1, kRemoteRead).error(),

@@ -106,6 +106,9 @@ class MemoryTable {
   // An invalidated region refuses both its keys until it is deregistered; an invalidated
   // window is unbound and can be bound again, under a new R_Key.
   Expected<void, AccessError> invalidate_rkey(uint32_t rkey, uint32_t pd);
+  // Whether invalidate_rkey(rkey, pd) would succeed now, changing nothing: a responder checks
+  // it when a SEND with invalidate arrives and invalidates later, when the message completes.
+  Expected<void, AccessError> may_invalidate_rkey(uint32_t rkey, uint32_t pd) const;
   // LOCAL_INV: as invalidate_rkey, but the key may also be the region's L_Key.
   Expected<void, AccessError> local_invalidate(uint32_t key, uint32_t pd);
 
@@ -165,6 +168,8 @@ class MemoryTable {
   Expected<Target, AccessError> find_remote(uint32_t rkey, uint32_t pd, uint64_t va,
                                             uint64_t length, uint32_t required_access) const;
   Expected<void, AccessError> invalidate(const KeyEntry& entry, uint32_t pd);
+  static Expected<void, AccessError> invalidation_error(const KeyEntry& entry, uint32_t pd);
+  const KeyEntry* remote_key(uint32_t rkey) const;
   void unbind(Window& window);
   Expected<const Region*, std::string> find_region(uint32_t lkey) const;
 

@@ -107,15 +107,22 @@ void enter_error(QueuePair& qp, QpContext& ctx) {
   }
   qp.sq.clear();
   qp.send_index = 0;
+  const auto flush = [&](const RecvWr& r) {
+    Completion c;
+    c.wr_id = r.wr_id;
+    c.status = WcStatus::kWrFlushError;
+    c.opcode = WcOpcode::kRecv;
+    c.qp_num = qp.qpn;
+    ctx.complete_recv(c);
+  };
+  // An Ext QP's receive WQEs already taken from its queue or SRQ for RQSNs (section 24) go
+  // first: they were posted before those still queued.
+  if (qp.ext) {
+    for (const auto& [sequence, r] : qp.ext->wqes) flush(r);
+    qp.ext->wqes.clear();
+  }
   if (ctx.srq == nullptr) {
-    for (const RecvWr& r : qp.rq) {
-      Completion c;
-      c.wr_id = r.wr_id;
-      c.status = WcStatus::kWrFlushError;
-      c.opcode = WcOpcode::kRecv;
-      c.qp_num = qp.qpn;
-      ctx.complete_recv(c);
-    }
+    for (const RecvWr& r : qp.rq) flush(r);
     qp.rq.clear();
   }
 }

@@ -345,6 +345,10 @@ ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) 
   // the window (its others never travel as packets; the responder consumes them in order
   // when it executes it, section 21.3). A window smaller than a READ would stall it forever.
   if (!ext.sent.may_send_new(qp.next_psn)) return ExtReqState::kDone;
+  // MR-RD-12 as in Part I: never more READs and ATOMICs outstanding than max_rd_atomic.
+  if (answered_by_response(w.wr.opcode) &&
+      ext.reads.size() >= std::max<uint32_t>(1, qp.attr.max_rd_atomic))
+    return ExtReqState::kDone;
   const uint64_t mtu = qp.attr.path_mtu;
   if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
   if (!has_credit(ext, packet_payload(w, w.next_packet, qp.attr.path_mtu), ctx))
@@ -632,6 +636,15 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     if (auto due = read.deadline_ns(rto); due && ctx.now_ns >= *due) {
       if (auto m = read.first_missing(ctx.now_ns, rto)) {
         read.on_timeout();
+        // MR-SA-11's budget, counted per READ or ATOMIC: timeouts since a response last
+        // brought something new (a responder that never answers must not be waited on for
+        // ever).
+        const uint32_t limit = ext.sent.parameters().retry_limit;
+        if (limit != ext::ExtSenderParameters::kUnlimitedRetries && read.timeouts() > limit) {
+          ++ctx.counters.retry_exceeded_err;
+          fail_at(qp, first, WcStatus::kRetryExceededError, ctx);
+          return;
+        }
         ext.retransmit.push_back({*m, ext::RetransmitCause::kTimeout});
       }
     }

@@ -253,6 +253,10 @@ ExtRespState bind_wqe(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   r.wqe = &ext.wqes.at(*sequence);
   if (r.kind.send && r.p.mxh->offset + r.p.payload.size() > receive_capacity(*r.wqe))
     return ExtRespState::kNakInvalidRequest;  // longer than the WQE (section 24)
+  // A key that cannot be invalidated is answered when the IETH arrives, as Part I does
+  // (NAK 0x61), not found later at completion when every PSN has been acknowledged.
+  if (r.kind.invalidate && !ctx.memory.may_invalidate_rkey(r.p.ieth->rkey, qp.init.pd))
+    return ExtRespState::kNakInvalidRequest;
   return r.kind.send ? ExtRespState::kPlace : ExtRespState::kCheckRkey;
 }
 
@@ -293,10 +297,9 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
     if (e.rqsn != 0) {
       if (auto sequence = ext.binding.bind(e.rqsn)) {
         Completion c;
-        // Section 24: the invalidation, in MSN order with the completion (MR-MP-09). A key
-        // that cannot be invalidated fails the receive and the QP, as in Part I; the
-        // message's PSNs were acknowledged already, so the requester learns it from the
-        // QP's silence, not a NAK (a gap for NONFATAL's per-operation NAKs, section 22.1).
+        // Section 24: the invalidation, in MSN order with the completion (MR-MP-09). The key
+        // was checked when its IETH arrived (bind_wqe); one invalidated since (by an earlier
+        // message) fails the receive and the QP, as in Part I.
         if (e.invalidate_rkey) {
           c.invalidated_rkey = *e.invalidate_rkey;
           if (!ctx.memory.invalidate_rkey(*e.invalidate_rkey, qp.init.pd))

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "reference/transport/device.h"
+#include "reference/transport/read_responses.h"
 #include "reference/transport/testing/loopback_fabric.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/ecn.h"
@@ -688,6 +689,114 @@ TEST_F(ExtPair, AnAtomicWithoutRemoteAtomicAccessNaksAndFails) {
               qp_allows ? WcStatus::kRemoteAccessError : WcStatus::kRemoteInvalidRequestError);
     EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
   }
+}
+
+// MR-SA-11's budget covers READs: a responder whose READ responses never arrive fails the
+// READ with retry-exceeded after N_EXT_RETRY + 1 timeouts, and the QP enters Error, instead
+// of reissuing it for ever.
+TEST_F(ExtPair, AReadWhoseResponsesNeverArriveFailsWithRetryExceeded) {
+  build(true, true);
+  const memory::MrInfo readable = readable_region(pattern(8192, 1));
+  size_t requests = 0;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (from == 0 && p.bth.opcode == wire::kOpRcRdmaReadRequest) ++requests;
+    return from == 1 && is_read_response(p.bth.opcode);
+  };
+  SendWr r;
+  r.wr_id = 3;
+  r.opcode = SendOpcode::kRead;
+  r.sg_list = {Sge{a_->mr.va, 8192, a_->mr.lkey}};
+  r.remote_addr = readable.va;
+  r.rkey = readable.rkey;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+  const std::vector<Completion> got = completions(*a_, 1);
+  ASSERT_EQ(got.size(), 1u) << "the READ was reissued for ever: " << requests << " requests";
+  EXPECT_EQ(got[0].status, WcStatus::kRetryExceededError);
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kError);
+  EXPECT_EQ(requests, size_t{ext::ExtSenderParameters{}.retry_limit} + 1)
+      << "the first issue and one reissue per timeout within the budget";
+}
+
+// MR-RD-12 on an Ext QP: with max_rd_atomic 1, a READ leaves only when the one before it has
+// every response in; on a clean link the responder has sent all of them by then.
+TEST_F(ExtPair, AnExtRequesterKeepsToMaxRdAtomic) {
+  build(true, true);
+  QpAttributes attr;
+  attr.max_rd_atomic = 1;
+  ASSERT_TRUE(a_->dev.modify_qp(a_->qpn, attr, kAttrMaxRdAtomic));
+  const memory::MrInfo readable = readable_region(pattern(8192, 2));
+  size_t responses = 0;
+  std::vector<size_t> responses_at_request;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (from == 1 && is_read_response(p.bth.opcode)) ++responses;
+    if (from == 0 && p.bth.opcode == wire::kOpRcRdmaReadRequest)
+      responses_at_request.push_back(responses);
+    return false;
+  };
+  for (uint64_t i = 0; i < 3; ++i) {
+    SendWr r;
+    r.wr_id = i;
+    r.opcode = SendOpcode::kRead;
+    r.sg_list = {Sge{a_->mr.va + i * 8192, 8192, a_->mr.lkey}};
+    r.remote_addr = readable.va;
+    r.rkey = readable.rkey;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+  }
+  const std::vector<Completion> got = completions(*a_, 3);
+  ASSERT_EQ(got.size(), 3u);
+  for (const Completion& c : got) EXPECT_EQ(c.status, WcStatus::kSuccess);
+  EXPECT_EQ(responses_at_request, (std::vector<size_t>{0, 8, 16}));
+}
+
+// A receive WQE an Ext QP has bound to an RQSN (a SEND's first packets arrived, its last did
+// not) is flushed with the ones still queued when the QP enters Error, in posting order:
+// none is lost.
+TEST_F(ExtPair, AnExtQpInErrorFlushesTheReceiveWqesItHadBound) {
+  build(true, true);
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    return from == 0 && p.mxh && p.mxh->offset >= 2048;  // the SEND's third packet on
+  };
+  for (uint64_t id : {41, 42})
+    ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{id, {Sge{b_->mr.va, 0x10000, b_->mr.lkey}}}));
+  SendWr send = write(4096, 0);
+  send.opcode = SendOpcode::kSend;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
+  fabric_->run_until([] { return false; }, 20'000);
+  ASSERT_FALSE(b_->dev.qp(b_->qpn)->ext->wqes.empty()) << "the SEND bound a WQE";
+  QpAttributes attr;
+  attr.state = QpState::kError;
+  ASSERT_TRUE(b_->dev.modify_qp(b_->qpn, attr, kAttrState));
+  const auto flushed = *b_->dev.poll_cq(b_->cq, 16);
+  ASSERT_EQ(flushed.size(), 2u);
+  EXPECT_EQ(flushed[0].wr_id, 41u);
+  EXPECT_EQ(flushed[1].wr_id, 42u);
+  for (const Completion& c : flushed) EXPECT_EQ(c.status, WcStatus::kWrFlushError);
+}
+
+// A SEND with invalidate naming a key the responder cannot invalidate draws NAK 0x61 when its
+// IETH arrives (Part I's rule): the sender's work request fails with remote invalid request,
+// not a success followed by silence.
+TEST_F(ExtPair, ASendWithInvalidateOfAnUnknownKeyNaksAtItsLastPacket) {
+  build(true, true);
+  ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{31, {Sge{b_->mr.va, 0x10000, b_->mr.lkey}}}));
+  SendWr send = write(3000, 0);
+  send.opcode = SendOpcode::kSendWithInv;
+  send.invalidate_rkey = 0x7777;  // names nothing at b
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
+  const std::vector<Completion> got = completions(*a_, 1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].status, WcStatus::kRemoteInvalidRequestError);
+  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kError);
+  const auto at_b = *b_->dev.poll_cq(b_->cq, 16);
+  ASSERT_EQ(at_b.size(), 1u);
+  EXPECT_EQ(at_b[0].wr_id, 31u);
+  EXPECT_NE(at_b[0].status, WcStatus::kSuccess);
 }
 
 // Section 26.7: messages of one packet, each posted after the last completed, leave Pending
