@@ -557,12 +557,14 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
     return;
   }
   if (qp.ext) {
-    if (p.bth.opcode == wire::kOpExtProbe || p.bth.opcode == wire::kOpExtResync) {
-      // PATHPROBE and RESYNC are never agreed by this reference (enter_ext_mode), so both are
-      // silently discarded (MR-NF-12), not refused as unknown requests.
+    if (p.bth.opcode == wire::kOpExtProbe) {
+      // PATHPROBE is never agreed by this reference (enter_ext_mode): a PROBE is silently
+      // discarded, not refused as an unknown request.
       return;
     }
-    if (p.bth.opcode == wire::kOpExtCredit) {
+    if (p.bth.opcode == wire::kOpExtResync) {
+      respond_ext_resync(qp, p, ctx);
+    } else if (p.bth.opcode == wire::kOpExtCredit) {
       receive_ext_credit(qp, p, ctx);
     } else if (opcode_of(p)->is(wire::kResponse)) {
       complete_ext_response(qp, p, ctx);

@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -133,6 +134,9 @@ struct ExtQpState {
   uint32_t next_rqsn = 1;  // MR-EX-12: of messages that consume a receive WQE
   // READs sent and not yet complete, by first PSN (section 21.3).
   std::map<uint32_t, OutstandingRead> reads;
+  // NONFATAL (section 22.1): work requests whose message a NAK 0x68-0x6A failed, by first
+  // PSN, with the status they complete with; their PSNs go as RESYNCs, never as data again.
+  std::map<uint32_t, WcStatus> failed_wqes;
   // Work waits for a usable EV set entry: when to look again (MR-MU-04).
   std::optional<uint64_t> ev_retry_ns;
   // RNR NAKed PSNs and when each may go again (MR-OO-12), oldest first.
@@ -152,6 +156,11 @@ struct ExtQpState {
   std::map<uint64_t, RecvWr> wqes;
   std::map<uint32_t, ExtMessageEnd> ends;         // by MSN
   std::map<uint32_t, HeldRequest> held_requests;  // arrived before an earlier PSN, by PSN
+  // NONFATAL (section 22.1): PSNs answered with NAK 0x68-0x6A, each with its NAK (every copy
+  // draws it again until a RESYNC covers the PSN), and the MSNs of messages failed by such a
+  // NAK or by a RESYNC: none of their bytes is placed, their receive WQE completes in error.
+  std::map<uint32_t, uint8_t> failed_psns;
+  std::set<uint32_t> failed_msns;
   // The newest kAtomicResults ATOMICs executed; a duplicate older than those is not answered
   // (its requester had every later PSN acknowledged, so it has moved on).
   static constexpr size_t kAtomicResults = 64;

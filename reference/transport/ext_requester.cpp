@@ -254,6 +254,66 @@ bool reissue_read(QueuePair& qp, SendWqe& w, QpContext& ctx) {
   return true;
 }
 
+// Section 22.3: a RESYNC (code 1, OP_ERROR) for packets [index, index + count) of failed
+// work request `w`: MXH as the data would carry, RETX on a retransmission, AR = 1; END when
+// the range reaches the message's last PSN. Each PSN of it is recorded as sent, so that it
+// stays outstanding until an ACK covers it and times out into another RESYNC (MR-NF-13);
+// those never sent before leave their cost behind (they will never go as data). False, and
+// nothing sent, when no entry is usable.
+bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool retransmission,
+                 QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const uint32_t first = wire::psn_add(w.first_psn, index);
+  const std::optional<ext::EvEntry> entry = choose_entry(ext, first, retransmission, ctx.now_ns);
+  if (!entry) return false;
+  const uint32_t mtu = qp.attr.path_mtu;
+  wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtResync, first);
+  p.bth.version = wire::kExtVersion;
+  p.bth.ackreq = 1;
+  wire::Mxh mxh;
+  mxh.retx = retransmission ? 1 : 0;
+  mxh.tsv = 1;
+  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
+  mxh.msn = w.msn;
+  mxh.rqsn = w.rqsn;
+  mxh.offset = answered_by_response(w.wr.opcode) ? 0 : index * mtu;
+  mxh.ev = entry->ev;
+  mxh.plane = entry->plane;
+  mxh.ar = 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t psn = wire::psn_add(first, i);
+    if (psn == ext.sent.next_psn())
+      ext.unsent_credit_bytes -=
+          std::min(ext.unsent_credit_bytes, ext::credit_bytes(packet_payload(w, index + i, mtu)));
+  }
+  mxh.pending = spend_credit(ext, 0, /*first_transmission=*/false, mtu);
+  p.mxh = mxh;
+  p.rsyneth = wire::Rsyneth{.code = 1, .end = index + count == w.npsn ? 1U : 0U, .count = count};
+  ctx.send_on_entry(p, *entry);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t psn = wire::psn_add(first, i);
+    if (psn == ext.sent.next_psn()) {
+      ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, false);
+      ++ext.psns_in_flight;
+    } else if (ext.sent.outstanding(psn)) {
+      ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, false);
+    }
+  }
+  return true;
+}
+
+// MR-NF-05, MR-NF-13: the RESYNC of failed work request `w` for the PSNs it has sent, from
+// the oldest still outstanding to the newest; the rest follow when the window lets them
+// (transmit). True when nothing is left to cover.
+bool resync_message(QueuePair& qp, SendWqe& w, bool retransmission, QpContext& ctx) {
+  const uint32_t sent = answered_by_response(w.wr.opcode) ? w.npsn : w.next_packet;
+  for (uint32_t i = 0; i < sent; ++i) {
+    if (qp.ext->sent.outstanding(wire::psn_add(w.first_psn, i)))
+      return send_resync(qp, w, i, sent - i, retransmission, ctx);
+  }
+  return true;
+}
+
 // Section 26.2's bytes in flight, in packets: sent and not acknowledged, less those a trim
 // NAK reported cut (they are in no queue until they are sent again).
 uint64_t in_network(const ext::ExtQpState& ext) {
@@ -294,6 +354,17 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       return ExtReqState::kDone;
     }
     ctx.step("ext-requester", "Retransmit", r.psn);
+    if (ext.failed_wqes.contains(w->first_psn)) {  // the RESYNC again, not the data (MR-NF-13)
+      if (reissued.contains(w->first_psn)) continue;
+      if (!resync_message(qp, *w, /*retransmission=*/true, ctx)) {
+        ext.retransmit.push_front(r);
+        hold_back();
+        return ExtReqState::kDone;
+      }
+      reissued.insert(w->first_psn);
+      ++ctx.counters.ext_retransmitted;
+      continue;
+    }
     if (read) {
       // One reissue answers every PSN of the READ queued now.
       if (reissued.contains(w->first_psn)) continue;
@@ -356,7 +427,23 @@ ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) 
   return ExtReqState::kTransmit;
 }
 
+// The rest of a failed work request, as RESYNCs over as much of it as the window takes
+// (MR-NF-05: none of its PSNs goes as data).
+ExtReqState transmit_resync(QueuePair& qp, SendWqe& w, QpContext& ctx) {
+  uint32_t count = 0;
+  while (w.next_packet + count < w.npsn && count < 0xffff &&
+         qp.ext->sent.may_send_new(wire::psn_add(qp.next_psn, count)))
+    ++count;
+  if (count == 0 || !send_resync(qp, w, w.next_packet, count, /*retransmission=*/false, ctx))
+    return ExtReqState::kDone;
+  w.next_packet += count;
+  qp.next_psn = wire::psn_add(qp.next_psn, count);
+  if (w.next_packet == w.npsn) ++qp.send_index;
+  return ExtReqState::kGetWqe;
+}
+
 ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
+  if (qp.ext->failed_wqes.contains(w.first_psn)) return transmit_resync(qp, w, ctx);
   if (answered_by_response(w.wr.opcode)) {
     const ext::ReadRequestFields fields{
         .first_psn = w.first_psn, .va = w.wr.remote_addr, .dma_length = w.length, .msn = w.msn};
@@ -397,6 +484,14 @@ void retire_acknowledged(QueuePair& qp, QpContext& ctx) {
          qp.sq.front().next_packet == qp.sq.front().npsn &&
          wire::psn_diff(cumulative, qp.sq.front().last_psn()) >= 0) {
     SendWqe& w = qp.sq.front();
+    // MR-NF-06: a work request NONFATAL failed completes in error, in posting order.
+    if (auto failed = qp.ext->failed_wqes.find(w.first_psn); failed != qp.ext->failed_wqes.end()) {
+      complete_wqe(qp, w, failed->second, ctx);
+      qp.ext->failed_wqes.erase(failed);
+      qp.sq.pop_front();
+      if (qp.send_index > 0) --qp.send_index;
+      continue;
+    }
     if (answered_by_response(w.wr.opcode)) {
       // Section 24: a READ completes when every response byte is placed, an ATOMIC when its
       // ATOMIC_ACKNOWLEDGE came, in posting order.
@@ -414,6 +509,32 @@ void retire_acknowledged(QueuePair& qp, QpContext& ctx) {
 void fail_at(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
   if (SendWqe* w = wqe_of(qp, psn)) complete_wqe(qp, *w, status, ctx);
   enter_error(qp, ctx);
+}
+
+// MR-NF-05, MR-NF-06: NAK 0x68-0x6A for an outstanding PSN fails its work request alone: it
+// completes with `status` in posting order, a READ or ATOMIC is reissued no more, and its
+// PSNs go as a RESYNC from the oldest outstanding one. A repeat NAK changes nothing.
+void fail_operation(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  SendWqe* w = wqe_of(qp, psn);
+  if (w == nullptr || ext.failed_wqes.contains(w->first_psn)) return;
+  if (!answered_by_response(w->wr.opcode) && !ext.sent.outstanding(psn)) return;
+  ctx.step("ext-requester", "OperationFailed", psn);
+  ext.failed_wqes.emplace(w->first_psn, status);
+  ext.reads.erase(w->first_psn);
+  if (!resync_message(qp, *w, /*retransmission=*/false, ctx))
+    ext.retransmit.push_back({psn, ext::RetransmitCause::kNak});  // when an entry is usable
+}
+
+WcStatus operation_status(uint8_t nak) {
+  switch (nak) {
+    case wire::kNakOpRemoteAccess:
+      return WcStatus::kRemoteAccessError;
+    case wire::kNakOpRemoteOperational:
+      return WcStatus::kRemoteOperationError;
+    default:
+      return WcStatus::kRemoteInvalidRequestError;
+  }
 }
 
 // MR-OO-07: a READ response's payload at its MXH offset in the READ's buffers, in whatever
@@ -569,6 +690,12 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       case wire::kNakPsnOutOfWindow:  // that PSN again, once the window lets it (MR-NK-03)
         if (ext.sent.outstanding(p.bth.psn))
           ext.retransmit.push_back({p.bth.psn, ext::RetransmitCause::kNak});
+        break;
+      case wire::kNakOpInvalidRequest:  // section 22.1; ignored without NONFATAL (MR-NF-15)
+      case wire::kNakOpRemoteAccess:
+      case wire::kNakOpRemoteOperational:
+        if (ext.agreement.has(wire::kMxcapNonFatal))
+          fail_operation(qp, p.bth.psn, operation_status(syndrome), ctx);
         break;
       case wire::kNakTrimmed:         // that PSN alone, at once (MR-TR-05); no EV state changes
       case wire::kNakTrimmedLastHop:  // because of it (MR-TR-06); a loss to the window

@@ -31,6 +31,7 @@ enum class ExtRespState : uint8_t {
   kAcknowledge,
   kNakInvalidRequest,
   kNakRemoteAccess,
+  kNakFailedAgain,
   kNakOutOfWindow,
   kRnrNak,
   kDone,
@@ -47,6 +48,7 @@ constexpr std::string_view kExtRespStateNames[] = {"CheckHeaders",
                                                    "Acknowledge",
                                                    "NakInvalidRequest",
                                                    "NakRemoteAccess",
+                                                   "NakFailedAgain",
                                                    "NakOutOfWindow",
                                                    "RnrNak",
                                                    "Done"};
@@ -116,6 +118,20 @@ struct ExtRequest {
 // entry (MR-MU-04); none when no entry is usable.
 std::optional<size_t> reply_entry(ext::ExtQpState& ext, uint64_t now_ns) {
   return ext.selector.first_transmission(ext.evs, now_ns, /*request=*/false);
+}
+
+bool nonfatal(const ext::ExtQpState& ext) { return ext.agreement.has(wire::kMxcapNonFatal); }
+
+// MR-NF-02: NONFATAL's NAK for what Part I answers with 0x61, 0x62 or 0x63.
+uint8_t operation_nak(uint8_t part1_syndrome) {
+  switch (part1_syndrome) {
+    case wire::kNakRemoteAccessError:
+      return wire::kNakOpRemoteAccess;
+    case wire::kNakRemoteOperationalError:
+      return wire::kNakOpRemoteOperational;
+    default:
+      return wire::kNakOpInvalidRequest;
+  }
 }
 
 // MR-TR-15: Ext ACKs, NAKs and CREDIT packets carry DSCP V_TR_CTRL_DSCP (EF), which no
@@ -206,8 +222,13 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   r.arrival = qp.ext->window.classify(r.p.bth.psn);
   switch (r.arrival) {
     case ext::PsnArrival::kNew:
+      // MR-NF-03: a copy of a PSN a NONFATAL NAK refused draws the same NAK until a RESYNC.
+      if (qp.ext->failed_psns.contains(r.p.bth.psn)) return ExtRespState::kNakFailedAgain;
       if (r.atomic) return ExtRespState::kAtomicArrived;
-      return r.read ? ExtRespState::kReadArrived : ExtRespState::kCheckPlacement;
+      if (r.read) return ExtRespState::kReadArrived;
+      // MR-NF-04: the other packets of a failed message are recorded, not placed.
+      if (qp.ext->failed_msns.contains(r.p.mxh->msn)) return ExtRespState::kRecord;
+      return ExtRespState::kCheckPlacement;
     case ext::PsnArrival::kDuplicate:
       ++ctx.counters.duplicate_request;
       if (r.read) return ExtRespState::kReadArrived;      // served again, from its PSN
@@ -291,16 +312,19 @@ ExtRespState place(const QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
 void complete_messages(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   for (uint32_t msn : ext.completions.advance(ext.window.cumulative())) {
+    const bool failed = ext.failed_msns.erase(msn) > 0;
     auto end = ext.ends.find(msn);
     if (end == ext.ends.end()) continue;
     const ext::ExtMessageEnd& e = end->second;
     if (e.rqsn != 0) {
       if (auto sequence = ext.binding.bind(e.rqsn)) {
         Completion c;
+        // MR-NF-04, MR-NF-11: a message NONFATAL failed completes in error; the QP lives on.
+        if (failed) c.status = WcStatus::kRemoteOperationError;
         // Section 24: the invalidation, in MSN order with the completion (MR-MP-09). The key
         // was checked when its IETH arrived (bind_wqe); one invalidated since (by an earlier
         // message) fails the receive and the QP, as in Part I.
-        if (e.invalidate_rkey) {
+        if (e.invalidate_rkey && !failed) {
           c.invalidated_rkey = *e.invalidate_rkey;
           if (!ctx.memory.invalidate_rkey(*e.invalidate_rkey, qp.init.pd))
             c.status = WcStatus::kRemoteInvalidRequestError;
@@ -315,7 +339,7 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
         ++ctx.counters.rdma_recvs;
         ext.binding.consume(e.rqsn);
         ext.wqes.erase(*sequence);
-        if (c.status != WcStatus::kSuccess) {
+        if (c.status != WcStatus::kSuccess && !failed) {
           ext.ends.erase(end);
           enter_error(qp, ctx);
           return;
@@ -409,6 +433,18 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRequest& h, QpContext
   return true;
 }
 
+// MR-NF-02 to MR-NF-04 for a READ or ATOMIC that fails when it runs: its PSN is not recorded
+// and draws `nak` on every copy until a RESYNC covers it, its message is failed (nothing
+// executed) and counts in the MSN once the cumulative PSN passes its last PSN.
+void fail_held(QueuePair& qp, const ext::HeldRequest& h, uint8_t nak, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  ext.failed_psns[h.psn] = nak;
+  ext.failed_msns.insert(h.msn);
+  const uint32_t count = h.atomic ? 1 : packets_for(h.dma_length, qp.attr.path_mtu);
+  ext.completions.on_last_packet(h.msn, wire::psn_add(h.psn, count - 1));
+  send_ext_ack(qp, nak, h.psn, ctx);
+}
+
 // Executes a READ: a new one records its PSNs (the cumulative PSN passes them, section 21.3)
 // and counts in the MSN; every one sends its responses. A failed R_Key or access check is
 // NAK 0x62 and the QP's end, as for a WRITE.
@@ -425,6 +461,14 @@ bool execute_read(QueuePair& qp, const ext::HeldRequest& h, bool fresh, QpContex
   }
   ext.acks.on_packet(h.answered);
   if (allowed && send_ext_read_responses(qp, h, ctx)) return true;
+  if (nonfatal(ext)) {
+    if (fresh) {
+      fail_held(qp, h, wire::kNakOpRemoteAccess, ctx);
+    } else {  // executed once already: its PSNs stay recorded, only this copy is refused
+      send_ext_ack(qp, wire::kNakOpRemoteAccess, h.psn, ctx);
+    }
+    return false;
+  }
   send_ext_ack(qp, wire::kNakRemoteAccessError, h.psn, ctx);
   enter_error(qp, ctx);
   return false;
@@ -460,6 +504,10 @@ bool execute_atomic(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
     if (error)
       nak = *error == memory::AccessError::kMisaligned ? wire::kNakInvalidRequest
                                                        : wire::kNakRemoteAccessError;
+  }
+  if (!original && nonfatal(ext)) {
+    fail_held(qp, h, operation_nak(nak), ctx);
+    return false;
   }
   if (!original) {
     send_ext_ack(qp, nak, h.psn, ctx);
@@ -562,8 +610,42 @@ ExtRespState acknowledge(QueuePair& qp, QpContext& ctx) {
   return ExtRespState::kDone;
 }
 
+// MR-NF-02 to MR-NF-04: with NONFATAL a Part I error fails the operation, not the QP. The
+// packet draws NAK 0x68-0x6A with its PSN and is not recorded, so that it stays a hole until
+// the requester's RESYNC; its message is failed, and counts in the MSN once the cumulative
+// PSN passes its last PSN (known here when this packet ends the message).
+ExtRespState nak_operation(QueuePair& qp, const ExtRequest& r, uint8_t nak, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const wire::Mxh& mxh = *r.p.mxh;
+  const uint32_t psn = r.p.bth.psn;
+  ext.failed_psns[psn] = nak;
+  ext.failed_msns.insert(mxh.msn);
+  std::optional<uint32_t> last;
+  if (r.read && r.p.reth) {
+    last = wire::psn_add(psn, packets_for(r.p.reth->dlen, qp.attr.path_mtu) - 1);
+  } else if (r.atomic || (request_kind(r.p.bth.opcode) && r.last())) {
+    last = psn;
+  }
+  if (last) {
+    if (r.needs_wqe())
+      ext.ends.try_emplace(mxh.msn, ext::ExtMessageEnd{.rqsn = mxh.rqsn, .send = r.kind.send});
+    ext.completions.on_last_packet(mxh.msn, *last);
+  }
+  answer(qp, r, /*duplicate=*/false, ctx);
+  send_ext_ack(qp, nak, psn, ctx);
+  return ExtRespState::kDone;
+}
+
+// MR-NF-03: every later copy of a refused PSN draws the same NAK, until a RESYNC covers it.
+ExtRespState nak_failed_again(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
+  answer(qp, r, /*duplicate=*/false, ctx);
+  send_ext_ack(qp, qp.ext->failed_psns.at(r.p.bth.psn), r.p.bth.psn, ctx);
+  return ExtRespState::kDone;
+}
+
 // MR-NK-07: without NONFATAL a Part I error NAKs the packet and ends the QP.
 ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t syndrome, QpContext& ctx) {
+  if (nonfatal(*qp.ext) && r.p.mxh) return nak_operation(qp, r, operation_nak(syndrome), ctx);
   if (r.p.mxh) answer(qp, r, /*duplicate=*/false, ctx);  // the NAK echoes its EV and plane
   send_ext_ack(qp, syndrome, r.p.bth.psn, ctx);
   enter_error(qp, ctx);
@@ -654,6 +736,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
       case ExtRespState::kNakRemoteAccess:
         state = nak_fatal(qp, r, wire::kNakRemoteAccessError, ctx);
         break;
+      case ExtRespState::kNakFailedAgain:
+        state = nak_failed_again(qp, r, ctx);
+        break;
       case ExtRespState::kNakOutOfWindow:
         state = nak_out_of_window(qp, r, ctx);
         break;
@@ -664,6 +749,56 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
     }
   }
+}
+
+void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!qp.ext || !qp.ext->agreement.has(wire::kMxcapResync)) return;  // MR-NF-12
+  if (qp.attr.state != QpState::kRtr && qp.attr.state != QpState::kRts) return;
+  if (!p.mxh || !p.rsyneth) {
+    ++ctx.counters.dropped_malformed;  // table 19.1
+    return;
+  }
+  const uint32_t count = p.rsyneth->count;
+  if (count == 0) return;  // MR-NF-12
+  ext::ExtQpState& ext = *qp.ext;
+  const uint32_t first = p.bth.psn;
+  const uint32_t last = wire::psn_add(first, count - 1);
+  ctx.step("ext-responder", "Resync", first);
+  // MR-NF-12: a range reaching beyond the window (the window is contiguous: its ends decide).
+  if (ext.window.classify(first) == ext::PsnArrival::kBeyondWindow ||
+      ext.window.classify(last) == ext::PsnArrival::kBeyondWindow) {
+    ++ctx.counters.out_of_seq_request;
+    ext.acks.on_beyond_window();
+    ext.acks.on_packet(answered_of(p, /*duplicate=*/false, ctx.now_ns));
+    send_ext_ack(qp, wire::kNakPsnOutOfWindow, first, ctx);
+    return;
+  }
+  // MR-NF-10: every PSN of the range received, the message failed.
+  bool all_received = true;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t psn = wire::psn_add(first, i);
+    ext.failed_psns.erase(psn);
+    if (ext.window.classify(psn) == ext::PsnArrival::kNew) {
+      ext.window.record(psn);
+      all_received = false;
+    }
+  }
+  // A repeat of a RESYNC already taken changes nothing (its message may have completed).
+  if (!all_received) {
+    const wire::Mxh& mxh = *p.mxh;
+    ext.failed_msns.insert(mxh.msn);
+    if (p.rsyneth->end) {  // the message's last PSN, now known (MR-NF-11)
+      if (mxh.rqsn != 0)
+        ext.ends.try_emplace(mxh.msn, ext::ExtMessageEnd{.rqsn = mxh.rqsn, .send = true});
+      ext.completions.on_last_packet(mxh.msn, last);
+    }
+  }
+  ext::AnsweredPacket a = answered_of(p, all_received, ctx.now_ns);
+  a.ack_request = true;  // ARA = 1, within T_SA_AR_ACK_DELAY
+  ext.acks.on_packet(a);
+  run_held_requests(qp, ctx);
+  complete_messages(qp, ctx);
+  flush_ext_ack(qp, ctx);
 }
 
 void send_ext_credit(QueuePair& qp, QpContext& ctx) {

@@ -27,6 +27,11 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 // MR-TR-11); otherwise nothing (MR-TR-04). Never placed or recorded (MR-TR-03).
 void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::HeldPacket& held,
                          const ext::TrimParameters& trim, QpContext& ctx);
+// A RESYNC for this QP (section 22.3): with RESYNC agreed and the range inside the window,
+// every PSN of it counts as received and its message as failed (MR-NF-10, MR-NF-11), answered
+// by an ACK with ARA = 1; NAK 0x67 for a range beyond the window; otherwise (count 0, RESYNC
+// not agreed) silently discarded (MR-NF-12).
+void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 // A CREDIT packet with the QP's current credit limit (section 26.8), sent as an ACK is
 // (section 20.3); nothing for a QP without CREDIT.
 void send_ext_credit(QueuePair& qp, QpContext& ctx);

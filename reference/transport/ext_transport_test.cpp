@@ -799,6 +799,179 @@ TEST_F(ExtPair, ASendWithInvalidateOfAnUnknownKeyNaksAtItsLastPacket) {
   EXPECT_NE(at_b[0].status, WcStatus::kSuccess);
 }
 
+DeviceConfig nonfatal_config(int host) {
+  DeviceConfig c = config(host, true);
+  c.mxcap->features2 = wire::kMxcapNonFatal | wire::kMxcapResync;
+  return c;
+}
+
+// Section 22.1 with NONFATAL, under seeded loss and reordering (seed 1: a clean link): a WRITE
+// with a bad R_Key and a READ of a region that does not allow it fail alone, in posting order,
+// with the status their NAK (0x69) names; the requester covers each failed message with a
+// RESYNC (code 1, END on the one that reaches its last PSN) and sends none of its PSNs as
+// data after it; both QPs stay in RTS, and the WRITEs around them place every byte.
+TEST_F(ExtPair, WithNonfatalABadRkeyFailsOnlyItsOperationAndTheQpCarriesOn) {
+  for (uint64_t seed : {1, 2, 3}) {
+    build_with(nonfatal_config(1), nonfatal_config(2), seed);
+    fabric_->set_impairment(seed == 1 ? Impairment{} : Impairment{.drop = 0.05, .reorder = 0.2});
+    // In the order a sent them. Every RESYNC's first transmission is lost: its PSNs time out
+    // into a RESYNC again (MR-NF-13), not into data.
+    std::vector<std::vector<uint8_t>> sent_by_a;
+    size_t resyncs_again = 0;
+    fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+      if (from != 0) return false;
+      sent_by_a.push_back(frame);
+      const auto d = wire::decode_frame(frame);
+      const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+      if (p.bth.opcode != wire::kOpExtResync) return false;
+      resyncs_again += p.mxh->retx;
+      return p.mxh->retx == 0;
+    };
+    const memory::MrInfo readable = readable_region(pattern(4096, 3));
+    const memory::MrInfo unreadable =
+        *b_->dev.memory().reg_mr(b_->pd, 4096, memory::kRemoteWrite, 0x60000000);
+    data_ = pattern(16384, 8);
+    ASSERT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va, data_));
+    const auto post_write = [&](uint64_t id, uint32_t rkey, uint64_t at) {
+      SendWr w = write(4096, rkey);
+      w.wr_id = id;
+      w.sg_list = {Sge{a_->mr.va + at, 4096, a_->mr.lkey}};
+      w.remote_addr = b_->mr.va + at;
+      ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+    };
+    post_write(1, b_->mr.rkey, 0);
+    post_write(2, b_->mr.rkey ^ 0x5a5a, 4096);  // names no region of b
+    SendWr r;
+    r.wr_id = 3;
+    r.opcode = SendOpcode::kRead;
+    r.sg_list = {Sge{a_->mr.va + 65536, 4096, a_->mr.lkey}};
+    r.remote_addr = unreadable.va;
+    r.rkey = unreadable.rkey;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+    post_write(4, b_->mr.rkey, 8192);
+    r.wr_id = 5;
+    r.remote_addr = readable.va;
+    r.rkey = readable.rkey;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+    const std::vector<Completion> got = completions(*a_, 5);
+    ASSERT_EQ(got.size(), 5u) << "seed " << seed;
+    const WcStatus expected[] = {WcStatus::kSuccess, WcStatus::kRemoteAccessError,
+                                 WcStatus::kRemoteAccessError, WcStatus::kSuccess,
+                                 WcStatus::kSuccess};
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].wr_id, i + 1) << "posting order, seed " << seed;
+      EXPECT_EQ(got[i].status, expected[i]) << "wr " << got[i].wr_id << ", seed " << seed;
+    }
+    EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kRts);
+    EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kRts);
+    const auto at_b = *b_->dev.memory().read(b_->mr.lkey, b_->mr.va, 12288);
+    EXPECT_TRUE(std::equal(data_.begin(), data_.begin() + 4096, at_b.begin()));
+    EXPECT_TRUE(std::all_of(at_b.begin() + 4096, at_b.begin() + 8192, [](uint8_t x) {
+      return x == 0;
+    })) << "nothing of the failed WRITE is placed";
+    EXPECT_TRUE(std::equal(data_.begin() + 8192, data_.begin() + 12288, at_b.begin() + 8192));
+    EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va + 65536, 4096), pattern(4096, 3));
+    // The wire: NAKs 0x69 only, RESYNCs of code 1 that end their message, no data after them.
+    size_t op_naks = 0;
+    for (const auto& [to, frame] : fabric_->trace) {
+      const auto d = wire::decode_frame(frame);
+      const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+      if (to == 0 && p.aeth && wire::is_nak(p.aeth->syndrome.value())) {
+        EXPECT_EQ(p.aeth->syndrome.value(), wire::kNakOpRemoteAccess) << "seed " << seed;
+        ++op_naks;
+      }
+    }
+    std::set<uint32_t> resynced_msns;
+    for (const auto& frame : sent_by_a) {
+      const auto d = wire::decode_frame(frame);
+      const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+      if (p.bth.opcode == wire::kOpExtResync) {
+        ASSERT_TRUE(p.rsyneth && p.mxh);
+        EXPECT_EQ(p.rsyneth->code.value(), 1u);
+        if (p.rsyneth->end) resynced_msns.insert(p.mxh->msn);
+        continue;
+      }
+      EXPECT_FALSE(p.mxh && resynced_msns.contains(p.mxh->msn))
+          << "a PSN of failed message " << p.mxh->msn << " went as data after its RESYNC, seed "
+          << seed;
+    }
+    EXPECT_EQ(resynced_msns, (std::set<uint32_t>{2, 3})) << "seed " << seed;
+    EXPECT_GE(op_naks, 2u);
+    EXPECT_GE(resyncs_again, 2u);
+  }
+}
+
+// Section 22.1 for a SEND: one longer than its receive WQE draws NAK 0x68; the sender's work
+// request completes with remote invalid request, the receive WQE with an error (MR-NF-04),
+// and the next SEND lands in the next WQE (RQSN binding intact).
+TEST_F(ExtPair, WithNonfatalASendLongerThanItsWqeFailsAtBothEndsAndTheNextOneLands) {
+  build_with(nonfatal_config(1), nonfatal_config(2));
+  ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{51, {Sge{b_->mr.va, 16, b_->mr.lkey}}}));
+  ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{52, {Sge{b_->mr.va + 4096, 8192, b_->mr.lkey}}}));
+  data_ = pattern(3000, 4);
+  ASSERT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va, data_));
+  SendWr send = write(3000, 0);
+  send.opcode = SendOpcode::kSend;
+  send.wr_id = 1;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
+  send.wr_id = 2;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
+  const std::vector<Completion> sent = completions(*a_, 2);
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].status, WcStatus::kRemoteInvalidRequestError);
+  EXPECT_EQ(sent[1].status, WcStatus::kSuccess);
+  const std::vector<Completion> received = completions(*b_, 2);
+  ASSERT_EQ(received.size(), 2u);
+  EXPECT_EQ(received[0].wr_id, 51u);
+  EXPECT_EQ(received[0].status, WcStatus::kRemoteOperationError);
+  EXPECT_EQ(received[1].wr_id, 52u);
+  EXPECT_EQ(received[1].status, WcStatus::kSuccess);
+  EXPECT_EQ(received[1].byte_len, 3000u);
+  EXPECT_EQ(*b_->dev.memory().read(b_->mr.lkey, b_->mr.va + 4096, 3000), data_);
+  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kRts);
+}
+
+// MR-NF-12 and MR-NF-10's window rule, from crafted RESYNCs: count 0 is silently discarded;
+// a range reaching beyond the window draws NAK 0x67 with the RESYNC's PSN; a RESYNC of PSNs
+// already received is answered by an ACK with ARA = 1 and DUP = 1 and changes nothing.
+TEST_F(ExtPair, AResyncIsCheckedAgainstTheWindow) {
+  build_with(nonfatal_config(1), nonfatal_config(2));
+  ASSERT_EQ(write_through(b_->mr.rkey).size(), 1U);
+  const auto decoded = wire::decode_frame(fabric_->trace.front().second);
+  ASSERT_TRUE(decoded);
+  const auto& first = std::get<wire::DecodedRoce>(*decoded);
+  const uint32_t cumulative = b_->dev.qp(b_->qpn)->ext->window.cumulative();
+  const auto resync = [&](uint32_t psn, uint16_t count) {
+    wire::RocePacket p = first.packet;
+    p.bth.opcode = wire::kOpExtResync;
+    p.bth.psn = psn;
+    p.reth.reset();
+    p.payload = {};
+    p.rsyneth = wire::Rsyneth{.code = 1, .end = 1U, .count = count};
+    const size_t before = b_->dev.take_outbox().size();
+    EXPECT_EQ(before, 0u);
+    b_->dev.receive(wire::build_frame(p), fabric_->now());
+    b_->dev.advance(fabric_->now() + 1'000'000);
+    return b_->dev.take_outbox();
+  };
+  EXPECT_TRUE(resync(wire::psn_add(cumulative, 1), 0).empty()) << "count 0: discarded";
+  const auto beyond = resync(wire::psn_add(cumulative, 1), 0xffff);
+  ASSERT_EQ(beyond.size(), 1u);
+  const auto nak_frame = wire::decode_frame(beyond[0]);
+  const auto& nak = std::get<wire::DecodedRoce>(*nak_frame).packet;
+  EXPECT_EQ(nak.aeth->syndrome.value(), wire::kNakPsnOutOfWindow);
+  EXPECT_EQ(nak.bth.psn, wire::psn_add(cumulative, 1));
+  const auto old = resync(wire::psn_add(cumulative, 0xffffff - 3), 4);  // the last 4 received
+  ASSERT_EQ(old.size(), 1u);
+  const auto ack_frame = wire::decode_frame(old[0]);
+  const auto& ack = std::get<wire::DecodedRoce>(*ack_frame).packet;
+  EXPECT_TRUE(wire::is_ack(ack.aeth->syndrome.value()));
+  EXPECT_EQ(ack.sacketh->ara, 1u);
+  EXPECT_EQ(ack.sacketh->dup, 1u);
+  EXPECT_EQ(ack.bth.psn, cumulative) << "nothing moved";
+  EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kRts);
+}
+
 // Section 26.7: messages of one packet, each posted after the last completed, leave Pending
 // 0 behind them, so the receiver never learns of the next: after the unsolicited allowance
 // the sender waits out T_CR_TIMEOUT + T_CR_GRANT_DELAY + SRTT and sends the next one beyond
