@@ -10,7 +10,8 @@
 //   create_cq -> ibv_create_cq, create_qp -> ibv_create_qp, modify_qp -> ibv_modify_qp
 //   (mask bits as ibv_qp_attr_mask), post_* -> ibv_post_*, poll_cq -> ibv_poll_cq (with a
 //   bounded wait), read_mem / write_mem -> copies in the registered buffer,
-//   counters -> hw_counters, set_mutants -> ENOTSUP.
+//   counters -> hw_counters, set_mutants -> ENOTSUP; Part II (ev_set, set_port,
+//   set_ev_state) -> ENOTSUP.
 //
 // Handles: a PD, CQ and SRQ are named by the number create_* returned, a QP by its QPN,
 // an MR by its L_Key. Every call may come from the agent's control thread while the
