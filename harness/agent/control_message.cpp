@@ -9,6 +9,7 @@
 #include "harness/agent/json_reader.h"
 #include "reference/memory/access.h"
 #include "reference/memory/memory_table.h"
+#include "reference/transport/ext/ev_table.h"
 #include "reference/transport/qp_state.h"
 
 namespace mr::agent {
@@ -161,6 +162,23 @@ Result<Operation> parse_set_mutants(ObjectReader& r) {
   return finish(r, std::move(m));
 }
 
+Result<Operation> parse_set_port(ObjectReader& r) {
+  MR_READ(plane, r.u32("plane", transport::ext::EvTable::kMaxPlanes - 1));
+  MR_READ(up, r.boolean("up"));
+  return finish(r, op::SetPort{static_cast<uint8_t>(plane), up});
+}
+
+Result<Operation> parse_set_ev_state(ObjectReader& r) {
+  MR_READ(qpn, r.u32("qpn", 0xffffff));
+  MR_READ(ev, r.u32("ev", 0xffff));
+  if (ev == 0) return control_error(ErrorCode::kEinval, "0 is not an entropy value", "ev");
+  MR_READ(state, r.string("state", 16));
+  // ASSUMED_BAD is the device's own finding (section 25.1), not management's to set.
+  if (state != "DENIED" && state != "GOOD")
+    return control_error(ErrorCode::kEinval, "must be DENIED or GOOD", "state");
+  return finish(r, op::SetEvState{qpn, static_cast<uint16_t>(ev), state == "GOOD"});
+}
+
 template <class Op>
 Result<Operation> parse_empty(ObjectReader& r) {
   return finish(r, Op{});
@@ -223,6 +241,8 @@ const std::array<OpEntry, std::variant_size_v<Operation>> kOps{{
     {"destroy", parse_destroy},
     {"reset", parse_empty<op::Reset>},
     {"set_mutants", parse_set_mutants},
+    {"set_port", parse_set_port},
+    {"set_ev_state", parse_set_ev_state},
     {"doctor", parse_empty<op::Doctor>},
     {"bye", parse_empty<op::Bye>},
 }};

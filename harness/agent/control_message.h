@@ -91,6 +91,18 @@ struct Reset {};
 struct SetMutants {
   std::vector<std::string> enable;
 };
+// Part II: a plane's port goes down or comes up (spec section 25.1).
+struct SetPort {
+  uint8_t plane = 0;
+  bool up = true;
+};
+// Part II: management denies (allowed false, "DENIED") or allows ("GOOD") one EV of an Ext
+// QP's set (spec section 25.1).
+struct SetEvState {
+  uint32_t qpn = 0;
+  uint16_t ev = 0;
+  bool allowed = true;
+};
 // RDMA readiness of the host the agent runs on (harness/doctor), whatever the backend.
 struct Doctor {};
 struct Bye {};
@@ -100,8 +112,8 @@ using Operation =
     std::variant<op::Hello, op::Capabilities, op::CreatePd, op::RegMr, op::DeregMr, op::CreateCq,
                  op::CreateSrq, op::CreateQp, op::ModifyQp, op::QueryQp, op::PostSend, op::PostRecv,
                  op::PostSrqRecv, op::PollCq, op::ReqNotifyCq, op::GetCqEvent, op::ReadMem,
-                 op::WriteMem, op::Counters, op::Destroy, op::Reset, op::SetMutants, op::Doctor,
-                 op::Bye>;
+                 op::WriteMem, op::Counters, op::Destroy, op::Reset, op::SetMutants, op::SetPort,
+                 op::SetEvState, op::Doctor, op::Bye>;
 
 struct Request {
   uint64_t id = 0;

@@ -97,6 +97,47 @@ TEST(ControlMessage, ModifyQpMaskIsTheKeysPresent) {
   EXPECT_FALSE(m.args.av->sip);
 }
 
+// Part II: modify_qp's EV set (spec section 20.1), a plane's port, an EV's state (25.1).
+TEST(ControlMessage, EvSetPortAndEvStateRequests) {
+  auto m = parse_as<op::ModifyQp>(R"({"id":1,"op":"modify_qp","qpn":7,"attrs":{"state":"RTR",
+      "ev_set":[{"ev":4097,"plane":0},{"ev":"0xffff","plane":15},{"ev":1,"plane":3}]}})");
+  EXPECT_EQ(m.args.mask, transport::kAttrState | transport::kAttrEvSet);
+  ASSERT_TRUE(m.args.attr.ev_set);
+  ASSERT_EQ(m.args.attr.ev_set->size(), 3U);
+  EXPECT_EQ(m.args.attr.ev_set->at(0).ev, 4097);
+  EXPECT_EQ(m.args.attr.ev_set->at(1).ev, 0xffff);
+  EXPECT_EQ(m.args.attr.ev_set->at(1).plane, 15);
+  EXPECT_EQ(m.args.attr.ev_set->at(2).plane, 3);
+  auto down = parse_as<op::SetPort>(R"({"id":2,"op":"set_port","plane":3,"up":false})");
+  EXPECT_EQ(down.plane, 3);
+  EXPECT_FALSE(down.up);
+  EXPECT_TRUE(parse_as<op::SetPort>(R"({"id":3,"op":"set_port","plane":0,"up":true})").up);
+  auto deny = parse_as<op::SetEvState>(
+      R"({"id":4,"op":"set_ev_state","qpn":7,"ev":4097,"state":"DENIED"})");
+  EXPECT_EQ(deny.qpn, 7U);
+  EXPECT_EQ(deny.ev, 4097);
+  EXPECT_FALSE(deny.allowed);
+  EXPECT_TRUE(
+      parse_as<op::SetEvState>(R"({"id":5,"op":"set_ev_state","qpn":7,"ev":1,"state":"GOOD"})")
+          .allowed);
+}
+
+// 4,096 entries are the most a set has (section 20.1).
+TEST(ControlMessage, AnEvSetHoldsAtMost4096Entries) {
+  std::string set;
+  for (int i = 1; i <= 4097; ++i) {
+    if (i > 1) set += ",";
+    set += R"({"ev":)" + std::to_string(i) + R"(,"plane":0})";
+  }
+  const std::string head = R"({"id":1,"op":"modify_qp","qpn":7,"attrs":{"ev_set":[)";
+  auto full = parse_request_line(head + set.substr(0, set.rfind(",{")) + "]}}");
+  ASSERT_TRUE(full) << full.error().error.to_string();
+  EXPECT_EQ(std::get<op::ModifyQp>(full->op).args.attr.ev_set->size(), 4096U);
+  auto over = parse_request_line(head + set + "]}}");
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().error.field, "attrs.ev_set");
+}
+
 TEST(ControlMessage, PostSendEveryField) {
   auto p = parse_as<op::PostSend>(R"({"id":9,"op":"post_send","qpn":77,"wr":{
       "wr_id":"18446744073709551615","opcode":"ATOMIC_CMP_AND_SWP",
@@ -238,6 +279,44 @@ const std::vector<Bad> kBadModifyQp = {
     {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"av":[]}})", ErrorCode::kEinval, "attrs.av"},
 };
 
+// Part II: the EV set entry at fault, a plane's port, an EV's state.
+const std::vector<Bad> kBadPart2 = {
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":{}}})", ErrorCode::kEinval,
+     "attrs.ev_set"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[]}})", ErrorCode::kEinval,
+     "attrs.ev_set"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[5]}})", ErrorCode::kEinval,
+     "attrs.ev_set[0]"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[{"ev":0,"plane":0}]}})",
+     ErrorCode::kEinval, "attrs.ev_set[0].ev"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[{"ev":65536,"plane":0}]}})",
+     ErrorCode::kEinval, "attrs.ev_set[0].ev"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[{"ev":1,"plane":0},{"ev":2,"plane":16}]}})",
+     ErrorCode::kEinval, "attrs.ev_set[1].plane"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[{"ev":1}]}})", ErrorCode::kEinval,
+     "attrs.ev_set[0].plane"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[{"ev":1,"plane":0,"state":"GOOD"}]}})",
+     ErrorCode::kEinval, "attrs.ev_set[0].state"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[{"ev":9,"plane":0},{"ev":8,"plane":1},{"ev":9,"plane":2}]}})",
+     ErrorCode::kEinval, "attrs.ev_set[2].ev"},
+    {R"({"id":1,"op":"set_port","up":false})", ErrorCode::kEinval, "plane"},
+    {R"({"id":1,"op":"set_port","plane":16,"up":false})", ErrorCode::kEinval, "plane"},
+    {R"({"id":1,"op":"set_port","plane":1})", ErrorCode::kEinval, "up"},
+    {R"({"id":1,"op":"set_port","plane":1,"up":"down"})", ErrorCode::kEinval, "up"},
+    {R"({"id":1,"op":"set_port","plane":1,"up":true,"qpn":7})", ErrorCode::kEinval, "qpn"},
+    {R"({"id":1,"op":"set_ev_state","ev":1,"state":"DENIED"})", ErrorCode::kEinval, "qpn"},
+    {R"({"id":1,"op":"set_ev_state","qpn":16777216,"ev":1,"state":"DENIED"})", ErrorCode::kEinval,
+     "qpn"},
+    {R"({"id":1,"op":"set_ev_state","qpn":7,"ev":0,"state":"DENIED"})", ErrorCode::kEinval, "ev"},
+    {R"({"id":1,"op":"set_ev_state","qpn":7,"ev":65536,"state":"DENIED"})", ErrorCode::kEinval,
+     "ev"},
+    {R"({"id":1,"op":"set_ev_state","qpn":7,"ev":1,"state":"ASSUMED_BAD"})", ErrorCode::kEinval,
+     "state"},
+    {R"({"id":1,"op":"set_ev_state","qpn":7,"ev":1,"state":"denied"})", ErrorCode::kEinval,
+     "state"},
+    {R"({"id":1,"op":"set_ev_state","qpn":7,"ev":1})", ErrorCode::kEinval, "state"},
+};
+
 // post_send, post_recv and post_srq_recv: the work request and its parts, by path.
 const std::vector<Bad> kBadWorkRequests = {
     {R"({"id":1,"op":"post_send","qpn":1,"wr":{"opcode":"SEND","sg_list":[],"ud":{"remote_qpn":1,"remote_qkey":1}}})",
@@ -311,6 +390,8 @@ TEST(ControlMessage, BadModifyQpAttributesAreRefusedNamingTheirPath) {
   expect_refused(kBadModifyQp);
 }
 
+TEST(ControlMessage, BadPart2RequestsAreRefusedNamingTheField) { expect_refused(kBadPart2); }
+
 TEST(ControlMessage, BadWorkRequestsAreRefusedNamingTheirPath) { expect_refused(kBadWorkRequests); }
 
 TEST(ControlMessage, BadPollMemoryAndHousekeepingArgumentsAreRefusedNamingTheField) {
@@ -320,8 +401,8 @@ TEST(ControlMessage, BadPollMemoryAndHousekeepingArgumentsAreRefusedNamingTheFie
 // A guard against cases lost in an edit of the tables.
 TEST(ControlMessage, TheRefusalTablesHoldAtLeastSixtyMessages) {
   size_t messages = 0;
-  for (const auto* table :
-       {&kNoRequest, &kBadOps, &kBadCreateArgs, &kBadModifyQp, &kBadWorkRequests, &kBadOtherArgs}) {
+  for (const auto* table : {&kNoRequest, &kBadOps, &kBadCreateArgs, &kBadModifyQp, &kBadPart2,
+                            &kBadWorkRequests, &kBadOtherArgs}) {
     messages += table->size();
   }
   ASSERT_GE(messages, 60U);

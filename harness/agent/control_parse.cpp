@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "reference/memory/access.h"
@@ -252,6 +253,40 @@ Result<AvArgs> parse_av(const nlohmann::json& json, const std::string& path) {
   return av;
 }
 
+Result<std::vector<transport::ext::EvEntry>> parse_ev_set(const nlohmann::json& list,
+                                                          const std::string& path) {
+  using transport::ext::EvTable;
+  if (!list.is_array() || list.empty() || list.size() > EvTable::kMaxEntries) {
+    return control_error(ErrorCode::kEinval, "must be an array of 1 to 4096 {ev, plane} objects",
+                         path);
+  }
+  std::vector<transport::ext::EvEntry> set;
+  set.reserve(list.size());
+  std::unordered_map<uint16_t, size_t> first;  // EV -> the index it was first listed at
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string entry_path = index_path(path, i);
+    ObjectReader e(list[i], entry_path);
+    auto ev = e.u32("ev", 0xffff);
+    if (!ev) return Unexpected(ev.error());
+    if (*ev == 0) {
+      return control_error(ErrorCode::kEinval, "0 is not an entropy value (1 to 65535)",
+                           field_path(entry_path, "ev"));
+    }
+    auto plane = e.u32("plane", EvTable::kMaxPlanes - 1);
+    if (!plane) return Unexpected(plane.error());
+    if (auto done = e.finish(); !done) return Unexpected(done.error());
+    const auto [at, fresh] = first.emplace(static_cast<uint16_t>(*ev), i);
+    if (!fresh) {
+      return control_error(
+          ErrorCode::kEinval,
+          std::to_string(*ev) + " is listed twice (first at " + index_path(path, at->second) + ")",
+          field_path(entry_path, "ev"));
+    }
+    set.push_back({.ev = static_cast<uint16_t>(*ev), .plane = static_cast<uint8_t>(*plane)});
+  }
+  return set;
+}
+
 Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& json,
                                            const std::string& path) {
   ObjectReader r(json, path);
@@ -311,6 +346,12 @@ Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& j
     if (!mxcap) return control_error(ErrorCode::kEinval, mxcap.error().to_string(), field);
     a.peer_mxcap = *mxcap;
     mask |= transport::kAttrPeerMxcap;
+  }
+  if (const nlohmann::json* list = r.member("ev_set")) {
+    auto set = parse_ev_set(*list, field_path(path, "ev_set"));
+    if (!set) return Unexpected(set.error());
+    a.ev_set = std::move(*set);
+    mask |= transport::kAttrEvSet;
   }
   if (r.has("av")) {
     auto av_json = r.object("av");

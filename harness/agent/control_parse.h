@@ -25,6 +25,10 @@ Result<transport::RecvWr> parse_recv_wr(const nlohmann::json& wr, const std::str
 Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& attrs,
                                            const std::string& path);
 Result<AvArgs> parse_av(const nlohmann::json& av, const std::string& path);
+// Section 20.1's EV set: an array of 1 to 4,096 objects {"ev": 1..65535, "plane": 0..15},
+// each EV listed once. Whether the device has the planes is the device's question.
+Result<std::vector<transport::ext::EvEntry>> parse_ev_set(const nlohmann::json& list,
+                                                          const std::string& path);
 // A UD work request's destination: {"ah": {...address vector...}, "remote_qpn": N,
 // "remote_qkey": N}. Source MAC and IP, and an absent dmac, are left zero for the backend.
 Result<transport::UdDestination> parse_ud_destination(const nlohmann::json& ud,

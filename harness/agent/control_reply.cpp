@@ -106,6 +106,17 @@ Json to_json(const transport::QpAttributes& a) {
             {"av", std::move(av)},
             {"ext_mode", a.ext_mode ? "EXT" : "BASE"}};
   if (a.peer_mxcap) j["peer_mxcap"] = to_hex(a.peer_mxcap->bytes());
+  if (a.ev_set) {
+    // An Ext QP's entries carry their state; a base QP's set is the one given, unused.
+    Json set = Json::array();
+    for (size_t i = 0; i < a.ev_set->size(); ++i) {
+      const transport::ext::EvEntry& e = (*a.ev_set)[i];
+      Json entry = {{"ev", e.ev}, {"plane", e.plane}};
+      if (i < a.ev_states.size()) entry["state"] = transport::ext::to_string(a.ev_states[i]);
+      set.push_back(std::move(entry));
+    }
+    j["ev_set"] = std::move(set);
+  }
   return j;
 }
 

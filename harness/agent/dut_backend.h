@@ -10,7 +10,8 @@
 //   create_cq -> ibv_create_cq, create_qp -> ibv_create_qp, modify_qp -> ibv_modify_qp
 //   (mask bits as ibv_qp_attr_mask), post_* -> ibv_post_*, poll_cq -> ibv_poll_cq (with a
 //   bounded wait), read_mem / write_mem -> copies in the registered buffer,
-//   counters -> hw_counters, set_mutants -> ENOTSUP.
+//   counters -> hw_counters, set_mutants -> ENOTSUP; Part II (ev_set, set_port,
+//   set_ev_state) -> ENOTSUP.
 //
 // Handles: a PD, CQ and SRQ are named by the number create_* returned, a QP by its QPN,
 // an MR by its L_Key. Every call may come from the agent's control thread while the
@@ -61,6 +62,15 @@ class DutBackend {
   virtual Result<void> destroy(ObjectKind kind, uint32_t handle) = 0;
   // Forgets every object: afterwards the device is as freshly opened.
   virtual Result<void> reset() = 0;
+  // Part II (spec sections 20 and 25). A device without it refuses both with ENOTSUP, as it
+  // refuses modify_qp's ev_set: a harness must never believe a path was cut when it was not.
+  // A plane's port goes down or up: its EVs are not used while it is down, nor for
+  // T_PF_PORT_UP_HOLD after it is up (EINVAL for a plane the device does not have).
+  virtual Result<void> set_port(uint8_t plane, bool up) = 0;
+  // Management denies (allowed false) or allows one EV of an Ext QP's set; the entry's state
+  // afterwards (allowing an ASSUMED_BAD entry leaves it ASSUMED_BAD).
+  virtual Result<transport::ext::EvState> set_ev_state(uint32_t qpn, uint16_t ev, bool allowed) = 0;
+
   // Reference backends only: the named mutants, and no others, become active. Others
   // answer ENOTSUP.
   virtual Result<void> set_mutants(const std::vector<std::string>& names) {

@@ -96,6 +96,12 @@ Result<uint64_t> ObjectReader::u64_or(std::string_view key, uint64_t fallback, u
   return v->value_or(fallback);
 }
 
+Result<bool> ObjectReader::boolean(std::string_view key) {
+  auto v = required(key);
+  if (!v) return Unexpected(v.error());
+  return boolean_or(key, false);  // present: read as the optional form reads it
+}
+
 Result<bool> ObjectReader::boolean_or(std::string_view key, bool fallback) {
   const nlohmann::json* v = member(key);
   if (v == nullptr) return fallback;

@@ -46,6 +46,7 @@ class ObjectReader {
                                                uint64_t max = std::numeric_limits<uint64_t>::max());
   Result<uint64_t> u64_or(std::string_view key, uint64_t fallback,
                           uint64_t max = std::numeric_limits<uint64_t>::max());
+  Result<bool> boolean(std::string_view key);
   Result<bool> boolean_or(std::string_view key, bool fallback);
   // A string of at most max_length bytes.
   Result<std::string> string(std::string_view key, size_t max_length = 256);

@@ -41,6 +41,17 @@ Result<T> lift(Expected<T, transport::VerbsError> r, const char* field = "") {
   }
 }
 
+// A Device message about one field starts with its name ("ev_set[3].plane: ...", "ev: ..."):
+// the protocol's error names that field under `parent`; any other names `fallback`.
+ControlError named_field_error(std::string message, std::string_view name,
+                               const std::string& parent, const std::string& fallback) {
+  const size_t colon = message.find(": ");
+  const bool named = message.starts_with(name) && colon != std::string::npos &&
+                     (colon == name.size() || message[name.size()] == '[');
+  if (!named) return from_message(std::move(message), fallback);
+  return from_message(message.substr(colon + 2), parent + message.substr(0, colon));
+}
+
 }  // namespace
 
 ReferenceBackend::ReferenceBackend(io::Link& link, const io::Clock& clock,
@@ -205,9 +216,11 @@ Result<void> ReferenceBackend::modify_qp(const ModifyQpArgs& args) {
     if (!av) return Unexpected(av.error());
     attr.av = *av;
   }
-  auto done = lift(device_->modify_qp(args.qpn, attr, args.mask), "attrs");
+  auto done = device_->modify_qp(args.qpn, attr, args.mask);
   pump_locked();
-  return done;
+  if (!done)
+    return Unexpected(named_field_error(done.error().message, "ev_set", "attrs.", "attrs"));
+  return {};
 }
 
 Result<transport::QpAttributes> ReferenceBackend::query_qp(uint32_t qpn) {
@@ -402,6 +415,30 @@ Result<void> ReferenceBackend::reset() {
   std::lock_guard lock(mutex_);
   recreate_device();
   return {};
+}
+
+Result<void> ReferenceBackend::set_port(uint8_t plane, bool up) {
+  std::lock_guard lock(mutex_);
+  const uint8_t planes = device_->config().planes;
+  if (plane >= planes) {
+    return control_error(ErrorCode::kEinval,
+                         std::to_string(plane) + " is not a plane of this device (it has " +
+                             std::to_string(planes) + ")",
+                         "plane");
+  }
+  device_->set_plane_port(plane, up, clock_.now_ns());
+  pump_locked();  // work held for a usable entry may go at once
+  return {};
+}
+
+Result<transport::ext::EvState> ReferenceBackend::set_ev_state(uint32_t qpn, uint16_t ev,
+                                                               bool allowed) {
+  std::lock_guard lock(mutex_);
+  if (auto ok = objects_.check(ObjectKind::kQp, qpn, "qpn"); !ok) return Unexpected(ok.error());
+  auto state = device_->set_ev_allowed(qpn, ev, allowed);
+  pump_locked();
+  if (!state) return Unexpected(named_field_error(state.error().message, "ev", "", "qpn"));
+  return *state;
 }
 
 Result<void> ReferenceBackend::set_mutants(const std::vector<std::string>& names) {

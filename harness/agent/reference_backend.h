@@ -96,6 +96,8 @@ class ReferenceBackend final : public DutBackend {
   Result<std::vector<Counter>> counters() override;
   Result<void> destroy(ObjectKind kind, uint32_t handle) override;
   Result<void> reset() override;
+  Result<void> set_port(uint8_t plane, bool up) override;
+  Result<transport::ext::EvState> set_ev_state(uint32_t qpn, uint16_t ev, bool allowed) override;
   Result<void> set_mutants(const std::vector<std::string>& names) override;
 
  private:

@@ -105,6 +105,12 @@ Result<Json> RequestDispatcher::run(const Operation& operation) {
           return body(b.reset(), empty);
         } else if constexpr (std::is_same_v<Op, op::SetMutants>) {
           return body(b.set_mutants(o.enable), empty);
+        } else if constexpr (std::is_same_v<Op, op::SetPort>) {
+          return body(b.set_port(o.plane, o.up), empty);
+        } else if constexpr (std::is_same_v<Op, op::SetEvState>) {
+          return body(b.set_ev_state(o.qpn, o.ev, o.allowed), [](transport::ext::EvState s) {
+            return Json{{"state", transport::ext::to_string(s)}};
+          });
         } else if constexpr (std::is_same_v<Op, op::Doctor>) {
           // The host, not the device: the same answer from every backend.
           return doctor::to_json(doctor::run_doctor(doctor_));

@@ -241,6 +241,156 @@ TEST_F(TwoBackends, ABadPeerMxcapIsRefusedNamingTheField) {
   }
 }
 
+// Part II through the protocol (spec sections 20.1 and 25.1): two Ext ends, a's with a
+// management-given EV set on the reference's one plane.
+class ExtEnds : public TwoBackends {
+ protected:
+  void SetUp() override {
+    const std::string mxcap = agent::to_hex(wire::Mxcap{}.bytes());
+    ea = testing::create_rc_end(call_a, 0x10000);
+    eb = testing::create_rc_end(call_b, 0x20000);
+    const std::vector<std::string> access = {"REMOTE_WRITE", "REMOTE_READ"};
+    testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB, access, mxcap, {{"ev_set", kSet}});
+    testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA, access, mxcap);
+  }
+
+  // Posts a 3000-byte RDMA WRITE from a to b and moves frames until nothing is in flight;
+  // a's completions.
+  Json write_a_to_b() {
+    call_a("post_send",
+           {{"qpn", ea.qpn},
+            {"wr",
+             {{"opcode", "RDMA_WRITE"},
+              {"remote_addr", eb.va},
+              {"rkey", eb.rkey},
+              {"sg_list", {{{"addr", ea.va}, {"length", 3000}, {"lkey", ea.lkey}}}}}}});
+    run();
+    return call_a("poll_cq", {{"cq", ea.cq}, {"max", 4}})["completions"];
+  }
+
+  const Json kSet = Json::parse(R"([{"ev":4097,"plane":0},{"ev":4098,"plane":0}])");
+  RcEnd ea;
+  RcEnd eb;
+};
+
+TEST_F(ExtEnds, QueryQpReportsTheGivenEvSetWithItsStates) {
+  const Json qa = call_a("query_qp", {{"qpn", ea.qpn}})["attrs"];
+  EXPECT_EQ(qa["ext_mode"], "EXT");
+  EXPECT_EQ(qa["ev_set"], Json::parse(R"([{"ev":4097,"plane":0,"state":"GOOD"},
+      {"ev":4098,"plane":0,"state":"GOOD"}])"));
+  // b was given none: its generated set, 16 entries on its one plane (section 20.1).
+  const Json qb = call_b("query_qp", {{"qpn", eb.qpn}})["attrs"];
+  ASSERT_EQ(qb["ev_set"].size(), 16U);
+  EXPECT_EQ(qb["ev_set"][0]["plane"], 0);
+}
+
+// Section 25.1: with both of its EVs DENIED, a sends nothing and its WRITE waits; allowing
+// one lets it go. The reply gives the entry's state after.
+TEST_F(ExtEnds, DeniedEvsHoldTheQpsTrafficUntilOneIsAllowed) {
+  for (const char* ev : {"4097", "4098"}) {
+    EXPECT_EQ(call_a("set_ev_state", {{"qpn", ea.qpn}, {"ev", ev}, {"state", "DENIED"}}),
+              Json({{"state", "DENIED"}}));
+  }
+  EXPECT_EQ(call_a("query_qp", {{"qpn", ea.qpn}})["attrs"]["ev_set"][1]["state"], "DENIED");
+  const uint64_t sent = call_a("counters", Json::object())["counters"]["sent_pkts"];
+  EXPECT_TRUE(write_a_to_b().empty());
+  EXPECT_EQ(call_a("counters", Json::object())["counters"]["sent_pkts"], sent);
+  EXPECT_EQ(call_a("set_ev_state", {{"qpn", ea.qpn}, {"ev", 4098}, {"state", "GOOD"}}),
+            Json({{"state", "GOOD"}}));
+  run();
+  const Json done = call_a("poll_cq", {{"cq", ea.cq}})["completions"];
+  ASSERT_EQ(done.size(), 1U) << done;
+  EXPECT_EQ(done[0]["status"], "SUCCESS");
+}
+
+// The port of the reference's one plane down: nothing leaves; up again, the QP's traffic
+// goes once T_PF_PORT_UP_HOLD has passed.
+TEST_F(ExtEnds, APortDownHoldsTheQpsTrafficUntilUpAndItsHoldPassed) {
+  EXPECT_EQ(call_a("set_port", {{"plane", 0}, {"up", false}}), Json::object());
+  EXPECT_TRUE(write_a_to_b().empty());
+  call_a("set_port", {{"plane", 0}, {"up", true}});
+  clock.set(clock.now_ns() + transport::DeviceConfig{}.ext.paths.port_up_hold_ns + 1);
+  a.service(0);
+  run();
+  const Json done = call_a("poll_cq", {{"cq", ea.cq}})["completions"];
+  ASSERT_EQ(done.size(), 1U) << done;
+  EXPECT_EQ(done[0]["status"], "SUCCESS");
+}
+
+TEST_F(ExtEnds, Part2ErrorsNameTheField) {
+  const RcEnd base = testing::create_rc_end(call_a, 0x30000);
+  testing::connect_rc(call_a, base, eb.qpn, kMacB, kIpB);  // no peer block: base mode
+  const RcEnd fresh = testing::create_rc_end(call_a, 0x40000);
+  call_a("modify_qp",
+         {{"qpn", fresh.qpn},
+          {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", Json::array()}}}});
+  struct Case {
+    Json request;
+    const char* code;
+    const char* field;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {{{"op", "set_port"}, {"plane", 1}, {"up", false}},
+       "EINVAL",
+       "plane",
+       "1 is not a plane of this device (it has 1)"},
+      {{{"op", "set_ev_state"}, {"qpn", 12345}, {"ev", 4097}, {"state", "DENIED"}},
+       "ENOENT",
+       "qpn",
+       nullptr},
+      {{{"op", "set_ev_state"}, {"qpn", base.qpn}, {"ev", 4097}, {"state", "DENIED"}},
+       "EINVAL",
+       "qpn",
+       nullptr},
+      {{{"op", "set_ev_state"}, {"qpn", ea.qpn}, {"ev", 4099}, {"state", "DENIED"}},
+       "EINVAL",
+       "ev",
+       nullptr},
+      {{{"op", "modify_qp"},
+        {"qpn", fresh.qpn},
+        {"attrs",
+         {{"state", "RTR"},
+          {"path_mtu", 1024},
+          {"dest_qpn", eb.qpn},
+          {"rq_psn", 0},
+          {"max_dest_rd_atomic", 1},
+          {"min_rnr_timer", 1},
+          {"av", {{"dmac", kMacB}, {"dip", kIpB}}},
+          {"ev_set", Json::parse(R"([{"ev":1,"plane":0},{"ev":2,"plane":1}])")}}}},
+       "EINVAL",
+       "attrs.ev_set[1].plane",
+       "1 is not a plane of this device (it has 1)"},
+      {{{"op", "modify_qp"}, {"qpn", ea.qpn}, {"attrs", {{"ev_set", kSet}}}},
+       "EINVAL",
+       "attrs.ev_set",
+       "given only with the move from INIT to RTR"},
+  };
+  uint64_t id = 100;
+  for (const Case& c : cases) {
+    Json request = c.request;
+    request["id"] = id++;
+    const Json r = reply(da, request.dump());
+    ASSERT_FALSE(r["ok"].get<bool>()) << request;
+    EXPECT_EQ(r["error"]["code"], c.code) << request << " -> " << r;
+    EXPECT_EQ(r["error"].value("field", ""), c.field) << request << " -> " << r;
+    if (c.message != nullptr) {
+      EXPECT_EQ(r["error"]["message"], c.message) << r;
+    }
+  }
+  EXPECT_EQ(call_a("query_qp", {{"qpn", fresh.qpn}})["attrs"]["state"], "INIT");
+  EXPECT_EQ(call_a("query_qp", {{"qpn", ea.qpn}})["attrs"]["ev_set"][0]["state"], "GOOD");
+}
+
+// The counters reply carries every counter of the reference device, Part II's ext_* ones
+// included, by the device's own names.
+TEST_F(ExtEnds, CountersCarryEveryDeviceCounter) {
+  const Json counters = call_a("counters", Json::object())["counters"];
+  transport::DeviceCounters{}.for_each(
+      [&](const char* name, uint64_t /*value*/) { EXPECT_TRUE(counters.contains(name)) << name; });
+  EXPECT_TRUE(counters.contains("ext_acks_sent"));
+}
+
 TEST_F(TwoBackends, QueryQpReportsThePsnsTrafficAdvanced) {
   const RcEnd ea = testing::create_rc_end(call_a, 0x10000);
   const RcEnd eb = testing::create_rc_end(call_b, 0x20000);

@@ -286,6 +286,7 @@ Result<uint16_t> VerbsBackend::pkey_index_locked(uint16_t pkey) const {
 Result<void> VerbsBackend::modify_qp(const ModifyQpArgs& args) {
   std::lock_guard lock(mutex_);
   if (auto ok = objects_.check(ObjectKind::kQp, args.qpn, "qpn"); !ok) return ok;
+  if (auto ok = check_base_only(args); !ok) return ok;
   ResolvedQpContext context{.port = port_, .pkey_index = 0, .sgid_index = 0};
   if ((args.mask & transport::kAttrPkey) != 0) {
     auto index = pkey_index_locked(args.attr.pkey);
@@ -571,6 +572,15 @@ Result<void> VerbsBackend::reset() {
   std::lock_guard lock(mutex_);
   clear_locked();
   return {};
+}
+
+Result<void> VerbsBackend::set_port(uint8_t /*plane*/, bool /*up*/) {
+  return Unexpected(part2_not_supported("set_port (a plane's port, section 25.1)", "op"));
+}
+
+Result<transport::ext::EvState> VerbsBackend::set_ev_state(uint32_t /*qpn*/, uint16_t /*ev*/,
+                                                           bool /*allowed*/) {
+  return Unexpected(part2_not_supported("set_ev_state (an EV's state, section 25.1)", "op"));
 }
 
 }  // namespace mr::agent

@@ -15,6 +15,7 @@
 //     modify_qp takes the QP to RTR: av.dmac is ignored, as are av.udp_sport (the kernel
 //     derives it) and a VLAN (av.vlan_id is refused: the VLAN is the source GID's netdev).
 //   - set_mutants answers ENOTSUP; completions never carry `solicited` (ibv_wc has no bit).
+//   - MetaRoCE Part II (modify_qp's ev_set, set_port, set_ev_state) answers ENOTSUP.
 //
 // Handles: a PD, CQ and SRQ by a small counter, a QP by its QPN, an MR by its L_Key. One
 // mutex serializes every op (the agent's control thread is the only caller; the NIC runs
@@ -91,6 +92,9 @@ class VerbsBackend final : public DutBackend {
   Result<std::vector<Counter>> counters() override;
   Result<void> destroy(ObjectKind kind, uint32_t handle) override;
   Result<void> reset() override;
+  // Part II: refused (ENOTSUP), as is modify_qp's ev_set (verbs_mapping.h).
+  Result<void> set_port(uint8_t plane, bool up) override;
+  Result<transport::ext::EvState> set_ev_state(uint32_t qpn, uint16_t ev, bool allowed) override;
 
  private:
   // A registered region and the memory it covers; mr is declared last so that it is

@@ -137,6 +137,20 @@ ControlError verbs_error(std::string_view call, int err, std::string_view detail
   return ControlError{error_code_for_errno(err), std::move(message), std::move(field)};
 }
 
+ControlError part2_not_supported(std::string_view what, std::string field) {
+  return {ErrorCode::kEnotsup,
+          std::string(what) +
+              " is not supported by a verbs device (base RoCEv2 only: MetaRoCE Part II is not "
+              "in libibverbs)",
+          std::move(field)};
+}
+
+Result<void> check_base_only(const ModifyQpArgs& args) {
+  if ((args.mask & transport::kAttrEvSet) != 0)
+    return Unexpected(part2_not_supported("an EV set (section 20.1)", "attrs.ev_set"));
+  return {};
+}
+
 ibv_qp_state to_ibv(QpState state) {
   for (const auto& [ours, theirs] : kStates) {
     if (ours == state) return theirs;

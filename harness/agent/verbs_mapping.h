@@ -30,6 +30,16 @@ ErrorCode error_code_for_errno(int err);
 ControlError verbs_error(std::string_view call, int err, std::string_view detail = {},
                          std::string field = {});
 
+// --- Part II ---
+// A verbs device (Linux rxe included) is base RoCEv2 only: MetaRoCE Part II's requests are
+// refused, ENOTSUP naming `field`, never ignored (a harness must not believe an EV was denied
+// or a port cut when nothing happened).
+ControlError part2_not_supported(std::string_view what, std::string field);
+// modify_qp's attributes that only a Part II device takes (ev_set): refused as above. The
+// peer's MXCAP block is not among them: a device without Part II keeps the QP in base mode,
+// which is what the block asks of it (section 18).
+Result<void> check_base_only(const ModifyQpArgs& args);
+
 // --- QP states, MTUs, attribute masks ---
 ibv_qp_state to_ibv(transport::QpState state);
 transport::QpState from_ibv(ibv_qp_state state);

@@ -339,5 +339,27 @@ TEST(VerbsMapping, WorkCompletionWithImmediateAndInvalidate) {
   EXPECT_FALSE(c.invalidated_rkey);  // flags are undefined on an error completion
 }
 
+// MetaRoCE Part II is refused by a verbs device, never ignored: the EV set names its field;
+// the peer's MXCAP block alone passes (the QP simply stays in base mode, section 18).
+TEST(VerbsMapping, Part2IsRefusedAsNotSupported) {
+  ModifyQpArgs args;
+  args.mask = transport::kAttrState | transport::kAttrEvSet;
+  args.attr.ev_set = std::vector<transport::ext::EvEntry>{{.ev = 1, .plane = 0}};
+  auto refused = check_base_only(args);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kEnotsup);
+  EXPECT_EQ(refused.error().field, "attrs.ev_set");
+  EXPECT_NE(refused.error().message.find("not supported by a verbs device (base RoCEv2 only"),
+            std::string::npos)
+      << refused.error().message;
+  args.mask = transport::kAttrState | transport::kAttrPeerMxcap;
+  EXPECT_TRUE(check_base_only(args));
+  const ControlError port = part2_not_supported("set_port", "op");
+  EXPECT_EQ(port.code, ErrorCode::kEnotsup);
+  EXPECT_EQ(port.field, "op");
+  EXPECT_TRUE(port.message.starts_with("set_port is not supported by a verbs device"))
+      << port.message;
+}
+
 }  // namespace
 }  // namespace mr::agent

@@ -63,6 +63,22 @@ Completion read_completion(ReplyReader& r, const Json& c, const std::string& pat
   return out;
 }
 
+// query_qp's attrs.ev_set: {ev, plane, state?} each.
+std::vector<EvEntryInfo> read_ev_set(ReplyReader& r, const Json& attrs) {
+  std::vector<EvEntryInfo> out;
+  const Json& list = r.array(attrs, "attrs", "ev_set");
+  for (size_t i = 0; i < list.size() && !r.error(); ++i) {
+    const std::string path = element_path("attrs.ev_set", i);
+    if (!r.is_object(list[i], path)) break;
+    EvEntryInfo e;
+    e.ev = r.number(list[i], path, "ev", 0xffff);
+    e.plane = r.number(list[i], path, "plane", 15);
+    if (list[i].contains("state")) e.state = r.string(list[i], path, "state");
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 std::vector<std::string> strings(ReplyReader& r, const Json& object, const char* key) {
   std::vector<std::string> out;
   const Json& list = r.array(object, "", key);
@@ -104,6 +120,11 @@ Json to_json(const QpAttrs& a) {
   put(j, "max_dest_rd_atomic", a.max_dest_rd_atomic);
   if (a.av) j["av"] = to_json(*a.av);
   put(j, "peer_mxcap", a.peer_mxcap);
+  if (a.ev_set) {
+    Json set = Json::array();
+    for (const EvEntry& e : *a.ev_set) set.push_back({{"ev", e.ev}, {"plane", e.plane}});
+    j["ev_set"] = std::move(set);
+  }
   return j;
 }
 
@@ -244,6 +265,8 @@ Reply<QpInfo> DutClient::query_qp(uint32_t qpn) {
   info.rq_psn = r.optional_number(attrs, "attrs", "rq_psn");
   info.sq_psn = r.optional_number(attrs, "attrs", "sq_psn");
   info.qkey = r.optional_number(attrs, "attrs", "qkey");
+  if (attrs.contains("ext_mode")) info.ext_mode = r.string(attrs, "attrs", "ext_mode");
+  if (attrs.contains("ev_set")) info.ev_set = read_ev_set(r, attrs);
   return finish(r, info);
 }
 
@@ -311,6 +334,18 @@ Reply<Counters> DutClient::counters() {
   for (const auto& [name, value] : all.items())
     out[name] = r.number_value(value, member_path("counters", name));
   return finish(r, std::move(out));
+}
+
+Reply<void> DutClient::set_port(uint64_t plane, bool up) {
+  return done(send({{"op", "set_port"}, {"plane", plane}, {"up", up}}));
+}
+
+Reply<std::string> DutClient::set_ev_state(uint32_t qpn, uint64_t ev, const std::string& state) {
+  auto reply = send({{"op", "set_ev_state"}, {"qpn", qpn}, {"ev", ev}, {"state", state}});
+  if (!reply) return Unexpected(reply.error());
+  ReplyReader r("set_ev_state", *reply);
+  std::string now = r.string(*reply, "", "state");
+  return finish(r, std::move(now));
 }
 
 Reply<Capabilities> DutClient::capabilities() {

@@ -54,6 +54,10 @@ class DutClient {
   Reply<std::vector<uint8_t>> read_mem(uint32_t lkey, uint64_t va, uint64_t length);
   Reply<void> write_mem(uint32_t lkey, uint64_t va, std::span<const uint8_t> data);
   Reply<Counters> counters();
+  // Part II (spec section 25.1): a plane's port goes down or comes up; management denies
+  // ("DENIED") or allows ("GOOD") one EV of an Ext QP, and gets the entry's state after.
+  Reply<void> set_port(uint64_t plane, bool up);
+  Reply<std::string> set_ev_state(uint32_t qpn, uint64_t ev, const std::string& state);
   Reply<Capabilities> capabilities();
   // kind: qp, cq, srq, mr, pd.
   Reply<void> destroy(const std::string& kind, uint32_t handle);

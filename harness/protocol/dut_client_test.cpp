@@ -232,6 +232,58 @@ TEST(DutClient, QueryQpNeedsTheState) {
   EXPECT_EQ(bad.error().message, R"(query_qp reply: attrs.state: missing; reply: {"attrs":{}})");
 }
 
+// Part II (spec 20.1, 25.1): the EV set goes as {ev, plane} objects; query_qp reads it back
+// with each entry's state.
+TEST(DutClient, ModifyQpSendsTheEvSetAndQueryQpReadsItsStates) {
+  auto a = agent("{}");
+  QpAttrs rtr{.state = "RTR",
+              .ev_set = std::vector<EvEntry>{{.ev = 4097, .plane = 0}, {.ev = 4098, .plane = 3}}};
+  ASSERT_TRUE(a.client().modify_qp(17, rtr));
+  EXPECT_EQ(a.sent.at(0)["attrs"], Json::parse(R"({"state": "RTR",
+      "ev_set": [{"ev": 4097, "plane": 0}, {"ev": 4098, "plane": 3}]})"));
+  auto q = agent(R"({"attrs": {"state": "RTS", "ext_mode": "EXT", "ev_set": [
+      {"ev": 4097, "plane": 0, "state": "GOOD"}, {"ev": 4098, "plane": 3, "state": "DENIED"}]}})");
+  auto got = q.client().query_qp(17);
+  ASSERT_TRUE(got) << got.error().to_string();
+  EXPECT_EQ(got->ext_mode, "EXT");
+  ASSERT_TRUE(got->ev_set);
+  ASSERT_EQ(got->ev_set->size(), 2U);
+  EXPECT_EQ(got->ev_set->at(1).ev, 4098U);
+  EXPECT_EQ(got->ev_set->at(1).plane, 3U);
+  EXPECT_EQ(got->ev_set->at(1).state, "DENIED");
+  auto base = agent(R"({"attrs": {"state": "RTS", "ev_set": [{"ev": 1, "plane": 0}]}})");
+  auto unused = base.client().query_qp(17);
+  ASSERT_TRUE(unused) << unused.error().to_string();
+  EXPECT_FALSE(unused->ev_set->at(0).state);  // a base QP's set has no states
+  EXPECT_FALSE(unused->ext_mode);
+}
+
+TEST(DutClient, AMalformedEvSetEntryIsEprotoNamingIt) {
+  auto a = agent(R"({"attrs": {"state": "RTS", "ev_set": [{"ev": 1, "plane": 0},
+      {"ev": 2, "plane": 16}]}})");
+  auto got = a.client().query_qp(17);
+  ASSERT_FALSE(got);
+  EXPECT_EQ(got.error().code, protocol::ErrorCode::kEproto);
+  EXPECT_NE(got.error().message.find("attrs.ev_set[1].plane"), std::string::npos)
+      << got.error().message;
+}
+
+TEST(DutClient, SetPortAndSetEvState) {
+  auto a = agent("{}");
+  ASSERT_TRUE(a.client().set_port(2, false));
+  EXPECT_EQ(a.sent.at(0), Json::parse(R"({"op": "set_port", "plane": 2, "up": false})"));
+  auto e = agent(R"({"state": "DENIED"})");
+  auto state = e.client().set_ev_state(17, 4097, "DENIED");
+  ASSERT_TRUE(state) << state.error().to_string();
+  EXPECT_EQ(*state, "DENIED");
+  EXPECT_EQ(e.sent.at(0), Json::parse(R"({"op": "set_ev_state", "qpn": 17, "ev": 4097,
+      "state": "DENIED"})"));
+  auto missing = agent("{}");
+  auto bad = missing.client().set_ev_state(17, 4097, "GOOD");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, protocol::ErrorCode::kEproto);
+}
+
 TEST(DutClient, TheAgentsErrorPassesThrough) {
   DutClient client([](const Json&) -> Reply<Json> {
     return protocol::control_error(protocol::ErrorCode::kEnospc, "no room", "length");

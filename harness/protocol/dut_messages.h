@@ -55,6 +55,13 @@ struct AddressVector {
   std::optional<uint64_t> vlan_prio;
 };
 
+// An entry of an Ext QP's EV set (spec section 20.1): its entropy value (1 .. 65535) and the
+// plane (0 .. 15) it leaves on.
+struct EvEntry {
+  uint64_t ev = 0;
+  uint64_t plane = 0;
+};
+
 struct QpAttrs {
   std::optional<std::string> state;
   std::optional<std::vector<std::string>> access_flags;
@@ -71,7 +78,8 @@ struct QpAttrs {
   std::optional<uint64_t> max_rd_atomic;
   std::optional<uint64_t> max_dest_rd_atomic;
   std::optional<AddressVector> av;
-  std::optional<std::string> peer_mxcap;  // the peer's MXCAP block in hex (section 18)
+  std::optional<std::string> peer_mxcap;       // the peer's MXCAP block in hex (section 18)
+  std::optional<std::vector<EvEntry>> ev_set;  // at INIT->RTR: the set instead of the default
 };
 
 struct Sge {
@@ -121,6 +129,14 @@ struct Completion {
   std::optional<bool> grh;
 };
 
+// query_qp's EV set entry: an Ext QP's carries its state (GOOD, ASSUMED_BAD, DENIED); a base
+// QP's set is the one it was given, unused, without states.
+struct EvEntryInfo {
+  uint64_t ev = 0;
+  uint64_t plane = 0;
+  std::optional<std::string> state;
+};
+
 // query_qp's attrs: the state always, the numbers when the agent reports them.
 struct QpInfo {
   std::string state;
@@ -130,6 +146,8 @@ struct QpInfo {
   std::optional<uint64_t> rq_psn;
   std::optional<uint64_t> sq_psn;
   std::optional<uint64_t> qkey;
+  std::optional<std::string> ext_mode;  // EXT or BASE (Part II agents)
+  std::optional<std::vector<EvEntryInfo>> ev_set;
 };
 
 using Counters = std::map<std::string, uint64_t>;

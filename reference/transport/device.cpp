@@ -88,6 +88,18 @@ const wire::OpcodeInfo* opcode_of(const wire::RocePacket& p) {
   return wire::opcode_info(p.bth.opcode, p.bth.header_set());
 }
 
+// A management-given EV set (section 20.1): "" when the device can use it, else the entry at
+// fault, named as the attribute is ("ev_set[3].plane: ...").
+std::string check_ev_set(const std::vector<ext::EvEntry>& set, uint8_t planes) {
+  if (auto table = ext::EvTable::create(set, {}); !table) return table.error();
+  for (size_t i = 0; i < set.size(); ++i) {
+    if (set[i].plane >= planes)
+      return "ev_set[" + std::to_string(i) + "].plane: " + std::to_string(set[i].plane) +
+             " is not a plane of this device (it has " + std::to_string(planes) + ")";
+  }
+  return "";
+}
+
 }  // namespace
 
 void enter_error(QueuePair& qp, QpContext& ctx) {
@@ -187,6 +199,14 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
     if (auto why = check_transition(qp.attr.state, to, mask, qp.init.type); !why.empty())
       return verbs_error(std::string(why));
   }
+  if (mask & kAttrEvSet) {
+    // Section 20.1: the set is fixed when the QP enters RTR, for as long as it stays out of RESET.
+    if (!(mask & kAttrState) || qp.attr.state != QpState::kInit || to != QpState::kRtr)
+      return verbs_error("ev_set: given only with the move from INIT to RTR");
+    if (!attr.ev_set) return verbs_error("ev_set: the mask names it but none is given");
+    if (auto why = check_ev_set(*attr.ev_set, config_.planes); !why.empty())
+      return verbs_error(why);
+  }
   if (mask & kAttrPathMtu) {
     if (attr.path_mtu != 256 && attr.path_mtu != 512 && attr.path_mtu != 1024 &&
         attr.path_mtu != 2048 && attr.path_mtu != 4096) {
@@ -231,6 +251,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrMaxDestRdAtomic) qp.attr.max_dest_rd_atomic = attr.max_dest_rd_atomic;
   if (mask & kAttrQkey) qp.attr.qkey = attr.qkey;
   if (mask & kAttrPeerMxcap) qp.attr.peer_mxcap = attr.peer_mxcap;
+  if (mask & kAttrEvSet) qp.attr.ev_set = attr.ev_set;
   if ((mask & kAttrState) && qp.attr.state == QpState::kInit && to == QpState::kRtr) {
     if (auto ok = enter_ext_mode(qp); !ok) return ok;
   }
@@ -262,12 +283,13 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   auto agreed = ext::negotiate(config_.mxcap, qp.attr.peer_mxcap, false);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
-  // Section 20.1's generated set (no management-given set yet). PROBE packets are a later
-  // slice, so an ASSUMED_BAD entry comes back after the hold-down, as without PATHPROBE.
+  // Section 20.1: the management plane's set, else the generated one. PROBE packets are a
+  // later slice, so an ASSUMED_BAD entry comes back after the hold-down, as without PATHPROBE.
   ext::PathFailureParameters paths = config_.ext.paths;
   paths.path_probe = false;
-  auto evs = ext::EvTable::create(
-      ext::EvTable::default_set(qp.qpn, config_.planes, config_.ext.ev_set_size), paths);
+  auto evs = ext::EvTable::create(qp.attr.ev_set.value_or(ext::EvTable::default_set(
+                                      qp.qpn, config_.planes, config_.ext.ev_set_size)),
+                                  paths);
   if (!evs) return verbs_error("ev_set: " + evs.error());
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
                                              config_.ext, qp.init.srq.has_value(), now_ns_);
@@ -284,6 +306,14 @@ Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
   if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
   QpAttributes attr = it->second->attr;
   attr.ext_mode = it->second->ext != nullptr;
+  if (attr.ext_mode) {
+    const ext::EvTable& evs = it->second->ext->evs;
+    attr.ev_set.emplace();
+    for (size_t i = 0; i < evs.size(); ++i) {
+      attr.ev_set->push_back(evs.entry(i));
+      attr.ev_states.push_back(evs.state(i));
+    }
+  }
   return attr;
 }
 
@@ -763,6 +793,26 @@ void Device::set_plane_port(uint8_t plane, bool up, uint64_t now_ns) {
       qp.ext->evs.port_down(plane, now_ns);
     }
   });
+}
+
+Expected<ext::EvState, VerbsError> Device::set_ev_allowed(uint32_t qpn, uint16_t ev, bool allowed) {
+  auto it = qps_.find(qpn);
+  if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
+  QueuePair& qp = *it->second;
+  if (!qp.ext)
+    return verbs_error("qp " + std::to_string(qpn) + " is in base mode: it sends on no EV set");
+  ext::EvTable& evs = qp.ext->evs;
+  const std::optional<size_t> i = evs.find(ev);
+  if (!i)
+    return verbs_error("ev: " + std::to_string(ev) + " is not in the EV set of qp " +
+                       std::to_string(qpn));
+  if (allowed) {
+    evs.allow(*i);
+  } else {
+    evs.deny(*i);
+  }
+  note_activity(qp);  // work that waited for a usable entry may go now
+  return evs.state(*i);
 }
 
 }  // namespace mr::transport

@@ -98,6 +98,10 @@ class Device {
   // A plane's port went down or came up: Ext QPs stop using its EVs, and use them again
   // after the hold of section 25 (MR-PF-07, MR-PF-16).
   void set_plane_port(uint8_t plane, bool up, uint64_t now_ns);
+  // Management denies (allowed false) or allows one EV of an Ext QP's set (section 25.1):
+  // a DENIED entry is never sent on until allowed, which makes it GOOD again; an
+  // ASSUMED_BAD entry is left to path failure handling. Returns the entry's state after.
+  Expected<ext::EvState, VerbsError> set_ev_allowed(uint32_t qpn, uint16_t ev, bool allowed);
   bool has_work() const;  // unsent packets waiting on a send queue
 
   // The engines' steps go to `trace` (none when null, the default); it must outlive the device

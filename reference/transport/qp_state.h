@@ -41,6 +41,9 @@ enum QpAttrMask : uint32_t {
   // The peer's MXCAP block (spec section 18: CM private data, or the control protocol's
   // peer block), read at INIT to RTR; verbs has no such attribute.
   kAttrPeerMxcap = 1 << 15,
+  // The EV set the management plane gives an Ext QP at INIT to RTR (section 20.1), in place
+  // of the generated default; verbs has no such attribute.
+  kAttrEvSet = 1 << 16,
 };
 
 // Checks a transition: `from` -> `to` must exist, and `mask` must hold every attribute

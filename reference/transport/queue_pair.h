@@ -44,6 +44,10 @@ struct QpAttributes {
   uint8_t max_dest_rd_atomic = 16;
   uint32_t qkey = 0;                      // UD only
   std::optional<wire::Mxcap> peer_mxcap;  // kAttrPeerMxcap: what the peer offered
+  // kAttrEvSet: the EV set to spray over (section 20.1); none: the device generates one. A
+  // QP left in base mode keeps it unused. query_qp: an Ext QP's set in use, given or not.
+  std::optional<std::vector<ext::EvEntry>> ev_set;
+  std::vector<ext::EvState> ev_states;  // query only: an Ext QP's entry states, as ev_set
   bool ext_mode = false;  // query only: INIT to RTR agreed extension mode (section 18)
 };
 

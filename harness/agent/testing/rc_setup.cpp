@@ -43,7 +43,7 @@ RcEnd create_rc_end(const Call& call, uint64_t va) {
 
 void connect_rc(const Call& call, const RcEnd& self, uint32_t peer_qpn, const std::string& peer_mac,
                 const std::string& peer_ip, const std::vector<std::string>& access,
-                const std::string& peer_mxcap) {
+                const std::string& peer_mxcap, const Json& rtr_extra) {
   call("modify_qp", {{"qpn", self.qpn},
                      {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", access}}}});
   Json rtr = {{"state", "RTR"},
@@ -54,6 +54,7 @@ void connect_rc(const Call& call, const RcEnd& self, uint32_t peer_qpn, const st
               {"min_rnr_timer", 1},
               {"av", {{"dmac", peer_mac}, {"dip", peer_ip}}}};
   if (!peer_mxcap.empty()) rtr["peer_mxcap"] = peer_mxcap;
+  for (const auto& [key, value] : rtr_extra.items()) rtr[key] = value;
   call("modify_qp", {{"qpn", self.qpn}, {"attrs", std::move(rtr)}});
   call("modify_qp", {{"qpn", self.qpn},
                      {"attrs",

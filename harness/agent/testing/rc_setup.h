@@ -40,10 +40,11 @@ struct RcEnd {
 // queues, one RC QP in RESET.
 RcEnd create_rc_end(const Call& call, uint64_t va);
 // Moves the QP to RTS towards the peer (PSNs 0x100 both ways, MTU 1024), with the QP's
-// access flags `access`, and the peer's MXCAP block (hex) when one is given.
+// access flags `access`, the peer's MXCAP block (hex) when one is given, and the members of
+// `rtr_extra` added to the INIT->RTR attributes (an ev_set).
 void connect_rc(const Call& call, const RcEnd& self, uint32_t peer_qpn, const std::string& peer_mac,
                 const std::string& peer_ip,
                 const std::vector<std::string>& access = {"REMOTE_WRITE", "REMOTE_READ"},
-                const std::string& peer_mxcap = "");
+                const std::string& peer_mxcap = "", const Json& rtr_extra = Json::object());
 
 }  // namespace mr::agent::testing

@@ -6,6 +6,18 @@
 
 namespace mr::transport::ext {
 
+std::string_view to_string(EvState s) {
+  switch (s) {
+    case EvState::kGood:
+      return "GOOD";
+    case EvState::kAssumedBad:
+      return "ASSUMED_BAD";
+    case EvState::kDenied:
+      return "DENIED";
+  }
+  return "GOOD";
+}
+
 Expected<EvTable, std::string> EvTable::create(std::vector<EvEntry> set,
                                                PathFailureParameters parameters) {
   if (set.empty() || set.size() > kMaxEntries)

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/error/expected.h"
@@ -31,6 +32,8 @@ struct EvEntry {
 };
 
 enum class EvState : uint8_t { kGood, kAssumedBad, kDenied };
+// The spec's names: GOOD, ASSUMED_BAD, DENIED.
+std::string_view to_string(EvState s);
 
 // The PIXIT defaults of section 30, in ns.
 struct PathFailureParameters {

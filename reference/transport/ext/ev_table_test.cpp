@@ -128,6 +128,27 @@ TEST(EvTable, ManagementDeniesAndAllowsAnEntry) {
   EXPECT_EQ(t.state(4), EvState::kGood);
 }
 
+// Section 25.1: "any | management denies" and "DENIED | management allows". Allowing an
+// entry that is not DENIED changes nothing: an ASSUMED_BAD one waits for its probe or
+// hold-down. A denied ASSUMED_BAD entry no longer counts as ASSUMED_BAD.
+TEST(EvTable, ManagementAllowsOnlyADeniedEntryAndDenialOverridesAssumedBad) {
+  EvTable t = table(8);
+  t.on_rto(2, 0);
+  ASSERT_EQ(t.state(2), EvState::kAssumedBad);
+  t.allow(2);
+  EXPECT_EQ(t.state(2), EvState::kAssumedBad);
+  t.allow(3);
+  EXPECT_EQ(t.state(3), EvState::kGood);
+  t.deny(2);
+  EXPECT_EQ(t.state(2), EvState::kDenied);
+  EXPECT_FALSE(t.any_assumed_bad());
+  EXPECT_TRUE(t.due_probes(1 * kMs).empty());  // a denied entry is not probed
+  t.allow(2);
+  EXPECT_EQ(t.state(2), EvState::kGood);
+  EXPECT_TRUE(t.usable(2, 1 * kMs));
+  EXPECT_EQ(to_string(EvState::kAssumedBad), "ASSUMED_BAD");  // the names the agent reports
+}
+
 TEST(EvTable, APlaneWhosePortIsDownIsUnusableUntilItsHoldAfterUp) {
   EvTable t = table(8);  // even entries on plane 0, odd on plane 1
   t.port_down(1, 0);
