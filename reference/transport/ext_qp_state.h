@@ -47,6 +47,16 @@ struct ExtQpParameters {
   TrimParameters trim;
   // Section 26.7, for QPs that agreed CREDIT; line_rate_mbps is the device's, all planes.
   CreditParameters credit;
+  // Section 22.2's NAK 0x6B, for QPs that agreed NONFATAL.
+  uint64_t resource_delay_ns = 100'000;  // T_NF_RESOURCE_DELAY
+  uint32_t resource_retry = 7;           // N_NF_RESOURCE_RETRY
+};
+
+// A work request NONFATAL gave up (section 22): the status it completes with and the RESYNC
+// code that covers its PSNs (1 OP_ERROR after NAK 0x68-0x6A, 3 RESOURCE after NAKs 0x6B).
+struct FailedWork {
+  WcStatus status = WcStatus::kRemoteOperationError;
+  uint8_t resync_code = 1;
 };
 
 // Section 20.3: one usable entry per transmission, by the agreed features.
@@ -97,7 +107,9 @@ struct ExtQpState {
         rto(parameters.rto),
         window(rq_psn, parameters.local_mpr),
         acks(parameters.acks),
-        binding(shared_receive_queue) {
+        binding(shared_receive_queue),
+        resource_delay_ns(parameters.resource_delay_ns),
+        resource_retry(parameters.resource_retry) {
     if (agreed.has(wire::kMxcapCc)) cc.emplace(parameters.congestion, now_ns);
     if (agreed.has(wire::kMxcapCredit)) {
       credit_tx.emplace(parameters.credit.unsolicited);
@@ -134,12 +146,13 @@ struct ExtQpState {
   uint32_t next_rqsn = 1;  // MR-EX-12: of messages that consume a receive WQE
   // READs sent and not yet complete, by first PSN (section 21.3).
   std::map<uint32_t, OutstandingRead> reads;
-  // NONFATAL (section 22.1): work requests whose message a NAK 0x68-0x6A failed, by first
-  // PSN, with the status they complete with; their PSNs go as RESYNCs, never as data again.
-  std::map<uint32_t, WcStatus> failed_wqes;
+  // NONFATAL (section 22): work requests given up, by first PSN; their PSNs go as RESYNCs,
+  // never as data again. PSNs NAKed 0x6B, with the count of consecutive such NAKs.
+  std::map<uint32_t, FailedWork> failed_wqes;
+  std::map<uint32_t, uint32_t> resource_naks;
   // Work waits for a usable EV set entry: when to look again (MR-MU-04).
   std::optional<uint64_t> ev_retry_ns;
-  // RNR NAKed PSNs and when each may go again (MR-OO-12), oldest first.
+  // PSNs NAKed RNR or 0x6B and when each may go again (MR-OO-12, MR-NF-08), oldest first.
   std::vector<std::pair<uint64_t, uint32_t>> rnr_waits;
 
   // receiver
@@ -177,6 +190,9 @@ struct ExtQpState {
   };
   static constexpr size_t kResponsePaths = 4096;
   std::vector<ResponsePath> response_paths;
+
+  uint64_t resource_delay_ns;
+  uint32_t resource_retry;
 
   size_t heap_bytes() const { return sent.heap_bytes() + window.heap_bytes(); }
 };

@@ -288,7 +288,9 @@ bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool
   }
   mxh.pending = spend_credit(ext, 0, /*first_transmission=*/false, mtu);
   p.mxh = mxh;
-  p.rsyneth = wire::Rsyneth{.code = 1, .end = index + count == w.npsn ? 1U : 0U, .count = count};
+  p.rsyneth = wire::Rsyneth{.code = ext.failed_wqes.at(w.first_psn).resync_code,
+                            .end = index + count == w.npsn ? 1U : 0U,
+                            .count = count};
   ctx.send_on_entry(p, *entry);
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t psn = wire::psn_add(first, i);
@@ -486,7 +488,7 @@ void retire_acknowledged(QueuePair& qp, QpContext& ctx) {
     SendWqe& w = qp.sq.front();
     // MR-NF-06: a work request NONFATAL failed completes in error, in posting order.
     if (auto failed = qp.ext->failed_wqes.find(w.first_psn); failed != qp.ext->failed_wqes.end()) {
-      complete_wqe(qp, w, failed->second, ctx);
+      complete_wqe(qp, w, failed->second.status, ctx);
       qp.ext->failed_wqes.erase(failed);
       qp.sq.pop_front();
       if (qp.send_index > 0) --qp.send_index;
@@ -511,19 +513,42 @@ void fail_at(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
   enter_error(qp, ctx);
 }
 
-// MR-NF-05, MR-NF-06: NAK 0x68-0x6A for an outstanding PSN fails its work request alone: it
-// completes with `status` in posting order, a READ or ATOMIC is reissued no more, and its
-// PSNs go as a RESYNC from the oldest outstanding one. A repeat NAK changes nothing.
-void fail_operation(QueuePair& qp, uint32_t psn, WcStatus status, QpContext& ctx) {
+// MR-NF-05, MR-NF-06, MR-NF-09: NAK 0x68-0x6A for an outstanding PSN (or its N-th NAK 0x6B)
+// fails its work request alone: it completes with the failure's status in posting order, a
+// READ or ATOMIC is reissued no more, and its PSNs go as a RESYNC from the oldest outstanding
+// one. A repeat NAK changes nothing.
+void fail_operation(QueuePair& qp, uint32_t psn, const ext::FailedWork& failure, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   SendWqe* w = wqe_of(qp, psn);
   if (w == nullptr || ext.failed_wqes.contains(w->first_psn)) return;
   if (!answered_by_response(w->wr.opcode) && !ext.sent.outstanding(psn)) return;
   ctx.step("ext-requester", "OperationFailed", psn);
-  ext.failed_wqes.emplace(w->first_psn, status);
+  ext.failed_wqes.emplace(w->first_psn, failure);
   ext.reads.erase(w->first_psn);
   if (!resync_message(qp, *w, /*retransmission=*/false, ctx))
     ext.retransmit.push_back({psn, ext::RetransmitCause::kNak});  // when an entry is usable
+}
+
+// MR-NF-08, MR-NF-09: NAK 0x6B is the receiver's lack of room, not a loss: the PSN goes again
+// after T_NF_RESOURCE_DELAY x 2^(k-1) (k-th consecutive NAK, at most T_EXT_RTO_MAX), with no
+// timeout counted and no EV blamed meanwhile; the N_NF_RESOURCE_RETRY-th gives the message up
+// (RESYNC code 3, remote operational error).
+void on_resource_nak(QueuePair& qp, uint32_t psn, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  const SendWqe* w = wqe_of(qp, psn);
+  if (w == nullptr || !ext.sent.outstanding(psn) || ext.failed_wqes.contains(w->first_psn)) return;
+  const uint32_t k = ++ext.resource_naks[psn];
+  ctx.step("ext-requester", "ResourceNak", psn);
+  if (k >= ext.resource_retry) {
+    ext.resource_naks.erase(psn);
+    fail_operation(qp, psn, {.status = WcStatus::kRemoteOperationError, .resync_code = 3}, ctx);
+    return;
+  }
+  uint64_t delay = ext.resource_delay_ns;
+  for (uint32_t i = 1; i < k && delay < ext.rto.max_ns(); ++i) delay *= 2;
+  const uint64_t due = ctx.now_ns + std::min(delay, ext.rto.max_ns());
+  ext.sent.hold(psn, due);
+  ext.rnr_waits.emplace_back(due, psn);
 }
 
 WcStatus operation_status(uint8_t nak) {
@@ -671,8 +696,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       fail_at(qp, p.bth.psn, WcStatus::kRnrRetryExceededError, ctx);
       return;
     }
-    ext.rnr_waits.emplace_back(ctx.now_ns + rnr_delay_ns(wire::syndrome_value(syndrome)),
-                               p.bth.psn);
+    const uint64_t due = ctx.now_ns + rnr_delay_ns(wire::syndrome_value(syndrome));
+    ext.sent.hold(p.bth.psn, due);  // no timeout before it may go again
+    ext.rnr_waits.emplace_back(due, p.bth.psn);
     return;
   }
   if (wire::is_nak(syndrome)) {
@@ -695,7 +721,10 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       case wire::kNakOpRemoteAccess:
       case wire::kNakOpRemoteOperational:
         if (ext.agreement.has(wire::kMxcapNonFatal))
-          fail_operation(qp, p.bth.psn, operation_status(syndrome), ctx);
+          fail_operation(qp, p.bth.psn, {.status = operation_status(syndrome)}, ctx);
+        break;
+      case wire::kNakResource:
+        if (ext.agreement.has(wire::kMxcapNonFatal)) on_resource_nak(qp, p.bth.psn, ctx);
         break;
       case wire::kNakTrimmed:         // that PSN alone, at once (MR-TR-05); no EV state changes
       case wire::kNakTrimmedLastHop:  // because of it (MR-TR-06); a loss to the window
@@ -739,6 +768,8 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
                    ctx.now_ns, ext.psns_in_flight * mtu);
   }
   for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
+  // MR-NF-09 counts NAKs 0x6B in a row: an ACK that covers the PSN ends the row.
+  std::erase_if(ext.resource_naks, [&](const auto& n) { return !ext.sent.outstanding(n.first); });
   retire_acknowledged(qp, ctx);
 }
 
@@ -783,6 +814,11 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     return;
   }
   for (const ext::Retransmission& r : out.retransmit) {
+    // A probe of a PSN already queued to go again (its RNR or 0x6B wait just ended) would
+    // send it twice at once.
+    if (r.cause == ext::RetransmitCause::kProbe &&
+        std::ranges::any_of(ext.retransmit, [&](const auto& q) { return q.psn == r.psn; }))
+      continue;
     // Section 25.1: a timeout blames the entry the PSN last went out on.
     if (r.cause == ext::RetransmitCause::kTimeout) {
       if (auto ev = ext.sent.last_ev(r.psn))

@@ -972,6 +972,72 @@ TEST_F(ExtPair, AResyncIsCheckedAgainstTheWindow) {
   EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kRts);
 }
 
+// Section 22.2 at the requester (MR-NF-08, MR-NF-09): a PSN NAKed 0x6B goes again after
+// T_NF_RESOURCE_DELAY doubled with each NAK in a row, never sooner (no timeout, no probe, no
+// early repair meanwhile), and the N_NF_RESOURCE_RETRY-th NAK gives its message up: a RESYNC
+// of code 3, the work request completes with remote operational error, the next one lands.
+TEST_F(ExtPair, ANak0x6BDelaysThePsnDoublingAndTheLastOneGivesItsMessageUp) {
+  build_with(nonfatal_config(1), nonfatal_config(2));
+  ASSERT_EQ(write_through(b_->mr.rkey).size(), 1U);  // an RTT sample, and an ACK to copy
+  std::vector<uint8_t> ack_frame;
+  for (const auto& [to, frame] : fabric_->trace)
+    if (to == 0) ack_frame = frame;
+  ASSERT_FALSE(ack_frame.empty());
+  const uint32_t x = wire::psn_add(a_->dev.qp(a_->qpn)->next_psn, 1);  // the next WRITE's 2nd
+  std::vector<uint64_t> sent_at;
+  std::vector<uint8_t> resync_codes;
+  bool owe_nak = false;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    if (from != 0) return false;
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (p.bth.opcode == wire::kOpExtResync) {
+      resync_codes.push_back(p.rsyneth->code);
+      return false;
+    }
+    if (p.bth.psn != x) return false;
+    sent_at.push_back(fabric_->now());
+    owe_nak = true;
+    return true;  // b never sees it; the test answers for b
+  };
+  for (uint64_t id : {1, 2}) {
+    SendWr w = write(id == 1 ? 4096 : 1024, b_->mr.rkey);
+    w.wr_id = id;
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+  }
+  std::vector<uint64_t> naked_at;
+  for (int i = 0; i < 20; ++i) {
+    if (!fabric_->run_until([&] { return owe_nak; }, 100'000'000)) break;
+    owe_nak = false;
+    const auto d = wire::decode_frame(ack_frame);
+    wire::RocePacket nak = std::get<wire::DecodedRoce>(*d).packet;
+    nak.bth.psn = x;
+    nak.aeth->syndrome = wire::kNakResource;
+    naked_at.push_back(fabric_->now());
+    a_->dev.receive(wire::build_frame(nak), fabric_->now());
+  }
+  const std::vector<Completion> got = completions(*a_, 2);
+  ASSERT_EQ(got.size(), 2u) << naked_at.size() << " NAKs, " << sent_at.size() << " sent, "
+                            << a_->dev.counters().ext_retransmitted << " retransmitted";
+  EXPECT_EQ(got[0].status, WcStatus::kRemoteOperationError);
+  EXPECT_EQ(got[1].status, WcStatus::kSuccess);
+  const uint32_t n = ext::ExtQpParameters{}.resource_retry;
+  ASSERT_EQ(naked_at.size(), n);
+  std::string times;
+  for (uint64_t t : sent_at) times += " " + std::to_string(t);
+  times += " /";
+  for (uint64_t t : naked_at) times += " " + std::to_string(t);
+  ASSERT_EQ(sent_at.size(), n) << "the first transmission and one after each NAK but the last"
+                               << times;
+  for (uint32_t k = 1; k < n; ++k) {
+    const uint64_t delay = ext::ExtQpParameters{}.resource_delay_ns << (k - 1);
+    EXPECT_GE(sent_at[k] - naked_at[k - 1], delay) << "NAK " << k;
+    EXPECT_LE(sent_at[k] - naked_at[k - 1], delay + 1'000) << "NAK " << k;
+  }
+  EXPECT_EQ(resync_codes, (std::vector<uint8_t>{3}));
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kRts);
+}
+
 // Section 26.7: messages of one packet, each posted after the last completed, leave Pending
 // 0 behind them, so the receiver never learns of the next: after the unsolicited allowance
 // the sender waits out T_CR_TIMEOUT + T_CR_GRANT_DELAY + SRTT and sends the next one beyond

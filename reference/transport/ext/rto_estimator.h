@@ -39,6 +39,7 @@ class RtoEstimator {
   // The RTO of a PSN after `timeouts` consecutive timeouts: rto_ns() x 2^timeouts, at most
   // T_EXT_RTO_MAX.
   uint64_t backed_off(unsigned timeouts) const;
+  uint64_t max_ns() const { return bounds_.max_ns; }  // T_EXT_RTO_MAX
 
  private:
   RtoBounds bounds_;

@@ -142,7 +142,7 @@ void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t re
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     if (psn_diff(*newest_sacked_, p) < static_cast<int32_t>(parameters_.ooo_threshold)) break;
     const Record& r = at(p);
-    if (r.sacked || !r.reported_missing) continue;
+    if (r.sacked || !r.reported_missing || now_ns < r.last_timed_ns) continue;  // or held
     const uint64_t age = now_ns - r.last_sent_ns;
     if (age >= wait_ns && (overtaken_on_its_ev(r) || age >= wait_ns + reorder_window_ns))
       out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
@@ -157,7 +157,7 @@ void SentPsnRecords::ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64
   const int last_received = 63 - std::countl_zero(ack.bitmap);
   for (int i = 0; i < last_received; ++i) {
     const uint32_t p = psn_add(base, i);
-    if (((ack.bitmap >> i) & 1) != 0 || !outstanding(p)) continue;
+    if (((ack.bitmap >> i) & 1) != 0 || !outstanding(p) || now_ns < at(p).last_timed_ns) continue;
     const bool already = std::any_of(out.retransmit.begin(), out.retransmit.end(),
                                      [p](const Retransmission& r) { return r.psn == p; });
     if (!already && now_ns - at(p).last_sent_ns >= wait_ns)
@@ -210,12 +210,19 @@ std::optional<Retransmission> SentPsnRecords::on_trim_nak(uint32_t psn) {
   return Retransmission{psn, RetransmitCause::kTrim};
 }
 
+void SentPsnRecords::hold(uint32_t psn, uint64_t until_ns) {
+  if (!outstanding(psn)) return;
+  Record& r = at(psn);
+  r.last_timed_ns = std::max(r.last_timed_ns, until_ns);
+}
+
 TimerOutcome SentPsnRecords::on_timer(uint64_t now_ns, const RtoEstimator& rto) {
   TimerOutcome out;
   std::optional<uint32_t> newest_outstanding;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     Record& r = at(p);
     if (r.sacked) continue;
+    if (now_ns < r.last_timed_ns) continue;  // held (hold()): not due, not to be probed
     newest_outstanding = p;
     // A trimmed PSN is not lost in the network but waiting for the window (section 26.2):
     // its clock restarts when it is sent again.
@@ -241,20 +248,22 @@ TimerOutcome SentPsnRecords::on_timer(uint64_t now_ns, const RtoEstimator& rto) 
 }
 
 std::optional<uint64_t> SentPsnRecords::next_timer_ns(const RtoEstimator& rto) const {
+  const uint64_t probe_ns =
+      last_activity_ns_ +
+      std::max(parameters_.tlp_min_ns, parameters_.tlp_srtt_factor * rto.srtt_ns());
   std::optional<uint64_t> next;
-  bool outstanding = false;
+  bool probe_target = false;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     const Record& r = at(p);
     if (r.sacked || r.trimmed) continue;
-    outstanding = true;
     const uint64_t due = r.last_timed_ns + rto.backed_off(r.consecutive_timeouts);
     next = next ? std::min(*next, due) : due;
+    // A PSN held past the probe's time (hold()) is not its target: waking for a probe that
+    // on_timer() will not send would spin.
+    if (r.last_timed_ns <= probe_ns) probe_target = true;
   }
-  if (outstanding && rto.has_sample() && probes_since_progress_ < parameters_.tlp_max_probes) {
-    const uint64_t pto =
-        std::max(parameters_.tlp_min_ns, parameters_.tlp_srtt_factor * rto.srtt_ns());
-    next = std::min(*next, last_activity_ns_ + pto);
-  }
+  if (probe_target && rto.has_sample() && probes_since_progress_ < parameters_.tlp_max_probes)
+    next = std::min(*next, probe_ns);
   return next;
 }
 

@@ -90,6 +90,10 @@ class SentPsnRecords {
   // NAK 0x65/0x66 (trimmed) for p: p again, if it is outstanding. Until p is sent again or
   // acknowledged it counts as trimmed: cut in the fabric, no longer in flight.
   std::optional<Retransmission> on_trim_nak(uint32_t psn);
+  // The receiver asked for `psn` again no sooner than `until_ns` (an RNR NAK, MR-OO-12; NAK
+  // 0x6B, MR-NF-08): until then it neither times out nor is probed, and its RTO runs from
+  // then. Nothing for a PSN not outstanding.
+  void hold(uint32_t psn, uint64_t until_ns);
   // Outstanding PSNs a trim NAK reported and that have not been sent again.
   uint32_t trimmed() const { return trimmed_; }
   // What the timers ask for now. The caller sends each retransmission and records it with

@@ -171,6 +171,23 @@ TEST(SentPsnRecords, AnAraAckRepairsEveryHoleBeforeAReceivedPsnAtOnce) {
   EXPECT_EQ(a.retransmit[0].cause, RetransmitCause::kAraLoss);
 }
 
+// MR-OO-12, MR-NF-08: a PSN the receiver asked for later (RNR, NAK 0x6B) neither times out,
+// nor is probed, nor is repaired by an ARA ACK before then; its RTO runs from that time.
+TEST(SentPsnRecords, AHeldPsnIsNotRetransmittedBeforeItsTime) {
+  SentPsnRecords s(100, {});
+  const RtoEstimator rto({});
+  send(s, 100, 3, 0);
+  const uint64_t until = 3 * rto.rto_ns();
+  s.hold(100, until);
+  EXPECT_TRUE(
+      s.on_ack(ack(99, {101, 102}, 8, /*ara=*/true), 2 * rto.rto_ns(), rto).retransmit.empty());
+  EXPECT_TRUE(s.on_timer(until - 1, rto).retransmit.empty());
+  EXPECT_EQ(s.next_timer_ns(rto), until + rto.rto_ns());
+  EXPECT_EQ(psns(s.on_timer(until + rto.rto_ns(), rto).retransmit), (std::vector<uint32_t>{100}));
+  s.hold(101, until);  // SACKed: nothing to hold
+  EXPECT_EQ(s.next_timer_ns(rto), until + 2 * rto.rto_ns());
+}
+
 TEST(SentPsnRecords, TimesOutWithBackOffAndFailsAfterTheRetryBudget) {
   SentPsnRecords s(0, ExtSenderParameters{.retry_limit = 2});
   const RtoEstimator rto({});  // 500 us before a sample
