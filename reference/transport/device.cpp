@@ -283,10 +283,10 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   auto agreed = ext::negotiate(config_.mxcap, qp.attr.peer_mxcap, false);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
-  // Section 20.1: the management plane's set, else the generated one. PROBE packets are a
-  // later slice, so an ASSUMED_BAD entry comes back after the hold-down, as without PATHPROBE.
+  // Section 20.1: the management plane's set, else the generated one. An ASSUMED_BAD entry
+  // is probed when PATHPROBE is agreed, else it comes back after the hold-down (25.1).
   ext::PathFailureParameters paths = config_.ext.paths;
-  paths.path_probe = false;
+  paths.path_probe = (*agreed)->has(wire::kMxcapPathProbe);
   auto evs = ext::EvTable::create(qp.attr.ev_set.value_or(ext::EvTable::default_set(
                                       qp.qpn, config_.planes, config_.ext.ev_set_size)),
                                   paths);
@@ -588,11 +588,8 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
   }
   if (qp.ext) {
     if (p.bth.opcode == wire::kOpExtProbe) {
-      // PATHPROBE is never agreed by this reference (enter_ext_mode): a PROBE is silently
-      // discarded, not refused as an unknown request.
-      return;
-    }
-    if (p.bth.opcode == wire::kOpExtResync) {
+      respond_ext_probe(qp, p, ctx);
+    } else if (p.bth.opcode == wire::kOpExtResync) {
       respond_ext_resync(qp, p, ctx);
     } else if (p.bth.opcode == wire::kOpExtCredit) {
       receive_ext_credit(qp, p, ctx);
@@ -655,9 +652,12 @@ void Device::note_activity(const QueuePair& qp) {
   // Ext: a PSN in flight or a READ's missing response may time out, so the QP stays active;
   // checked in O(1) here, as this runs for every packet (the exact deadline walks the PSNs in
   // flight: next_deadline()).
-  const bool ext_sending = qp.ext && qp.attr.state == QpState::kRts &&
-                           (!qp.ext->rnr_waits.empty() || !qp.ext->reads.empty() ||
-                            qp.ext->sent.next_psn() != wire::psn_add(qp.ext->sent.cumulative(), 1));
+  // ASSUMED_BAD entries under PATHPROBE are probed on a timer (section 25.2).
+  const bool ext_sending =
+      qp.ext && qp.attr.state == QpState::kRts &&
+      (!qp.ext->rnr_waits.empty() || !qp.ext->reads.empty() ||
+       (qp.ext->evs.any_assumed_bad() && qp.ext->evs.parameters().path_probe) ||
+       qp.ext->sent.next_psn() != wire::psn_add(qp.ext->sent.cumulative(), 1));
   const bool ext_work =
       qp.ext && (!qp.ext->retransmit.empty() || ext_sending || ext_responder_deadline(qp));
   if (unsent || ext_work || qp.retransmit_deadline_ns || qp.rnr_resume_ns) {

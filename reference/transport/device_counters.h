@@ -47,6 +47,7 @@ struct DeviceCounters {
   uint64_t ext_credit_raises = 0;
   uint64_t ext_credit_packets_sent = 0;
   uint64_t ext_credit_waits = 0;
+  uint64_t ext_probes_sent = 0;  // PROBE packets (section 25.2)
 
   template <class F>
   void for_each(F&& f) const {
@@ -84,6 +85,7 @@ struct DeviceCounters {
     f("ext_credit_raises", ext_credit_raises);
     f("ext_credit_packets_sent", ext_credit_packets_sent);
     f("ext_credit_waits", ext_credit_waits);
+    f("ext_probes_sent", ext_probes_sent);
   }
 };
 

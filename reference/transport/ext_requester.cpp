@@ -316,6 +316,33 @@ bool resync_message(QueuePair& qp, SendWqe& w, bool retransmission, QpContext& c
   return true;
 }
 
+// Section 25.2: a PROBE on entry i (ASSUMED_BAD: sent on it all the same), PSN the next the
+// QP would assign (it consumes none), MXH with the entry's EV and plane, MSN, RQSN and offset
+// 0 and the TX timestamp that the PRB = 1 answer echoes; no payload. Never on a DENIED entry
+// (MR-PF-11: due_probes() gives ASSUMED_BAD ones only).
+void send_probe(QueuePair& qp, size_t i, QpContext& ctx) {
+  const ext::EvEntry& e = qp.ext->evs.entry(i);
+  ctx.step("ext-requester", "Probe", qp.next_psn);
+  wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtProbe, qp.next_psn);
+  p.bth.version = wire::kExtVersion;
+  p.bth.ackreq = 1;
+  wire::Mxh mxh;
+  mxh.tsv = 1;
+  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
+  mxh.ev = e.ev;
+  mxh.plane = e.plane;
+  p.mxh = mxh;
+  ctx.send_on_entry(p, e);
+  ++ctx.counters.ext_probes_sent;
+}
+
+// Section 25.1's timers for ASSUMED_BAD entries: with PATHPROBE the PROBEs due (MR-PF-03),
+// without it the entries whose hold-down has passed go back to GOOD (MR-PF-13).
+void run_path_probes(QueuePair& qp, QpContext& ctx) {
+  if (!qp.ext->evs.any_assumed_bad()) return;
+  for (size_t i : qp.ext->evs.due_probes(ctx.now_ns)) send_probe(qp, i, ctx);
+}
+
 // Section 26.2's bytes in flight, in packets: sent and not acknowledged, less those a trim
 // NAK reported cut (they are in no queue until they are sent again).
 uint64_t in_network(const ext::ExtQpState& ext) {
@@ -628,8 +655,7 @@ void on_trim(QueuePair& qp, const QpContext& ctx) {
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return;
-  // Without PATHPROBE an ASSUMED_BAD entry is GOOD again once its hold-down has passed.
-  if (qp.ext->evs.any_assumed_bad()) (void)qp.ext->evs.due_probes(ctx.now_ns);
+  run_path_probes(qp, ctx);
   ExtReqState state = ExtReqState::kRetransmit;
   SendWqe* w = nullptr;
   // Bounded: each pass sends a packet or stops; the window holds at most 128 x 255 PSNs.
@@ -756,6 +782,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   if (auto echoed = ext.evs.find(s.ev_echo))
     ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed,
                              s.ece || s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean);
+  // MR-PF-12: a PROBE's answer brings its entry back (unless damped and still held).
+  if (s.prb)
+    if (auto probed = ext.evs.find(s.ev_echo)) ext.evs.on_probe_answer(*probed, ctx.now_ns);
   const ext::AckOutcome outcome = ext.sent.on_ack(report, ctx.now_ns, ext.rto);
   ext.psns_in_flight -= std::min<uint64_t>(ext.psns_in_flight, outcome.newly_acknowledged);
   if (ext.cc) {
@@ -782,6 +811,7 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     ext.retransmit.push_back({wait.second, ext::RetransmitCause::kNak});
     return true;
   });
+  run_path_probes(qp, ctx);
   if (blocked_on_credit(qp)) {
     take_back_stalled_credit(qp, ctx);
   } else {
@@ -840,6 +870,7 @@ std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
+  if (auto probe = ext.evs.next_probe_ns()) next = next ? std::min(*next, *probe) : *probe;
   if (blocked_on_credit(qp)) {  // a grant moves it on, or the stall bound
     const uint64_t stall = credit_stall_due_ns(ext);
     next = next ? std::min(*next, stall) : stall;

@@ -751,6 +751,20 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   }
 }
 
+void respond_ext_probe(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
+  if (!qp.ext || !qp.ext->agreement.has(wire::kMxcapPathProbe)) return;
+  if (qp.attr.state != QpState::kRtr && qp.attr.state != QpState::kRts) return;
+  if (!p.mxh) {
+    ++ctx.counters.dropped_malformed;  // table 19.1
+    return;
+  }
+  ctx.step("ext-responder", "Probe", p.bth.psn);
+  ext::AnsweredPacket a = answered_of(p, /*duplicate=*/false, ctx.now_ns);
+  a.probe = true;  // answered at once: the policy's own trigger, with PRB = 1
+  qp.ext->acks.on_packet(a);
+  flush_ext_ack(qp, ctx);
+}
+
 void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext || !qp.ext->agreement.has(wire::kMxcapResync)) return;  // MR-NF-12
   if (qp.attr.state != QpState::kRtr && qp.attr.state != QpState::kRts) return;

@@ -32,6 +32,10 @@ void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::He
 // by an ACK with ARA = 1; NAK 0x67 for a range beyond the window; otherwise (count 0, RESYNC
 // not agreed) silently discarded (MR-NF-12).
 void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
+// A PROBE for this QP (section 25.2): with PATHPROBE agreed, in RTR or RTS, answered by an
+// Ext ACK with PRB = 1 echoing its EV, plane and timestamp, at once; nothing else changes
+// (MR-PF-08). Otherwise silently discarded.
+void respond_ext_probe(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx);
 // A CREDIT packet with the QP's current credit limit (section 26.8), sent as an ACK is
 // (section 20.3); nothing for a QP without CREDIT.
 void send_ext_credit(QueuePair& qp, QpContext& ctx);

@@ -1131,6 +1131,81 @@ TEST_F(ExtPair, MultipathSpraysTheEvSetOverEveryPlaneAndAvoidsADownPort) {
   EXPECT_EQ(evs_down.size(), 12u);
 }
 
+// Section 25 with a plane black-holed in a's direction during a WRITE: its entries go
+// ASSUMED_BAD and the WRITE completes on the others. With PATHPROBE (MR-PF-03, MR-PF-08,
+// MR-PF-12) a sends PROBEs on them (opcode 0x18, TVer 1, no PSN consumed, MXH with the
+// entry's EV and plane and MSN 0), at intervals that double while the plane stays dead; once
+// it is back, b answers with PRB = 1 echoing the EV, and every entry is GOOD again long
+// before T_EV_HOLDDOWN. Without PATHPROBE (MR-PF-13) no PROBE leaves and the entries wait
+// out the hold-down.
+TEST_F(ExtPair, AssumedBadEntriesAreProbedAndComeBackOnTheAnswer) {
+  for (const bool probe : {true, false}) {
+    DeviceConfig ca = config(1, true), cb = config(2, true);
+    for (DeviceConfig* c : {&ca, &cb}) {
+      c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
+      if (probe) c->mxcap->features = c->mxcap->features | wire::kMxcapPathProbe;
+      c->planes = 4;
+      // No tail-loss probe: a lone packet on the dead plane is then recovered by its RTO,
+      // which is what makes its entry ASSUMED_BAD (a probe would repair it on another entry).
+      c->ext.sender.tlp_max_probes = 0;
+    }
+    build_with(ca, cb);
+    bool dead = true;
+    std::map<uint16_t, std::vector<uint64_t>> probes;  // by EV: when a sent one
+    size_t answers = 0;
+    fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+      const auto d = wire::decode_frame(frame);
+      const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+      if (from == 1) {
+        answers += p.sacketh && p.sacketh->prb ? 1 : 0;
+        return false;
+      }
+      if (p.bth.opcode == wire::kOpExtProbe) {
+        EXPECT_TRUE(p.bth.is_ext() && p.mxh && p.payload.empty());
+        EXPECT_EQ(p.mxh->msn, 0u);
+        EXPECT_EQ(p.udp.sport, p.mxh->ev) << "sent with its EV's encoding";
+        EXPECT_EQ(p.bth.psn, a_->dev.qp(a_->qpn)->next_psn) << "a PROBE consumes no PSN";
+        probes[p.mxh->ev].push_back(fabric_->now());
+      }
+      return dead && p.mxh && p.mxh->plane == 2;
+    };
+    const auto states = [&] {
+      std::map<ext::EvState, int> n;
+      const ext::EvTable& evs = a_->dev.qp(a_->qpn)->ext->evs;
+      for (size_t i = 0; i < evs.size(); ++i) ++n[evs.state(i)];
+      return n;
+    };
+    // One single-packet WRITE at a time, one per entry of the round robin.
+    for (int i = 0; i < 16; ++i) {
+      ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(1024, b_->mr.rkey)));
+      const std::vector<Completion> done = completions(*a_, 1);
+      ASSERT_EQ(done.size(), 1u);
+      ASSERT_EQ(done[0].status, WcStatus::kSuccess);
+    }
+    EXPECT_EQ(states()[ext::EvState::kAssumedBad], 4) << "plane 2's four entries";
+    fabric_->run_until([] { return false; }, 3'000'000);  // 3 ms dead
+    dead = false;
+    const uint64_t back = fabric_->now();
+    fabric_->run_until([] { return false; }, 4'000'000);
+    if (!probe) {
+      EXPECT_TRUE(probes.empty());
+      EXPECT_EQ(states()[ext::EvState::kAssumedBad], 4) << "T_EV_HOLDDOWN is 10 ms";
+      continue;
+    }
+    EXPECT_EQ(states()[ext::EvState::kGood], 16) << "the answers brought them back";
+    EXPECT_GE(answers, 4u);
+    ASSERT_EQ(probes.size(), 4u);
+    for (const auto& [ev, times] : probes) {
+      ASSERT_GE(times.size(), 3u) << ev;
+      const ext::PathFailureParameters paths;
+      for (size_t k = 1; k + 1 < times.size() && times[k] < back; ++k) {
+        EXPECT_EQ(times[k + 1] - times[k], 2 * (times[k] - times[k - 1])) << "doubling, EV " << ev;
+      }
+      EXPECT_LE(times[1] - times[0], 2 * paths.probe_interval_ns);
+    }
+  }
+}
+
 // The device's own record of the port each frame leaves on agrees with the MXH plane, and
 // an ACK leaves on the plane of the entry its EV (UDP source port) names.
 TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {

@@ -166,6 +166,16 @@ void EvTable::port_up(unsigned plane, uint64_t now_ns) {
   p.usable_from_ns = now_ns + (flapping ? parameters_.flap_hold_ns : parameters_.port_up_hold_ns);
 }
 
+std::optional<uint64_t> EvTable::next_probe_ns() const {
+  if (!parameters_.path_probe || assumed_bad_ == 0) return std::nullopt;
+  std::optional<uint64_t> next;
+  for (const Slot& s : entries_) {
+    if (s.state == EvState::kAssumedBad)
+      next = next ? std::min(*next, s.next_probe_ns) : s.next_probe_ns;
+  }
+  return next;
+}
+
 std::vector<size_t> EvTable::due_probes(uint64_t now_ns) {
   std::vector<size_t> due;
   for (size_t i = 0; i < entries_.size(); ++i) {

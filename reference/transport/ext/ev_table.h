@@ -102,6 +102,9 @@ class EvTable {
   // ASSUMED_BAD entries to probe now (PATHPROBE), each then due again after twice its last
   // interval; without PATHPROBE, entries whose hold-down has passed return to GOOD here.
   std::vector<size_t> due_probes(uint64_t now_ns);
+  // With PATHPROBE, when due_probes() next has an entry to probe; none without ASSUMED_BAD
+  // entries or PATHPROBE. O(entries).
+  std::optional<uint64_t> next_probe_ns() const;
 
  private:
   struct Slot {

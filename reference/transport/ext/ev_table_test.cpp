@@ -63,6 +63,25 @@ TEST(EvTable, ProbesAtADoublingIntervalUpToTheMaximum) {
   EXPECT_EQ(probes[8] - probes[7], 10 * kMs);
 }
 
+// The device sleeps until next_probe_ns(): it names each probe due_probes() then gives, and
+// nothing without an ASSUMED_BAD entry or without PATHPROBE.
+TEST(EvTable, NextProbeTimeIsWhenTheNextProbeIsDue) {
+  EvTable t = table(8);
+  EXPECT_FALSE(t.next_probe_ns());
+  t.on_rto(0, 0);
+  for (int k = 0; k < 5; ++k) {
+    const std::optional<uint64_t> due = t.next_probe_ns();
+    ASSERT_TRUE(due);
+    EXPECT_TRUE(t.due_probes(*due - 1).empty());
+    EXPECT_EQ(t.due_probes(*due), std::vector<size_t>{0});
+  }
+  t.on_probe_answer(0, *t.next_probe_ns());
+  EXPECT_FALSE(t.next_probe_ns());
+  EvTable quiet = table(8, PathFailureParameters{.path_probe = false});
+  quiet.on_rto(0, 0);
+  EXPECT_FALSE(quiet.next_probe_ns());
+}
+
 TEST(EvTable, AProbeAnswerReturnsTheEntryToGood) {
   EvTable t = table(8);
   t.on_rto(3, 0);
