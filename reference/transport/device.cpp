@@ -419,7 +419,8 @@ QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
                    srq,
                    now_ns,
                    step_trace_,
-                   base_plane(qp.qpn)};
+                   base_plane(qp.qpn),
+                   config_.mxcap && config_.mxcap->ev_mode == 1};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {

@@ -66,12 +66,14 @@ class ExtPair : public ::testing::Test {
       e->mr = *e->dev.memory().reg_mr(e->pd, kMrSize, memory::kLocalWrite | memory::kRemoteWrite,
                                       e == a_.get() ? 0x10000000 : 0x20000000);
     }
-    connect(*a_, *b_, 0xffff80, 0x100);  // a's PSNs wrap 2^24 mid-transfer
-    connect(*b_, *a_, 0x100, 0xffff80);
+    connect(*a_, *b_, 0xffff80, 0x100, ipv6_);  // a's PSNs wrap 2^24 mid-transfer
+    connect(*b_, *a_, 0x100, 0xffff80, ipv6_);
     fabric_ = std::make_unique<LoopbackFabric>(a_->dev, b_->dev, seed);
   }
 
-  static void connect(Endpoint& self, Endpoint& peer, uint32_t my_psn, uint32_t peer_psn) {
+  // Over IPv6 (each device's first further address) when `ipv6`.
+  static void connect(Endpoint& self, Endpoint& peer, uint32_t my_psn, uint32_t peer_psn,
+                      bool ipv6) {
     QpAttributes attr;
     attr.state = QpState::kInit;
     attr.access_flags = kQpRemoteWrite;
@@ -82,6 +84,11 @@ class ExtPair : public ::testing::Test {
     attr.av.dmac = peer.dev.config().mac;
     attr.av.sip = self.dev.config().ip;
     attr.av.dip = peer.dev.config().ip;
+    if (ipv6) {
+      attr.av.sip = self.dev.config().ipv6.at(0);
+      attr.av.dip = peer.dev.config().ipv6.at(0);
+      attr.av.flow_label = 0x12345;
+    }
     attr.av.udp_sport = 0xc000 + (self.qpn & 0x3fff);
     attr.dest_qpn = peer.qpn;
     attr.rq_psn = peer_psn;
@@ -161,6 +168,7 @@ class ExtPair : public ::testing::Test {
 
   std::unique_ptr<Endpoint> a_, b_;
   std::unique_ptr<LoopbackFabric> fabric_;
+  bool ipv6_ = false;  // build() connects over IPv6
   std::vector<uint8_t> data_;
 };
 
@@ -1203,6 +1211,50 @@ TEST_F(ExtPair, AssumedBadEntriesAreProbedAndComeBackOnTheAnswer) {
       }
       EXPECT_LE(times[1] - times[0], 2 * paths.probe_interval_ns);
     }
+  }
+}
+
+// Section 20.2 over IPv6: in EV mode FLOW (the device's MXCAP says so) every Ext packet,
+// requests and ACKs alike, carries flow label (plane << 16) | EV and UDP source port 0xC000 |
+// ((FL & 0x3FFF) ^ (FL >> 14)) (MR-MU-03); in EV mode UDP the port is the EV and the flow
+// label the address vector's (MR-MU-02).
+TEST_F(ExtPair, EvModeFlowCarriesTheEvInTheIpv6FlowLabel) {
+  for (const bool flow : {true, false}) {
+    DeviceConfig ca = config(1, true), cb = config(2, true);
+    ca.ipv6 = {*wire::Ipv6Address::parse("2001:db8::1")};
+    cb.ipv6 = {*wire::Ipv6Address::parse("2001:db8::2")};
+    for (DeviceConfig* c : {&ca, &cb}) {
+      c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
+      c->mxcap->ev_mode = flow ? 1 : 0;
+      c->planes = 4;
+    }
+    ipv6_ = true;
+    build_with(ca, cb);
+    ASSERT_EQ(write_through(b_->mr.rkey).at(0).status, WcStatus::kSuccess);
+    EXPECT_EQ(placed(), data_);
+    size_t checked = 0;
+    for (const auto& [to, frame] : fabric_->trace) {
+      const auto d = wire::decode_frame(frame);
+      ASSERT_TRUE(d);
+      const wire::RocePacket& p = std::get<wire::DecodedRoce>(*d).packet;
+      const auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
+      ASSERT_NE(v6, nullptr);
+      const uint32_t fl = v6->fl.value();
+      const uint16_t folded = 0xc000 | ((fl & 0x3fff) ^ (fl >> 14));
+      if (!p.mxh) {  // an ACK: its entry is its own choice, so the encoding is what is checked
+        if (flow) EXPECT_EQ(p.udp.sport, folded);
+        continue;
+      }
+      if (flow) {
+        EXPECT_EQ(fl, uint32_t{p.mxh->plane} << 16 | p.mxh->ev);
+        EXPECT_EQ(p.udp.sport, folded);
+      } else {
+        EXPECT_EQ(fl, 0x12345u);
+        EXPECT_EQ(p.udp.sport, p.mxh->ev);
+      }
+      ++checked;
+    }
+    EXPECT_GE(checked, kMessage / 1024);
   }
 }
 

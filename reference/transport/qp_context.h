@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "reference/memory/memory_table.h"
@@ -44,6 +45,9 @@ struct QpContext {
   uint64_t now_ns = 0;
   StepTrace* trace = nullptr;  // records each engine step when the device has one
   uint8_t plane = 0;           // a base QP's port: its packets never change plane
+  // The device's EV mode (its MXCAP block's, section 20.2): FLOW encodes the EV in the IPv6
+  // flow label; IPv4 packets keep UDP mode whatever it says.
+  bool ev_mode_flow = false;
 
   void step(std::string_view machine, std::string_view state, uint32_t psn) const {
     if (trace != nullptr) trace->record(machine, state, psn);
@@ -54,10 +58,19 @@ struct QpContext {
     outbox.push(factory.finish(p), on_plane);
     ++counters.sent_pkts;
   }
-  // An Ext QP's packet on EV set entry `e` (section 20.2, EV mode UDP): its UDP source port
-  // is the EV (MR-MU-02) and it leaves on the entry's plane (MR-MU-10).
+  // An Ext QP's packet on EV set entry `e` (section 20.2), leaving on the entry's plane
+  // (MR-MU-10). EV mode UDP: UDP source port = EV, the flow label the QP's address vector
+  // gave (MR-MU-02). FLOW, IPv6: flow label (plane << 16) | EV and the port folded from it
+  // (MR-MU-03).
   void send_on_entry(wire::RocePacket& p, const ext::EvEntry& e) {
-    p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
+    auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
+    if (ev_mode_flow && v6 != nullptr) {
+      const ext::EvEncoding flow = ext::encode_flow(e);
+      v6->fl = flow.flow_label;
+      p.udp.sport = flow.udp_source_port;
+    } else {
+      p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
+    }
     send_on(p, e.plane);
   }
   std::deque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
