@@ -84,7 +84,7 @@ constexpr std::array<WcStatusEntry, 23> kWcStatuses{{
     {IBV_WC_RNR_RETRY_EXC_ERR, "RNR_RETRY_EXC_ERR", WcStatus::kRnrRetryExceededError},
     {IBV_WC_LOC_RDD_VIOL_ERR, "LOC_RDD_VIOL_ERR", WcStatus::kGeneralError},
     {IBV_WC_REM_INV_RD_REQ_ERR, "REM_INV_RD_REQ_ERR", WcStatus::kGeneralError},
-    {IBV_WC_REM_ABORT_ERR, "REM_ABORT_ERR", WcStatus::kGeneralError},
+    {IBV_WC_REM_ABORT_ERR, "REM_ABORT_ERR", WcStatus::kRemoteAbortError},
     {IBV_WC_INV_EECN_ERR, "INV_EECN_ERR", WcStatus::kGeneralError},
     {IBV_WC_INV_EEC_STATE_ERR, "INV_EEC_STATE_ERR", WcStatus::kGeneralError},
     {IBV_WC_FATAL_ERR, "FATAL_ERR", WcStatus::kGeneralError},

@@ -173,7 +173,9 @@ struct ExtQpState {
   // draws it again until a RESYNC covers the PSN), and the MSNs of messages failed by such a
   // NAK or by a RESYNC: none of their bytes is placed, their receive WQE completes in error.
   std::map<uint32_t, uint8_t> failed_psns;
-  std::set<uint32_t> failed_msns;
+  // By MSN, the status its receive WQE completes with: remote operational error after a NAK
+  // or a RESYNC of code 1, remote abort after one of code 2 or 3 (section 22.3).
+  std::map<uint32_t, WcStatus> failed_msns;
   // The newest kAtomicResults ATOMICs executed; a duplicate older than those is not answered
   // (its requester had every later PSN acknowledged, so it has moved on).
   static constexpr size_t kAtomicResults = 64;

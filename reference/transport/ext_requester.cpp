@@ -71,6 +71,13 @@ bool has_credit(const ext::ExtQpState& ext, uint32_t payload, QpContext& ctx) {
   return false;
 }
 
+// The MXH Pending field now (MR-CR-04): the posted bytes not yet sent, plus a PMTU for each
+// retransmission waiting. 0 without CREDIT (MR-CR-01).
+uint8_t pending_now(const ext::ExtQpState& ext, uint32_t mtu) {
+  if (!ext.credit_tx) return 0;
+  return ext::pending_field(ext.unsent_credit_bytes + uint64_t{mtu} * ext.retransmit.size());
+}
+
 // A request packet of `payload` bytes leaves: its cost is spent and no longer pending, and
 // the MXH Pending field says what is still to send after it (MR-CR-04): the posted bytes not
 // yet sent, plus a PMTU for each retransmission waiting. 0 without CREDIT (MR-CR-01).
@@ -80,7 +87,7 @@ uint8_t spend_credit(ext::ExtQpState& ext, uint32_t payload, bool first_transmis
   ext.credit_tx->on_sent(payload);
   if (first_transmission)
     ext.unsent_credit_bytes -= std::min(ext.unsent_credit_bytes, ext::credit_bytes(payload));
-  return ext::pending_field(ext.unsent_credit_bytes + uint64_t{mtu} * ext.retransmit.size());
+  return pending_now(ext, mtu);
 }
 
 // Retransmissions wait for credit (a PMTU's worth: the front one may be shorter). Meanwhile
@@ -261,7 +268,7 @@ bool reissue_read(QueuePair& qp, SendWqe& w, QpContext& ctx) {
 // those never sent before leave their cost behind (they will never go as data). False, and
 // nothing sent, when no entry is usable.
 bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool retransmission,
-                 QpContext& ctx) {
+                 bool probe, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t first = wire::psn_add(w.first_psn, index);
   const std::optional<ext::EvEntry> entry = choose_entry(ext, first, retransmission, ctx.now_ns);
@@ -280,13 +287,14 @@ bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool
   mxh.ev = entry->ev;
   mxh.plane = entry->plane;
   mxh.ar = 1;
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t psn = wire::psn_add(first, i);
-    if (psn == ext.sent.next_psn())
+  // Section 26.7: a RESYNC costs no credit; the PSNs it covers that never left as data are no
+  // longer pending.
+  if (!answered_by_response(w.wr.opcode)) {
+    for (uint32_t i = std::max(index, w.next_packet); i < index + count; ++i)
       ext.unsent_credit_bytes -=
-          std::min(ext.unsent_credit_bytes, ext::credit_bytes(packet_payload(w, index + i, mtu)));
+          std::min(ext.unsent_credit_bytes, ext::credit_bytes(packet_payload(w, i, mtu)));
   }
-  mxh.pending = spend_credit(ext, 0, /*first_transmission=*/false, mtu);
+  mxh.pending = pending_now(ext, mtu);
   p.mxh = mxh;
   p.rsyneth = wire::Rsyneth{.code = ext.failed_wqes.at(w.first_psn).resync_code,
                             .end = index + count == w.npsn ? 1U : 0U,
@@ -298,7 +306,7 @@ bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool
       ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, false);
       ++ext.psns_in_flight;
     } else if (ext.sent.outstanding(psn)) {
-      ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, false);
+      ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);  // a probe: RTO unchanged
     }
   }
   return true;
@@ -307,11 +315,11 @@ bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool
 // MR-NF-05, MR-NF-13: the RESYNC of failed work request `w` for the PSNs it has sent, from
 // the oldest still outstanding to the newest; the rest follow when the window lets them
 // (transmit). True when nothing is left to cover.
-bool resync_message(QueuePair& qp, SendWqe& w, bool retransmission, QpContext& ctx) {
+bool resync_message(QueuePair& qp, SendWqe& w, bool retransmission, bool probe, QpContext& ctx) {
   const uint32_t sent = answered_by_response(w.wr.opcode) ? w.npsn : w.next_packet;
   for (uint32_t i = 0; i < sent; ++i) {
     if (qp.ext->sent.outstanding(wire::psn_add(w.first_psn, i)))
-      return send_resync(qp, w, i, sent - i, retransmission, ctx);
+      return send_resync(qp, w, i, sent - i, retransmission, probe, ctx);
   }
   return true;
 }
@@ -367,6 +375,20 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // responses are still missing.
     const bool read = answered_by_response(w->wr.opcode);
     if (!read && !ext.sent.outstanding(r.psn)) continue;
+    // The RESYNC again, not the data (MR-NF-13); it needs no credit (section 26.7).
+    if (ext.failed_wqes.contains(w->first_psn)) {
+      if (reissued.contains(w->first_psn)) continue;
+      ctx.step("ext-requester", "Retransmit", r.psn);
+      if (!resync_message(qp, *w, /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe,
+                          ctx)) {
+        ext.retransmit.push_front(r);
+        hold_back();
+        return ExtReqState::kDone;
+      }
+      reissued.insert(w->first_psn);
+      ++ctx.counters.ext_retransmitted;
+      continue;
+    }
     // A trimmed packet left the network (the NAK said so): it goes again as new data does,
     // inside the congestion window, or a trim-retransmit loop runs at line rate.
     const uint64_t mtu = qp.attr.path_mtu;
@@ -383,17 +405,6 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       return ExtReqState::kDone;
     }
     ctx.step("ext-requester", "Retransmit", r.psn);
-    if (ext.failed_wqes.contains(w->first_psn)) {  // the RESYNC again, not the data (MR-NF-13)
-      if (reissued.contains(w->first_psn)) continue;
-      if (!resync_message(qp, *w, /*retransmission=*/true, ctx)) {
-        ext.retransmit.push_front(r);
-        hold_back();
-        return ExtReqState::kDone;
-      }
-      reissued.insert(w->first_psn);
-      ++ctx.counters.ext_retransmitted;
-      continue;
-    }
     if (read) {
       // One reissue answers every PSN of the READ queued now.
       if (reissued.contains(w->first_psn)) continue;
@@ -451,7 +462,8 @@ ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) 
     return ExtReqState::kDone;
   const uint64_t mtu = qp.attr.path_mtu;
   if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
-  if (!has_credit(ext, packet_payload(w, w.next_packet, qp.attr.path_mtu), ctx))
+  const bool resync = ext.failed_wqes.contains(w.first_psn);  // costs no credit (26.7)
+  if (!resync && !has_credit(ext, packet_payload(w, w.next_packet, qp.attr.path_mtu), ctx))
     return ExtReqState::kDone;
   return ExtReqState::kTransmit;
 }
@@ -463,7 +475,8 @@ ExtReqState transmit_resync(QueuePair& qp, SendWqe& w, QpContext& ctx) {
   while (w.next_packet + count < w.npsn && count < 0xffff &&
          qp.ext->sent.may_send_new(wire::psn_add(qp.next_psn, count)))
     ++count;
-  if (count == 0 || !send_resync(qp, w, w.next_packet, count, /*retransmission=*/false, ctx))
+  if (count == 0 ||
+      !send_resync(qp, w, w.next_packet, count, /*retransmission=*/false, /*probe=*/false, ctx))
     return ExtReqState::kDone;
   w.next_packet += count;
   qp.next_psn = wire::psn_add(qp.next_psn, count);
@@ -552,8 +565,9 @@ void fail_operation(QueuePair& qp, uint32_t psn, const ext::FailedWork& failure,
   ctx.step("ext-requester", "OperationFailed", psn);
   ext.failed_wqes.emplace(w->first_psn, failure);
   ext.reads.erase(w->first_psn);
-  if (!resync_message(qp, *w, /*retransmission=*/false, ctx))
+  if (!resync_message(qp, *w, /*retransmission=*/false, /*probe=*/false, ctx))
     ext.retransmit.push_back({psn, ext::RetransmitCause::kNak});  // when an entry is usable
+  retire_acknowledged(qp, ctx);  // nothing left to cover: it completes now, in order
 }
 
 // MR-NF-08, MR-NF-09: NAK 0x6B is the receiver's lack of room, not a loss: the PSN goes again
@@ -574,7 +588,11 @@ void on_resource_nak(QueuePair& qp, uint32_t psn, QpContext& ctx) {
   uint64_t delay = ext.resource_delay_ns;
   for (uint32_t i = 1; i < k && delay < ext.rto.max_ns(); ++i) delay *= 2;
   const uint64_t due = ctx.now_ns + std::min(delay, ext.rto.max_ns());
-  ext.sent.hold(psn, due);
+  // A READ or ATOMIC is one request for all its PSNs: all of them, and its own timer, wait.
+  for (uint32_t i = 0; i < w->npsn; ++i) ext.sent.hold(wire::psn_add(w->first_psn, i), due);
+  if (auto read = ext.reads.find(w->first_psn); read != ext.reads.end()) read->second.hold(due);
+  // The newest NAK's delay is the one that counts (a second NAK during the wait replaces it).
+  std::erase_if(ext.rnr_waits, [&](const auto& wait) { return wait.second == psn; });
   ext.rnr_waits.emplace_back(due, psn);
 }
 
@@ -620,7 +638,8 @@ void place_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ct
     fail_at(qp, read->first, WcStatus::kLocalProtectionError, ctx);
     return;
   }
-  if (ctx.now_ns - read->second.issued_ns() >= ext.rto.srtt_ns()) {
+  if (ctx.now_ns >= read->second.issued_ns() &&
+      ctx.now_ns - read->second.issued_ns() >= ext.rto.srtt_ns()) {
     if (auto m = read->second.first_missing(ctx.now_ns, UINT64_MAX))
       ext.retransmit.push_back({*m, ext::RetransmitCause::kEarlyLoss});
   }

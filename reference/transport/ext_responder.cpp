@@ -252,22 +252,29 @@ ExtRespState check_placement(const QueuePair& qp, const ExtRequest& r) {
   return r.needs_wqe() ? ExtRespState::kBindWqe : ExtRespState::kCheckRkey;
 }
 
+// A posted receive WQE into the RQSN binding, under the next posting sequence.
+void take_wqe(ext::ExtQpState& ext, std::deque<RecvWr>& queue) {
+  const uint64_t sequence = ext.next_wqe_sequence++;
+  ext.wqes.emplace(sequence, std::move(queue.front()));
+  queue.pop_front();
+  ext.binding.post(sequence);
+}
+
+// Every WQE of the QP's own receive queue into the binding, in posting order (WQE k serves
+// RQSN k); an SRQ's are taken one at a time, when an RQSN's first packet needs one.
+void take_queued_wqes(QueuePair& qp, const QpContext& ctx) {
+  if (ctx.srq != nullptr) return;
+  while (!qp.rq.empty()) take_wqe(*qp.ext, qp.rq);
+}
+
 // The receive WQE of the packet's RQSN (MR-OO-06): WQE k of a receive queue serves RQSN k;
 // an SRQ's next WQE is bound when an RQSN's first packet arrives. None: RNR (MR-OO-11).
 ExtRespState bind_wqe(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
-  const auto take = [&](std::deque<RecvWr>& queue) {
-    const uint64_t sequence = ext.next_wqe_sequence++;
-    ext.wqes.emplace(sequence, std::move(queue.front()));
-    queue.pop_front();
-    ext.binding.post(sequence);
-  };
-  if (ctx.srq == nullptr) {
-    while (!qp.rq.empty()) take(qp.rq);
-  }
+  take_queued_wqes(qp, ctx);
   auto sequence = ext.binding.bind(r.p.mxh->rqsn);
   if (!sequence && ctx.srq != nullptr && !ctx.srq->empty()) {
-    take(*ctx.srq);
+    take_wqe(ext, *ctx.srq);
     sequence = ext.binding.bind(r.p.mxh->rqsn);
   }
   if (!sequence) return ExtRespState::kRnrNak;
@@ -311,8 +318,14 @@ ExtRespState place(const QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
 // (MR-OO-04, MR-OO-05); a WRITE without immediate only moves the MSN.
 void complete_messages(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
+  // A failed SEND may have bound no WQE yet (none of its packets was placed): WQE k is its.
+  take_queued_wqes(qp, ctx);
   for (uint32_t msn : ext.completions.advance(ext.window.cumulative())) {
-    const bool failed = ext.failed_msns.erase(msn) > 0;
+    std::optional<WcStatus> failed;
+    if (auto f = ext.failed_msns.find(msn); f != ext.failed_msns.end()) {
+      failed = f->second;
+      ext.failed_msns.erase(f);
+    }
     auto end = ext.ends.find(msn);
     if (end == ext.ends.end()) continue;
     const ext::ExtMessageEnd& e = end->second;
@@ -320,7 +333,7 @@ void complete_messages(QueuePair& qp, QpContext& ctx) {
       if (auto sequence = ext.binding.bind(e.rqsn)) {
         Completion c;
         // MR-NF-04, MR-NF-11: a message NONFATAL failed completes in error; the QP lives on.
-        if (failed) c.status = WcStatus::kRemoteOperationError;
+        if (failed) c.status = *failed;
         // Section 24: the invalidation, in MSN order with the completion (MR-MP-09). The key
         // was checked when its IETH arrived (bind_wqe); one invalidated since (by an earlier
         // message) fails the receive and the QP, as in Part I.
@@ -439,7 +452,7 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRequest& h, QpContext
 void fail_held(QueuePair& qp, const ext::HeldRequest& h, uint8_t nak, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   ext.failed_psns[h.psn] = nak;
-  ext.failed_msns.insert(h.msn);
+  ext.failed_msns.try_emplace(h.msn, WcStatus::kRemoteOperationError);
   const uint32_t count = h.atomic ? 1 : packets_for(h.dma_length, qp.attr.path_mtu);
   ext.completions.on_last_packet(h.msn, wire::psn_add(h.psn, count - 1));
   send_ext_ack(qp, nak, h.psn, ctx);
@@ -618,8 +631,13 @@ ExtRespState nak_operation(QueuePair& qp, const ExtRequest& r, uint8_t nak, QpCo
   ext::ExtQpState& ext = *qp.ext;
   const wire::Mxh& mxh = *r.p.mxh;
   const uint32_t psn = r.p.bth.psn;
+  answer(qp, r, /*duplicate=*/false, ctx);
+  send_ext_ack(qp, nak, psn, ctx);
+  // A malformed copy of a PSN already received, or one beyond the window, fails nothing: only
+  // a new PSN becomes a hole that a RESYNC will fill.
+  if (ext.window.classify(psn) != ext::PsnArrival::kNew) return ExtRespState::kDone;
   ext.failed_psns[psn] = nak;
-  ext.failed_msns.insert(mxh.msn);
+  ext.failed_msns.try_emplace(mxh.msn, WcStatus::kRemoteOperationError);
   std::optional<uint32_t> last;
   if (r.read && r.p.reth) {
     last = wire::psn_add(psn, packets_for(r.p.reth->dlen, qp.attr.path_mtu) - 1);
@@ -631,8 +649,6 @@ ExtRespState nak_operation(QueuePair& qp, const ExtRequest& r, uint8_t nak, QpCo
       ext.ends.try_emplace(mxh.msn, ext::ExtMessageEnd{.rqsn = mxh.rqsn, .send = r.kind.send});
     ext.completions.on_last_packet(mxh.msn, *last);
   }
-  answer(qp, r, /*duplicate=*/false, ctx);
-  send_ext_ack(qp, nak, psn, ctx);
   return ExtRespState::kDone;
 }
 
@@ -797,10 +813,13 @@ void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx
       all_received = false;
     }
   }
-  // A repeat of a RESYNC already taken changes nothing (its message may have completed).
-  if (!all_received) {
-    const wire::Mxh& mxh = *p.mxh;
-    ext.failed_msns.insert(mxh.msn);
+  // MR-NF-10 fails the message whether or not its PSNs were in; a repeat for a message that
+  // has completed since changes nothing (its MSN is past).
+  const wire::Mxh& mxh = *p.mxh;
+  if (wire::psn_diff(mxh.msn, (ext.completions.msn() + 1) & wire::kPsnMask) >= 0) {
+    // Code 2 (ABORT) and 3 (RESOURCE): the requester gave the message up (section 22.3).
+    ext.failed_msns[mxh.msn] =
+        p.rsyneth->code == 1 ? WcStatus::kRemoteOperationError : WcStatus::kRemoteAbortError;
     if (p.rsyneth->end) {  // the message's last PSN, now known (MR-NF-11)
       if (mxh.rqsn != 0)
         ext.ends.try_emplace(mxh.msn, ext::ExtMessageEnd{.rqsn = mxh.rqsn, .send = true});

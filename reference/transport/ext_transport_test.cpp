@@ -807,9 +807,10 @@ TEST_F(ExtPair, ASendWithInvalidateOfAnUnknownKeyNaksAtItsLastPacket) {
   EXPECT_NE(at_b[0].status, WcStatus::kSuccess);
 }
 
-DeviceConfig nonfatal_config(int host) {
+DeviceConfig nonfatal_config(int host, bool credit = false) {
   DeviceConfig c = config(host, true);
   c.mxcap->features2 = wire::kMxcapNonFatal | wire::kMxcapResync;
+  if (credit) c.mxcap->features = c.mxcap->features | wire::kMxcapCredit;
   return c;
 }
 
@@ -817,10 +818,13 @@ DeviceConfig nonfatal_config(int host) {
 // with a bad R_Key and a READ of a region that does not allow it fail alone, in posting order,
 // with the status their NAK (0x69) names; the requester covers each failed message with a
 // RESYNC (code 1, END on the one that reaches its last PSN) and sends none of its PSNs as
-// data after it; both QPs stay in RTS, and the WRITEs around them place every byte.
+// data after it; both QPs stay in RTS, and the WRITEs around them place every byte. Seed 3
+// runs with receiver credits: a RESYNC costs none (section 26.7), so the sender has spent
+// exactly what its data packets cost, and nothing stays pending.
 TEST_F(ExtPair, WithNonfatalABadRkeyFailsOnlyItsOperationAndTheQpCarriesOn) {
   for (uint64_t seed : {1, 2, 3}) {
-    build_with(nonfatal_config(1), nonfatal_config(2), seed);
+    const bool credit = seed == 3;
+    build_with(nonfatal_config(1, credit), nonfatal_config(2, credit), seed);
     fabric_->set_impairment(seed == 1 ? Impairment{} : Impairment{.drop = 0.05, .reorder = 0.2});
     // In the order a sent them. Every RESYNC's first transmission is lost: its PSNs time out
     // into a RESYNC again (MR-NF-13), not into data.
@@ -890,9 +894,13 @@ TEST_F(ExtPair, WithNonfatalABadRkeyFailsOnlyItsOperationAndTheQpCarriesOn) {
       }
     }
     std::set<uint32_t> resynced_msns;
+    uint16_t data_cost = 0;  // credit units, modulo 2^16 as the sender counts them
     for (const auto& frame : sent_by_a) {
       const auto d = wire::decode_frame(frame);
       const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+      if (p.bth.opcode != wire::kOpExtResync)
+        data_cost = static_cast<uint16_t>(
+            data_cost + ext::credit_cost(static_cast<uint32_t>(p.payload.size())));
       if (p.bth.opcode == wire::kOpExtResync) {
         ASSERT_TRUE(p.rsyneth && p.mxh);
         EXPECT_EQ(p.rsyneth->code.value(), 1u);
@@ -906,6 +914,11 @@ TEST_F(ExtPair, WithNonfatalABadRkeyFailsOnlyItsOperationAndTheQpCarriesOn) {
     EXPECT_EQ(resynced_msns, (std::set<uint32_t>{2, 3})) << "seed " << seed;
     EXPECT_GE(op_naks, 2u);
     EXPECT_GE(resyncs_again, 2u);
+    if (credit) {
+      const ext::ExtQpState& ext = *a_->dev.qp(a_->qpn)->ext;
+      EXPECT_EQ(ext.credit_tx->spent(), data_cost) << "a RESYNC was charged credit";
+      EXPECT_EQ(ext.unsent_credit_bytes, 0u) << "Pending still counts PSNs a RESYNC covered";
+    }
   }
 }
 
@@ -991,7 +1004,9 @@ TEST_F(ExtPair, ANak0x6BDelaysThePsnDoublingAndTheLastOneGivesItsMessageUp) {
   for (const auto& [to, frame] : fabric_->trace)
     if (to == 0) ack_frame = frame;
   ASSERT_FALSE(ack_frame.empty());
-  const uint32_t x = wire::psn_add(a_->dev.qp(a_->qpn)->next_psn, 1);  // the next WRITE's 2nd
+  // The next work request: a SEND of one packet, which b never sees, so that b's receive WQE
+  // is bound by nothing but the RESYNC (MR-NF-11).
+  const uint32_t x = a_->dev.qp(a_->qpn)->next_psn;
   std::vector<uint64_t> sent_at;
   std::vector<uint8_t> resync_codes;
   bool owe_nak = false;
@@ -1008,11 +1023,12 @@ TEST_F(ExtPair, ANak0x6BDelaysThePsnDoublingAndTheLastOneGivesItsMessageUp) {
     owe_nak = true;
     return true;  // b never sees it; the test answers for b
   };
-  for (uint64_t id : {1, 2}) {
-    SendWr w = write(id == 1 ? 4096 : 1024, b_->mr.rkey);
-    w.wr_id = id;
-    ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
-  }
+  for (uint64_t id : {61, 62})
+    ASSERT_TRUE(b_->dev.post_recv(b_->qpn, RecvWr{id, {Sge{b_->mr.va, 4096, b_->mr.lkey}}}));
+  SendWr send = write(1024, 0);
+  send.opcode = SendOpcode::kSend;
+  send.wr_id = 1;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
   std::vector<uint64_t> naked_at;
   for (int i = 0; i < 20; ++i) {
     if (!fabric_->run_until([&] { return owe_nak; }, 100'000'000)) break;
@@ -1024,11 +1040,24 @@ TEST_F(ExtPair, ANak0x6BDelaysThePsnDoublingAndTheLastOneGivesItsMessageUp) {
     naked_at.push_back(fabric_->now());
     a_->dev.receive(wire::build_frame(nak), fabric_->now());
   }
-  const std::vector<Completion> got = completions(*a_, 2);
-  ASSERT_EQ(got.size(), 2u) << naked_at.size() << " NAKs, " << sent_at.size() << " sent, "
+  const std::vector<Completion> got = completions(*a_, 1);
+  ASSERT_EQ(got.size(), 1u) << naked_at.size() << " NAKs, " << sent_at.size() << " sent, "
                             << a_->dev.counters().ext_retransmitted << " retransmitted";
   EXPECT_EQ(got[0].status, WcStatus::kRemoteOperationError);
-  EXPECT_EQ(got[1].status, WcStatus::kSuccess);
+  // b completes the WQE the given-up SEND would have used, bound by nothing but the RESYNC.
+  const std::vector<Completion> failed_at_b = completions(*b_, 1);
+  ASSERT_EQ(failed_at_b.size(), 1u) << "the given-up SEND's receive WQE never completed";
+  EXPECT_EQ(failed_at_b[0].wr_id, 61u);
+  EXPECT_EQ(failed_at_b[0].status, WcStatus::kRemoteAbortError) << "RESYNC code 3 (22.3)";
+  send.wr_id = 2;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, send));
+  const std::vector<Completion> next = completions(*a_, 1);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].status, WcStatus::kSuccess);
+  const std::vector<Completion> landed_at_b = completions(*b_, 1);
+  ASSERT_EQ(landed_at_b.size(), 1u);
+  EXPECT_EQ(landed_at_b[0].wr_id, 62u);
+  EXPECT_EQ(landed_at_b[0].status, WcStatus::kSuccess);
   const uint32_t n = ext::ExtQpParameters{}.resource_retry;
   ASSERT_EQ(naked_at.size(), n);
   std::string times;
@@ -1044,6 +1073,49 @@ TEST_F(ExtPair, ANak0x6BDelaysThePsnDoublingAndTheLastOneGivesItsMessageUp) {
   }
   EXPECT_EQ(resync_codes, (std::vector<uint8_t>{3}));
   EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kRts);
+  EXPECT_EQ(a_->dev.qp(a_->qpn)->ext->evs.counters().ev_assumed_bad, 0u)
+      << "a NAK 0x6B is no path failure (MR-NF-09)";
+}
+
+// MR-NF-08 for a READ: a READ request NAKed 0x6B is asked again after T_NF_RESOURCE_DELAY,
+// not sooner: neither its PSNs' RTOs nor the READ's own timer reissue it during the wait.
+TEST_F(ExtPair, AReadNakedWith0x6BIsReissuedOnlyAfterTheDelay) {
+  build_with(nonfatal_config(1), nonfatal_config(2));
+  ASSERT_EQ(write_through(b_->mr.rkey).size(), 1U);  // an RTT sample: the RTO is ~50 us
+  std::vector<uint8_t> ack_frame;
+  for (const auto& [to, frame] : fabric_->trace)
+    if (to == 0) ack_frame = frame;
+  const memory::MrInfo readable = readable_region(pattern(8192, 6));
+  std::vector<uint64_t> requests;  // when a sent the READ request
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    if (from != 0) return false;
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (p.bth.opcode != wire::kOpRcRdmaReadRequest) return false;
+    requests.push_back(fabric_->now());
+    return requests.size() == 1;  // the first is "refused" by the NAK below
+  };
+  SendWr r;
+  r.wr_id = 7;
+  r.opcode = SendOpcode::kRead;
+  r.sg_list = {Sge{a_->mr.va, 8192, a_->mr.lkey}};
+  r.remote_addr = readable.va;
+  r.rkey = readable.rkey;
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, r));
+  ASSERT_TRUE(fabric_->run_until([&] { return !requests.empty(); }, 1'000'000));
+  const auto d = wire::decode_frame(ack_frame);
+  wire::RocePacket nak = std::get<wire::DecodedRoce>(*d).packet;
+  nak.bth.psn = a_->dev.qp(a_->qpn)->sq.front().first_psn;
+  nak.aeth->syndrome = wire::kNakResource;
+  const uint64_t naked_at = fabric_->now();
+  a_->dev.receive(wire::build_frame(nak), naked_at);
+  const std::vector<Completion> got = completions(*a_, 1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(*a_->dev.memory().read(a_->mr.lkey, a_->mr.va, 8192), pattern(8192, 6));
+  ASSERT_EQ(requests.size(), 2u) << "reissued during the wait";
+  EXPECT_GE(requests[1] - naked_at, ext::ExtQpParameters{}.resource_delay_ns);
+  EXPECT_LE(requests[1] - naked_at, ext::ExtQpParameters{}.resource_delay_ns + 1'000);
 }
 
 // Section 26.7: messages of one packet, each posted after the last completed, leave Pending

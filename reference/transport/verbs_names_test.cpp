@@ -22,7 +22,8 @@ TEST(VerbsNames, EverySendOpcodeNameRoundTripsToItsEnumValue) {
 TEST(VerbsNames, StatusAndCompletionOpcodeNamesFollowTheirEnums) {
   EXPECT_EQ(to_string(WcStatus::kSuccess), "SUCCESS");
   EXPECT_EQ(to_string(WcStatus::kGeneralError), "GENERAL_ERR");
-  EXPECT_EQ(wc_status_names().back(), "GENERAL_ERR");
+  EXPECT_EQ(to_string(WcStatus::kRemoteAbortError), "REM_ABORT_ERR");
+  EXPECT_EQ(wc_status_names().back(), "REM_ABORT_ERR");
   EXPECT_EQ(to_string(WcOpcode::kRecvRdmaWithImm), "RECV_RDMA_WITH_IMM");
   EXPECT_EQ(wc_opcode_names().back(), "RECV_RDMA_WITH_IMM");
 }

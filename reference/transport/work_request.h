@@ -77,6 +77,7 @@ enum class WcStatus : uint8_t {
   kRnrRetryExceededError,
   kBadResponseError,
   kGeneralError,
+  kRemoteAbortError,  // Part II: a message the requester gave up (RESYNC code 2 or 3, 22.3)
 };
 
 std::string_view to_string(WcStatus s);

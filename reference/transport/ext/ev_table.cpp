@@ -186,7 +186,10 @@ std::vector<size_t> EvTable::due_probes(uint64_t now_ns) {
       continue;
     }
     if (now_ns < s.next_probe_ns) continue;
-    due.push_back(i);
+    // MR-PF-07, MR-PF-16: nothing leaves on a plane whose port is down or in its hold; the
+    // probe waits its next interval.
+    const Port& port = ports_[s.entry.plane];
+    if (port.up && now_ns >= port.usable_from_ns) due.push_back(i);
     s.probe_interval_ns = std::min(parameters_.probe_interval_max_ns, 2 * s.probe_interval_ns);
     s.next_probe_ns = now_ns + s.probe_interval_ns;
   }

@@ -100,7 +100,8 @@ class EvTable {
   void port_up(unsigned plane, uint64_t now_ns);
 
   // ASSUMED_BAD entries to probe now (PATHPROBE), each then due again after twice its last
-  // interval; without PATHPROBE, entries whose hold-down has passed return to GOOD here.
+  // interval (one whose plane's port is not usable is skipped, not probed); without PATHPROBE,
+  // entries whose hold-down has passed return to GOOD here.
   std::vector<size_t> due_probes(uint64_t now_ns);
   // With PATHPROBE, when due_probes() next has an entry to probe; none without ASSUMED_BAD
   // entries or PATHPROBE. O(entries).

@@ -47,7 +47,8 @@ std::optional<uint32_t> OutstandingRead::first_missing(uint64_t now_ns, uint64_t
   const auto m = static_cast<uint32_t>(hole - arrived_.begin());
   // Later responses of this READ that arrived.
   const auto later = static_cast<uint32_t>(std::count(hole + 1, arrived_.end(), true));
-  if ((!awaiting_ && later >= ooo_threshold_) || now_ns - issued_ns_ >= rto_ns)
+  if ((!awaiting_ && later >= ooo_threshold_) ||
+      (now_ns >= issued_ns_ && now_ns - issued_ns_ >= rto_ns))
     return wire::psn_add(original_.first_psn, m);
   return std::nullopt;
 }

@@ -13,6 +13,7 @@
 //   if (auto m = read.first_missing(now, rto)) send(read.reissue(*m, now));
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -56,6 +57,9 @@ class OutstandingRead {
   uint32_t timeouts() const { return timeouts_; }
   void on_timeout() { ++timeouts_; }
   uint64_t issued_ns() const { return issued_ns_; }
+  // The responder asked for the READ again no sooner than until_ns (NAK 0x6B, MR-NF-08):
+  // neither the RTO nor the threshold counts a response missing before then.
+  void hold(uint64_t until_ns) { issued_ns_ = std::max(issued_ns_, until_ns); }
   // The first missing response PSN, if one counts as missing now (by N_OOO_THRESHOLD
   // only while no reissue waits for its first response).
   std::optional<uint32_t> first_missing(uint64_t now_ns, uint64_t rto_ns) const;
