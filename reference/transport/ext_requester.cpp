@@ -375,40 +375,32 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // responses are still missing.
     const bool read = answered_by_response(w->wr.opcode);
     if (!read && !ext.sent.outstanding(r.psn)) continue;
-    // The RESYNC again, not the data (MR-NF-13); it needs no credit (section 26.7).
-    if (ext.failed_wqes.contains(w->first_psn)) {
-      if (reissued.contains(w->first_psn)) continue;
-      ctx.step("ext-requester", "Retransmit", r.psn);
-      if (!resync_message(qp, *w, /*retransmission=*/true, r.cause == ext::RetransmitCause::kProbe,
-                          ctx)) {
-        ext.retransmit.push_front(r);
-        hold_back();
-        return ExtReqState::kDone;
-      }
-      reissued.insert(w->first_psn);
-      ++ctx.counters.ext_retransmitted;
-      continue;
-    }
+    // A failed work request's PSNs go again as its RESYNC, not as data (MR-NF-13), and need
+    // no credit (section 26.7).
+    const bool resync = ext.failed_wqes.contains(w->first_psn);
     // A trimmed packet left the network (the NAK said so): it goes again as new data does,
     // inside the congestion window, or a trim-retransmit loop runs at line rate.
     const uint64_t mtu = qp.attr.path_mtu;
-    if (r.cause == ext::RetransmitCause::kTrim && !read && ext.cc &&
+    if (r.cause == ext::RetransmitCause::kTrim && !read && !resync && ext.cc &&
         !ext.cc->may_send(in_network(ext) * mtu, mtu)) {
       held.push_back(r);
       continue;
     }
     // MR-CR-06: a retransmission needs credit as new data does; it and the rest wait.
     const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
-    if (!has_credit(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
+    if (!resync && !has_credit(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
       ext.retransmit.push_front(r);
       hold_back();
       return ExtReqState::kDone;
     }
     ctx.step("ext-requester", "Retransmit", r.psn);
-    if (read) {
-      // One reissue answers every PSN of the READ queued now.
+    if (resync || read) {
+      // One RESYNC, or one reissue of the READ, answers every PSN of it queued now.
       if (reissued.contains(w->first_psn)) continue;
-      if (!reissue_read(qp, *w, ctx)) {
+      const bool sent = resync ? resync_message(qp, *w, /*retransmission=*/true,
+                                                r.cause == ext::RetransmitCause::kProbe, ctx)
+                               : reissue_read(qp, *w, ctx);
+      if (!sent) {
         ext.retransmit.push_front(r);
         hold_back();
         return ExtReqState::kDone;
