@@ -150,6 +150,19 @@ struct ExtQpState {
   // never as data again. PSNs NAKed 0x6B, with the count of consecutive such NAKs.
   std::map<uint32_t, FailedWork> failed_wqes;
   std::map<uint32_t, uint32_t> resource_naks;
+  // MR-PF-14: timeouts of a PSN sent once that moved its entry to ASSUMED_BAD, with the EV and
+  // TX timestamp of the retransmission that followed (once sent): an ACK with DUP = 1 that
+  // echoes them shows the first copy had arrived, and the entry is GOOD again. The newest
+  // kRtoWatches only: the echo comes within a round trip or not at all.
+  struct RtoWatch {
+    uint32_t psn = 0;
+    size_t entry = 0;
+    bool retransmitted = false;
+    uint16_t ev = 0;
+    uint32_t tx_timestamp = 0;
+  };
+  static constexpr size_t kRtoWatches = 16;
+  std::vector<RtoWatch> rto_watches;
   // Work waits for a usable EV set entry: when to look again (MR-MU-04).
   std::optional<uint64_t> ev_retry_ns;
   // PSNs NAKed RNR or 0x6B and when each may go again (MR-OO-12, MR-NF-08), oldest first.

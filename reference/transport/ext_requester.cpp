@@ -196,6 +196,12 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   ctx.send_on_entry(p, *entry);
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
   if (!retransmission) ++ext.psns_in_flight;
+  if (retransmission && !probe) {  // the retransmission a timeout's watch waits for
+    for (ext::ExtQpState::RtoWatch& watch : ext.rto_watches) {
+      if (watch.psn != psn || watch.retransmitted) continue;
+      watch = {psn, watch.entry, true, mxh.ev, mxh.tx_timestamp};
+    }
+  }
   return true;
 }
 
@@ -793,6 +799,16 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   if (auto echoed = ext.evs.find(s.ev_echo))
     ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed,
                              s.ece || s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean);
+  // MR-PF-14: a duplicate's ACK echoing a watched retransmission: its timeout was spurious.
+  if (s.dup && s.tse) {
+    auto watch = std::ranges::find_if(ext.rto_watches, [&](const auto& w) {
+      return w.retransmitted && w.ev == s.ev_echo && w.tx_timestamp == s.ts_echo;
+    });
+    if (watch != ext.rto_watches.end()) {
+      ext.evs.on_spurious_rto(watch->entry);
+      ext.rto_watches.erase(watch);
+    }
+  }
   // MR-PF-12: a PROBE's answer brings its entry back (unless damped and still held).
   if (s.prb)
     if (auto probed = ext.evs.find(s.ev_echo)) ext.evs.on_probe_answer(*probed, ctx.now_ns);
@@ -860,10 +876,17 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     if (r.cause == ext::RetransmitCause::kProbe &&
         std::ranges::any_of(ext.retransmit, [&](const auto& q) { return q.psn == r.psn; }))
       continue;
-    // Section 25.1: a timeout blames the entry the PSN last went out on.
+    // Section 25.1: a timeout blames the entry the PSN last went out on; if the PSN went out
+    // once, MR-PF-14 watches for the echo that would show the timeout spurious.
     if (r.cause == ext::RetransmitCause::kTimeout) {
-      if (auto ev = ext.sent.last_ev(r.psn))
-        if (auto i = ext.evs.find(*ev)) ext.evs.on_rto(*i, ctx.now_ns);
+      if (auto ev = ext.sent.last_ev(r.psn)) {
+        if (auto i = ext.evs.find(*ev);
+            i && ext.evs.on_rto(*i, ctx.now_ns) && ext.sent.transmissions(r.psn) == 1) {
+          if (ext.rto_watches.size() == ext::ExtQpState::kRtoWatches)
+            ext.rto_watches.erase(ext.rto_watches.begin());
+          ext.rto_watches.push_back({.psn = r.psn, .entry = *i});
+        }
+      }
       // Section 26.1: an RTO takes the packet's size off the window.
       if (ext.cc)
         ext.cc->on_loss(qp.attr.path_mtu, std::nullopt, ctx.now_ns,

@@ -1330,6 +1330,49 @@ TEST_F(ExtPair, EvModeFlowCarriesTheEvInTheIpv6FlowLabel) {
   }
 }
 
+// MR-PF-14: a packet that was late, not lost. Its RTO moves its entry to ASSUMED_BAD; it
+// arrives just before its retransmission, which b then answers with DUP = 1 echoing the
+// retransmission's EV and timestamp, and a takes the entry back to GOOD at once (no PROBE:
+// PATHPROBE is off, and T_EV_HOLDDOWN is 10 ms).
+TEST_F(ExtPair, ASpuriousTimeoutReturnsItsEntryToGoodOnTheDuplicateEcho) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
+    c->planes = 4;
+    c->ext.sender.tlp_max_probes = 0;  // the timeout, not a probe, recovers the packet
+  }
+  build_with(ca, cb);
+  ASSERT_EQ(write_through(b_->mr.rkey).at(0).status, WcStatus::kSuccess);
+  const uint32_t x = a_->dev.qp(a_->qpn)->next_psn;
+  std::vector<uint8_t> late;
+  size_t dup_acks = 0;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (from == 1) {
+      dup_acks += p.sacketh && p.sacketh->dup ? 1 : 0;
+      return false;
+    }
+    if (p.bth.psn != x || !p.mxh) return false;
+    if (!p.mxh->retx) {
+      late = frame;  // held back past the RTO
+      return true;
+    }
+    b_->dev.receive(late, fabric_->now());  // the late copy lands first
+    return false;
+  };
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(1024, b_->mr.rkey)));
+  const std::vector<Completion> done = completions(*a_, 1);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].status, WcStatus::kSuccess);
+  fabric_->run_until([] { return false; }, 100'000);
+  const ext::EvTable& evs = a_->dev.qp(a_->qpn)->ext->evs;
+  EXPECT_EQ(evs.counters().ev_assumed_bad, 1u);
+  EXPECT_EQ(evs.counters().ev_spurious_rto, 1u);
+  EXPECT_EQ(evs.good_count(), evs.size()) << "the late packet's entry is GOOD again";
+  EXPECT_GE(dup_acks, 1u);
+}
+
 // The device's own record of the port each frame leaves on agrees with the MXH plane, and
 // an ACK leaves on the plane of the entry its EV (UDP source port) names.
 TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {

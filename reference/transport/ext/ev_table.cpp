@@ -113,8 +113,10 @@ uint64_t EvTable::hold_until(size_t i, uint64_t now_ns) const {
   return entries_[i].entered_bad_ns + hold;
 }
 
-void EvTable::on_rto(size_t i, uint64_t now_ns) {
-  if (assume_bad(i, now_ns)) ++counters_.ev_assumed_bad;
+bool EvTable::on_rto(size_t i, uint64_t now_ns) {
+  if (!assume_bad(i, now_ns)) return false;
+  ++counters_.ev_assumed_bad;
+  return true;
 }
 
 void EvTable::on_ack_path_loss(size_t i, uint64_t now_ns) {

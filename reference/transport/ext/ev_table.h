@@ -85,8 +85,9 @@ class EvTable {
   bool usable(size_t i, uint64_t now_ns) const;
   bool damped(size_t i, uint64_t now_ns) const;
 
-  // The RTO of a packet last sent on entry i expired.
-  void on_rto(size_t i, uint64_t now_ns);
+  // The RTO of a packet last sent on entry i expired. Returns whether that moved the entry to
+  // ASSUMED_BAD (MR-PF-14 watches such a move for a spurious timeout).
+  bool on_rto(size_t i, uint64_t now_ns);
   // The receiver counted an ACK-path loss on entry i (section 25.1, "ACK-path attribution").
   void on_ack_path_loss(size_t i, uint64_t now_ns);
   // An Ext ACK with PRB = 1 echoed entry i's EV.

@@ -45,6 +45,10 @@ std::optional<uint16_t> SentPsnRecords::last_ev(uint32_t psn) const {
   return at(psn).ev;
 }
 
+uint16_t SentPsnRecords::transmissions(uint32_t psn) const {
+  return sent(psn) ? at(psn).transmissions : 0;
+}
+
 size_t SentPsnRecords::outstanding_count() const {
   size_t n = 0;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) n += !at(p).sacked;

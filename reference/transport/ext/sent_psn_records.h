@@ -111,6 +111,8 @@ class SentPsnRecords {
   bool outstanding(uint32_t psn) const;
   // The EV a PSN in flight last went out with (to blame its path when it times out).
   std::optional<uint16_t> last_ev(uint32_t psn) const;
+  // How often a PSN in flight has been sent (probes included); 0 for one not in flight.
+  uint16_t transmissions(uint32_t psn) const;
   size_t outstanding_count() const;
   size_t heap_bytes() const {
     return ring_.capacity() * sizeof(Record) + delivered_.capacity() * sizeof(EvDelivered);
