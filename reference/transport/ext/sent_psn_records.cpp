@@ -2,6 +2,7 @@
 #include "reference/transport/ext/sent_psn_records.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "reference/wire/psn.h"
@@ -75,7 +76,9 @@ void SentPsnRecords::on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t
   last_activity_ns_ = now_ns;  // a new PSN or a probe restarts the probe timeout
   Record& r = at(psn);
   untrim(r);
-  r.reported_missing = false;  // a report older than this transmission says nothing of it
+  // A report older than this transmission says nothing of it.
+  r.reported_missing = false;
+  r.lost_on_its_ev = false;
   r.last_sent_ns = now_ns;
   if (!probe) r.last_timed_ns = now_ns;
   r.send_order = ++send_order_;
@@ -102,43 +105,48 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
   }
   const uint32_t base = psn_add(ack.sack_ref, offset);
   const int highest = ack.bitmap == 0 ? -1 : 63 - std::countl_zero(ack.bitmap);
+  // From the highest PSN down, per EV the newest transmission this report shows received: a
+  // hole below it on its own EV is lost (Record::lost_on_its_ev). A retransmitted PSN
+  // reported sooner than the minimum RTT after its retransmission was delivered by an earlier
+  // copy, which says nothing about order (RACK).
+  struct EvNewest {
+    uint16_t ev;
+    uint32_t send_order;
+  };
+  std::array<EvNewest, 64> newest{};
+  size_t evs = 0;
   uint32_t newly = 0;
-  for (uint32_t i = 0; i < 64; ++i) {
+  for (int i = highest; i >= 0; --i) {
     const uint32_t p = psn_add(base, i);
-    if (!sent(p) || at(p).sacked) continue;
+    if (!sent(p)) continue;
+    Record& r = at(p);
+    auto* seen = std::find_if(newest.begin(), newest.begin() + evs,
+                              [&](const EvNewest& e) { return e.ev == r.ev; });
     if (((ack.bitmap >> i) & 1) == 0) {
-      // A hole below a PSN this bitmap reports received.
-      if (static_cast<int>(i) < highest) at(p).reported_missing = true;
+      if (r.sacked) continue;
+      r.reported_missing = true;  // a hole below a PSN this bitmap reports received
+      if (seen != newest.begin() + evs && static_cast<int32_t>(seen->send_order - r.send_order) > 0)
+        r.lost_on_its_ev = true;
       continue;
     }
-    at(p).sacked = true;
-    untrim(at(p));
-    note_delivered(at(p), now_ns, min_rtt_ns);
+    if (!(r.transmissions > 1 && now_ns - r.last_sent_ns < min_rtt_ns)) {
+      if (seen == newest.begin() + evs) {
+        newest[evs++] = {r.ev, r.send_order};
+      } else if (static_cast<int32_t>(r.send_order - seen->send_order) > 0) {
+        seen->send_order = r.send_order;
+      }
+    }
+    if (r.sacked) continue;
+    r.sacked = true;
+    untrim(r);
     ++newly;
     if (!newest_sacked_ || psn_diff(p, *newest_sacked_) > 0) newest_sacked_ = p;
   }
   return newly;
 }
 
-void SentPsnRecords::note_delivered(const Record& r, uint64_t now_ns, uint64_t min_rtt_ns) {
-  if (r.transmissions > 1 && now_ns - r.last_sent_ns < min_rtt_ns) return;
-  for (EvDelivered& d : delivered_) {
-    if (d.ev != r.ev) continue;
-    if (static_cast<int32_t>(r.send_order - d.send_order) > 0) d.send_order = r.send_order;
-    return;
-  }
-  delivered_.push_back({r.ev, r.send_order});
-}
-
-bool SentPsnRecords::overtaken_on_its_ev(const Record& r) const {
-  for (const EvDelivered& d : delivered_) {
-    if (d.ev == r.ev) return static_cast<int32_t>(d.send_order - r.send_order) > 0;
-  }
-  return false;
-}
-
 // Early loss: an outstanding p with a SACKed PSN at least N_OOO_THRESHOLD after it, sent at
-// least SRTT ago (so each detection retransmits it once), and either overtaken on its own EV
+// least SRTT ago (so each detection retransmits it once), and either shown lost on its own EV
 // or older than the reorder window as well.
 void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t reorder_window_ns,
                                   AckOutcome& out) {
@@ -148,7 +156,7 @@ void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t re
     const Record& r = at(p);
     if (r.sacked || !r.reported_missing || now_ns < r.last_timed_ns) continue;  // or held
     const uint64_t age = now_ns - r.last_sent_ns;
-    if (age >= wait_ns && (overtaken_on_its_ev(r) || age >= wait_ns + reorder_window_ns))
+    if (age >= wait_ns && (r.lost_on_its_ev || age >= wait_ns + reorder_window_ns))
       out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
   }
 }
@@ -181,7 +189,6 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
       if (at(p).sacked) continue;
       untrim(at(p));
       ++out.newly_acknowledged;
-      note_delivered(at(p), now_ns, rto.min_rtt_ns());
     }
     advance_cumulative(ack.cumulative);
     out.cumulative_advanced = true;

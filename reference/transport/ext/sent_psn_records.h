@@ -114,9 +114,7 @@ class SentPsnRecords {
   // How often a PSN in flight has been sent (probes included); 0 for one not in flight.
   uint16_t transmissions(uint32_t psn) const;
   size_t outstanding_count() const;
-  size_t heap_bytes() const {
-    return ring_.capacity() * sizeof(Record) + delivered_.capacity() * sizeof(EvDelivered);
-  }
+  size_t heap_bytes() const { return ring_.capacity() * sizeof(Record); }
 
  private:
   struct Record {
@@ -132,6 +130,11 @@ class SentPsnRecords {
     // A bitmap since its last transmission showed it as a hole below a received PSN; one
     // that no bitmap covered yet is not known missing (section 21.2's reading rule).
     bool reported_missing = false;
+    // One bitmap since its last transmission showed it missing and, in the same report, a PSN
+    // sent after it on its EV received: lost, since one EV keeps one path and a path keeps
+    // order. Two reports do not make that proof: the one that saw the later PSN may not
+    // cover this one, which may have arrived in between.
+    bool lost_on_its_ev = false;
   };
   // Clears r's trimmed mark (sent again, or acknowledged), keeping trimmed_ exact.
   void untrim(Record& r);
@@ -143,12 +146,6 @@ class SentPsnRecords {
   void advance_cumulative(uint32_t to);
   uint32_t sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, uint64_t min_rtt_ns,
                        AckOutcome& out);
-  // A record just SACKed or cumulatively acknowledged: its EV delivered up to its send order.
-  // A retransmitted PSN acknowledged sooner than the minimum RTT after its last transmission
-  // was delivered by an earlier one, which says nothing about order (RACK).
-  void note_delivered(const Record& r, uint64_t now_ns, uint64_t min_rtt_ns);
-  // Whether a PSN sent on r's EV after r was delivered.
-  bool overtaken_on_its_ev(const Record& r) const;
   void early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t reorder_window_ns, AckOutcome& out);
   void ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64_t wait_ns, AckOutcome& out);
 
@@ -164,13 +161,6 @@ class SentPsnRecords {
   std::vector<Record> ring_;  // PSN p at p mod size; a power of two
   uint32_t send_order_ = 0;   // transmissions so far
   uint32_t trimmed_ = 0;      // records with the trimmed mark
-  // Per EV used, the send order of the newest transmission it delivered. At most the QP's EV
-  // set (16 entries by default): a flat vector searched linearly.
-  struct EvDelivered {
-    uint16_t ev = 0;
-    uint32_t send_order = 0;
-  };
-  std::vector<EvDelivered> delivered_;
 };
 
 }  // namespace mr::transport::ext

@@ -154,13 +154,33 @@ TEST(SentPsnRecords, ARetransmissionAckedSoonerThanTheMinimumRttSaysNothingOfOrd
   s.on_sent(96, 0, 0xC000, 0, false);
   s.on_sent(97, 1 * kUs, 0xC000, 0, false);  // lost
   for (uint32_t p = 98; p < 108; ++p) s.on_sent(p, 2 * kUs, 0xC001, 1, false);
-  s.on_sent(96, 30 * kUs, 0xC000, 0, false);  // 96 again (its original is only late)
-  // 96 acknowledged 5 us after its retransmission: the original's delivery, sent before 97.
-  // Were it the retransmission's, 97 (34 us old, past SRTT) would count as overtaken on its
-  // EV and go now; it waits the reorder window instead.
+  s.on_sent(98, 30 * kUs, 0xC000, 0, false);  // 98 again, on 97's EV (its original is late)
+  // 98 reported 5 us after its retransmission: the original's delivery, on the other EV.
+  // Were it the retransmission's, 97 (34 us old, past SRTT) would count as lost on its EV
+  // and go now; it waits the reorder window instead.
   ASSERT_LT(rto.srtt_ns(), 34 * kUs);
   EXPECT_TRUE(
       s.on_ack(ack(96, {98, 99, 100, 101, 102, 103, 104, 105}), 35 * kUs, rto).retransmit.empty());
+  // The same report a minimum RTT after the retransmission proves it.
+  EXPECT_EQ(
+      psns(s.on_ack(ack(96, {98, 99, 100, 101, 102, 103, 104, 105}), 50 * kUs, rto).retransmit),
+      (std::vector<uint32_t>{97}));
+}
+
+TEST(SentPsnRecords, ALaterPsnOnItsEvInAnotherReportDoesNotProveAHoleLost) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 40, 0, /*evs=*/8);  // 97, 105, 113 ... on 0xC001
+  const RtoEstimator rto = sampled({20 * kUs, 40 * kUs});
+  // The first report sees 97 missing, nothing after it on its EV yet: it may be in flight.
+  EXPECT_TRUE(s.on_ack(ack(96, {98, 99, 100, 102, 103}), 1 * kUs, rto).retransmit.empty());
+  // A second report covers only 104 .. 167: 105 (97's EV) arrived, but of 97 it says nothing;
+  // 97 may have arrived in between. It waits the reorder window, not only SRTT.
+  ExtAckReport later = ack(96, {});
+  later.sack_ref = 104;
+  for (uint32_t p = 104; p < 120; ++p) later.bitmap |= uint64_t{1} << (p - 104);
+  EXPECT_TRUE(s.on_ack(later, rto.srtt_ns(), rto).retransmit.empty());
+  const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
+  EXPECT_EQ(psns(s.on_ack(later, window, rto).retransmit), (std::vector<uint32_t>{97, 101}));
 }
 
 TEST(SentPsnRecords, AnAraAckRepairsEveryHoleBeforeAReceivedPsnAtOnce) {
