@@ -5,13 +5,16 @@
 //
 // Virtual time: completion times are the simulated fabric's, independent of this machine;
 // wall seconds and fabric events per wall second are the simulator's own cost.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "reference/testbed/goodput_timeline.h"
 #include "reference/testbed/scenario_catalog.h"
 
 namespace {
@@ -25,6 +28,9 @@ struct Row {
   uint64_t ideal_ns = 0;
   double capacity_bps = 0;  // what the goodput is measured against, when it is
   bool read = false;
+  // Plane failure only (print_recovery); recoveries from the failure.
+  double goodput_before_bps = 0, goodput_after_bps = 0;
+  std::optional<uint64_t> recovery_85_ns, last_black_hole_ns;
 };
 
 std::vector<Row> rows;
@@ -62,11 +68,60 @@ const ScenarioOutcome& run(const std::string& scenario, const std::string& varia
   return r.o;
 }
 
+// The Part II plane-failure rows' goodput before and after the failure, the time from the
+// failure to the senders' last frame into the failed plane, and until the goodput (over 20 us
+// windows) came back to and stayed at 85% of the surviving planes' capacity: from each row's
+// timelines of acknowledged bytes and black-hole drops, in microseconds and base RTTs.
+constexpr uint64_t kTimelineNs = 5'000;
+constexpr uint32_t kPlanes = 8, kHosts = 16;
+constexpr uint64_t kFailNs = 100'000;
+constexpr double kPlaneFailureFull = (kHosts / 2.0) * kPlanes * 100e9;
+constexpr double kPlaneFailureSurviving = (kHosts / 2.0) * (kPlanes - 1) * 100e9;
+constexpr uint64_t kSteadyNs = 50'000;  // the span "before" is measured over
+
+void print_recovery(uint64_t fail_ns, uint32_t planes, double full_bps, double surviving_bps) {
+  std::printf("\n%-22s %-22s %9s %9s %9s %9s %14s %14s\n", "plane failure at us", "variant",
+              "before", "/full", "after", "/surv.", "to 85% us", "last loss us");
+  for (Row& r : rows) {
+    if (r.scenario != "plane-failure" || r.o.timeline.empty()) continue;
+    const mr::testbed::GoodputTimeline t(r.o.timeline, kTimelineNs);
+    const double before = t.rate_bps(fail_ns - kSteadyNs, fail_ns);
+    // The steady state after the failure ends where the flows thin out: 90% of the bytes in.
+    const uint64_t until = t.reached(r.o.needed_bytes * 9 / 10).value_or(t.end_ns());
+    // Recovery: the senders' last frame into the failed plane, and the goodput back at (and
+    // staying at, over 20 us windows) 85% of the surviving capacity.
+    const auto last_hole =
+        mr::testbed::GoodputTimeline(r.o.black_hole_timeline, kTimelineNs).last_growth();
+    const auto to_85 = t.recovered_at(fail_ns, until, 0.85 * surviving_bps);
+    const double after = t.rate_bps(fail_ns, until);
+    r.goodput_before_bps = before;
+    r.goodput_after_bps = after;
+    if (to_85) r.recovery_85_ns = *to_85 - fail_ns;
+    if (last_hole && *last_hole >= fail_ns) r.last_black_hole_ns = *last_hole - fail_ns;
+    const double rtt = static_cast<double>(std::max<uint64_t>(r.o.min_rtt_ns, 1));
+    auto span = [&](const std::optional<uint64_t>& at) {
+      if (!at) return std::string("never");
+      char b[48];
+      std::snprintf(b, sizeof b, "%.0f (%.1f RTT)", static_cast<double>(*at - fail_ns) / 1e3,
+                    static_cast<double>(*at - fail_ns) / rtt);
+      return std::string(b);
+    };
+    std::printf("%-22.0f %-22s %9.1f %9.2f %9.1f %9.2f %14s %14s\n",
+                static_cast<double>(fail_ns) / 1e3, r.variant.c_str(), before / 1e9,
+                before / full_bps, after / 1e9, after / surviving_bps, span(to_85).c_str(),
+                span(last_hole).c_str());
+  }
+  std::printf(
+      "(Gb/s; 'after': from the failure until 90%% of the bytes are in; 'last loss': the last "
+      "frame into the failed plane; RTT: the smallest the senders measured)\n\n");
+}
+
 // Part II, then base RoCEv2 with verbs' usual timeout (14: 67 ms) and with a short one (8:
 // 1 ms), so that what go-back-N costs is not only its timer's length.
 void ext_and_base(const std::string& name, Scenario s, uint64_t ideal, double capacity = 0) {
   run(name, "Part II", s, ideal, capacity);
   s.mxcap.reset();
+  s.timeline_ns = 0;  // base RoCEv2 acknowledges per message: too coarse a timeline
   run(name, "base RoCEv2", s, ideal, capacity);
   s.connection.timeout = 8;
   run(name, "base RoCEv2, 1 ms", s, ideal, capacity);
@@ -78,19 +133,32 @@ int run_all(int argc, char** argv) {
               "done", "err", "last us", "p99 us", "/ideal", "Gb/s", "retx", "drops", "trims",
               "wall s", "Mev/s");
   constexpr uint64_t kMiB = 1 << 20;
-  // 8 planes, 16 hosts, 8 MiB each across the spines; one plane silently black-holed at 40 us.
+  // 8 planes, 16 hosts, 32 MiB each across the spines; one plane silently black-holed at
+  // 100 us (a steady state before and after). Part II as the spec's defaults set it
+  // (oblivious spraying over N_EV_DEFAULT = 16 entries, two per plane), and with adaptive
+  // selection over 64 entries (eight per plane, so a plane's two spines see the same load);
+  // the timeline gives goodput before and after the failure and the recovery time.
   {
-    const uint32_t planes = 8, hosts = 16;
-    const uint64_t bytes = 8 * kMiB;
-    const uint64_t ideal = ideal_ns(bytes, planes * 100e9);
-    const double surviving = (hosts / 2.0) * (planes - 1) * 100e9;
-    ext_and_base("plane-failure-none",
-                 plane_failure({.planes = planes, .hosts = hosts, .bytes = bytes}), ideal,
-                 (hosts / 2.0) * planes * 100e9);
-    ext_and_base(
-        "plane-failure",
-        plane_failure({.planes = planes, .hosts = hosts, .bytes = bytes, .fail_at_ns = 40'000}),
-        ideal_ns(bytes, (planes - 1) * 100e9), surviving);
+    const uint32_t planes = kPlanes, hosts = kHosts;
+    const uint64_t bytes = 32 * kMiB;
+    const uint64_t fail_ns = kFailNs;
+    const double full = kPlaneFailureFull;
+    const double surviving = kPlaneFailureSurviving;
+    for (const bool failure : {false, true}) {
+      const std::string name = failure ? "plane-failure" : "plane-failure-none";
+      Scenario s = plane_failure({.planes = planes,
+                                  .hosts = hosts,
+                                  .bytes = bytes,
+                                  .fail_at_ns = failure ? std::optional(fail_ns) : std::nullopt});
+      s.timeline_ns = kTimelineNs;
+      const uint64_t ideal = ideal_ns(bytes, (failure ? planes - 1 : planes) * 100e9);
+      const double capacity = failure ? surviving : full;
+      Scenario adaptive = s;
+      adaptive.mxcap->features = adaptive.mxcap->features | mr::wire::kMxcapAdaptive;
+      adaptive.ext.ev_set_size = 8 * planes;
+      run(name, "Part II adapt., 64 EVs", adaptive, ideal, capacity);
+      ext_and_base(name, s, ideal, capacity);
+    }
   }
   // Incast: every sender 2 MiB into one receiver's 100 Gb/s link; Part II also with
   // trimming switches (section 23) and with receiver credits (section 26.7).
@@ -148,6 +216,8 @@ int run_all(int argc, char** argv) {
     ext_and_base("READ, 16 readers of 1", s, ideal_ns(16 * 2 * kMiB, 100e9));
   }
 
+  print_recovery(kFailNs, kPlanes, kPlaneFailureFull, kPlaneFailureSurviving);
+
   nlohmann::json out = nlohmann::json::array();
   for (const Row& r : rows) {
     out.push_back({{"scenario", r.scenario},
@@ -170,9 +240,20 @@ int run_all(int argc, char** argv) {
                    {"credit_raises", r.o.credit_raises},
                    {"credit_packets", r.o.credit_packets},
                    {"ev_assumed_bad", r.o.ev_assumed_bad},
+                   {"min_rtt_ns", r.o.min_rtt_ns},
                    {"fabric_events", r.o.fabric_events},
                    {"steps", r.o.steps},
                    {"wall_seconds", r.o.wall_seconds}});
+    if (!r.o.timeline.empty()) {
+      nlohmann::json& j = out.back();
+      j["timeline_ns"] = kTimelineNs;
+      j["timeline_acknowledged_bytes"] = r.o.timeline;
+      j["goodput_before_bps"] = r.goodput_before_bps;
+      j["goodput_after_bps"] = r.goodput_after_bps;
+      j["recovery_85_ns"] = r.recovery_85_ns ? nlohmann::json(*r.recovery_85_ns) : nullptr;
+      j["last_black_hole_ns"] =
+          r.last_black_hole_ns ? nlohmann::json(*r.last_black_hole_ns) : nullptr;
+    }
   }
   if (argc > 1) {
     std::ofstream f(argv[1]);

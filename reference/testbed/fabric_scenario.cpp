@@ -28,6 +28,16 @@ struct FlowState {
   bool posted = false;
 };
 
+// The request PSNs of `qp` its peer has acknowledged so far: below the cumulative point, and
+// for an Ext QP the SACKed ones beyond it.
+uint64_t acknowledged_psns(const transport::QueuePair& qp) {
+  if (qp.ext) {
+    const auto sent = wire::psn_diff(qp.ext->sent.next_psn(), qp.attr.sq_psn);
+    return static_cast<uint64_t>(std::max(0, sent)) - qp.ext->sent.outstanding_count();
+  }
+  return static_cast<uint64_t>(std::max(0, wire::psn_diff(qp.acked_psn, qp.attr.sq_psn) + 1));
+}
+
 }  // namespace
 
 uint64_t ScenarioOutcome::percentile_finish_ns(double p) const {
@@ -69,6 +79,7 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
     auto c = bed.connect(f.src, f.dst, o);
     if (!c) return Unexpected<std::string>("flows[" + std::to_string(i) + "]: " + c.error());
     flows[i].conn = *c;
+    out.needed_bytes += f.bytes;
     flows[i].messages = static_cast<uint32_t>((f.bytes + s.message_bytes - 1) / s.message_bytes);
     by_endpoint[f.src].emplace_back(c->qp_a, i);
     // The source: src's region for a WRITE, dst's for a READ.
@@ -155,6 +166,25 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
       }
     }
   };
+  // Every boundary the clock passed gets the state of the first step at or after it: between
+  // steps nothing changes.
+  auto sample = [&] {
+    if (s.timeline_ns == 0) return;
+    while (uint64_t{out.timeline.size()} * s.timeline_ns <= bed.now_ns()) {
+      uint64_t bytes = 0;
+      for (size_t i = 0; i < flows.size(); ++i) {
+        const transport::QueuePair* qp = bed.device(flows[i].conn.a).qp(flows[i].conn.qp_a);
+        if (qp == nullptr) continue;
+        const uint32_t mtu = s.connection.path_mtu;
+        bytes += std::min<uint64_t>(s.flows[i].bytes, acknowledged_psns(*qp) * mtu);
+      }
+      out.timeline.push_back(bytes);
+      uint64_t holes = 0;
+      for (uint32_t p = 0; p < fabric.planes.size(); ++p)
+        holes += bed.fabric().plane_counters(p).dropped(io::fabric::DropCause::kBlackHole);
+      out.black_hole_timeline.push_back(holes);
+    }
+  };
   // Flows that start later are posted when the clock reaches them.
   std::vector<uint64_t> starts;
   for (const Flow& f : s.flows) starts.push_back(f.start_ns);
@@ -162,12 +192,23 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
   starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
   uint64_t now = 0;
   for (size_t k = 0; k < starts.size(); ++k) {
-    if (starts[k] > now) bed.run_until([&] { return false; }, starts[k] - now);
+    if (starts[k] > now) {
+      bed.run_until(
+          [&] {
+            sample();
+            return false;
+          },
+          starts[k] - now);
+    }
     now = std::max(now, bed.now_ns());
     post_due(starts[k]);
   }
-  bed.run_until([&] { return settled == flows.size(); },
-                s.max_ns > bed.now_ns() ? s.max_ns - bed.now_ns() : 0);
+  bed.run_until(
+      [&] {
+        sample();
+        return settled == flows.size();
+      },
+      s.max_ns > bed.now_ns() ? s.max_ns - bed.now_ns() : 0);
 
   for (size_t i = 0; i < s.flows.size(); ++i) {
     FlowOutcome& o = out.flows[i];
@@ -205,7 +246,10 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
   for (uint32_t e = 0; e < fabric.endpoints; ++e) {
     for (const auto& [qpn, i] : by_endpoint[e]) {
       const transport::QueuePair* qp = bed.device(e).qp(qpn);
-      if (qp != nullptr && qp->ext) out.ev_assumed_bad += qp->ext->evs.counters().ev_assumed_bad;
+      if (qp == nullptr || !qp->ext) continue;
+      out.ev_assumed_bad += qp->ext->evs.counters().ev_assumed_bad;
+      if (const uint64_t rtt = qp->ext->rto.min_rtt_ns(); rtt > 0)
+        out.min_rtt_ns = out.min_rtt_ns == 0 ? rtt : std::min(out.min_rtt_ns, rtt);
     }
   }
   out.wall_seconds =

@@ -54,6 +54,9 @@ struct Scenario {
   ConnectOptions connection;
   std::optional<PlaneFailure> failure;
   uint64_t max_ns = 2'000'000'000;  // virtual time bound
+  // > 0: sample the bytes acknowledged to the senders every timeline_ns of virtual time
+  // (ScenarioOutcome::timeline), what goodput over time and recovery are read from.
+  uint64_t timeline_ns = 0;
 };
 
 struct FlowOutcome {
@@ -70,6 +73,7 @@ struct ScenarioOutcome {
   uint32_t data_mismatches = 0;  // completed flows whose bytes differ
   uint64_t last_finish_ns = 0;   // the last completion of a completed flow, from time 0
   uint64_t delivered_bytes = 0;  // of completed flows
+  uint64_t needed_bytes = 0;     // of every flow
   uint64_t request_frames = 0;   // sent, retransmissions included
   uint64_t needed_frames = 0;    // the packets the messages need
   uint64_t fabric_drops = 0;
@@ -80,9 +84,15 @@ struct ScenarioOutcome {
   uint64_t credit_packets = 0;  // of those, sent in CREDIT packets
   uint64_t fabric_events = 0;
   uint64_t ev_assumed_bad = 0;
+  uint64_t min_rtt_ns = 0;  // the smallest RTT an Ext sender measured: the fabric's base RTT
   std::optional<uint32_t> failed_plane;
   uint64_t steps = 0;
   double wall_seconds = 0;
+  // With Scenario::timeline_ns: timeline[k] is the payload the senders of every flow had
+  // acknowledged (cumulatively or selectively) by k x timeline_ns, from time 0 to the end.
+  std::vector<uint64_t> timeline;
+  // At the same instants: frames the fabric had dropped into black holes (a failed plane).
+  std::vector<uint64_t> black_hole_timeline;
   // Completion time of the p-th percentile flow (0 < p <= 100), completed flows only.
   uint64_t percentile_finish_ns(double p) const;
   uint64_t retransmitted() const {
