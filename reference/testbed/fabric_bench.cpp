@@ -30,7 +30,7 @@ struct Row {
   bool read = false;
   // Plane failure only (print_recovery); recoveries from the failure.
   double goodput_before_bps = 0, goodput_after_bps = 0;
-  std::optional<uint64_t> recovery_85_ns, last_black_hole_ns;
+  std::optional<uint64_t> recovery_85_ns, last_send_into_failed_ns;
 };
 
 std::vector<Row> rows;
@@ -71,7 +71,8 @@ const ScenarioOutcome& run(const std::string& scenario, const std::string& varia
 // The Part II plane-failure rows' goodput before and after the failure, the time from the
 // failure to the senders' last frame into the failed plane, and until the goodput (over 20 us
 // windows) came back to and stayed at 85% of the surviving planes' capacity: from each row's
-// timelines of acknowledged bytes and black-hole drops, in microseconds and base RTTs.
+// timelines of acknowledged bytes and of the senders' frames into the failed plane, in
+// microseconds and base RTTs.
 constexpr uint64_t kTimelineNs = 5'000;
 constexpr uint32_t kPlanes = 8, kHosts = 16;
 constexpr uint64_t kFailNs = 100'000;
@@ -79,9 +80,9 @@ constexpr double kPlaneFailureFull = (kHosts / 2.0) * kPlanes * 100e9;
 constexpr double kPlaneFailureSurviving = (kHosts / 2.0) * (kPlanes - 1) * 100e9;
 constexpr uint64_t kSteadyNs = 50'000;  // the span "before" is measured over
 
-void print_recovery(uint64_t fail_ns, uint32_t planes, double full_bps, double surviving_bps) {
+void print_recovery(uint64_t fail_ns, double full_bps, double surviving_bps) {
   std::printf("\n%-22s %-22s %9s %9s %9s %9s %14s %14s\n", "plane failure at us", "variant",
-              "before", "/full", "after", "/surv.", "to 85% us", "last loss us");
+              "before", "/full", "after", "/surv.", "to 85% us", "last send us");
   for (Row& r : rows) {
     if (r.scenario != "plane-failure" || r.o.timeline.empty()) continue;
     const mr::testbed::GoodputTimeline t(r.o.timeline, kTimelineNs);
@@ -90,17 +91,17 @@ void print_recovery(uint64_t fail_ns, uint32_t planes, double full_bps, double s
     const uint64_t until = t.reached(r.o.needed_bytes * 9 / 10).value_or(t.end_ns());
     // Recovery: the senders' last frame into the failed plane, and the goodput back at (and
     // staying at, over 20 us windows) 85% of the surviving capacity.
-    const auto last_hole =
-        mr::testbed::GoodputTimeline(r.o.black_hole_timeline, kTimelineNs).last_growth();
+    const auto last_send =
+        mr::testbed::GoodputTimeline(r.o.failed_plane_timeline, kTimelineNs).last_growth();
     const auto to_85 = t.recovered_at(fail_ns, until, 0.85 * surviving_bps);
     const double after = t.rate_bps(fail_ns, until);
     r.goodput_before_bps = before;
     r.goodput_after_bps = after;
     if (to_85) r.recovery_85_ns = *to_85 - fail_ns;
-    if (last_hole && *last_hole >= fail_ns) r.last_black_hole_ns = *last_hole - fail_ns;
+    if (last_send && *last_send >= fail_ns) r.last_send_into_failed_ns = *last_send - fail_ns;
     const double rtt = static_cast<double>(std::max<uint64_t>(r.o.min_rtt_ns, 1));
     auto span = [&](const std::optional<uint64_t>& at) {
-      if (!at) return std::string("never");
+      if (!at || *at < fail_ns) return std::string("never");
       char b[48];
       std::snprintf(b, sizeof b, "%.0f (%.1f RTT)", static_cast<double>(*at - fail_ns) / 1e3,
                     static_cast<double>(*at - fail_ns) / rtt);
@@ -109,11 +110,11 @@ void print_recovery(uint64_t fail_ns, uint32_t planes, double full_bps, double s
     std::printf("%-22.0f %-22s %9.1f %9.2f %9.1f %9.2f %14s %14s\n",
                 static_cast<double>(fail_ns) / 1e3, r.variant.c_str(), before / 1e9,
                 before / full_bps, after / 1e9, after / surviving_bps, span(to_85).c_str(),
-                span(last_hole).c_str());
+                span(last_send).c_str());
   }
   std::printf(
-      "(Gb/s; 'after': from the failure until 90%% of the bytes are in; 'last loss': the last "
-      "frame into the failed plane; RTT: the smallest the senders measured)\n\n");
+      "(Gb/s; 'after': from the failure until 90%% of the bytes are in; 'last send': the\n"
+      " senders' last frame into the failed plane; RTT: the smallest the senders measured)\n\n");
 }
 
 // Part II, then base RoCEv2 with verbs' usual timeout (14: 67 ms) and with a short one (8:
@@ -216,7 +217,7 @@ int run_all(int argc, char** argv) {
     ext_and_base("READ, 16 readers of 1", s, ideal_ns(16 * 2 * kMiB, 100e9));
   }
 
-  print_recovery(kFailNs, kPlanes, kPlaneFailureFull, kPlaneFailureSurviving);
+  print_recovery(kFailNs, kPlaneFailureFull, kPlaneFailureSurviving);
 
   nlohmann::json out = nlohmann::json::array();
   for (const Row& r : rows) {
@@ -244,15 +245,16 @@ int run_all(int argc, char** argv) {
                    {"fabric_events", r.o.fabric_events},
                    {"steps", r.o.steps},
                    {"wall_seconds", r.o.wall_seconds}});
-    if (!r.o.timeline.empty()) {
+    if (r.scenario == "plane-failure" && !r.o.timeline.empty()) {
       nlohmann::json& j = out.back();
       j["timeline_ns"] = kTimelineNs;
       j["timeline_acknowledged_bytes"] = r.o.timeline;
+      j["timeline_frames_into_failed_plane"] = r.o.failed_plane_timeline;
       j["goodput_before_bps"] = r.goodput_before_bps;
       j["goodput_after_bps"] = r.goodput_after_bps;
       j["recovery_85_ns"] = r.recovery_85_ns ? nlohmann::json(*r.recovery_85_ns) : nullptr;
-      j["last_black_hole_ns"] =
-          r.last_black_hole_ns ? nlohmann::json(*r.last_black_hole_ns) : nullptr;
+      j["last_send_into_failed_ns"] =
+          r.last_send_into_failed_ns ? nlohmann::json(*r.last_send_into_failed_ns) : nullptr;
     }
   }
   if (argc > 1) {

@@ -166,6 +166,10 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
       }
     }
   };
+  std::vector<uint32_t> sources;
+  for (const Flow& f : s.flows) sources.push_back(f.src);
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
   // Every boundary the clock passed gets the state of the first step at or after it: between
   // steps nothing changes.
   auto sample = [&] {
@@ -179,10 +183,17 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
         bytes += std::min<uint64_t>(s.flows[i].bytes, acknowledged_psns(*qp) * mtu);
       }
       out.timeline.push_back(bytes);
-      uint64_t holes = 0;
-      for (uint32_t p = 0; p < fabric.planes.size(); ++p)
-        holes += bed.fabric().plane_counters(p).dropped(io::fabric::DropCause::kBlackHole);
-      out.black_hole_timeline.push_back(holes);
+      if (!out.failed_plane) continue;  // the next boundary, if the clock passed it too
+      uint64_t into_failed = 0;
+      for (const uint32_t src : sources) {
+        into_failed +=
+            bed.fabric()
+                .counters(
+                    {.plane = *out.failed_plane, .tier = io::fabric::CableTier::kHost, .a = src},
+                    io::fabric::LinkDirection::kUp)
+                .frames_sent;
+      }
+      out.failed_plane_timeline.push_back(into_failed);
     }
   };
   // Flows that start later are posted when the clock reaches them.

@@ -91,8 +91,9 @@ struct ScenarioOutcome {
   // With Scenario::timeline_ns: timeline[k] is the payload the senders of every flow had
   // acknowledged (cumulatively or selectively) by k x timeline_ns, from time 0 to the end.
   std::vector<uint64_t> timeline;
-  // At the same instants: frames the fabric had dropped into black holes (a failed plane).
-  std::vector<uint64_t> black_hole_timeline;
+  // At the same instants, with a failure: the frames the flows' sources had sent into the
+  // failed plane (their host cables to it): when a sender stopped using the plane.
+  std::vector<uint64_t> failed_plane_timeline;
   // Completion time of the p-th percentile flow (0 < p <= 100), completed flows only.
   uint64_t percentile_finish_ns(double p) const;
   uint64_t retransmitted() const {

@@ -18,9 +18,10 @@ namespace mr::testbed {
 
 class GoodputTimeline {
  public:
-  // samples[k]: bytes acknowledged by k x bin_ns; bin_ns > 0.
+  // samples[k]: bytes acknowledged by k x bin_ns. A bin of 0 ns holds no samples.
   GoodputTimeline(std::span<const uint64_t> samples, uint64_t bin_ns)
-      : samples_(samples), bin_ns_(bin_ns) {}
+      : samples_(bin_ns > 0 ? samples : std::span<const uint64_t>{}),
+        bin_ns_(bin_ns > 0 ? bin_ns : 1) {}
 
   // Bits per second acknowledged between the samples at or before from_ns and to_ns; 0 when
   // the span holds no whole bin or lies past the samples.

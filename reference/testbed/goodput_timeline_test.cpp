@@ -68,6 +68,8 @@ TEST(GoodputTimeline, NoSamplesMeansNoRateAndNoRecovery) {
   EXPECT_EQ(t.recovered_at(0, 10 * kBin, 1), std::nullopt);
   EXPECT_EQ(t.end_ns(), 0);
   EXPECT_EQ(t.last_growth(), std::nullopt);
+  const std::vector<uint64_t> some = cumulative({1000});
+  EXPECT_EQ(GoodputTimeline(some, 0).rate_bps(0, 10), 0) << "a 0 ns bin holds nothing";
 }
 
 }  // namespace

@@ -824,6 +824,10 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
                    ctx.now_ns, ext.psns_in_flight * mtu);
   }
   for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
+  // MR-PF-18: an EV silent for an RTO since a SACK-detected loss on it is blamed as its RTO
+  // would have been (MR-PF-01), had SACK repair not kept that RTO from expiring.
+  for (const uint16_t ev : outcome.silent_evs)
+    if (auto i = ext.evs.find(ev)) ext.evs.on_rto(*i, ctx.now_ns);
   // MR-NF-09 counts NAKs 0x6B in a row: an ACK that covers the PSN ends the row.
   std::erase_if(ext.resource_naks, [&](const auto& n) { return !ext.sent.outstanding(n.first); });
   retire_acknowledged(qp, ctx);

@@ -1286,6 +1286,49 @@ TEST_F(ExtPair, AssumedBadEntriesAreProbedAndComeBackOnTheAnswer) {
   }
 }
 
+// MR-PF-18: a plane black-holed in a's direction under a steady stream of WRITEs. Every
+// packet lost on it is repaired by SACK on another entry before its RTO could expire, so no
+// RTO blames the dead entries (MR-PF-01); their silence does: an RTO after the first loss on
+// an entry with nothing delivered on it since, the entry goes ASSUMED_BAD and the dead plane
+// carries nothing more. Entries of the live planes, which deliver, stay GOOD.
+TEST_F(ExtPair, AnEntryThatDeliversNothingForAnRtoAfterASackedLossIsAssumedBad) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
+    c->planes = 4;
+  }
+  build_with(ca, cb);
+  std::vector<uint64_t> dead_plane_sends;  // when a sent a request on plane 2
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    if (from != 0) return false;
+    const auto d = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+    if (!p.mxh || p.mxh->plane != 2) return false;
+    dead_plane_sends.push_back(fabric_->now());
+    return true;
+  };
+  const QueuePair& qp = *a_->dev.qp(a_->qpn);
+  constexpr uint32_t kPackets = 16;  // one per entry of the round robin
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(kPackets * 1024, b_->mr.rkey)));
+    const std::vector<Completion> done = completions(*a_, 1);
+    ASSERT_EQ(done.size(), 1u);
+    ASSERT_EQ(done[0].status, WcStatus::kSuccess);
+  }
+  EXPECT_EQ(a_->dev.counters().retry_exceeded_err, 0u);
+  const ext::EvTable& evs = qp.ext->evs;
+  for (size_t i = 0; i < evs.size(); ++i) {
+    EXPECT_EQ(evs.state(i),
+              evs.entry(i).plane == 2 ? ext::EvState::kAssumedBad : ext::EvState::kGood)
+        << "entry " << i << " on plane " << int{evs.entry(i).plane};
+  }
+  ASSERT_FALSE(dead_plane_sends.empty());
+  // Within two RTOs (T_EXT_RTO_MIN = 50 us) and an RTT of the first loss, nothing more.
+  const uint64_t last = dead_plane_sends.back() - dead_plane_sends.front();
+  EXPECT_LT(last, 2 * 50'000 + 10'000) << dead_plane_sends.size() << " requests on plane 2";
+  EXPECT_GT(fabric_->now() - dead_plane_sends.front(), 4 * last) << "the stream went on";
+}
+
 // Section 20.2 over IPv6: in EV mode FLOW (the device's MXCAP says so) every Ext packet,
 // requests and ACKs alike, carries flow label (plane << 16) | EV and UDP source port 0xC000 |
 // ((FL & 0x3FFF) ^ (FL >> 14)) (MR-MU-03); in EV mode UDP the port is the EV and the flow

@@ -84,6 +84,7 @@ void SentPsnRecords::on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t
   r.send_order = ++send_order_;
   r.ev = ev;
   r.plane = plane;
+  deliveries(ev).last_sent_ns = now_ns;
   ++r.transmissions;
 }
 
@@ -120,8 +121,8 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
     const uint32_t p = psn_add(base, i);
     if (!sent(p)) continue;
     Record& r = at(p);
-    auto* seen = std::find_if(newest.begin(), newest.begin() + evs,
-                              [&](const EvNewest& e) { return e.ev == r.ev; });
+    auto seen = std::find_if(newest.begin(), newest.begin() + evs,
+                             [&](const EvNewest& e) { return e.ev == r.ev; });
     if (((ack.bitmap >> i) & 1) == 0) {
       if (r.sacked) continue;
       r.reported_missing = true;  // a hole below a PSN this bitmap reports received
@@ -139,6 +140,7 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
     if (r.sacked) continue;
     r.sacked = true;
     untrim(r);
+    note_delivered(r);
     ++newly;
     if (!newest_sacked_ || psn_diff(p, *newest_sacked_) > 0) newest_sacked_ = p;
   }
@@ -156,8 +158,47 @@ void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t re
     const Record& r = at(p);
     if (r.sacked || !r.reported_missing || now_ns < r.last_timed_ns) continue;  // or held
     const uint64_t age = now_ns - r.last_sent_ns;
-    if (age >= wait_ns && (r.lost_on_its_ev || age >= wait_ns + reorder_window_ns))
+    if (age >= wait_ns && (r.lost_on_its_ev || age >= wait_ns + reorder_window_ns)) {
       out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
+      note_lost(r);
+    }
+  }
+}
+
+SentPsnRecords::EvDeliveries& SentPsnRecords::deliveries(uint16_t ev) {
+  auto d = std::ranges::find_if(evs_, [&](const EvDeliveries& e) { return e.ev == ev; });
+  if (d != evs_.end()) return *d;
+  evs_.push_back({.ev = ev});
+  return evs_.back();
+}
+
+void SentPsnRecords::note_delivered(const Record& r) {
+  if (r.transmissions != 1) return;
+  EvDeliveries& d = deliveries(r.ev);
+  if (!d.delivered || static_cast<int32_t>(r.send_order - d.delivered_order) > 0)
+    d.delivered_order = r.send_order;
+  d.delivered = true;
+  d.silent_since_ns.reset();
+}
+
+void SentPsnRecords::note_lost(const Record& r) {
+  if (r.trimmed) return;
+  EvDeliveries& d = deliveries(r.ev);
+  if (d.delivered && static_cast<int32_t>(d.delivered_order - r.send_order) > 0) return;
+  if (r.last_sent_ns < d.blamed_ns) return;
+  d.silent_since_ns = std::min(d.silent_since_ns.value_or(r.last_sent_ns), r.last_sent_ns);
+}
+
+// Congestion drops some of an EV's packets and delivers the rest; a failed path delivers
+// none. An EV whose oldest lost packet went out an RTO ago, with nothing delivered on it
+// since, is silent: the RTO that SACK repair kept from expiring (MR-PF-18).
+void SentPsnRecords::silent_evs(uint64_t now_ns, uint64_t rto_ns, AckOutcome& out) {
+  for (EvDeliveries& d : evs_) {
+    if (!d.silent_since_ns || now_ns < *d.silent_since_ns + rto_ns) continue;
+    d.silent_since_ns.reset();
+    if (now_ns - d.last_sent_ns >= rto_ns) continue;  // idle, not silent
+    out.silent_evs.push_back(d.ev);
+    d.blamed_ns = now_ns;
   }
 }
 
@@ -172,8 +213,10 @@ void SentPsnRecords::ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64
     if (((ack.bitmap >> i) & 1) != 0 || !outstanding(p) || now_ns < at(p).last_timed_ns) continue;
     const bool already = std::any_of(out.retransmit.begin(), out.retransmit.end(),
                                      [p](const Retransmission& r) { return r.psn == p; });
-    if (!already && now_ns - at(p).last_sent_ns >= wait_ns)
+    if (!already && now_ns - at(p).last_sent_ns >= wait_ns) {
       out.retransmit.push_back({p, RetransmitCause::kAraLoss});
+      note_lost(at(p));
+    }
   }
 }
 
@@ -188,6 +231,7 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
     for (uint32_t p = psn_add(cumulative_, 1); p != psn_add(ack.cumulative, 1); p = psn_add(p, 1)) {
       if (at(p).sacked) continue;
       untrim(at(p));
+      note_delivered(at(p));
       ++out.newly_acknowledged;
     }
     advance_cumulative(ack.cumulative);
@@ -202,6 +246,7 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
   // slowed recovery from a silent plane failure on the 8-plane fabric from 2.32 to 3.05x ideal.
   early_losses(now_ns, wait_ns, 4 * rto.rttvar_ns(), out);
   ara_losses(ack, now_ns, wait_ns, out);
+  silent_evs(now_ns, rto.rto_ns(), out);
   return out;
 }
 

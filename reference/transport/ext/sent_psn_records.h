@@ -10,15 +10,19 @@
 // Early loss keeps MR-SA-26's two conditions (N_OOO_THRESHOLD later PSNs SACKed, SRTT since
 // the last transmission) and adds two that the clause leaves room for ("only when"). A
 // bitmap since the last transmission showed the PSN as a hole (bitmaps cover 64 PSNs of a
-// window of thousands and rotate: a PSN none covered yet is unknown, not missing). And a
-// PSN sent later on the same EV was delivered, which on a path that keeps its order means the
-// PSN was lost, not overtaken on a faster path (as RACK reasons from send order, per path
-// as in MP-RDMA). Without that evidence (the PSN's path may be dead) it waits the reorder
-// window as well: SRTT + 4 x RTTVAR in all. Spraying over planes whose queues
-// differ otherwise retransmitted six PSNs for every one the fabric dropped.
+// window of thousands and rotate: a PSN none covered yet is unknown, not missing). And the
+// same report shows a PSN sent later on the same EV received, which on a path that keeps its
+// order means the PSN was lost, not overtaken on a faster path (as RACK reasons from send
+// order, per path as in MP-RDMA). Without that evidence (the PSN's path may be dead) it
+// waits the reorder window as well: SRTT + 4 x RTTVAR in all. Spraying over planes whose
+// queues differ otherwise retransmitted six PSNs for every one the fabric dropped.
+//
+// A lost PSN goes again on another EV about an SRTT later, so a path that fails silently
+// causes no RTO: the records also report an EV that has delivered nothing for an RTO since
+// a packet on it was declared lost (MR-PF-18, AckOutcome::silent_evs).
 //
 // The records are a ring indexed by PSN, grown to the PSNs in flight (at most the window):
-// 32 bytes per PSN in flight, and 8 bytes per EV that delivered something.
+// 32 bytes per PSN in flight, and 40 bytes per EV used.
 //
 //   SentPsnRecords sent(first_psn, ExtSenderParameters{});
 //   if (sent.may_send_new(psn)) sent.on_sent(psn, now, ev, plane, /*probe=*/false);
@@ -68,6 +72,10 @@ struct AckOutcome {
   uint32_t newly_acknowledged = 0;  // PSNs cumulatively acked or SACKed for the first time
   bool bitmap_ignored = false;      // O not a multiple of 8
   std::vector<Retransmission> retransmit;
+  // MR-PF-18 (section 25.1): EVs that delivered nothing for an RTO after a packet sent on
+  // them was declared lost by SACK: to be treated as an RTO on that EV (MR-PF-01). Each EV
+  // once per such silence.
+  std::vector<uint16_t> silent_evs;
 };
 
 struct TimerOutcome {
@@ -114,7 +122,9 @@ class SentPsnRecords {
   // How often a PSN in flight has been sent (probes included); 0 for one not in flight.
   uint16_t transmissions(uint32_t psn) const;
   size_t outstanding_count() const;
-  size_t heap_bytes() const { return ring_.capacity() * sizeof(Record); }
+  size_t heap_bytes() const {
+    return ring_.capacity() * sizeof(Record) + evs_.capacity() * sizeof(EvDeliveries);
+  }
 
  private:
   struct Record {
@@ -146,6 +156,18 @@ class SentPsnRecords {
   void advance_cumulative(uint32_t to);
   uint32_t sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, uint64_t min_rtt_ns,
                        AckOutcome& out);
+  struct EvDeliveries;
+  EvDeliveries& deliveries(uint16_t ev);
+  // r was acknowledged: if it was sent once, its EV delivered and is not silent. Which copy
+  // of a retransmitted PSN arrived, on which EV, is unknown (Karn).
+  void note_delivered(const Record& r);
+  // r, last sent on its EV, was declared lost by SACK: unless the EV delivered a packet sent
+  // after r (congestion, not silence), a trim cut r (MR-PF-19), or r left before the EV's
+  // last blame, the EV's silence starts at the oldest such transmission.
+  void note_lost(const Record& r);
+  // Reports the EVs silent for an RTO that carried a packet within the last RTO (one that
+  // carried nothing since is idle, not silent).
+  void silent_evs(uint64_t now_ns, uint64_t rto_ns, AckOutcome& out);
   void early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t reorder_window_ns, AckOutcome& out);
   void ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64_t wait_ns, AckOutcome& out);
 
@@ -161,6 +183,17 @@ class SentPsnRecords {
   std::vector<Record> ring_;  // PSN p at p mod size; a power of two
   uint32_t send_order_ = 0;   // transmissions so far
   uint32_t trimmed_ = 0;      // records with the trimmed mark
+  // Per EV used: what it delivered and MR-PF-18's silence. At most the QP's EV set (16
+  // entries by default): a flat vector searched linearly.
+  struct EvDeliveries {
+    uint16_t ev = 0;
+    bool delivered = false;
+    uint32_t delivered_order = 0;             // the newest transmission on it acknowledged
+    uint64_t last_sent_ns = 0;                // its newest transmission
+    std::optional<uint64_t> silent_since_ns;  // the oldest packet on it declared lost since
+    uint64_t blamed_ns = 0;                   // when it was last reported silent
+  };
+  std::vector<EvDeliveries> evs_;
 };
 
 }  // namespace mr::transport::ext

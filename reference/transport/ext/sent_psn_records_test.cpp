@@ -16,7 +16,7 @@ void send(SentPsnRecords& s, uint32_t first, uint32_t n, uint64_t at) {
 }
 
 // An ACK with cumulative PSN c whose bitmap (base = reference, offset 0) reports `received`.
-ExtAckReport ack(uint32_t c, std::initializer_list<uint32_t> received, uint8_t mpr = 8,
+ExtAckReport ack(uint32_t c, const std::vector<uint32_t>& received, uint8_t mpr = 8,
                  bool ara = false) {
   ExtAckReport a;
   a.cumulative = c;
@@ -181,6 +181,85 @@ TEST(SentPsnRecords, ALaterPsnOnItsEvInAnotherReportDoesNotProveAHoleLost) {
   EXPECT_TRUE(s.on_ack(later, rto.srtt_ns(), rto).retransmit.empty());
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
   EXPECT_EQ(psns(s.on_ack(later, window, rto).retransmit), (std::vector<uint32_t>{97, 101}));
+}
+
+// MR-PF-18: the packets of EV 0xC001 (97, 105, 113, 121) are all lost, everything else
+// arrives. SACK declares the first three lost (121 has too few PSNs after it) and they go again
+// elsewhere; an RTO after the first of them was sent, with nothing delivered on 0xC001 since, the
+// EV is reported silent, once.
+TEST(SentPsnRecords, AnEvSilentForAnRtoAfterASackedLossIsReportedOnce) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 32, 0, /*evs=*/8);                // 96 .. 127
+  const RtoEstimator rto = sampled({10 * kUs});  // RTO: T_EXT_RTO_MIN, past SRTT + 4 RTTVAR
+  const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
+  std::vector<uint32_t> others;  // all but 0xC001's 97, 105, 113, 121
+  for (uint32_t p = 98; p < 128; ++p)
+    if (p % 8 != 1) others.push_back(p);
+  const AckOutcome lost = s.on_ack(ack(96, others), window, rto);
+  EXPECT_EQ(psns(lost.retransmit), (std::vector<uint32_t>{97, 105, 113}));
+  EXPECT_TRUE(lost.silent_evs.empty());
+  for (uint32_t p : {97u, 105u, 113u}) s.on_sent(p, window, 0xC002, 0, false);  // elsewhere
+  s.on_sent(128, window, 0xC001, 0, false);  // new data still goes on 0xC001, and is lost
+  ASSERT_GT(rto.rto_ns(), window);
+  EXPECT_TRUE(s.on_ack(ack(96, others), rto.rto_ns() - 1, rto).silent_evs.empty());
+  EXPECT_EQ(s.on_ack(ack(96, others), rto.rto_ns(), rto).silent_evs,
+            (std::vector<uint16_t>{0xC001}));
+  EXPECT_TRUE(s.on_ack(ack(96, others), rto.rto_ns() + 1, rto).silent_evs.empty()) << "once";
+}
+
+// Congestion drops some of an EV's packets and delivers the rest: a delivery on the EV after
+// its loss ends the silence, and an RTO later it is not reported.
+TEST(SentPsnRecords, AnEvThatDeliversAfterItsLossIsNotSilent) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 32, 0, /*evs=*/8);
+  const RtoEstimator rto = sampled({10 * kUs});
+  const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
+  std::vector<uint32_t> others;  // all but 0xC001's 97, 105, 113, 121
+  for (uint32_t p = 98; p < 128; ++p)
+    if (p % 8 != 1) others.push_back(p);
+  EXPECT_EQ(psns(s.on_ack(ack(96, others), window, rto).retransmit),
+            (std::vector<uint32_t>{97, 105, 113}));
+  for (uint32_t p : {97u, 105u, 113u}) s.on_sent(p, window, 0xC002, 0, false);
+  s.on_sent(128, window, 0xC001, 0, false);  // new data on 0xC001, and this time it arrives
+  ExtAckReport late = ack(96, others);
+  late.bitmap |= uint64_t{1} << (128 - 96);
+  EXPECT_TRUE(s.on_ack(late, window + 12 * kUs, rto).silent_evs.empty());  // past min RTT
+  EXPECT_TRUE(s.on_ack(late, rto.rto_ns() + 1, rto).silent_evs.empty());
+}
+
+// The loss proven on its EV (a later packet of the EV in the same report) is congestion's
+// kind: the EV delivered after it, so its silence never starts.
+TEST(SentPsnRecords, AnEvThatDeliveredAPacketSentAfterItsLossIsNotSilent) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 32, 0, /*evs=*/8);
+  const RtoEstimator rto = sampled({10 * kUs});
+  std::vector<uint32_t> others;  // all but 97 and 121 (0xC001's first and last)
+  for (uint32_t p = 98; p < 128; ++p)
+    if (p != 121) others.push_back(p);
+  EXPECT_EQ(psns(s.on_ack(ack(96, others), rto.srtt_ns(), rto).retransmit),
+            (std::vector<uint32_t>{97}));
+  s.on_sent(97, rto.srtt_ns(), 0xC002, 0, false);
+  s.on_sent(128, rto.srtt_ns(), 0xC001, 0, false);  // 0xC001 still in use
+  EXPECT_TRUE(s.on_ack(ack(96, others), rto.rto_ns() + 1, rto).silent_evs.empty());
+}
+
+// An EV whose every packet was lost and repaired elsewhere, with nothing sent on it for an
+// RTO since, is idle, not silent (a tail drop before a pause in the traffic).
+TEST(SentPsnRecords, AnIdleEvIsNotSilent) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 32, 0, /*evs=*/8);
+  const RtoEstimator rto = sampled({10 * kUs});
+  const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
+  std::vector<uint32_t> others;  // all but 0xC001's 97, 105, 113, 121
+  for (uint32_t p = 98; p < 128; ++p)
+    if (p % 8 != 1) others.push_back(p);
+  EXPECT_EQ(psns(s.on_ack(ack(96, others), window, rto).retransmit),
+            (std::vector<uint32_t>{97, 105, 113}));
+  for (uint32_t p : {97u, 105u, 113u, 121u}) s.on_sent(p, window, 0xC002, 0, false);
+  std::vector<uint32_t> all;
+  for (uint32_t p = 98; p < 128; ++p) all.push_back(p);
+  EXPECT_TRUE(s.on_ack(ack(97, all), window + 12 * kUs, rto).silent_evs.empty());
+  EXPECT_TRUE(s.on_ack(ack(127, {}), rto.rto_ns() + 1, rto).silent_evs.empty());
 }
 
 TEST(SentPsnRecords, AnAraAckRepairsEveryHoleBeforeAReceivedPsnAtOnce) {
