@@ -48,6 +48,23 @@ bool consumes_receive_wqe(SendOpcode op) {
 // Section 20.3: the EV set entry a transmission of `psn` goes out on (a retransmission
 // leaves the entry its previous transmission used, MR-MU-08). None when no entry is usable
 // (MR-MU-04): the work waits, and the QP looks again after T_PROBE_INTERVAL.
+// The MXH of every Ext request packet (section 19.2): the entry it leaves on, RETX on a
+// retransmission, the TX timestamp the ACK echoes for the RTT, and the message's MSN, RQSN
+// and byte offset. The caller adds AR and Pending.
+wire::Mxh request_mxh(const ext::EvEntry& entry, bool retx, uint64_t now_ns, uint32_t msn = 0,
+                      uint32_t rqsn = 0, uint32_t offset = 0) {
+  wire::Mxh mxh;
+  mxh.retx = retx ? 1 : 0;
+  mxh.tsv = 1;
+  mxh.tx_timestamp = static_cast<uint32_t>(now_ns);
+  mxh.msn = msn;
+  mxh.rqsn = rqsn;
+  mxh.offset = offset;
+  mxh.ev = entry.ev;
+  mxh.plane = entry.plane;
+  return mxh;
+}
+
 std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, bool retransmission,
                                          uint64_t now_ns) {
   std::optional<size_t> previous;
@@ -171,15 +188,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   const auto info = wire::opcode_info(opcode);
   wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
   p.bth.version = wire::kExtVersion;
-  wire::Mxh mxh;
-  mxh.retx = retransmission ? 1 : 0;
-  mxh.tsv = 1;
-  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
-  mxh.msn = w.msn;
-  mxh.rqsn = w.rqsn;
-  mxh.offset = offset;
-  mxh.ev = entry->ev;
-  mxh.plane = entry->plane;
+  wire::Mxh mxh = request_mxh(*entry, retransmission, ctx.now_ns, w.msn, w.rqsn, offset);
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
@@ -225,14 +234,8 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
   wire::RocePacket p = ctx.factory.start(qp, opcode, fields.first_psn);
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 1;
-  wire::Mxh mxh;
-  mxh.retx = fields.retx ? 1 : 0;
-  mxh.tsv = 1;
-  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
-  mxh.msn = fields.msn;
-  mxh.offset = fields.mxh_offset;
-  mxh.ev = entry->ev;
-  mxh.plane = entry->plane;
+  wire::Mxh mxh =
+      request_mxh(*entry, fields.retx, ctx.now_ns, fields.msn, /*rqsn=*/0, fields.mxh_offset);
   mxh.ar = 1;  // its PSNs are acknowledged when it arrives: at once, not after the delay
   mxh.pending = spend_credit(ext, 0, !fields.retx, qp.attr.path_mtu);
   p.mxh = mxh;
@@ -283,15 +286,8 @@ bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool
   wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtResync, first);
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 1;
-  wire::Mxh mxh;
-  mxh.retx = retransmission ? 1 : 0;
-  mxh.tsv = 1;
-  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
-  mxh.msn = w.msn;
-  mxh.rqsn = w.rqsn;
-  mxh.offset = answered_by_response(w.wr.opcode) ? 0 : index * mtu;
-  mxh.ev = entry->ev;
-  mxh.plane = entry->plane;
+  wire::Mxh mxh = request_mxh(*entry, retransmission, ctx.now_ns, w.msn, w.rqsn,
+                              answered_by_response(w.wr.opcode) ? 0 : index * mtu);
   mxh.ar = 1;
   // Section 26.7: a RESYNC costs no credit; the PSNs it covers that never left as data are no
   // longer pending.
@@ -340,12 +336,7 @@ void send_probe(QueuePair& qp, size_t i, QpContext& ctx) {
   wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtProbe, qp.next_psn);
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 1;
-  wire::Mxh mxh;
-  mxh.tsv = 1;
-  mxh.tx_timestamp = static_cast<uint32_t>(ctx.now_ns);
-  mxh.ev = e.ev;
-  mxh.plane = e.plane;
-  p.mxh = mxh;
+  p.mxh = request_mxh(e, /*retx=*/false, ctx.now_ns);  // MSN, RQSN and offset 0
   ctx.send_on_entry(p, e);
   ++ctx.counters.ext_probes_sent;
 }
