@@ -183,6 +183,15 @@ TEST(SentPsnRecords, ALaterPsnOnItsEvInAnotherReportDoesNotProveAHoleLost) {
   EXPECT_EQ(psns(s.on_ack(later, window, rto).retransmit), (std::vector<uint32_t>{97, 101}));
 }
 
+// PSNs 98 .. 127 but `lost`: what a bitmap reports of the PSNs spray(s, 96, 32, 0, 8) sent
+// (0xC001 carried 97, 105, 113 and 121), 96 acknowledged cumulatively.
+std::vector<uint32_t> received_but(std::initializer_list<uint32_t> lost) {
+  std::vector<uint32_t> v;
+  for (uint32_t p = 98; p < 128; ++p)
+    if (std::find(lost.begin(), lost.end(), p) == lost.end()) v.push_back(p);
+  return v;
+}
+
 // MR-PF-18: the packets of EV 0xC001 (97, 105, 113, 121) are all lost, everything else
 // arrives. SACK declares the first three lost (121 has too few PSNs after it) and they go again
 // elsewhere; an RTO after the first of them was sent, with nothing delivered on 0xC001 since, the
@@ -192,9 +201,7 @@ TEST(SentPsnRecords, AnEvSilentForAnRtoAfterASackedLossIsReportedOnce) {
   spray(s, 96, 32, 0, /*evs=*/8);                // 96 .. 127
   const RtoEstimator rto = sampled({10 * kUs});  // RTO: T_EXT_RTO_MIN, past SRTT + 4 RTTVAR
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
-  std::vector<uint32_t> others;  // all but 0xC001's 97, 105, 113, 121
-  for (uint32_t p = 98; p < 128; ++p)
-    if (p % 8 != 1) others.push_back(p);
+  const auto others = received_but({97, 105, 113, 121});  // 0xC001's packets lost
   const AckOutcome lost = s.on_ack(ack(96, others), window, rto);
   EXPECT_EQ(psns(lost.retransmit), (std::vector<uint32_t>{97, 105, 113}));
   EXPECT_TRUE(lost.silent_evs.empty());
@@ -214,9 +221,7 @@ TEST(SentPsnRecords, AnEvThatDeliversAfterItsLossIsNotSilent) {
   spray(s, 96, 32, 0, /*evs=*/8);
   const RtoEstimator rto = sampled({10 * kUs});
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
-  std::vector<uint32_t> others;  // all but 0xC001's 97, 105, 113, 121
-  for (uint32_t p = 98; p < 128; ++p)
-    if (p % 8 != 1) others.push_back(p);
+  const auto others = received_but({97, 105, 113, 121});  // 0xC001's packets lost
   EXPECT_EQ(psns(s.on_ack(ack(96, others), window, rto).retransmit),
             (std::vector<uint32_t>{97, 105, 113}));
   for (uint32_t p : {97u, 105u, 113u}) s.on_sent(p, window, 0xC002, 0, false);
@@ -233,9 +238,7 @@ TEST(SentPsnRecords, AnEvThatDeliveredAPacketSentAfterItsLossIsNotSilent) {
   SentPsnRecords s(96, {});
   spray(s, 96, 32, 0, /*evs=*/8);
   const RtoEstimator rto = sampled({10 * kUs});
-  std::vector<uint32_t> others;  // all but 97 and 121 (0xC001's first and last)
-  for (uint32_t p = 98; p < 128; ++p)
-    if (p != 121) others.push_back(p);
+  const auto others = received_but({97, 121});  // 0xC001's first and last lost
   EXPECT_EQ(psns(s.on_ack(ack(96, others), rto.srtt_ns(), rto).retransmit),
             (std::vector<uint32_t>{97}));
   s.on_sent(97, rto.srtt_ns(), 0xC002, 0, false);
@@ -250,15 +253,11 @@ TEST(SentPsnRecords, AnIdleEvIsNotSilent) {
   spray(s, 96, 32, 0, /*evs=*/8);
   const RtoEstimator rto = sampled({10 * kUs});
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
-  std::vector<uint32_t> others;  // all but 0xC001's 97, 105, 113, 121
-  for (uint32_t p = 98; p < 128; ++p)
-    if (p % 8 != 1) others.push_back(p);
+  const auto others = received_but({97, 105, 113, 121});  // 0xC001's packets lost
   EXPECT_EQ(psns(s.on_ack(ack(96, others), window, rto).retransmit),
             (std::vector<uint32_t>{97, 105, 113}));
   for (uint32_t p : {97u, 105u, 113u, 121u}) s.on_sent(p, window, 0xC002, 0, false);
-  std::vector<uint32_t> all;
-  for (uint32_t p = 98; p < 128; ++p) all.push_back(p);
-  EXPECT_TRUE(s.on_ack(ack(97, all), window + 12 * kUs, rto).silent_evs.empty());
+  EXPECT_TRUE(s.on_ack(ack(97, received_but({})), window + 12 * kUs, rto).silent_evs.empty());
   EXPECT_TRUE(s.on_ack(ack(127, {}), rto.rto_ns() + 1, rto).silent_evs.empty());
 }
 
