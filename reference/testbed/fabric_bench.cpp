@@ -22,15 +22,45 @@ namespace {
 using mr::testbed::Scenario;
 using mr::testbed::ScenarioOutcome;
 
+// The plane-failure scenario's shape and how its recovery is read (PlaneFailureRecovery).
+constexpr uint64_t kTimelineNs = 5'000;
+constexpr uint32_t kPlanes = 8, kHosts = 16;
+constexpr uint64_t kFailNs = 100'000;
+constexpr double kPlaneFailureFull = (kHosts / 2.0) * kPlanes * 100e9;
+constexpr double kPlaneFailureSurviving = (kHosts / 2.0) * (kPlanes - 1) * 100e9;
+constexpr uint64_t kSteadyNs = 50'000;  // the span "before" is measured over
+
+// A Part II plane-failure row's goodput before and after the failure, the time from the
+// failure to the senders' last frame into the failed plane, and until the goodput (over 20
+// us windows) came back to and stayed at 85% of the surviving planes' capacity: read from the
+// row's timelines of acknowledged bytes and of the senders' frames into the failed plane.
+struct PlaneFailureRecovery {
+  double before_bps = 0, after_bps = 0;
+  std::optional<uint64_t> to_85_ns, last_send_ns;  // from the failure
+};
+
+PlaneFailureRecovery recovery_of(const ScenarioOutcome& o) {
+  const mr::testbed::GoodputTimeline t(o.timeline, kTimelineNs);
+  PlaneFailureRecovery r;
+  r.before_bps = t.rate_bps(kFailNs - kSteadyNs, kFailNs);
+  // The steady state after the failure ends where the flows thin out: 90% of the bytes in.
+  const uint64_t until = t.reached(o.needed_bytes * 9 / 10).value_or(t.end_ns());
+  r.after_bps = t.rate_bps(kFailNs, until);
+  if (auto at = t.recovered_at(kFailNs, until, 0.85 * kPlaneFailureSurviving))
+    r.to_85_ns = *at - kFailNs;
+  const auto last_send =
+      mr::testbed::GoodputTimeline(o.failed_plane_timeline, kTimelineNs).last_growth();
+  if (last_send && *last_send >= kFailNs) r.last_send_ns = *last_send - kFailNs;
+  return r;
+}
+
 struct Row {
   std::string scenario, variant;
   ScenarioOutcome o;
   uint64_t ideal_ns = 0;
   double capacity_bps = 0;  // what the goodput is measured against, when it is
   bool read = false;
-  // Plane failure only (print_recovery); recoveries from the failure.
-  double goodput_before_bps = 0, goodput_after_bps = 0;
-  std::optional<uint64_t> recovery_85_ns, last_send_into_failed_ns;
+  std::optional<PlaneFailureRecovery> recovery;  // a failure with a timeline
 };
 
 std::vector<Row> rows;
@@ -45,7 +75,8 @@ const ScenarioOutcome& run(const std::string& scenario, const std::string& varia
   }
   rows.push_back({scenario, variant, std::move(*o), ideal_ns, capacity_bps,
                   s.opcode == mr::transport::SendOpcode::kRead});
-  const Row& r = rows.back();
+  Row& r = rows.back();
+  if (r.o.failed_plane && !r.o.timeline.empty()) r.recovery = recovery_of(r.o);
   const double goodput = r.o.last_finish_ns > 0 ? static_cast<double>(r.o.delivered_bytes) * 8e9 /
                                                       static_cast<double>(r.o.last_finish_ns)
                                                 : 0;
@@ -68,49 +99,26 @@ const ScenarioOutcome& run(const std::string& scenario, const std::string& varia
   return r.o;
 }
 
-// The Part II plane-failure rows' goodput before and after the failure, the time from the
-// failure to the senders' last frame into the failed plane, and until the goodput (over 20 us
-// windows) came back to and stayed at 85% of the surviving planes' capacity: from each row's
-// timelines of acknowledged bytes and of the senders' frames into the failed plane, in
-// microseconds and base RTTs.
-constexpr uint64_t kTimelineNs = 5'000;
-constexpr uint32_t kPlanes = 8, kHosts = 16;
-constexpr uint64_t kFailNs = 100'000;
-constexpr double kPlaneFailureFull = (kHosts / 2.0) * kPlanes * 100e9;
-constexpr double kPlaneFailureSurviving = (kHosts / 2.0) * (kPlanes - 1) * 100e9;
-constexpr uint64_t kSteadyNs = 50'000;  // the span "before" is measured over
-
-void print_recovery(uint64_t fail_ns, double full_bps, double surviving_bps) {
+// The recovery of every row that has one, in microseconds and base RTTs.
+void print_recovery() {
   std::printf("\n%-22s %-22s %9s %9s %9s %9s %14s %14s\n", "plane failure at us", "variant",
               "before", "/full", "after", "/surv.", "to 85% us", "last send us");
-  for (Row& r : rows) {
-    if (r.scenario != "plane-failure" || r.o.timeline.empty()) continue;
-    const mr::testbed::GoodputTimeline t(r.o.timeline, kTimelineNs);
-    const double before = t.rate_bps(fail_ns - kSteadyNs, fail_ns);
-    // The steady state after the failure ends where the flows thin out: 90% of the bytes in.
-    const uint64_t until = t.reached(r.o.needed_bytes * 9 / 10).value_or(t.end_ns());
-    // Recovery: the senders' last frame into the failed plane, and the goodput back at (and
-    // staying at, over 20 us windows) 85% of the surviving capacity.
-    const auto last_send =
-        mr::testbed::GoodputTimeline(r.o.failed_plane_timeline, kTimelineNs).last_growth();
-    const auto to_85 = t.recovered_at(fail_ns, until, 0.85 * surviving_bps);
-    const double after = t.rate_bps(fail_ns, until);
-    r.goodput_before_bps = before;
-    r.goodput_after_bps = after;
-    if (to_85) r.recovery_85_ns = *to_85 - fail_ns;
-    if (last_send && *last_send >= fail_ns) r.last_send_into_failed_ns = *last_send - fail_ns;
+  for (const Row& r : rows) {
+    if (!r.recovery) continue;
+    const PlaneFailureRecovery& v = *r.recovery;
     const double rtt = static_cast<double>(std::max<uint64_t>(r.o.min_rtt_ns, 1));
-    auto span = [&](const std::optional<uint64_t>& at) {
-      if (!at || *at < fail_ns) return std::string("never");
+    auto span = [&](const std::optional<uint64_t>& ns) {
+      if (!ns) return std::string("never");
       char b[48];
-      std::snprintf(b, sizeof b, "%.0f (%.1f RTT)", static_cast<double>(*at - fail_ns) / 1e3,
-                    static_cast<double>(*at - fail_ns) / rtt);
+      std::snprintf(b, sizeof b, "%.0f (%.1f RTT)", static_cast<double>(*ns) / 1e3,
+                    static_cast<double>(*ns) / rtt);
       return std::string(b);
     };
     std::printf("%-22.0f %-22s %9.1f %9.2f %9.1f %9.2f %14s %14s\n",
-                static_cast<double>(fail_ns) / 1e3, r.variant.c_str(), before / 1e9,
-                before / full_bps, after / 1e9, after / surviving_bps, span(to_85).c_str(),
-                span(last_send).c_str());
+                static_cast<double>(kFailNs) / 1e3, r.variant.c_str(), v.before_bps / 1e9,
+                v.before_bps / kPlaneFailureFull, v.after_bps / 1e9,
+                v.after_bps / kPlaneFailureSurviving, span(v.to_85_ns).c_str(),
+                span(v.last_send_ns).c_str());
   }
   std::printf(
       "(Gb/s; 'after': from the failure until 90%% of the bytes are in; 'last send': the\n"
@@ -140,23 +148,19 @@ int run_all(int argc, char** argv) {
   // selection over 64 entries (eight per plane, so a plane's two spines see the same load);
   // the timeline gives goodput before and after the failure and the recovery time.
   {
-    const uint32_t planes = kPlanes, hosts = kHosts;
     const uint64_t bytes = 32 * kMiB;
-    const uint64_t fail_ns = kFailNs;
-    const double full = kPlaneFailureFull;
-    const double surviving = kPlaneFailureSurviving;
     for (const bool failure : {false, true}) {
       const std::string name = failure ? "plane-failure" : "plane-failure-none";
-      Scenario s = plane_failure({.planes = planes,
-                                  .hosts = hosts,
+      Scenario s = plane_failure({.planes = kPlanes,
+                                  .hosts = kHosts,
                                   .bytes = bytes,
-                                  .fail_at_ns = failure ? std::optional(fail_ns) : std::nullopt});
+                                  .fail_at_ns = failure ? std::optional(kFailNs) : std::nullopt});
       s.timeline_ns = kTimelineNs;
-      const uint64_t ideal = ideal_ns(bytes, (failure ? planes - 1 : planes) * 100e9);
-      const double capacity = failure ? surviving : full;
+      const uint64_t ideal = ideal_ns(bytes, (failure ? kPlanes - 1 : kPlanes) * 100e9);
+      const double capacity = failure ? kPlaneFailureSurviving : kPlaneFailureFull;
       Scenario adaptive = s;
       adaptive.mxcap->features = adaptive.mxcap->features | mr::wire::kMxcapAdaptive;
-      adaptive.ext.ev_set_size = 8 * planes;
+      adaptive.ext.ev_set_size = 8 * kPlanes;
       run(name, "Part II adapt., 64 EVs", adaptive, ideal, capacity);
       ext_and_base(name, s, ideal, capacity);
     }
@@ -217,7 +221,7 @@ int run_all(int argc, char** argv) {
     ext_and_base("READ, 16 readers of 1", s, ideal_ns(16 * 2 * kMiB, 100e9));
   }
 
-  print_recovery(kFailNs, kPlaneFailureFull, kPlaneFailureSurviving);
+  print_recovery();
 
   nlohmann::json out = nlohmann::json::array();
   for (const Row& r : rows) {
@@ -245,16 +249,18 @@ int run_all(int argc, char** argv) {
                    {"fabric_events", r.o.fabric_events},
                    {"steps", r.o.steps},
                    {"wall_seconds", r.o.wall_seconds}});
-    if (r.scenario == "plane-failure" && !r.o.timeline.empty()) {
+    if (r.recovery) {
+      const auto ns = [](const std::optional<uint64_t>& v) {
+        return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+      };
       nlohmann::json& j = out.back();
       j["timeline_ns"] = kTimelineNs;
       j["timeline_acknowledged_bytes"] = r.o.timeline;
       j["timeline_frames_into_failed_plane"] = r.o.failed_plane_timeline;
-      j["goodput_before_bps"] = r.goodput_before_bps;
-      j["goodput_after_bps"] = r.goodput_after_bps;
-      j["recovery_85_ns"] = r.recovery_85_ns ? nlohmann::json(*r.recovery_85_ns) : nullptr;
-      j["last_send_into_failed_ns"] =
-          r.last_send_into_failed_ns ? nlohmann::json(*r.last_send_into_failed_ns) : nullptr;
+      j["goodput_before_bps"] = r.recovery->before_bps;
+      j["goodput_after_bps"] = r.recovery->after_bps;
+      j["recovery_85_ns"] = ns(r.recovery->to_85_ns);
+      j["last_send_into_failed_ns"] = ns(r.recovery->last_send_ns);
     }
   }
   if (argc > 1) {

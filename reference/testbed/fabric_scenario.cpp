@@ -179,8 +179,8 @@ Expected<ScenarioOutcome, std::string> run_scenario(const Scenario& s) {
       for (size_t i = 0; i < flows.size(); ++i) {
         const transport::QueuePair* qp = bed.device(flows[i].conn.a).qp(flows[i].conn.qp_a);
         if (qp == nullptr) continue;
-        const uint32_t mtu = s.connection.path_mtu;
-        bytes += std::min<uint64_t>(s.flows[i].bytes, acknowledged_psns(*qp) * mtu);
+        bytes +=
+            std::min<uint64_t>(s.flows[i].bytes, acknowledged_psns(*qp) * s.connection.path_mtu);
       }
       out.timeline.push_back(bytes);
       if (!out.failed_plane) continue;  // the next boundary, if the clock passed it too
