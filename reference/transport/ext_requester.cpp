@@ -45,9 +45,6 @@ bool consumes_receive_wqe(SendOpcode op) {
          op == SendOpcode::kSendWithInv || op == SendOpcode::kWriteWithImm;
 }
 
-// Section 20.3: the EV set entry a transmission of `psn` goes out on (a retransmission
-// leaves the entry its previous transmission used, MR-MU-08). None when no entry is usable
-// (MR-MU-04): the work waits, and the QP looks again after T_PROBE_INTERVAL.
 // The MXH of every Ext request packet (section 19.2): the entry it leaves on, RETX on a
 // retransmission, the TX timestamp the ACK echoes for the RTT, and the message's MSN, RQSN
 // and byte offset. The caller adds AR and Pending.
@@ -65,6 +62,9 @@ wire::Mxh request_mxh(const ext::EvEntry& entry, bool retx, uint64_t now_ns, uin
   return mxh;
 }
 
+// Section 20.3: the EV set entry a transmission of `psn` goes out on (a retransmission
+// leaves the entry its previous transmission used, MR-MU-08). None when no entry is usable
+// (MR-MU-04): the work waits, and the QP looks again after T_PROBE_INTERVAL.
 std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, bool retransmission,
                                          uint64_t now_ns) {
   std::optional<size_t> previous;

@@ -192,20 +192,28 @@ std::vector<uint32_t> received_but(std::initializer_list<uint32_t> lost) {
   return v;
 }
 
+// The records after 96 .. 127 went out sprayed over 8 EVs and every packet of 0xC001 (97,
+// 105, 113, 121) was lost: the report at `at` declares 97, 105 and 113 lost (121 has too few
+// PSNs after it) and no EV silent yet, and those three go again on 0xC002 at once.
+SentPsnRecords after_0xc001_lost(const RtoEstimator& rto, uint64_t at) {
+  SentPsnRecords s(96, {});
+  spray(s, 96, 32, 0, /*evs=*/8);
+  const AckOutcome lost = s.on_ack(ack(96, received_but({97, 105, 113, 121})), at, rto);
+  EXPECT_EQ(psns(lost.retransmit), (std::vector<uint32_t>{97, 105, 113}));
+  EXPECT_TRUE(lost.silent_evs.empty());
+  for (uint32_t p : {97u, 105u, 113u}) s.on_sent(p, at, 0xC002, 0, false);
+  return s;
+}
+
 // MR-PF-18: the packets of EV 0xC001 (97, 105, 113, 121) are all lost, everything else
 // arrives. SACK declares the first three lost (121 has too few PSNs after it) and they go again
 // elsewhere; an RTO after the first of them was sent, with nothing delivered on 0xC001 since, the
 // EV is reported silent, once.
 TEST(SentPsnRecords, AnEvSilentForAnRtoAfterASackedLossIsReportedOnce) {
-  SentPsnRecords s(96, {});
-  spray(s, 96, 32, 0, /*evs=*/8);                // 96 .. 127
   const RtoEstimator rto = sampled({10 * kUs});  // RTO: T_EXT_RTO_MIN, past SRTT + 4 RTTVAR
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
-  const auto others = received_but({97, 105, 113, 121});  // 0xC001's packets lost
-  const AckOutcome lost = s.on_ack(ack(96, others), window, rto);
-  EXPECT_EQ(psns(lost.retransmit), (std::vector<uint32_t>{97, 105, 113}));
-  EXPECT_TRUE(lost.silent_evs.empty());
-  for (uint32_t p : {97u, 105u, 113u}) s.on_sent(p, window, 0xC002, 0, false);  // elsewhere
+  SentPsnRecords s = after_0xc001_lost(rto, window);
+  const auto others = received_but({97, 105, 113, 121});
   s.on_sent(128, window, 0xC001, 0, false);  // new data still goes on 0xC001, and is lost
   ASSERT_GT(rto.rto_ns(), window);
   EXPECT_TRUE(s.on_ack(ack(96, others), rto.rto_ns() - 1, rto).silent_evs.empty());
@@ -217,16 +225,11 @@ TEST(SentPsnRecords, AnEvSilentForAnRtoAfterASackedLossIsReportedOnce) {
 // Congestion drops some of an EV's packets and delivers the rest: a delivery on the EV after
 // its loss ends the silence, and an RTO later it is not reported.
 TEST(SentPsnRecords, AnEvThatDeliversAfterItsLossIsNotSilent) {
-  SentPsnRecords s(96, {});
-  spray(s, 96, 32, 0, /*evs=*/8);
   const RtoEstimator rto = sampled({10 * kUs});
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
-  const auto others = received_but({97, 105, 113, 121});  // 0xC001's packets lost
-  EXPECT_EQ(psns(s.on_ack(ack(96, others), window, rto).retransmit),
-            (std::vector<uint32_t>{97, 105, 113}));
-  for (uint32_t p : {97u, 105u, 113u}) s.on_sent(p, window, 0xC002, 0, false);
+  SentPsnRecords s = after_0xc001_lost(rto, window);
   s.on_sent(128, window, 0xC001, 0, false);  // new data on 0xC001, and this time it arrives
-  ExtAckReport late = ack(96, others);
+  ExtAckReport late = ack(96, received_but({97, 105, 113, 121}));
   late.bitmap |= uint64_t{1} << (128 - 96);
   EXPECT_TRUE(s.on_ack(late, window + 12 * kUs, rto).silent_evs.empty());  // past min RTT
   EXPECT_TRUE(s.on_ack(late, rto.rto_ns() + 1, rto).silent_evs.empty());
@@ -249,14 +252,10 @@ TEST(SentPsnRecords, AnEvThatDeliveredAPacketSentAfterItsLossIsNotSilent) {
 // An EV whose every packet was lost and repaired elsewhere, with nothing sent on it for an
 // RTO since, is idle, not silent (a tail drop before a pause in the traffic).
 TEST(SentPsnRecords, AnIdleEvIsNotSilent) {
-  SentPsnRecords s(96, {});
-  spray(s, 96, 32, 0, /*evs=*/8);
   const RtoEstimator rto = sampled({10 * kUs});
   const uint64_t window = rto.srtt_ns() + 4 * rto.rttvar_ns();
-  const auto others = received_but({97, 105, 113, 121});  // 0xC001's packets lost
-  EXPECT_EQ(psns(s.on_ack(ack(96, others), window, rto).retransmit),
-            (std::vector<uint32_t>{97, 105, 113}));
-  for (uint32_t p : {97u, 105u, 113u, 121u}) s.on_sent(p, window, 0xC002, 0, false);
+  SentPsnRecords s = after_0xc001_lost(rto, window);
+  s.on_sent(121, window, 0xC002, 0, false);  // the last of 0xC001's packets goes elsewhere too
   EXPECT_TRUE(s.on_ack(ack(97, received_but({})), window + 12 * kUs, rto).silent_evs.empty());
   EXPECT_TRUE(s.on_ack(ack(127, {}), rto.rto_ns() + 1, rto).silent_evs.empty());
 }
