@@ -11,15 +11,25 @@
 namespace mr::testbed {
 namespace {
 
-// Whether a frame carries a request packet (SEND, WRITE, READ request, atomic): the opcode
-// table's word on the BTH opcode after the headers the fabric reads.
-bool is_request(std::span<const uint8_t> frame) {
+// The opcode table's row for the BTH opcode after the headers the fabric reads, if any.
+const wire::OpcodeInfo* opcode_of(std::span<const uint8_t> frame) {
   const std::optional<io::fabric::FrameHeaders> h = io::fabric::parse_frame_headers(frame);
-  if (!h || !h->udp) return false;
+  if (!h || !h->udp) return nullptr;
   const size_t bth = h->l3_offset + h->ip_header_bytes + 8;
-  if (frame.size() <= bth) return false;
-  const wire::OpcodeInfo* info = wire::opcode_info(frame[bth]);
+  if (frame.size() <= bth) return nullptr;
+  return wire::opcode_info(frame[bth]);
+}
+
+// A request packet (SEND, WRITE, READ request, atomic).
+bool is_request(const wire::OpcodeInfo* info) {
   return info != nullptr && info->is(wire::kRequest);
+}
+
+// What a NIC's responder and notification point send (READ responses, ACK and NAK, atomic
+// ACK, CNP, CREDIT), which its transmit arbiter serves in turn with its requester's.
+bool is_response(const wire::OpcodeInfo* info) {
+  return info != nullptr && (info->is(wire::kResponse) || info->is(wire::kAck) ||
+                             info->is(wire::kCnp) || info->is(wire::kCredit));
 }
 
 }  // namespace
@@ -146,28 +156,35 @@ void FabricBed::run_endpoint(uint32_t e, uint64_t now) {
   std::vector<std::vector<uint8_t>> frames = ep.device->take_outbox(planes);
   for (size_t i = 0; i < frames.size(); ++i) {
     const size_t port = size_t{planes[i]} * config_.endpoints + e;
-    std::deque<io::Frame>& q = backlog_[port];
-    if (is_request(frames[i])) ++request_frames_;
-    if (q.empty()) backlogged_.push_back(static_cast<uint32_t>(port));
+    TransmitBacklog& b = backlog_[port];
+    const wire::OpcodeInfo* info = opcode_of(frames[i]);
+    if (is_request(info)) ++request_frames_;
+    if (b.empty()) backlogged_.push_back(static_cast<uint32_t>(port));
+    std::deque<io::Frame>& q = options_.nic_arbiter && is_response(info) ? b.responses : b.requests;
     q.push_back(io::Frame{std::move(frames[i]), now});
-    backlog_high_water_ = std::max<uint64_t>(backlog_high_water_, q.size());
+    backlog_high_water_ =
+        std::max<uint64_t>(backlog_high_water_, b.responses.size() + b.requests.size());
   }
   ep.deadline = ep.device->next_deadline();
   ep.due = false;
   if (after_run) after_run(e, now);
 }
 
-// Each backlog goes to its port as far as the NIC ring takes it, oldest first.
+// Each backlog goes to its port as far as the NIC's rings take it, oldest first, the
+// responder's frames into the ring of their own.
 void FabricBed::flush_backlogs() {
+  using io::fabric::TransmitClass;
   std::erase_if(backlogged_, [&](uint32_t port) {
-    std::deque<io::Frame>& q = backlog_[port];
+    TransmitBacklog& b = backlog_[port];
     io::fabric::FabricPort& link =
         fabric_->port(port / config_.endpoints, port % config_.endpoints);
-    while (!q.empty()) {
-      if (link.send_burst(std::span<const io::Frame>(&q.front(), 1)) == 0) return false;
-      q.pop_front();
-    }
-    return true;
+    auto drain = [&](std::deque<io::Frame>& q, TransmitClass c) {
+      while (!q.empty() && link.send_burst(std::span<const io::Frame>(&q.front(), 1), c) == 1)
+        q.pop_front();
+    };
+    drain(b.responses, TransmitClass::kResponse);
+    drain(b.requests, TransmitClass::kRequest);
+    return b.empty();
   });
 }
 

@@ -6,8 +6,9 @@
 // fabric on the plane the device chose (Device::take_outbox(planes)), and a frame the fabric
 // delivers to (plane, e) is received by device e. A port whose NIC ring is full keeps the
 // rest in a transmit backlog, as a NIC's send queue does: nothing is lost before the first
-// switch. A port that goes down (a flap, a black-holed host cable) is told to the device
-// within kPortPollNs, far inside T_PORT_DOWN_REACT (1 ms).
+// switch. A device's responder and requester take turns on a port (nic_arbiter). A
+// port that goes down (a flap, a black-holed host cable) is told to the device within
+// kPortPollNs, far inside T_PORT_DOWN_REACT (1 ms).
 //
 // The driver jumps the clock from event to event (the fabric's, the devices' timers); at a
 // step only the devices that received a frame, were given work, or whose timer is due run,
@@ -45,6 +46,11 @@ struct BedDeviceOptions {
   bool dcqcn_enabled = true;  // notification and reaction point (base QPs)
   uint64_t seed = 1;          // device e gets seed + e
   uint32_t cq_depth = 1 << 16;
+  // A device's responder (responses, ACK and NAK, CNP, CREDIT) and its requester take turns
+  // on its ports, as a NIC's transmit arbiter serves them (TransmitClass::kResponse): an ACK
+  // does not wait behind the requests queued before it. False: one FIFO per port, every
+  // frame in the order the device made it.
+  bool nic_arbiter = true;
 };
 
 // Both ends of one RC connection the bed set up.
@@ -119,10 +125,15 @@ class FabricBed {
   BedDeviceOptions options_;
   std::unique_ptr<io::fabric::Fabric> fabric_;
   std::vector<Endpoint> devices_;
-  std::vector<std::deque<io::Frame>> backlog_;  // plane-major, like the fabric's ports
-  std::vector<uint32_t> backlogged_;            // indices of non-empty backlogs
-  std::vector<uint8_t> port_up_;                // plane-major, as last told to the device
-  bool watch_ports_ = false;                    // the config has faults that take ports down
+  // Frames the NIC's rings did not take yet: a port's responder's, and its requester's.
+  struct TransmitBacklog {
+    std::deque<io::Frame> responses, requests;
+    bool empty() const { return responses.empty() && requests.empty(); }
+  };
+  std::vector<TransmitBacklog> backlog_;  // plane-major, like the fabric's ports
+  std::vector<uint32_t> backlogged_;      // indices of non-empty backlogs
+  std::vector<uint8_t> port_up_;          // plane-major, as last told to the device
+  bool watch_ports_ = false;              // the config has faults that take ports down
   uint64_t next_port_poll_ns_ = 0;
   uint64_t steps_ = 0;
   uint64_t backlog_high_water_ = 0;

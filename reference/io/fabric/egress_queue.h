@@ -1,9 +1,11 @@
 // File: egress_queue.h
 //
-// One egress port's buffer: a FIFO of frames waiting for the wire, and the strict-priority
-// FIFO that trimmed frames jump into (spec 23: forwarded "at high priority"). Depth counts
-// waiting bytes; the frame being serialized has left the queue. Admission (capacity,
-// marking, trimming) is the port's decision, made before push.
+// One egress port's buffer: two FIFOs of frames waiting for the wire. On a switch port the
+// second is the strict-priority FIFO that trimmed frames jump into (spec 23: forwarded "at
+// high priority"); on an endpoint's port it holds what the NIC's responder sends, and the
+// two take turns (Arbitration::kAlternate), as a NIC's transmit arbiter serves its
+// requester and its responder. Depth counts waiting bytes; the frame being serialized has
+// left the queue. Admission (capacity, marking, trimming) is the port's decision.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,8 @@ namespace mr::io::fabric {
 
 class EgressQueue {
  public:
+  enum class Arbitration : uint8_t { kStrictPriority, kAlternate };
+
   struct Entry {
     uint32_t packet = 0;
     uint32_t bytes = 0;
@@ -28,9 +32,14 @@ class EgressQueue {
       normal_bytes_ += entry.bytes;
     }
   }
-  // The priority queue first; the queue must not be empty.
+  // The priority queue first, or each in turn while both hold frames; the queue must not be
+  // empty.
   Entry pop() {
-    if (!priority_.empty()) {
+    const bool second =
+        !priority_.empty() &&
+        (normal_.empty() || arbitration_ == Arbitration::kStrictPriority || !served_priority_last_);
+    served_priority_last_ = second;
+    if (second) {
       const Entry e = priority_.pop_front();
       priority_bytes_ -= e.bytes;
       return e;
@@ -43,8 +52,11 @@ class EgressQueue {
   uint64_t normal_bytes() const { return normal_bytes_; }
   uint64_t priority_bytes() const { return priority_bytes_; }
   uint64_t bytes() const { return normal_bytes_ + priority_bytes_; }
+  void set_arbitration(Arbitration a) { arbitration_ = a; }
 
  private:
+  Arbitration arbitration_ = Arbitration::kStrictPriority;
+  bool served_priority_last_ = false;
   RingQueue<Entry> normal_;
   RingQueue<Entry> priority_;
   uint64_t normal_bytes_ = 0;

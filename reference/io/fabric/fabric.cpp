@@ -52,6 +52,7 @@ Fabric::Fabric(const Clock& clock, FabricConfig config)
     const auto degraded = static_cast<uint64_t>(
         std::llround(static_cast<double>(p.spec.params.rate_bps) * p.faults.rate_fraction));
     p.rate_bps = std::max<uint64_t>(1, degraded);
+    if (!p.spec.from_switch) p.queue.set_arbitration(EgressQueue::Arbitration::kAlternate);
   }
   const size_t n = config_.planes.size() * config_.endpoints;
   rx_.resize(n);
@@ -134,7 +135,7 @@ bool Fabric::admit_to_switch_queue(Port& port, uint32_t packet, bool& priority) 
   return true;
 }
 
-void Fabric::enqueue(uint32_t port_id, uint32_t packet) {
+void Fabric::enqueue(uint32_t port_id, uint32_t packet, bool response) {
   Port& port = ports_[port_id];
   if (port.faults.black_holed(now_ps_ / kPsPerNs)) {
     return drop(port, packet, DropCause::kBlackHole);
@@ -142,12 +143,12 @@ void Fabric::enqueue(uint32_t port_id, uint32_t packet) {
   if (!port.faults.flaps.empty() && port.faults.down(now_ps_ / kPsPerNs)) {
     return drop(port, packet, DropCause::kLinkDown);
   }
-  bool priority = false;
+  bool priority = response && !port.spec.from_switch;
   if (port.spec.from_switch) {
     if (!admit_to_switch_queue(port, packet, priority)) {
       return drop(port, packet, DropCause::kQueueOverflow);
     }
-  } else if (port.queue.normal_bytes() + pool_[packet].bytes.size() >
+  } else if (endpoint_queued(port, priority) + pool_[packet].bytes.size() >
              port.spec.params.queue_bytes) {
     return drop(port, packet, DropCause::kQueueOverflow);  // send() checks first; defensive
   }
@@ -224,14 +225,17 @@ std::vector<std::pair<uint32_t, uint32_t>> Fabric::take_ready_ports() {
   return ports;
 }
 
-size_t Fabric::send(uint32_t plane, uint32_t endpoint, std::span<const Frame> frames) {
+size_t Fabric::send(uint32_t plane, uint32_t endpoint, std::span<const Frame> frames,
+                    TransmitClass transmit_class) {
   catch_up();
   const uint32_t port_id = topology_.nodes[topology_.endpoint_node(plane, endpoint)].first_up_port;
   Port& port = ports_[port_id];
+  const bool response = transmit_class == TransmitClass::kResponse;
   size_t accepted = 0;
   for (const Frame& f : frames) {
-    // The NIC's ring is full: refuse this frame and the rest, as Link allows.
-    if (port.queue.normal_bytes() + f.bytes.size() > port.spec.params.queue_bytes) break;
+    // The NIC's ring is full: refuse this frame and the rest, as Link allows. The responder
+    // has a ring of its own, as big.
+    if (endpoint_queued(port, response) + f.bytes.size() > port.spec.params.queue_bytes) break;
     ++accepted;
     const uint32_t id = pool_.acquire();
     Packet& p = pool_[id];
@@ -246,7 +250,7 @@ size_t Fabric::send(uint32_t plane, uint32_t endpoint, std::span<const Frame> fr
     p.traffic_class = traffic_class(p.bytes, *h);
     p.flow = flow_key(*h, config_.ipv6_ecmp);
     p.dst_endpoint = *dst;
-    enqueue(port_id, id);
+    enqueue(port_id, id, response);
   }
   return accepted;
 }

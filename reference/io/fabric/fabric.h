@@ -86,7 +86,8 @@ class Fabric {
   size_t frames_in_flight() const { return pool_.in_use(); }
 
   // FabricPort's implementation.
-  size_t send(uint32_t plane, uint32_t endpoint, std::span<const Frame> frames);
+  size_t send(uint32_t plane, uint32_t endpoint, std::span<const Frame> frames,
+              TransmitClass transmit_class = TransmitClass::kRequest);
   size_t receive(uint32_t plane, uint32_t endpoint, std::span<Frame> out);
   bool link_up(uint32_t plane, uint32_t endpoint) const;
 
@@ -111,7 +112,13 @@ class Fabric {
   Fabric(const Clock& clock, FabricConfig config);
   void catch_up() { run_until(clock_.now_ns()); }
   void run(const Event& event);
-  void enqueue(uint32_t port, uint32_t packet);
+  // `response`: an endpoint port's TransmitClass::kResponse frame (switch ports decide their
+  // own priority).
+  void enqueue(uint32_t port, uint32_t packet, bool response = false);
+  // What an endpoint port's ring for its requester's (or responder's) frames holds.
+  static uint64_t endpoint_queued(const Port& port, bool response) {
+    return response ? port.queue.priority_bytes() : port.queue.normal_bytes();
+  }
   bool admit_to_switch_queue(Port& port, uint32_t packet, bool& priority);
   void start_transmit(uint32_t port);
   void arrive(uint32_t port, uint32_t packet);

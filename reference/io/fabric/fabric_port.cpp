@@ -8,6 +8,10 @@ size_t FabricPort::send_burst(std::span<const Frame> frames) {
   return fabric_.send(plane_, endpoint_, frames);
 }
 
+size_t FabricPort::send_burst(std::span<const Frame> frames, TransmitClass transmit_class) {
+  return fabric_.send(plane_, endpoint_, frames, transmit_class);
+}
+
 size_t FabricPort::receive_burst(std::span<Frame> out, uint64_t /*timeout_ns*/) {
   return fabric_.receive(plane_, endpoint_, out);
 }

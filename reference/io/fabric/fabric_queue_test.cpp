@@ -2,6 +2,7 @@
 // trims (spec 23), and RED-style ECN marking at enqueue.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -129,6 +130,36 @@ TEST(FabricQueue, NeverTrimsControlFramesButDropsThem) {
   const Received r = run_burst(config, {.dscp = 46});
   EXPECT_EQ(r.toward_receiver.trimmed, 0U);
   EXPECT_GT(r.toward_receiver.dropped(DropCause::kQueueOverflow), 0U);
+}
+
+// An endpoint's port serves its requester's frames and its responder's in turn: two ACKs
+// sent after ten queued requests each wait for one request, not for all of them; sent as
+// requests, they wait for all ten.
+TEST(FabricQueue, AnEndpointPortServesItsRequesterAndItsResponderInTurn) {
+  const FabricConfig config{.endpoints = 2};
+  for (const TransmitClass c : {TransmitClass::kResponse, TransmitClass::kRequest}) {
+    VirtualClock clock;
+    auto fabric = Fabric::create(clock, config).value();
+    std::vector<Frame> requests;
+    for (uint32_t i = 0; i < 10; ++i)
+      requests.push_back(test_frame(config, {.src = 0, .dst = 1, .frame_bytes = 4000, .psn = i}));
+    ASSERT_EQ(fabric->port(0, 0).send_burst(requests), requests.size());
+    const std::vector<Frame> acks = {
+        test_frame(config, {.src = 0, .dst = 1, .frame_bytes = 80, .psn = 98}),
+        test_frame(config, {.src = 0, .dst = 1, .frame_bytes = 80, .psn = 99})};
+    ASSERT_EQ(fabric->port(0, 0).send_burst(acks, c), 2U);
+    run_to_quiet(*fabric, clock);
+    std::vector<Frame> in(16);
+    in.resize(fabric->port(0, 1).receive_burst(in, 0));
+    std::vector<uint32_t> order(in.size());
+    std::ranges::transform(in, order.begin(), psn);
+    // Request 0 was on the wire already.
+    if (c == TransmitClass::kResponse) {
+      EXPECT_EQ(order, (std::vector<uint32_t>{0, 98, 1, 99, 2, 3, 4, 5, 6, 7, 8, 9}));
+    } else {
+      EXPECT_EQ(order, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 98, 99}));
+    }
+  }
 }
 
 TEST(FabricQueue, RedMarksNothingBelowKmin) {
