@@ -851,7 +851,9 @@ void send_ext_credit(QueuePair& qp, QpContext& ctx) {
 }
 
 void flush_ext_ack(QueuePair& qp, QpContext& ctx) {
-  if (!qp.ext || !qp.ext->acks.ack_due(ctx.now_ns)) return;
+  if (!qp.ext) return;
+  qp.ext->acks.on_cumulative(qp.ext->window.cumulative());
+  if (!qp.ext->acks.ack_due(ctx.now_ns)) return;
   send_ext_ack(qp, wire::kSyndromeAck, std::nullopt, ctx);
 }
 

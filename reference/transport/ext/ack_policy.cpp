@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "reference/wire/psn.h"
+
 namespace mr::transport::ext {
 
 void AckPolicy::on_packet(const AnsweredPacket& packet) {
@@ -15,6 +17,12 @@ void AckPolicy::on_packet(const AnsweredPacket& packet) {
   immediate_ = immediate_ || own;
   ara_ = packet.ack_request;
   trigger_ = packet;
+}
+
+void AckPolicy::on_cumulative(uint32_t c) {
+  if (!awaited_ar_psn_ || wire::psn_diff(c, *awaited_ar_psn_) < 0) return;
+  awaited_ar_psn_.reset();
+  immediate_ = immediate_ || trigger_.has_value();
 }
 
 bool AckPolicy::ack_due(uint64_t now_ns) const {
@@ -52,6 +60,7 @@ wire::Sacketh AckPolicy::build(const ReceivedPsnWindow& window, SackCursor& curs
   s.service_time = static_cast<uint16_t>(std::min<uint64_t>(waited / 64, 0xffff));
   s.ts_echo = t.tx_timestamp.value_or(0);
   s.sack_offset = report.offset;
+  if (ara_ && wire::psn_diff(window.cumulative(), t.psn) < 0) awaited_ar_psn_ = t.psn;
   trigger_.reset();
   oldest_unanswered_ns_.reset();
   accepted_since_ack_ = 0;

@@ -7,9 +7,13 @@
 // CE-marked packet are each the triggering packet of an ACK of their own, due at once. The
 // SACKETH echoes the triggering packet (the newest one answered): its EV and plane, CE mark,
 // duplicate flag, TX timestamp, and the time since it arrived; the CE count covers every
-// packet since the previous ACK; the bitmap is SackCursor's.
+// packet since the previous ACK; the bitmap is SackCursor's. An AR packet whose ACK still
+// showed a hole below it is answered once more, at once, when the holes fill (MR-SA-30): a
+// sender that asked about its tail learns when the tail is complete, not T_EXT_ACK_DELAY
+// after its last straggler arrived.
 //
 //   policy.on_packet(packet);                       // after ReceivedPsnWindow::record
+//   policy.on_cumulative(window.cumulative());
 //   if (policy.ack_due(now)) send(cumulative, policy.build(window, cursor, now));
 #pragma once
 
@@ -50,6 +54,9 @@ class AckPolicy {
   void on_packet(const AnsweredPacket& packet);
   // A packet beyond the window was discarded (OOW in the next ACK).
   void on_beyond_window() { beyond_window_ = true; }
+  // The cumulative PSN is now `c`: if it reached an AR packet answered while a hole lay
+  // below it, the packets not yet answered are answered at once (MR-SA-30).
+  void on_cumulative(uint32_t c);
 
   // An ACK is owed now: an ACK request, a probe, a CE mark under ADAPTIVE, N_EXT_ACK_EVERY
   // accepted packets, or the oldest unanswered packet's T_EXT_ACK_DELAY reached.
@@ -69,6 +76,8 @@ class AckPolicy {
   bool immediate_ = false;  // AR, probe or adaptive CE among the unanswered
   bool ara_ = false;        // the trigger carried AR
   bool beyond_window_ = false;
+  // The newest AR packet whose ACK reported a cumulative PSN before it.
+  std::optional<uint32_t> awaited_ar_psn_;
 };
 
 }  // namespace mr::transport::ext

@@ -17,6 +17,7 @@ struct Receiver {
     p.duplicate = window.classify(p.psn) != PsnArrival::kNew;
     window.record(p.psn);
     policy.on_packet(p);
+    policy.on_cumulative(window.cumulative());
   }
 };
 
@@ -63,6 +64,46 @@ TEST(AckPolicy, AnAckRequestIsAnsweredAtOnceWithAra) {
   EXPECT_TRUE(r.policy.ack_due(1 * kUs));
   const wire::Sacketh s = r.policy.build(r.window, r.cursor, 1 * kUs);
   EXPECT_EQ(s.ara.value(), 1);
+}
+
+// MR-SA-30: the tail's AR packet overtook 0x201. Its own ACK shows the hole; the straggler
+// that fills it is answered at once, not T_EXT_ACK_DELAY later.
+TEST(AckPolicy, AnAckRequestAnsweredAboveAHoleIsAnsweredAgainWhenTheHoleFills) {
+  Receiver r;
+  r.arrive({.psn = 0x200, .arrived_ns = 0});
+  r.arrive({.psn = 0x202, .ack_request = true, .arrived_ns = 1 * kUs});
+  ASSERT_TRUE(r.policy.ack_due(1 * kUs));
+  EXPECT_EQ(r.policy.build(r.window, r.cursor, 1 * kUs).ara.value(), 1);
+  EXPECT_EQ(r.window.cumulative(), 0x200u);
+  r.arrive({.psn = 0x201, .arrived_ns = 3 * kUs});
+  EXPECT_TRUE(r.policy.ack_due(3 * kUs));
+  const wire::Sacketh s = r.policy.build(r.window, r.cursor, 3 * kUs);
+  EXPECT_EQ(s.ara.value(), 0);  // it answers the straggler, which asked for nothing
+  // Answered: the next packet waits for the delay again.
+  r.arrive({.psn = 0x203, .arrived_ns = 4 * kUs});
+  EXPECT_FALSE(r.policy.ack_due(4 * kUs));
+}
+
+TEST(AckPolicy, AnAckRequestWithNoHoleBelowItAsksForNothingMoreLater) {
+  Receiver r;
+  r.arrive({.psn = 0x200, .ack_request = true, .arrived_ns = 0});
+  r.policy.build(r.window, r.cursor, 0);
+  r.arrive({.psn = 0x202, .arrived_ns = 1 * kUs});
+  r.arrive({.psn = 0x201, .arrived_ns = 2 * kUs});  // fills a hole, but no AR waits on it
+  EXPECT_FALSE(r.policy.ack_due(2 * kUs));
+  EXPECT_EQ(r.policy.deadline(), 21 * kUs);
+}
+
+// Holes below the AR packet fill one at a time: only the last one is answered at once.
+TEST(AckPolicy, AnAckRequestWaitsForEveryHoleBelowIt) {
+  Receiver r;
+  r.arrive({.psn = 0x203, .ack_request = true, .arrived_ns = 0});
+  r.policy.build(r.window, r.cursor, 0);
+  r.arrive({.psn = 0x201, .arrived_ns = 1 * kUs});
+  r.arrive({.psn = 0x200, .arrived_ns = 2 * kUs});  // C = 0x201: 0x202 still missing
+  EXPECT_FALSE(r.policy.ack_due(2 * kUs));
+  r.arrive({.psn = 0x202, .arrived_ns = 3 * kUs});
+  EXPECT_TRUE(r.policy.ack_due(3 * kUs));
 }
 
 TEST(AckPolicy, ADuplicateTriggerSetsDup) {
