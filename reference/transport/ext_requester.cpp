@@ -107,6 +107,13 @@ uint8_t spend_credit(ext::ExtQpState& ext, uint32_t payload, bool first_transmis
   return pending_now(ext, mtu);
 }
 
+// Section 26.3 with CC agreed: whether the pacer lets a request packet of `payload` bytes
+// leave now (MR-SC-24: first transmissions, and retransmissions of trimmed packets; no
+// payload, no wait).
+bool paced(ext::ExtQpState& ext, uint32_t payload, const QpContext& ctx) {
+  return !ext.cc || payload == 0 || ext.cc->paced(payload, ctx.now_ns);
+}
+
 // Retransmissions wait for credit (a PMTU's worth: the front one may be shorter). Meanwhile
 // no PSN times out or is probed (MR-CR-06): the wait is the receiver's pacing, not a loss,
 // and a timeout would only queue more packets behind the same missing credit.
@@ -204,6 +211,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   p.payload = payload;
   ctx.send_on_entry(p, *entry);
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
+  if (ext.cc) ext.cc->take(n);
   if (!retransmission) ++ext.psns_in_flight;
   if (retransmission && !probe) {  // the retransmission a timeout's watch waits for
     for (ext::ExtQpState::RtoWatch& watch : ext.rto_watches) {
@@ -376,15 +384,18 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // no credit (section 26.7).
     const bool resync = ext.failed_wqes.contains(w->first_psn);
     // A trimmed packet left the network (the NAK said so): it goes again as new data does,
-    // inside the congestion window, or a trim-retransmit loop runs at line rate.
+    // inside the congestion window and paced (MR-SC-24), or a trim-retransmit loop runs at
+    // line rate. The other retransmissions (timeouts, SACK repairs, the tail-loss probe) are
+    // of packets still counted in flight, held back by neither.
     const uint64_t mtu = qp.attr.path_mtu;
+    const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
     if (r.cause == ext::RetransmitCause::kTrim && !read && !resync && ext.cc &&
-        !ext.cc->may_send(in_network(ext) * mtu, mtu)) {
+        (!ext.cc->may_send(in_network(ext) * mtu, mtu) ||
+         !paced(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx))) {
       held.push_back(r);
       continue;
     }
     // MR-CR-06: a retransmission needs credit as new data does; it and the rest wait.
-    const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
     if (!resync && !has_credit(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
       ext.retransmit.push_front(r);
       hold_back();
@@ -439,8 +450,8 @@ ExtReqState get_wqe(QueuePair& qp, SendWqe*& w) {
 // MR-SA-07: a new PSN only inside the window the receiver granted; with CC, only while the
 // bytes in flight leave room in the congestion window (section 26.2); with CREDIT, only
 // within the credit limit (section 26.7).
-ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) {
-  const ext::ExtQpState& ext = *qp.ext;
+ExtReqState check_window(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
   // A READ is one request packet, however many PSNs it takes: its first PSN must be inside
   // the window (its others never travel as packets; the responder consumes them in order
   // when it executes it, section 21.3). A window smaller than a READ would stall it forever.
@@ -452,8 +463,12 @@ ExtReqState check_window(const QueuePair& qp, const SendWqe& w, QpContext& ctx) 
   const uint64_t mtu = qp.attr.path_mtu;
   if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
   const bool resync = ext.failed_wqes.contains(w.first_psn);  // costs no credit (26.7)
+  const uint32_t payload = answered_by_response(w.wr.opcode) || resync
+                               ? 0
+                               : packet_payload(w, w.next_packet, qp.attr.path_mtu);
   if (!resync && !has_credit(ext, packet_payload(w, w.next_packet, qp.attr.path_mtu), ctx))
     return ExtReqState::kDone;
+  if (!paced(ext, payload, ctx)) return ExtReqState::kDone;
   return ExtReqState::kTransmit;
 }
 
@@ -664,6 +679,8 @@ void on_trim(QueuePair& qp, const QpContext& ctx) {
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
   if (!qp.ext || qp.attr.state != QpState::kRts) return;
   run_path_probes(qp, ctx);
+  // A wait for the pacer is this pass's, if it finds one: an older one may be past.
+  if (qp.ext->cc) qp.ext->cc->forget_pacer_wait();
   ExtReqState state = ExtReqState::kRetransmit;
   SendWqe* w = nullptr;
   // Bounded: each pass sends a packet or stops; the window holds at most 128 x 255 PSNs.
@@ -900,6 +917,8 @@ std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
   if (auto probe = ext.evs.next_probe_ns()) next = next ? std::min(*next, *probe) : *probe;
+  if (ext.cc)  // work the pacer held back: when its bucket will hold the packet
+    if (auto paced = ext.cc->pacer_wait_ns()) next = next ? std::min(*next, *paced) : *paced;
   if (blocked_on_credit(qp)) {  // a grant moves it on, or the stall bound
     const uint64_t stall = credit_stall_due_ns(ext);
     next = next ? std::min(*next, stall) : stall;

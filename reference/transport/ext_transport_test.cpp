@@ -1509,6 +1509,35 @@ TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
   EXPECT_GT(credit_packets, 0U);
 }
 
+// MR-SC-24: the loopback has no line rate, so only the pacer spreads a window. Before the
+// first ACK (the RTT is 2 us) cwnd is B_CWND_INIT and base_rtt T_SC_BASE_RTT: 12.5 bytes per
+// ns after a full bucket of B_SC_PACE_BURST. Unpaced, the window's 122 packets leave at once.
+TEST_F(ExtPair, WithCcTheSenderPacesItsRequestsAtTheWindowPerBaseRtt) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) c->mxcap->features = c->mxcap->features | wire::kMxcapCc;
+  build_with(ca, cb);
+  const ext::CongestionParameters cc;
+  std::vector<uint64_t> sent_ns;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const auto decoded = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*decoded).packet;
+    if (from == 0 && p.reth) sent_ns.push_back(fabric_->now());
+    return false;
+  };
+  auto done = write_through(b_->mr.rkey);
+  ASSERT_EQ(done.size(), 1U);
+  EXPECT_EQ(placed(), data_);
+  ASSERT_EQ(sent_ns.size(), kMessage / 1024);
+  const uint64_t t0 = sent_ns.front();
+  for (const uint64_t d : {0, 500, 1000, 1900}) {
+    const auto in_d = static_cast<uint64_t>(
+        std::ranges::count_if(sent_ns, [&](uint64_t t) { return t <= t0 + d; }));
+    const uint64_t allowed = cc.pace_burst + cc.cwnd_init * d / cc.base_rtt_ns;
+    EXPECT_LE(in_d * 1024, allowed) << d << " ns after the first";
+    EXPECT_GE(in_d * 1024 + 1024, allowed) << d << " ns: the pacer held back more than it must";
+  }
+}
+
 TEST_F(ExtPair, WithoutCreditAgreedNoAckCarriesCreditAndNoRequestPending) {
   DeviceConfig ca = config(1, true), cb = config(2, true);
   ca.mxcap->features = ca.mxcap->features | wire::kMxcapCredit;  // b does not offer it

@@ -2,6 +2,7 @@
 #include "reference/transport/ext/congestion_window.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mr::transport::ext {
 namespace {
@@ -108,15 +109,22 @@ bool CongestionWindow::may_send(uint64_t bytes_in_flight, uint64_t payload) cons
 }
 
 bool CongestionWindow::paced(uint64_t payload, uint64_t now_ns) {
+  const double rate =
+      static_cast<double>(cwnd_) / static_cast<double>(std::max<uint64_t>(1, base_rtt_ns_));
   if (now_ns > tokens_at_ns_) {
-    const double rate = static_cast<double>(cwnd_) / static_cast<double>(base_rtt_ns_);
     tokens_ = std::min(static_cast<double>(p_.pace_burst),
                        tokens_ + rate * static_cast<double>(now_ns - tokens_at_ns_));
     tokens_at_ns_ = now_ns;
   }
-  return tokens_ >= static_cast<double>(payload);
+  const double need = static_cast<double>(std::min(payload, p_.pace_burst));
+  if (tokens_ >= need) return true;
+  pacer_wait_ns_ = now_ns + static_cast<uint64_t>(std::ceil((need - tokens_) / rate));
+  return false;
 }
 
-void CongestionWindow::take(uint64_t payload) { tokens_ -= static_cast<double>(payload); }
+void CongestionWindow::take(uint64_t payload) {
+  tokens_ -= static_cast<double>(payload);
+  pacer_wait_ns_.reset();
+}
 
 }  // namespace mr::transport::ext

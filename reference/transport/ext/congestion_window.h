@@ -78,9 +78,13 @@ class CongestionWindow {
 
   // Section 26.2's sending rule: in flight + payload <= cwnd, or nothing in flight.
   bool may_send(uint64_t bytes_in_flight, uint64_t payload) const;
-  // The pacer (26.3): whether the bucket holds `payload` bytes now; take() removes them.
+  // The pacer (26.3): whether the bucket holds `payload` bytes now (a payload larger than the
+  // bucket needs it full); take() removes them. A refusal is remembered: pacer_wait_ns() is
+  // then when the bucket will hold them, until take() or forget_pacer_wait().
   bool paced(uint64_t payload, uint64_t now_ns);
   void take(uint64_t payload);
+  std::optional<uint64_t> pacer_wait_ns() const { return pacer_wait_ns_; }
+  void forget_pacer_wait() { pacer_wait_ns_.reset(); }
 
   uint64_t cwnd() const { return cwnd_; }
   uint64_t base_rtt_ns() const { return base_rtt_ns_; }
@@ -102,6 +106,7 @@ class CongestionWindow {
   uint64_t qa_ignore_ = 0;
   double tokens_;  // the pacer's bucket, bytes (pacing needs no exactness)
   uint64_t tokens_at_ns_;
+  std::optional<uint64_t> pacer_wait_ns_;
 };
 
 }  // namespace mr::transport::ext

@@ -76,6 +76,23 @@ TEST(CongestionWindow, PacesAtTheWindowPerBaseRtt) {
   EXPECT_TRUE(cc.paced(4096, 328));   // 4,100
 }
 
+TEST(CongestionWindow, ARefusalSaysWhenTheBucketWillHoldThePacket) {
+  CongestionWindow cc(CongestionParameters{}, 0);  // 12.5 bytes per ns
+  EXPECT_FALSE(cc.pacer_wait_ns());
+  cc.take(16'384);
+  ASSERT_FALSE(cc.paced(4096, 100));          // 1,250 bytes accrued
+  EXPECT_EQ(cc.pacer_wait_ns(), 100u + 228);  // 2,846 more: 227.7 ns
+  EXPECT_TRUE(cc.paced(4096, 328));
+  cc.take(4096);
+  EXPECT_FALSE(cc.pacer_wait_ns());
+  // A packet larger than the bucket waits for a full bucket, not forever.
+  ASSERT_FALSE(cc.paced(65'536, 328));
+  EXPECT_EQ(cc.pacer_wait_ns(), 328u + 1311);  // 16,384 bytes at 12.5 per ns: 1,310.7 ns
+  EXPECT_TRUE(cc.paced(65'536, 328 + 1311));
+  cc.forget_pacer_wait();
+  EXPECT_FALSE(cc.pacer_wait_ns());
+}
+
 TEST(CongestionWindow, TheRttSampleSubtractsTheServiceTimeIn32BitArithmetic) {
   EXPECT_EQ(rtt_sample(30'000, 20'000, 3), 30'000u - 20'000 - 192);
   EXPECT_EQ(rtt_sample(0x1'0000'0100ULL, 0xFFFF'FF00U, 0), 0x200u);  // across the wrap
