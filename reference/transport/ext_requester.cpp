@@ -114,6 +114,13 @@ bool paced(ext::ExtQpState& ext, uint32_t payload, const QpContext& ctx) {
   return !ext.cc || payload == 0 || ext.cc->paced(payload, ctx.now_ns);
 }
 
+// What a paced packet takes from the bucket once it has left. Only those: a retransmission
+// the pacer let pass unasked (MR-SC-24) must not leave a debt that holds back new data (a
+// burst of timeouts behind a window of B_CWND_MIN left 288 us of it).
+void take_paced(ext::ExtQpState& ext, uint32_t payload) {
+  if (ext.cc) ext.cc->take(payload);
+}
+
 // Retransmissions wait for credit (a PMTU's worth: the front one may be shorter). Meanwhile
 // no PSN times out or is probed (MR-CR-06): the wait is the receiver's pacing, not a loss,
 // and a timeout would only queue more packets behind the same missing credit.
@@ -211,7 +218,6 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   p.payload = payload;
   ctx.send_on_entry(p, *entry);
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
-  if (ext.cc) ext.cc->take(n);
   if (!retransmission) ++ext.psns_in_flight;
   if (retransmission && !probe) {  // the retransmission a timeout's watch waits for
     for (ext::ExtQpState::RtoWatch& watch : ext.rto_watches) {
@@ -423,6 +429,7 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       hold_back();
       return ExtReqState::kDone;
     }
+    if (r.cause == ext::RetransmitCause::kTrim) take_paced(ext, packet_payload(*w, index, mtu));
     ++ctx.counters.ext_retransmitted;
   }
   hold_back();
@@ -504,6 +511,7 @@ ExtReqState transmit(QueuePair& qp, SendWqe& w, QpContext& ctx) {
   }
   if (!send_ext_data(qp, w, w.next_packet, /*retransmission=*/false, /*probe=*/false, ctx))
     return ExtReqState::kDone;
+  take_paced(*qp.ext, packet_payload(w, w.next_packet, qp.attr.path_mtu));
   ++w.next_packet;
   qp.next_psn = wire::psn_add(qp.next_psn, 1);
   if (w.next_packet == w.npsn) ++qp.send_index;

@@ -1538,6 +1538,45 @@ TEST_F(ExtPair, WithCcTheSenderPacesItsRequestsAtTheWindowPerBaseRtt) {
   }
 }
 
+// MR-SC-24: retransmissions of packets still in flight pass the pacer unasked, and take
+// nothing from its bucket: a burst of 40 SACK repairs must not leave new data a debt to wait
+// out (one left 288 us on the fabric bench). With a one-packet bucket, no paced packet ever
+// waits longer than one packet's accrual.
+TEST_F(ExtPair, RetransmissionsThePacerLetsPassLeaveItNoDebt) {
+  DeviceConfig ca = config(1, true), cb = config(2, true);
+  for (DeviceConfig* c : {&ca, &cb}) {
+    c->mxcap->features = c->mxcap->features | wire::kMxcapCc;
+    c->ext.congestion.cwnd_min = c->ext.congestion.cwnd_init = c->ext.congestion.cwnd_max =
+        64 * 1024;
+    c->ext.congestion.pace_burst = 1024;
+  }
+  build_with(ca, cb);
+  // An RTT of 100 us: base_rtt stays T_SC_BASE_RTT, the window paces at 6.5 bytes per ns.
+  fabric_ = std::make_unique<LoopbackFabric>(a_->dev, b_->dev, 4242, 50'000);
+  std::set<uint32_t> dropped;
+  uint64_t longest_wait = 0;
+  fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+    const QueuePair* qp = a_->dev.qp(a_->qpn);
+    if (auto wait = qp->ext->cc->pacer_wait_ns())
+      longest_wait = std::max(longest_wait, *wait - std::min(*wait, fabric_->now()));
+    if (from != 0) return false;
+    const auto decoded = wire::decode_frame(frame);
+    const auto& p = std::get<wire::DecodedRoce>(*decoded).packet;
+    const uint32_t index = (p.bth.psn - 0xffff80) & 0xffffff;
+    return p.reth && index >= 10 && index < 50 && dropped.insert(p.bth.psn).second;
+  };
+  data_ = pattern(kMessage, 7);
+  ASSERT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va, data_));
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(kMessage, b_->mr.rkey)));
+  const auto done = completions(*a_, 2);
+  ASSERT_EQ(done.size(), 2U);
+  EXPECT_EQ(placed(), data_);
+  EXPECT_EQ(dropped.size(), 40U);
+  EXPECT_GE(a_->dev.counters().ext_retransmitted, 40U);
+  // 1 KiB at 64 KiB per T_SC_BASE_RTT: 157 ns.
+  EXPECT_LE(longest_wait, 157U);
+}
+
 TEST_F(ExtPair, WithoutCreditAgreedNoAckCarriesCreditAndNoRequestPending) {
   DeviceConfig ca = config(1, true), cb = config(2, true);
   ca.mxcap->features = ca.mxcap->features | wire::kMxcapCredit;  // b does not offer it
