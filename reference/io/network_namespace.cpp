@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "reference/io/command.h"
@@ -102,6 +103,21 @@ Expected<void, std::string> NetworkNamespace::add_tap(const std::string& interfa
     }
   }
   if (auto up = ip({"link", "set", interface, "up"}); !up) return Unexpected(up.error());
+  return {};
+}
+
+// /proc/sys/net shows the namespace of the thread that opens it.
+Expected<void, std::string> NetworkNamespace::write_sysctl(const std::string& path,
+                                                           const std::string& value) const {
+  bool written = false;
+  auto ran = run_inside([&] {
+    std::ofstream out(path);
+    out << value;
+    out.flush();
+    written = static_cast<bool>(out);
+  });
+  if (!ran) return Unexpected(ran.error());
+  if (!written) return Unexpected(name_ + ": cannot write " + path);
   return {};
 }
 

@@ -52,6 +52,9 @@ class NetworkNamespace {
                                       const std::string& ipv4_cidr = "") const;
   // Runs fn on a new thread that has joined this namespace; returns when fn has.
   Expected<void, std::string> run_inside(const std::function<void()>& fn) const;
+  // Writes a /proc/sys/net file as this namespace sees it ("/proc/sys/net/ipv6/conf/mrt0/
+  // disable_ipv6"), without the sysctl program.
+  Expected<void, std::string> write_sysctl(const std::string& path, const std::string& value) const;
 
   static constexpr const char* kPrefix = "mrt-";
 

@@ -1,26 +1,9 @@
 #include "reference/io/veth_pair.h"
 
-#include <fstream>
-
 #include "reference/wire/address.h"
 
 namespace mr::io {
 namespace {
-
-// /proc/sys/net shows the namespace of the thread that opens it.
-Expected<void, std::string> write_sysctl(const NetworkNamespace& ns, const std::string& path,
-                                         const std::string& value) {
-  bool written = false;
-  auto ran = ns.run_inside([&] {
-    std::ofstream out(path);
-    out << value;
-    out.flush();
-    written = static_cast<bool>(out);
-  });
-  if (!ran) return Unexpected(ran.error());
-  if (!written) return Unexpected(ns.name() + ": cannot write " + path);
-  return {};
-}
 
 Expected<void, std::string> configure(NetworkNamespace& ns, const std::string& interface,
                                       const std::optional<std::string>& ipv4,
@@ -30,7 +13,7 @@ Expected<void, std::string> configure(NetworkNamespace& ns, const std::string& i
   const std::string path = "/proc/sys/net/ipv6/conf/" + interface +
                            (options.kernel_ipv6 ? "/accept_dad" : "/disable_ipv6");
   const std::string value = options.kernel_ipv6 ? "0" : "1";
-  if (auto set = write_sysctl(ns, path, value); !set) return Unexpected(set.error());
+  if (auto set = ns.write_sysctl(path, value); !set) return Unexpected(set.error());
   auto mtu = ns.ip({"link", "set", interface, "mtu", std::to_string(options.mtu)});
   if (!mtu) return Unexpected(mtu.error());
   if (ipv4) {

@@ -34,9 +34,6 @@ std::optional<uint32_t> destination(const FabricConfig& config, uint32_t plane,
 
 Expected<std::unique_ptr<Fabric>, FabricConfigError> Fabric::create(const Clock& clock,
                                                                     FabricConfig config) {
-  if (!clock.is_virtual()) {
-    return Unexpected(FabricConfigError{"clock", "the fabric runs in virtual time only (yet)"});
-  }
   if (auto ok = validate_fabric_config(config); !ok) return Unexpected(ok.error());
   return std::unique_ptr<Fabric>(new Fabric(clock, std::move(config)));  // NOLINT: private
 }

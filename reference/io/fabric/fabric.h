@@ -7,10 +7,11 @@
 // bytes * 8 / rate, then the frame propagates; events run in time order, ties in the
 // order they were scheduled, so a seed replays the same run bit for bit (trace_hash()).
 //
-// Time: the fabric reads "now" from a VirtualClock-backed Clock and keeps its own events in
-// picoseconds. The simulation loop (a test, or later the reference devices' driver) jumps
-// the clock to next_event_ns() and calls run_until(); ports also catch up to the clock on
-// every send and receive, so a driver that only moves the clock stays correct.
+// Time: the fabric reads "now" from a Clock and keeps its own events in picoseconds. In
+// virtual time the simulation loop (a test, the FabricBed) jumps the clock to
+// next_event_ns() and calls run_until(); ports also catch up to the clock on every send and
+// receive, so a driver that only moves the clock stays correct. On the real clock
+// RealTimeFabric runs it between network namespaces.
 //
 // Usage:
 //   VirtualClock clock;
@@ -46,7 +47,7 @@ namespace mr::io::fabric {
 
 class Fabric {
  public:
-  // Checks the config; the clock must be virtual (real time is a later slice).
+  // Checks the config. A virtual clock for simulation, a real one for RealTimeFabric.
   static Expected<std::unique_ptr<Fabric>, FabricConfigError> create(const Clock& clock,
                                                                      FabricConfig config);
   // Ports refer to the fabric: it stays where it was made.

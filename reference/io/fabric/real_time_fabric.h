@@ -1,0 +1,91 @@
+// File: real_time_fabric.h
+//
+// The fabric of fabric.h on the real clock (issue 22: "the same fabric between network
+// namespaces, veth pairs as ports"): each endpoint port is bridged to a Link, the fabric's
+// end of that port's veth (fabric_namespaces.h), so that processes and kernels in other
+// namespaces send through the same queues, ECMP, marking, trimming and faults as the
+// virtual-time devices do, with the same config. A thread of its own moves the frames:
+// what each link received enters the fabric at that endpoint's port, the events due by the
+// clock run, and what the fabric delivered to a port leaves through that port's link.
+//
+// Timing is the host's: the fabric's clock is CLOCK_MONOTONIC from start() (so the times in
+// the config, a black hole's from_ns or a flap's, count from there), and the thread polls
+// and sleeps at most `poll_ns` between looks, so a frame can leave up to that much (plus
+// scheduling) after its simulated arrival: delays far above that (milliseconds) come out
+// as configured, line rates only as far as the host keeps up.
+//
+//   auto net = FabricNamespaces::create(config).value();
+//   auto links = net->open_fabric_links().value();
+//   auto fabric = RealTimeFabric::start(config, links).value();
+//   ... traffic between the endpoint namespaces ...
+//   fabric->stop();
+//   LinkCounters c = fabric->fabric().plane_counters(0);
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "reference/error/expected.h"
+#include "reference/io/clock.h"
+#include "reference/io/fabric/fabric.h"
+#include "reference/io/link.h"
+#include "reference/io/pcap_link.h"
+
+namespace mr::io::fabric {
+
+struct RealTimeFabricOptions {
+  uint64_t poll_ns = 20'000;  // the longest sleep between two looks at the links
+};
+
+class RealTimeFabric {
+ public:
+  // links[plane][endpoint] is the fabric's side of that port, for every plane and endpoint of
+  // `config`; they must outlive the RealTimeFabric. Errors name the config field or the
+  // missing link ("links[1][3]").
+  static Expected<std::unique_ptr<RealTimeFabric>, std::string> start(
+      FabricConfig config, std::vector<std::vector<PcapLink>>& links,
+      RealTimeFabricOptions options = {});
+  RealTimeFabric(const RealTimeFabric&) = delete;
+  RealTimeFabric& operator=(const RealTimeFabric&) = delete;
+  ~RealTimeFabric() { stop(); }
+
+  // Stops and joins the thread; frames still inside the fabric are not delivered.
+  void stop();
+  // Counters, faults and events: read after stop(), while the thread does not run.
+  const Fabric& fabric() const { return *fabric_; }
+  // Frames taken in from the links, and given to them (any time).
+  uint64_t frames_in() const { return frames_in_.load(std::memory_order_relaxed); }
+  uint64_t frames_out() const { return frames_out_.load(std::memory_order_relaxed); }
+
+ private:
+  RealTimeFabric(std::vector<std::vector<PcapLink>>& links, RealTimeFabricOptions options)
+      : links_(links), options_(options) {}
+  void run(const std::stop_token& stop);
+  bool move_in();
+  void move_out();
+
+  // CLOCK_MONOTONIC less its value at start().
+  class SinceStart final : public Clock {
+   public:
+    uint64_t now_ns() const override { return system_.now_ns() - start_ns_; }
+    bool is_virtual() const override { return false; }
+
+   private:
+    SystemClock system_;
+    uint64_t start_ns_ = system_.now_ns();
+  };
+
+  SinceStart clock_;
+  std::vector<std::vector<PcapLink>>& links_;
+  RealTimeFabricOptions options_;
+  std::unique_ptr<Fabric> fabric_;
+  std::atomic<uint64_t> frames_in_{0};
+  std::atomic<uint64_t> frames_out_{0};
+  std::jthread thread_;  // last: joined before the rest goes
+};
+
+}  // namespace mr::io::fabric
