@@ -35,8 +35,6 @@ bool is_response(const wire::OpcodeInfo* info) {
 }  // namespace
 
 using io::fabric::FabricConfig;
-using transport::QpAttributes;
-using transport::QpState;
 
 FabricBed::FabricBed(FabricConfig fabric, BedDeviceOptions devices)
     : config_(std::move(fabric)), options_(devices) {}
@@ -87,63 +85,10 @@ Expected<RcConnection, std::string> FabricBed::connect(uint32_t a, uint32_t b,
     return Unexpected<std::string>("connect: endpoints " + std::to_string(a) + " and " +
                                    std::to_string(b) + " are not two of the bed's " +
                                    std::to_string(endpoints()));
-  RcConnection c{.a = a, .b = b};
-  const uint32_t access =
-      memory::kLocalWrite | memory::kRemoteWrite | memory::kRemoteRead | memory::kRemoteAtomic;
-  for (auto [e, qpn, mr] : {std::tuple{a, &c.qp_a, &c.mr_a}, std::tuple{b, &c.qp_b, &c.mr_b}}) {
-    Endpoint& ep = devices_[e];
-    transport::QpInitAttributes init;
-    init.pd = ep.pd;
-    init.send_cq = init.recv_cq = ep.cq;
-    auto q = ep.device->create_qp(init);
-    if (!q) return Unexpected<std::string>("create_qp: " + q.error().message);
-    *qpn = *q;
-    auto m = ep.device->memory().reg_mr(ep.pd, o.region_bytes, access);
-    if (!m) return Unexpected<std::string>("reg_mr: " + m.error());
-    *mr = *m;
-  }
-  const uint32_t psn_a = 0x100 + a, psn_b = 0x100 + b;
-  for (auto [self, peer, mine, theirs, my_psn, peer_psn] :
-       {std::tuple{a, b, c.qp_a, c.qp_b, psn_a, psn_b},
-        std::tuple{b, a, c.qp_b, c.qp_a, psn_b, psn_a}}) {
-    transport::Device& d = device(self);
-    QpAttributes attr;
-    attr.state = QpState::kInit;
-    attr.access_flags =
-        transport::kQpRemoteWrite | transport::kQpRemoteRead | transport::kQpRemoteAtomic;
-    using namespace transport;  // the attribute mask bits
-    if (auto ok = d.modify_qp(mine, attr, kAttrState | kAttrPkey | kAttrAccessFlags); !ok)
-      return Unexpected<std::string>("INIT: " + ok.error().message);
-    attr.state = QpState::kRtr;
-    attr.path_mtu = o.path_mtu;
-    attr.av.smac = d.config().mac;
-    attr.av.dmac = device(peer).config().mac;
-    attr.av.sip = d.config().ip;
-    attr.av.dip = device(peer).config().ip;
-    attr.av.udp_sport = static_cast<uint16_t>(0xc000 | (mine & 0x3fff));
-    attr.av.traffic_class = o.traffic_class;
-    attr.dest_qpn = theirs;
-    attr.rq_psn = peer_psn;
-    attr.max_dest_rd_atomic = 16;
-    attr.peer_mxcap = device(peer).config().mxcap;  // what the CM exchange would carry
-    if (auto ok = d.modify_qp(mine, attr,
-                              kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
-                                  kAttrMaxDestRdAtomic | kAttrMinRnrTimer | kAttrPeerMxcap);
-        !ok)
-      return Unexpected<std::string>("RTR: " + ok.error().message);
-    attr.state = QpState::kRts;
-    attr.sq_psn = my_psn;
-    attr.timeout = o.timeout;
-    attr.retry_cnt = o.retry_cnt;
-    attr.rnr_retry = 7;
-    attr.max_rd_atomic = 16;
-    if (auto ok = d.modify_qp(mine, attr,
-                              kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt |
-                                  kAttrRnrRetry | kAttrMaxRdAtomic);
-        !ok)
-      return Unexpected<std::string>("RTS: " + ok.error().message);
-  }
-  return c;
+  Endpoint& ea = devices_[a];
+  Endpoint& eb = devices_[b];
+  return connect_rc({.device = *ea.device, .pd = ea.pd, .cq = ea.cq, .endpoint = a},
+                    {.device = *eb.device, .pd = eb.pd, .cq = eb.cq, .endpoint = b}, o);
 }
 
 void FabricBed::touch(uint32_t endpoint) { devices_[endpoint].due = true; }

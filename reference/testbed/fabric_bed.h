@@ -34,6 +34,7 @@
 #include "reference/error/expected.h"
 #include "reference/io/clock.h"
 #include "reference/io/fabric/fabric.h"
+#include "reference/testbed/rc_connection.h"
 #include "reference/transport/device.h"
 
 namespace mr::testbed {
@@ -51,23 +52,6 @@ struct BedDeviceOptions {
   // does not wait behind the requests queued before it. False: one FIFO per port, every
   // frame in the order the device made it.
   bool nic_arbiter = true;
-};
-
-// Both ends of one RC connection the bed set up.
-struct RcConnection {
-  uint32_t a = 0, b = 0;        // endpoints
-  uint32_t qp_a = 0, qp_b = 0;  // QPNs
-  memory::MrInfo mr_a, mr_b;    // a registered region on each side, remote read and write
-};
-
-struct ConnectOptions {
-  uint32_t path_mtu = 4096;
-  uint64_t region_bytes = 1 << 20;
-  uint8_t timeout = 14;   // 4.096 us x 2^14 = 67 ms: verbs' usual; the Ext RTO is its own
-  uint8_t retry_cnt = 7;  // base QPs' go-back-N retries
-  // DSCP 0, ECT(0): data is ECN-capable, as a RoCE NIC with ECN on sends it, so switches
-  // mark instead of only dropping (DCQCN for base QPs, section 26 for Ext).
-  uint8_t traffic_class = 0x02;
 };
 
 class FabricBed {

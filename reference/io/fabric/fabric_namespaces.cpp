@@ -52,7 +52,9 @@ Expected<std::unique_ptr<FabricNamespaces>, std::string> FabricNamespaces::creat
       if (!made) return Unexpected(who + made.error());
       if (auto ok = up(host, port, options.mtu); !ok) return Unexpected(who + ok.error());
       if (auto ok = up(net->fabric_, cable, options.mtu); !ok) return Unexpected(who + ok.error());
-      if (!options.kernel_addresses) continue;
+      // A shared plan gives every port of an endpoint the same address: the kernel gets it
+      // once, on plane 0's port.
+      if (!options.kernel_addresses || (plan.shared && p > 0)) continue;
       // One /32 per port and a host route per peer: each plane's addresses are its own
       // subnet in the plan, and the kernel must send a peer's traffic out of that plane's port.
       const std::string address = plan.ipv4(p, e).to_string();

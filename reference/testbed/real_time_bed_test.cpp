@@ -1,0 +1,112 @@
+// Extension QPs between network namespaces, through the fabric on the real clock: two
+// reference devices, each on four planes (a veth per plane), write to each other while one
+// plane is black-holed; the QPs leave the dead plane's entries and every byte lands.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "reference/io/fabric/fabric_namespaces.h"
+#include "reference/io/fabric/real_time_fabric.h"
+#include "reference/io/namespaced_pcap_link.h"
+#include "reference/testbed/linked_device.h"
+#include "reference/testbed/rc_connection.h"
+#include "reference/transport/verbs_names.h"
+
+namespace mr::testbed {
+namespace {
+
+using io::fabric::FabricConfig;
+using io::fabric::FabricNamespaces;
+
+constexpr uint32_t kPlanes = 4;
+constexpr uint32_t kDeadPlane = 2;
+constexpr uint32_t kBytes = 4 << 20;
+
+std::vector<uint8_t> pattern(uint32_t n, uint64_t seed) {
+  std::vector<uint8_t> v(n);
+  std::mt19937_64 g(seed);
+  for (auto& x : v) x = static_cast<uint8_t>(g());
+  return v;
+}
+
+TEST(RealTimeBed, AnExtWriteLeavesABlackHoledPlaneAndLandsWhole) {
+  FabricConfig config{.endpoints = 2, .seed = 3};
+  config.addressing.shared = true;  // one address per device on every plane
+  // 10 Gb/s cables of 500 us: RTTs of 2 ms, well above the host's scheduling.
+  config.planes.assign(kPlanes,
+                       io::fabric::PlaneTopology{
+                           .host_link = {.rate_bps = 10'000'000'000, .propagation_ns = 500'000}});
+  config.faults.black_holes.push_back({.plane = kDeadPlane});
+  auto net = FabricNamespaces::create(config);
+  ASSERT_TRUE(net) << net.error();
+  auto fabric_links = (*net)->open_fabric_links();
+  ASSERT_TRUE(fabric_links) << fabric_links.error();
+  auto fabric = io::fabric::RealTimeFabric::start(config, *fabric_links);
+  ASSERT_TRUE(fabric) << fabric.error();
+
+  std::vector<std::vector<io::PcapLink>> ports(2);
+  std::vector<std::unique_ptr<LinkedDevice>> devices;
+  std::vector<ConnectEnd> ends;
+  for (uint32_t e = 0; e < 2; ++e) {
+    std::vector<io::Link*> links;
+    for (uint32_t p = 0; p < kPlanes; ++p) {
+      auto link = io::open_pcap_link_in(
+          (*net)->endpoint(e), FabricNamespaces::endpoint_interface(p), {.snap_length = 0});
+      ASSERT_TRUE(link) << link.error();
+      ports[e].push_back(std::move(*link));
+    }
+    for (io::PcapLink& l : ports[e]) links.push_back(&l);
+    transport::DeviceConfig c;
+    c.mac = config.addressing.mac(0, e);
+    c.ip = config.addressing.ipv4(0, e);
+    c.seed = 40 + e;
+    c.planes = kPlanes;
+    c.mxcap = wire::Mxcap{};
+    c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
+    devices.push_back(std::make_unique<LinkedDevice>(c, std::move(links)));
+    transport::Device& d = devices.back()->device();
+    const uint32_t pd = *d.memory().alloc_pd();
+    const uint32_t cq = *d.create_cq(1024);
+    ends.push_back({.device = d, .pd = pd, .cq = cq, .endpoint = e});
+  }
+  auto c = connect_rc(ends[0], ends[1], {.path_mtu = 1024, .region_bytes = kBytes});
+  ASSERT_TRUE(c) << c.error();
+  const auto data = pattern(kBytes, 9);
+  ASSERT_TRUE(devices[0]->device().memory().write(c->mr_a.lkey, c->mr_a.va, data));
+  for (auto& d : devices) d->start();
+
+  transport::SendWr w;
+  w.wr_id = 1;
+  w.opcode = transport::SendOpcode::kWrite;
+  w.sg_list = {transport::Sge{c->mr_a.va, kBytes, c->mr_a.lkey}};
+  w.remote_addr = c->mr_b.va;
+  w.rkey = c->mr_b.rkey;
+  ASSERT_TRUE(
+      devices[0]->with_device([&](transport::Device& d) { return d.post_send(c->qp_a, w); }));
+  std::vector<transport::Completion> done;
+  for (int i = 0; i < 2000 && done.empty(); ++i) {  // 20 s at most
+    done = devices[0]->with_device([&](transport::Device& d) { return *d.poll_cq(ends[0].cq, 4); });
+    if (done.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(done.size(), 1U) << "no completion in 20 s";
+  EXPECT_EQ(done[0].status, transport::WcStatus::kSuccess)
+      << transport::wc_status_names()[static_cast<size_t>(done[0].status)];
+  for (auto& d : devices) d->stop();
+  (*fabric)->stop();
+
+  EXPECT_TRUE(*devices[1]->device().memory().read(c->mr_b.lkey, c->mr_b.va, kBytes) == data)
+      << "the region b holds differs from what a wrote";
+  const transport::QueuePair* qp = devices[0]->device().qp(c->qp_a);
+  ASSERT_TRUE(qp && qp->ext) << "the QP ran in extension mode";
+  EXPECT_GT(qp->ext->evs.counters().ev_assumed_bad, 0U) << "the dead plane's entries were left";
+  const auto& f = (*fabric)->fabric();
+  EXPECT_GT(f.plane_counters(kDeadPlane).dropped(io::fabric::DropCause::kBlackHole), 0U);
+  for (uint32_t p = 0; p < kPlanes; ++p) {
+    if (p == kDeadPlane) continue;
+    EXPECT_GT(f.plane_counters(p).frames_sent, uint64_t{kBytes} / 1024 / kPlanes)
+        << "plane " << p << " carried its share";
+  }
+}
+
+}  // namespace
+}  // namespace mr::testbed
