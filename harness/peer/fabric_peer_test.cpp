@@ -5,7 +5,6 @@
 
 #include "harness/peer/data_pattern.h"
 #include "harness/peer/linked_peer.h"
-#include "reference/io/fabric/fabric_namespaces.h"
 #include "reference/io/fabric/real_time_fabric.h"
 #include "reference/io/namespaced_pcap_link.h"
 
@@ -40,18 +39,16 @@ TEST(FabricPeer, AWriteCrossesTheRealTimeFabricThroughItsLossesIntact) {
   config.planes.assign(1, io::fabric::PlaneTopology{
                               .host_link = {.rate_bps = 10'000'000'000, .propagation_ns = 10'000}});
   config.faults.losses.push_back({.probability = 0.02});
-  auto net = FabricNamespaces::create(config);
-  ASSERT_TRUE(net) << net.error();
-  auto fabric_links = (*net)->open_fabric_links();
-  ASSERT_TRUE(fabric_links) << fabric_links.error();
-  auto fabric = io::fabric::RealTimeFabric::start(config, *fabric_links);
-  ASSERT_TRUE(fabric) << fabric.error();
+  auto bed = io::fabric::RealTimeFabricBed::start(config);
+  ASSERT_TRUE(bed) << bed.error();
+  io::fabric::FabricNamespaces& net = *(*bed)->net;
+  io::fabric::RealTimeFabric& fabric = *(*bed)->fabric;
 
   std::vector<io::PcapLink> ports;
   std::vector<PeerIdentity> ids;
   for (uint32_t e = 0; e < 2; ++e) {
     // Ring slots of the MTU, not of 64 KiB: a burst of the window fits.
-    auto link = io::open_pcap_link_in((*net)->endpoint(e), FabricNamespaces::endpoint_interface(0),
+    auto link = io::open_pcap_link_in(net.endpoint(e), FabricNamespaces::endpoint_interface(0),
                                       {.snap_length = 0});
     ASSERT_TRUE(link) << link.error();
     ports.push_back(std::move(*link));
@@ -84,16 +81,16 @@ TEST(FabricPeer, AWriteCrossesTheRealTimeFabricThroughItsLossesIntact) {
   ASSERT_TRUE(a.post_send(qa->qpn, w));
   auto done = all_succeeded(a.poll(qa->qpn, 1, 20'000));
   if (!done) {
-    (*fabric)->stop();
-    FAIL() << done.error() << "\n" << where_frames_went(**fabric, ports, *fabric_links);
+    fabric.stop();
+    FAIL() << done.error() << "\n" << where_frames_went(fabric, ports, (*bed)->links);
   }
   ASSERT_EQ(done->size(), 1U);
   auto landed = b.read(qb->qpn, 0, kBytes);
   ASSERT_TRUE(landed) << landed.error();
   EXPECT_EQ(*landed, pattern_bytes(11, kBytes));
 
-  (*fabric)->stop();
-  const io::fabric::LinkCounters c = (*fabric)->fabric().plane_counters(0);
+  fabric.stop();
+  const io::fabric::LinkCounters c = fabric.fabric().plane_counters(0);
   EXPECT_GT(c.dropped(io::fabric::DropCause::kRandomLoss), 0U) << "the losses happened";
   EXPECT_GT(c.frames_sent, 2U * kBytes / 1024) << "every packet crossed two cables";
 }

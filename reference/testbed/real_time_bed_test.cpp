@@ -5,7 +5,6 @@
 
 #include <random>
 
-#include "reference/io/fabric/fabric_namespaces.h"
 #include "reference/io/fabric/real_time_fabric.h"
 #include "reference/io/namespaced_pcap_link.h"
 #include "reference/testbed/linked_device.h"
@@ -37,12 +36,10 @@ TEST(RealTimeBed, AnExtWriteLeavesABlackHoledPlaneAndLandsWhole) {
                        io::fabric::PlaneTopology{
                            .host_link = {.rate_bps = 10'000'000'000, .propagation_ns = 500'000}});
   config.faults.black_holes.push_back({.plane = kDeadPlane});
-  auto net = FabricNamespaces::create(config);
-  ASSERT_TRUE(net) << net.error();
-  auto fabric_links = (*net)->open_fabric_links();
-  ASSERT_TRUE(fabric_links) << fabric_links.error();
-  auto fabric = io::fabric::RealTimeFabric::start(config, *fabric_links);
-  ASSERT_TRUE(fabric) << fabric.error();
+  auto bed = io::fabric::RealTimeFabricBed::start(config);
+  ASSERT_TRUE(bed) << bed.error();
+  io::fabric::FabricNamespaces& net = *(*bed)->net;
+  io::fabric::RealTimeFabric& fabric = *(*bed)->fabric;
 
   std::vector<std::vector<io::PcapLink>> ports(2);
   std::vector<std::unique_ptr<LinkedDevice>> devices;
@@ -50,8 +47,8 @@ TEST(RealTimeBed, AnExtWriteLeavesABlackHoledPlaneAndLandsWhole) {
   for (uint32_t e = 0; e < 2; ++e) {
     std::vector<io::Link*> links;
     for (uint32_t p = 0; p < kPlanes; ++p) {
-      auto link = io::open_pcap_link_in(
-          (*net)->endpoint(e), FabricNamespaces::endpoint_interface(p), {.snap_length = 0});
+      auto link = io::open_pcap_link_in(net.endpoint(e), FabricNamespaces::endpoint_interface(p),
+                                        {.snap_length = 0});
       ASSERT_TRUE(link) << link.error();
       ports[e].push_back(std::move(*link));
     }
@@ -92,14 +89,14 @@ TEST(RealTimeBed, AnExtWriteLeavesABlackHoledPlaneAndLandsWhole) {
   EXPECT_EQ(done[0].status, transport::WcStatus::kSuccess)
       << transport::wc_status_names()[static_cast<size_t>(done[0].status)];
   for (auto& d : devices) d->stop();
-  (*fabric)->stop();
+  fabric.stop();
 
   EXPECT_TRUE(*devices[1]->device().memory().read(c->mr_b.lkey, c->mr_b.va, kBytes) == data)
       << "the region b holds differs from what a wrote";
   const transport::QueuePair* qp = devices[0]->device().qp(c->qp_a);
   ASSERT_TRUE(qp && qp->ext) << "the QP ran in extension mode";
   EXPECT_GT(qp->ext->evs.counters().ev_assumed_bad, 0U) << "the dead plane's entries were left";
-  const auto& f = (*fabric)->fabric();
+  const auto& f = fabric.fabric();
   EXPECT_GT(f.plane_counters(kDeadPlane).dropped(io::fabric::DropCause::kBlackHole), 0U);
   for (uint32_t p = 0; p < kPlanes; ++p) {
     if (p == kDeadPlane) continue;

@@ -77,4 +77,19 @@ void RealTimeFabric::run(const std::stop_token& stop) {
   }
 }
 
+Expected<std::unique_ptr<RealTimeFabricBed>, std::string> RealTimeFabricBed::start(
+    const FabricConfig& config, const FabricNamespacesOptions& options) {
+  auto bed = std::make_unique<RealTimeFabricBed>();
+  auto net = FabricNamespaces::create(config, options);
+  if (!net) return Unexpected(net.error());
+  bed->net = std::move(*net);
+  auto links = bed->net->open_fabric_links();
+  if (!links) return Unexpected(links.error());
+  bed->links = std::move(*links);
+  auto fabric = RealTimeFabric::start(config, bed->links);
+  if (!fabric) return Unexpected(fabric.error());
+  bed->fabric = std::move(*fabric);
+  return bed;
+}
+
 }  // namespace mr::io::fabric

@@ -14,12 +14,10 @@
 // scheduling) after its simulated arrival: delays far above that (milliseconds) come out
 // as configured, line rates only as far as the host keeps up.
 //
-//   auto net = FabricNamespaces::create(config).value();
-//   auto links = net->open_fabric_links().value();
-//   auto fabric = RealTimeFabric::start(config, links).value();
-//   ... traffic between the endpoint namespaces ...
-//   fabric->stop();
-//   LinkCounters c = fabric->fabric().plane_counters(0);
+//   auto bed = RealTimeFabricBed::start(config).value();
+//   ... traffic between bed->net->endpoint(0) and bed->net->endpoint(1) ...
+//   bed->fabric->stop();
+//   LinkCounters c = bed->fabric->fabric().plane_counters(0);
 #pragma once
 
 #include <atomic>
@@ -32,6 +30,7 @@
 #include "reference/error/expected.h"
 #include "reference/io/clock.h"
 #include "reference/io/fabric/fabric.h"
+#include "reference/io/fabric/fabric_namespaces.h"
 #include "reference/io/link.h"
 #include "reference/io/pcap_link.h"
 
@@ -86,6 +85,20 @@ class RealTimeFabric {
   std::atomic<uint64_t> frames_in_{0};
   std::atomic<uint64_t> frames_out_{0};
   std::jthread thread_;  // last: joined before the rest goes
+};
+
+// Fresh namespaces with the fabric running between them, in one: the namespaces, the
+// fabric's ends of their veths, and the fabric on them. Members go in reverse order: the
+// thread stops before the links close, the links before the namespaces are deleted. Never
+// moved (the fabric refers to `links`): it lives behind the unique_ptr start() returns.
+struct RealTimeFabricBed {
+  std::unique_ptr<FabricNamespaces> net;
+  std::vector<std::vector<PcapLink>> links;
+  std::unique_ptr<RealTimeFabric> fabric;
+
+  // Errors name the step: the namespaces', the links', or the fabric's.
+  static Expected<std::unique_ptr<RealTimeFabricBed>, std::string> start(
+      const FabricConfig& config, const FabricNamespacesOptions& options = {});
 };
 
 }  // namespace mr::io::fabric

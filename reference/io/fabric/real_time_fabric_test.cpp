@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/io/fabric/fabric_namespaces.h"
 #include "reference/io/kernel_ping.h"
 
 namespace mr::io::fabric {
@@ -21,62 +20,46 @@ FabricConfig two_hosts(uint32_t planes) {
   return c;
 }
 
-struct Bed {
-  std::unique_ptr<FabricNamespaces> net;
-  std::vector<std::vector<PcapLink>> links;
-  std::unique_ptr<RealTimeFabric> fabric;
-};
-
-Bed start(const FabricConfig& config) {
-  Bed b;
-  auto net = FabricNamespaces::create(config, {.kernel_addresses = true});
-  EXPECT_TRUE(net) << net.error();
-  if (!net) return b;
-  b.net = std::move(*net);
-  auto links = b.net->open_fabric_links();
-  EXPECT_TRUE(links) << links.error();
-  if (!links) return b;
-  b.links = std::move(*links);
-  auto fabric = RealTimeFabric::start(config, b.links);
-  EXPECT_TRUE(fabric) << fabric.error();
-  if (fabric) b.fabric = std::move(*fabric);
-  return b;
+std::unique_ptr<RealTimeFabricBed> start(const FabricConfig& config) {
+  auto bed = RealTimeFabricBed::start(config, {.kernel_addresses = true});
+  EXPECT_TRUE(bed) << bed.error();
+  return bed ? std::move(*bed) : nullptr;
 }
 
 TEST(RealTimeFabric, AKernelPingCrossesTheFabricInItsPropagationDelay) {
   const FabricConfig config = two_hosts(1);
-  Bed b = start(config);
-  ASSERT_TRUE(b.fabric);
+  auto b = start(config);
+  ASSERT_TRUE(b);
   const std::string peer = config.addressing.ipv4(0, 1).to_string();
   for (uint16_t seq = 1; seq <= 3; ++seq) {
-    auto rtt = kernel_ping(b.net->endpoint(0), peer, FabricNamespaces::endpoint_interface(0), seq,
+    auto rtt = kernel_ping(b->net->endpoint(0), peer, FabricNamespaces::endpoint_interface(0), seq,
                            2'000'000'000);
     ASSERT_TRUE(rtt) << rtt.error();
     EXPECT_GE(*rtt, 4 * kPropagationNs);
     // The thread's polling adds about 0.5 ms here; a loaded CI host, more.
     EXPECT_LT(*rtt, 4 * kPropagationNs + 50'000'000);
   }
-  b.fabric->stop();
-  EXPECT_GE(b.fabric->frames_in(), 6U);  // three requests, three replies
-  EXPECT_EQ(b.fabric->frames_in(), b.fabric->frames_out());
-  EXPECT_GE(b.fabric->fabric().plane_counters(0).frames_sent, 12U);  // two cables each
+  b->fabric->stop();
+  EXPECT_GE(b->fabric->frames_in(), 6U);  // three requests, three replies
+  EXPECT_EQ(b->fabric->frames_in(), b->fabric->frames_out());
+  EXPECT_GE(b->fabric->fabric().plane_counters(0).frames_sent, 12U);  // two cables each
 }
 
 TEST(RealTimeFabric, APlaneBlackHoledFromTheStartCarriesNothingAndTheOtherEverything) {
   FabricConfig config = two_hosts(2);
   config.faults.black_holes.push_back({.plane = 1});
-  Bed b = start(config);
-  ASSERT_TRUE(b.fabric);
-  const NetworkNamespace& host = b.net->endpoint(0);
+  auto b = start(config);
+  ASSERT_TRUE(b);
+  const NetworkNamespace& host = b->net->endpoint(0);
   auto live = kernel_ping(host, config.addressing.ipv4(0, 1).to_string(),
                           FabricNamespaces::endpoint_interface(0), 1, 2'000'000'000);
   EXPECT_TRUE(live) << live.error();
   auto dead = kernel_ping(host, config.addressing.ipv4(1, 1).to_string(),
                           FabricNamespaces::endpoint_interface(1), 2, 50'000'000);
   EXPECT_FALSE(dead) << "a reply came through a black hole after " << *dead << " ns";
-  b.fabric->stop();
-  EXPECT_GE(b.fabric->fabric().plane_counters(1).dropped(DropCause::kBlackHole), 1U);
-  EXPECT_EQ(b.fabric->fabric().plane_counters(0).dropped(), 0U);
+  b->fabric->stop();
+  EXPECT_GE(b->fabric->fabric().plane_counters(1).dropped(DropCause::kBlackHole), 1U);
+  EXPECT_EQ(b->fabric->fabric().plane_counters(0).dropped(), 0U);
 }
 
 TEST(RealTimeFabric, RefusesLinksThatDoNotMatchTheConfig) {
