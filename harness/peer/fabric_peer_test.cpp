@@ -21,7 +21,8 @@ std::string where_frames_went(const io::fabric::RealTimeFabric& fabric,
                               std::vector<io::PcapLink>& ports,
                               std::vector<std::vector<io::PcapLink>>& fabric_links) {
   const io::fabric::LinkCounters c = fabric.fabric().plane_counters(0);
-  std::string why = "fabric: " + std::to_string(fabric.frames_in()) + " frames in, " +
+  std::string why = "fabric: " + std::to_string(fabric.frames_in()) + " frames in (" +
+                    std::to_string(fabric.frames_refused()) + " refused by a full port), " +
                     std::to_string(fabric.frames_out()) + " out, drops by cause:";
   for (const uint64_t d : c.drops) why += " " + std::to_string(d);
   auto ring = [&](const char* what, const io::PcapLink& l) {
@@ -55,8 +56,10 @@ TEST(FabricPeer, AWriteCrossesTheRealTimeFabricThroughItsLossesIntact) {
     ids.push_back(
         {.mac = config.addressing.mac(0, e), .ip = config.addressing.ipv4(0, e), .seed = e + 1});
   }
-  LinkedPeer a(ports[0], ids[0]);
-  LinkedPeer b(ports[1], ids[1]);
+  auto a_owner = std::make_unique<LinkedPeer>(ports[0], ids[0]);
+  auto b_owner = std::make_unique<LinkedPeer>(ports[1], ids[1]);
+  LinkedPeer& a = *a_owner;
+  LinkedPeer& b = *b_owner;
   auto qa = a.create_qp({.mr_length = kBytes, .pattern_seed = 11});
   auto qb = b.create_qp({.mr_length = kBytes, .pattern_seed = 22});
   ASSERT_TRUE(qa && qb);
@@ -81,6 +84,8 @@ TEST(FabricPeer, AWriteCrossesTheRealTimeFabricThroughItsLossesIntact) {
   ASSERT_TRUE(a.post_send(qa->qpn, w));
   auto done = all_succeeded(a.poll(qa->qpn, 1, 20'000));
   if (!done) {
+    a_owner.reset();  // the pumps stop reading the rings whose counters we read
+    b_owner.reset();
     fabric.stop();
     FAIL() << done.error() << "\n" << where_frames_went(fabric, ports, (*bed)->links);
   }

@@ -6,6 +6,18 @@
 
 namespace mr::testbed {
 
+Expected<std::unique_ptr<LinkedDevice>, std::string> LinkedDevice::create(
+    transport::DeviceConfig config, std::vector<io::Link*> ports, uint64_t max_wait_ns) {
+  if (ports.size() != config.planes)
+    return Unexpected("ports: " + std::to_string(ports.size()) + " links for " +
+                      std::to_string(config.planes) + " planes");
+  for (size_t p = 0; p < ports.size(); ++p) {
+    if (ports[p] == nullptr) return Unexpected("ports[" + std::to_string(p) + "]: none");
+  }
+  return std::unique_ptr<LinkedDevice>(  // NOLINT: the constructor is private
+      new LinkedDevice(std::move(config), std::move(ports), max_wait_ns));
+}
+
 LinkedDevice::LinkedDevice(transport::DeviceConfig config, std::vector<io::Link*> ports,
                            uint64_t max_wait_ns)
     : device_(std::move(config)), ports_(std::move(ports)), max_wait_ns_(max_wait_ns) {}
@@ -47,7 +59,8 @@ bool LinkedDevice::send() {
   }
   for (size_t i = 0; i < frames.size(); ++i) {
     const io::Frame f{std::move(frames[i]), clock_.now_ns()};
-    if (planes[i] < ports_.size()) ports_[planes[i]]->send_burst(std::span(&f, 1));
+    if (ports_[planes[i]]->send_burst(std::span(&f, 1)) == 0)
+      frames_refused_.fetch_add(1, std::memory_order_relaxed);
   }
   return !frames.empty();
 }

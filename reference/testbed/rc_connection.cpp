@@ -16,11 +16,12 @@ Expected<RcConnection, std::string> connect_rc(const ConnectEnd& a, const Connec
     transport::QpInitAttributes init;
     init.pd = end->pd;
     init.send_cq = init.recv_cq = end->cq;
+    const std::string who = "endpoint " + std::to_string(end->endpoint) + ": ";
     auto q = end->device.create_qp(init);
-    if (!q) return Unexpected<std::string>("create_qp: " + q.error().message);
+    if (!q) return Unexpected<std::string>(who + "create_qp: " + q.error().message);
     *qpn = *q;
     auto m = end->device.memory().reg_mr(end->pd, o.region_bytes, access);
-    if (!m) return Unexpected<std::string>("reg_mr: " + m.error());
+    if (!m) return Unexpected<std::string>(who + "reg_mr: " + m.error());
     *mr = *m;
   }
   const uint32_t psn_a = 0x100 + a.endpoint, psn_b = 0x100 + b.endpoint;
@@ -28,6 +29,7 @@ Expected<RcConnection, std::string> connect_rc(const ConnectEnd& a, const Connec
        {std::tuple{&a, &b, c.qp_a, c.qp_b, psn_a, psn_b},
         std::tuple{&b, &a, c.qp_b, c.qp_a, psn_b, psn_a}}) {
     transport::Device& d = self->device;
+    const std::string who = "endpoint " + std::to_string(self->endpoint) + ": ";
     const transport::DeviceConfig& other = peer->device.config();
     QpAttributes attr;
     attr.state = QpState::kInit;
@@ -35,7 +37,7 @@ Expected<RcConnection, std::string> connect_rc(const ConnectEnd& a, const Connec
         transport::kQpRemoteWrite | transport::kQpRemoteRead | transport::kQpRemoteAtomic;
     using namespace transport;  // the attribute mask bits
     if (auto ok = d.modify_qp(mine, attr, kAttrState | kAttrPkey | kAttrAccessFlags); !ok)
-      return Unexpected<std::string>("INIT: " + ok.error().message);
+      return Unexpected<std::string>(who + "INIT: " + ok.error().message);
     attr.state = QpState::kRtr;
     attr.path_mtu = o.path_mtu;
     attr.av.smac = d.config().mac;
@@ -52,7 +54,7 @@ Expected<RcConnection, std::string> connect_rc(const ConnectEnd& a, const Connec
                               kAttrState | kAttrPathMtu | kAttrAddress | kAttrDestQpn | kAttrRqPsn |
                                   kAttrMaxDestRdAtomic | kAttrMinRnrTimer | kAttrPeerMxcap);
         !ok)
-      return Unexpected<std::string>("RTR: " + ok.error().message);
+      return Unexpected<std::string>(who + "RTR: " + ok.error().message);
     attr.state = QpState::kRts;
     attr.sq_psn = my_psn;
     attr.timeout = o.timeout;
@@ -63,7 +65,7 @@ Expected<RcConnection, std::string> connect_rc(const ConnectEnd& a, const Connec
                               kAttrState | kAttrSqPsn | kAttrTimeout | kAttrRetryCnt |
                                   kAttrRnrRetry | kAttrMaxRdAtomic);
         !ok)
-      return Unexpected<std::string>("RTS: " + ok.error().message);
+      return Unexpected<std::string>(who + "RTS: " + ok.error().message);
   }
   return c;
 }

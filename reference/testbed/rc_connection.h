@@ -44,7 +44,7 @@ struct ConnectEnd {
   uint32_t endpoint = 0;
 };
 
-// Errors name the verb that failed ("RTR: ...").
+// Errors name the end and the verb that failed ("endpoint 1: RTR: ...").
 Expected<RcConnection, std::string> connect_rc(const ConnectEnd& a, const ConnectEnd& b,
                                                const ConnectOptions& options);
 

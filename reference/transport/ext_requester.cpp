@@ -395,8 +395,9 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // of packets still counted in flight, held back by neither.
     const uint64_t mtu = qp.attr.path_mtu;
     const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
+    // Trimmed packets keep their order: once one waits, the ones behind it wait too.
     if (r.cause == ext::RetransmitCause::kTrim && !read && !resync && ext.cc &&
-        (!ext.cc->may_send(in_network(ext) * mtu, mtu) ||
+        (!held.empty() || !ext.cc->may_send(in_network(ext) * mtu, mtu) ||
          !paced(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx))) {
       held.push_back(r);
       continue;

@@ -12,6 +12,7 @@ namespace mr::io::fabric {
 namespace {
 
 constexpr uint64_t kPsPerNs = 1000;
+constexpr uint64_t kMaxStartNs = 24ULL * 3600 * 1'000'000'000;  // a day
 
 uint64_t serialization_ps(uint64_t bytes, uint64_t rate_bps) {
   const auto bits_ps = static_cast<unsigned __int128>(bytes) * 8 * 1'000'000'000'000ULL;
@@ -34,6 +35,14 @@ std::optional<uint32_t> destination(const FabricConfig& config, uint32_t plane,
 
 Expected<std::unique_ptr<Fabric>, FabricConfigError> Fabric::create(const Clock& clock,
                                                                     FabricConfig config) {
+  // Picoseconds in 64 bits last 213 days; a clock far into them (CLOCK_MONOTONIC on a host up
+  // for weeks) would overflow, and the config's fault times would count from its zero.
+  if (clock.now_ns() > kMaxStartNs) {
+    return Unexpected(FabricConfigError{
+        "clock", "reads " + std::to_string(clock.now_ns()) +
+                     " ns; the fabric needs one that starts near 0 (RealTimeFabric's counts "
+                     "from its start)"});
+  }
   if (auto ok = validate_fabric_config(config); !ok) return Unexpected(ok.error());
   return std::unique_ptr<Fabric>(new Fabric(clock, std::move(config)));  // NOLINT: private
 }

@@ -135,7 +135,8 @@ struct FabricConfig {
   Ipv6EcmpKey ipv6_ecmp = Ipv6EcmpKey::kFlowLabel;
   FabricFaults faults;
   uint64_t seed = 1;  // ECMP hash seeds, RED draws and random loss all derive from it
-  // Frames an endpoint port accepts into its own transmit queue, and holds received.
+  // Bytes each of an endpoint port's two transmit rings (its requester's, its responder's)
+  // accepts, and the frames it holds received.
   uint64_t endpoint_tx_queue_bytes = 1024 * 1024;
   uint32_t endpoint_rx_frames = 4096;
 };

@@ -1,6 +1,7 @@
 #include "reference/io/fabric/fabric_namespaces.h"
 
 #include "reference/io/namespaced_pcap_link.h"
+#include "reference/io/veth_pair.h"
 
 namespace mr::io::fabric {
 namespace {
@@ -58,7 +59,15 @@ Expected<std::unique_ptr<FabricNamespaces>, std::string> FabricNamespaces::creat
       // One /32 per port and a host route per peer: each plane's addresses are its own
       // subnet in the plan, and the kernel must send a peer's traffic out of that plane's port.
       const std::string address = plan.ipv4(p, e).to_string();
-      if (auto ok = host.ip({"addr", "add", address + "/32", "dev", port}); !ok)
+      const std::string host_prefix = address + "/32";
+      if (!is_benchmarking_cidr(host_prefix)) {
+        std::string why = who;
+        why += "addressing.ipv4_base: ";
+        why += address;
+        why += " is outside 198.18.0.0/15, the only range tests may use";
+        return Unexpected(why);
+      }
+      if (auto ok = host.ip({"addr", "add", host_prefix, "dev", port}); !ok)
         return Unexpected(who + ok.error());
       for (uint32_t peer = 0; peer < config.endpoints; ++peer) {
         if (peer == e) continue;

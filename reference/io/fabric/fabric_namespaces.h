@@ -13,8 +13,10 @@
 // IP, not ARP), so that kernel traffic (ping) crosses the fabric as RoCE does.
 //
 //   auto net = FabricNamespaces::create(config, {.kernel_addresses = true}).value();
-//   auto fabric = RealTimeFabric::start(config, net->open_fabric_links().value());
-//   net->endpoint(0).exec({"ping", "-c", "3", "198.18.0.2"});
+//   auto links = net->open_fabric_links().value();   // must outlive the fabric
+//   auto fabric = RealTimeFabric::start(config, links).value();
+//   kernel_ping(net->endpoint(0), "198.18.0.2", FabricNamespaces::endpoint_interface(0), 1, ...);
+// (RealTimeFabricBed, real_time_fabric.h, does the three in one.)
 #pragma once
 
 #include <cstdint>

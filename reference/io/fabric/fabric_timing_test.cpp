@@ -106,3 +106,20 @@ TEST(FabricTiming, ReceiveReturnsOnlyWhatHasArrivedByNow) {
 
 }  // namespace
 }  // namespace mr::io::fabric
+
+namespace mr::io::fabric {
+namespace {
+
+// Picoseconds in 64 bits: a clock that reads days already (CLOCK_MONOTONIC on a host up for
+// weeks) would overflow them, and the config's fault times would count from its zero.
+TEST(FabricTiming, RefusesAClockThatDoesNotStartNearZero) {
+  VirtualClock clock(2ULL * 24 * 3600 * 1'000'000'000);
+  auto fabric = Fabric::create(clock, FabricConfig{});
+  ASSERT_FALSE(fabric);
+  EXPECT_EQ(fabric.error().field, "clock");
+  VirtualClock fresh(1'000'000);
+  EXPECT_TRUE(Fabric::create(fresh, FabricConfig{}));
+}
+
+}  // namespace
+}  // namespace mr::io::fabric

@@ -45,7 +45,8 @@ bool RealTimeFabric::move_in() {
       if (n == 0) continue;
       moved = true;
       frames_in_.fetch_add(n, std::memory_order_relaxed);
-      fabric_->port(p, e).send_burst(std::span<const Frame>(in.data(), n));
+      const size_t taken = fabric_->port(p, e).send_burst(std::span<const Frame>(in.data(), n));
+      frames_refused_.fetch_add(n - taken, std::memory_order_relaxed);
     }
   }
   return moved;

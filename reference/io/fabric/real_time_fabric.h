@@ -44,7 +44,7 @@ class RealTimeFabric {
  public:
   // links[plane][endpoint] is the fabric's side of that port, for every plane and endpoint of
   // `config`; they must outlive the RealTimeFabric. Errors name the config field or the
-  // missing link ("links[1][3]").
+  // links that do not match it ("links[1]: 3 endpoints, the config has 2").
   static Expected<std::unique_ptr<RealTimeFabric>, std::string> start(
       FabricConfig config, std::vector<std::vector<PcapLink>>& links,
       RealTimeFabricOptions options = {});
@@ -56,8 +56,10 @@ class RealTimeFabric {
   void stop();
   // Counters, faults and events: read after stop(), while the thread does not run.
   const Fabric& fabric() const { return *fabric_; }
-  // Frames taken in from the links, and given to them (any time).
+  // Frames taken in from the links, those of them a full port ring refused (lost, as at a
+  // NIC ring the host's kernel already let go of), and frames given to the links.
   uint64_t frames_in() const { return frames_in_.load(std::memory_order_relaxed); }
+  uint64_t frames_refused() const { return frames_refused_.load(std::memory_order_relaxed); }
   uint64_t frames_out() const { return frames_out_.load(std::memory_order_relaxed); }
 
  private:
@@ -83,6 +85,7 @@ class RealTimeFabric {
   RealTimeFabricOptions options_;
   std::unique_ptr<Fabric> fabric_;
   std::atomic<uint64_t> frames_in_{0};
+  std::atomic<uint64_t> frames_refused_{0};
   std::atomic<uint64_t> frames_out_{0};
   std::jthread thread_;  // last: joined before the rest goes
 };
@@ -92,6 +95,10 @@ class RealTimeFabric {
 // thread stops before the links close, the links before the namespaces are deleted. Never
 // moved (the fabric refers to `links`): it lives behind the unique_ptr start() returns.
 struct RealTimeFabricBed {
+  RealTimeFabricBed() = default;
+  RealTimeFabricBed(const RealTimeFabricBed&) = delete;
+  RealTimeFabricBed& operator=(const RealTimeFabricBed&) = delete;
+
   std::unique_ptr<FabricNamespaces> net;
   std::vector<std::vector<PcapLink>> links;
   std::unique_ptr<RealTimeFabric> fabric;

@@ -60,6 +60,9 @@ wire::Sacketh AckPolicy::build(const ReceivedPsnWindow& window, SackCursor& curs
   s.service_time = static_cast<uint16_t>(std::min<uint64_t>(waited / 64, 0xffff));
   s.ts_echo = t.tx_timestamp.value_or(0);
   s.sack_offset = report.offset;
+  // This ACK tells the sender about the awaited AR packet if it reaches it.
+  if (awaited_ar_psn_ && wire::psn_diff(window.cumulative(), *awaited_ar_psn_) >= 0)
+    awaited_ar_psn_.reset();
   if (ara_ && wire::psn_diff(window.cumulative(), t.psn) < 0) awaited_ar_psn_ = t.psn;
   trigger_.reset();
   oldest_unanswered_ns_.reset();

@@ -84,6 +84,20 @@ TEST(AckPolicy, AnAckRequestAnsweredAboveAHoleIsAnsweredAgainWhenTheHoleFills) {
   EXPECT_FALSE(r.policy.ack_due(4 * kUs));
 }
 
+// An ACK built for another reason (an ATOMIC's, a NAK) that already reports the AR packet
+// cumulatively answers it: the next packet waits for the delay again.
+TEST(AckPolicy, AnAckThatCoversTheAwaitedAckRequestEndsTheWait) {
+  Receiver r;
+  r.arrive({.psn = 0x202, .ack_request = true, .arrived_ns = 0});
+  r.policy.build(r.window, r.cursor, 0);  // C before 0x202: awaited
+  r.window.record(0x200);
+  r.window.record(0x201);  // the hole fills without on_cumulative, as when an ACK is built
+  r.policy.on_packet({.psn = 0x201, .arrived_ns = 1 * kUs});
+  r.policy.build(r.window, r.cursor, 1 * kUs);  // C = 0x202: told
+  r.arrive({.psn = 0x203, .arrived_ns = 2 * kUs});
+  EXPECT_FALSE(r.policy.ack_due(2 * kUs));
+}
+
 TEST(AckPolicy, AnAckRequestWithNoHoleBelowItAsksForNothingMoreLater) {
   Receiver r;
   r.arrive({.psn = 0x200, .ack_request = true, .arrived_ns = 0});

@@ -122,9 +122,6 @@ bool CongestionWindow::paced(uint64_t payload, uint64_t now_ns) {
   return false;
 }
 
-void CongestionWindow::take(uint64_t payload) {
-  tokens_ -= static_cast<double>(payload);
-  pacer_wait_ns_.reset();
-}
+void CongestionWindow::take(uint64_t payload) { tokens_ -= static_cast<double>(payload); }
 
 }  // namespace mr::transport::ext

@@ -80,7 +80,8 @@ class CongestionWindow {
   bool may_send(uint64_t bytes_in_flight, uint64_t payload) const;
   // The pacer (26.3): whether the bucket holds `payload` bytes now (a payload larger than the
   // bucket needs it full); take() removes them. A refusal is remembered: pacer_wait_ns() is
-  // then when the bucket will hold them, until take() or forget_pacer_wait().
+  // then when the bucket will hold them, until forget_pacer_wait() (a packet sent after it
+  // does not make the refused one's wait moot).
   bool paced(uint64_t payload, uint64_t now_ns);
   void take(uint64_t payload);
   std::optional<uint64_t> pacer_wait_ns() const { return pacer_wait_ns_; }

@@ -84,6 +84,8 @@ TEST(CongestionWindow, ARefusalSaysWhenTheBucketWillHoldThePacket) {
   EXPECT_EQ(cc.pacer_wait_ns(), 100u + 228);  // 2,846 more: 227.7 ns
   EXPECT_TRUE(cc.paced(4096, 328));
   cc.take(4096);
+  EXPECT_EQ(cc.pacer_wait_ns(), 100u + 228);  // until the requester's next pass forgets it
+  cc.forget_pacer_wait();
   EXPECT_FALSE(cc.pacer_wait_ns());
   // A packet larger than the bucket waits for a full bucket, not forever.
   ASSERT_FALSE(cc.paced(65'536, 328));
