@@ -395,15 +395,16 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // of packets still counted in flight, held back by neither.
     const uint64_t mtu = qp.attr.path_mtu;
     const uint32_t index = static_cast<uint32_t>(wire::psn_diff(r.psn, w->first_psn));
+    const uint32_t payload = packet_payload(*w, index, qp.attr.path_mtu);
     // Trimmed packets keep their order: once one waits, the ones behind it wait too.
     if (r.cause == ext::RetransmitCause::kTrim && !read && !resync && ext.cc &&
         (!held.empty() || !ext.cc->may_send(in_network(ext) * mtu, mtu) ||
-         !paced(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx))) {
+         !paced(ext, payload, ctx))) {
       held.push_back(r);
       continue;
     }
     // MR-CR-06: a retransmission needs credit as new data does; it and the rest wait.
-    if (!resync && !has_credit(ext, packet_payload(*w, index, qp.attr.path_mtu), ctx)) {
+    if (!resync && !has_credit(ext, payload, ctx)) {
       ext.retransmit.push_front(r);
       hold_back();
       return ExtReqState::kDone;
@@ -430,7 +431,7 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       hold_back();
       return ExtReqState::kDone;
     }
-    if (r.cause == ext::RetransmitCause::kTrim) take_paced(ext, packet_payload(*w, index, mtu));
+    if (r.cause == ext::RetransmitCause::kTrim) take_paced(ext, payload);
     ++ctx.counters.ext_retransmitted;
   }
   hold_back();
@@ -471,12 +472,11 @@ ExtReqState check_window(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   const uint64_t mtu = qp.attr.path_mtu;
   if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
   const bool resync = ext.failed_wqes.contains(w.first_psn);  // costs no credit (26.7)
-  const uint32_t payload = answered_by_response(w.wr.opcode) || resync
-                               ? 0
-                               : packet_payload(w, w.next_packet, qp.attr.path_mtu);
-  if (!resync && !has_credit(ext, packet_payload(w, w.next_packet, qp.attr.path_mtu), ctx))
+  // A READ's cost is demand for credit (its responses' bytes) but no payload to pace.
+  const uint32_t cost = packet_payload(w, w.next_packet, qp.attr.path_mtu);
+  if (!resync && !has_credit(ext, cost, ctx)) return ExtReqState::kDone;
+  if (!resync && !answered_by_response(w.wr.opcode) && !paced(ext, cost, ctx))
     return ExtReqState::kDone;
-  if (!paced(ext, payload, ctx)) return ExtReqState::kDone;
   return ExtReqState::kTransmit;
 }
 

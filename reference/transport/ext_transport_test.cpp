@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -52,6 +53,13 @@ class ExtPair : public ::testing::Test {
  protected:
   void build(bool ext_a, bool ext_b, uint64_t seed = 4242) {
     build_with(config(1, ext_a), config(2, ext_b), seed);
+  }
+  // Both devices offer extension mode, each with `both` applied to its config.
+  void build_both(const std::function<void(DeviceConfig&)>& both) {
+    DeviceConfig ca = config(1, true), cb = config(2, true);
+    both(ca);
+    both(cb);
+    build_with(ca, cb);
   }
   void build_with(const DeviceConfig& ca, const DeviceConfig& cb, uint64_t seed = 4242) {
     a_ = std::make_unique<Endpoint>(ca);
@@ -1123,12 +1131,10 @@ TEST_F(ExtPair, AReadNakedWith0x6BIsReissuedOnlyAfterTheDelay) {
 // the sender waits out T_CR_TIMEOUT + T_CR_GRANT_DELAY + SRTT and sends the next one beyond
 // its limit, whose Pending is its demand. Every READ completes.
 TEST_F(ExtPair, WithCreditsOnePacketAtATimeNeverStallsForGood) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapCredit;
-    c->ext.credit.unsolicited = 4096;  // 16 units: 16 READ requests
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapCredit;
+    c.ext.credit.unsolicited = 4096;  // 16 units: 16 READ requests
+  });
   const auto source = pattern(64, 5);
   const memory::MrInfo readable = readable_region(source);
   for (uint64_t k = 0; k < 40; ++k) {
@@ -1171,12 +1177,10 @@ TEST_F(ExtPair, AProbeOrResyncForAnExtQpIsDiscardedNotRefused) {
 // plane it leaves on is its MXH plane (MR-MU-10), a message sprays over the whole generated
 // set (MR-MU-01, MR-MU-11), and a plane whose port is down gets nothing (MR-PF-07).
 TEST_F(ExtPair, MultipathSpraysTheEvSetOverEveryPlaneAndAvoidsADownPort) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
-    c->planes = 4;
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
+    c.planes = 4;
+  });
   auto spray = [&] {
     std::map<uint16_t, int> evs;
     std::set<uint8_t> planes;
@@ -1220,16 +1224,14 @@ TEST_F(ExtPair, MultipathSpraysTheEvSetOverEveryPlaneAndAvoidsADownPort) {
 // out the hold-down.
 TEST_F(ExtPair, AssumedBadEntriesAreProbedAndComeBackOnTheAnswer) {
   for (const bool probe : {true, false}) {
-    DeviceConfig ca = config(1, true), cb = config(2, true);
-    for (DeviceConfig* c : {&ca, &cb}) {
-      c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
-      if (probe) c->mxcap->features = c->mxcap->features | wire::kMxcapPathProbe;
-      c->planes = 4;
+    build_both([&](DeviceConfig& c) {
+      c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
+      if (probe) c.mxcap->features = c.mxcap->features | wire::kMxcapPathProbe;
+      c.planes = 4;
       // No tail-loss probe: a lone packet on the dead plane is then recovered by its RTO,
       // which is what makes its entry ASSUMED_BAD (a probe would repair it on another entry).
-      c->ext.sender.tlp_max_probes = 0;
-    }
-    build_with(ca, cb);
+      c.ext.sender.tlp_max_probes = 0;
+    });
     bool dead = true;
     std::map<uint16_t, std::vector<uint64_t>> probes;  // by EV: when a sent one
     size_t answers = 0;
@@ -1292,12 +1294,10 @@ TEST_F(ExtPair, AssumedBadEntriesAreProbedAndComeBackOnTheAnswer) {
 // an entry with nothing delivered on it since, the entry goes ASSUMED_BAD and the dead plane
 // carries nothing more. Entries of the live planes, which deliver, stay GOOD.
 TEST_F(ExtPair, AnEntryThatDeliversNothingForAnRtoAfterASackedLossIsAssumedBad) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
-    c->planes = 4;
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
+    c.planes = 4;
+  });
   std::vector<uint64_t> dead_plane_sends;  // when a sent a request on plane 2
   fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
     if (from != 0) return false;
@@ -1378,13 +1378,11 @@ TEST_F(ExtPair, EvModeFlowCarriesTheEvInTheIpv6FlowLabel) {
 // retransmission's EV and timestamp, and a takes the entry back to GOOD at once (no PROBE:
 // PATHPROBE is off, and T_EV_HOLDDOWN is 10 ms).
 TEST_F(ExtPair, ASpuriousTimeoutReturnsItsEntryToGoodOnTheDuplicateEcho) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
-    c->planes = 4;
-    c->ext.sender.tlp_max_probes = 0;  // the timeout, not a probe, recovers the packet
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
+    c.planes = 4;
+    c.ext.sender.tlp_max_probes = 0;  // the timeout, not a probe, recovers the packet
+  });
   ASSERT_EQ(write_through(b_->mr.rkey).at(0).status, WcStatus::kSuccess);
   const uint32_t x = a_->dev.qp(a_->qpn)->next_psn;
   std::vector<uint8_t> late;
@@ -1419,12 +1417,10 @@ TEST_F(ExtPair, ASpuriousTimeoutReturnsItsEntryToGoodOnTheDuplicateEcho) {
 // The device's own record of the port each frame leaves on agrees with the MXH plane, and
 // an ACK leaves on the plane of the entry its EV (UDP source port) names.
 TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapMultipath;
-    c->planes = 8;
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
+    c.planes = 8;
+  });
   // The devices are driven by hand here, frame by frame, not through the fabric.
   Device& a = a_->dev;
   Device& b = b_->dev;
@@ -1466,13 +1462,11 @@ TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
 // then sends only what the receiver's grants allow; every request carries its pending
 // demand, every ACK the credit limit, and a raise with no ACK due leaves in a CREDIT packet.
 TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapCredit;
-    c->ext.credit.unsolicited = 16 * 1024;  // 64 units: 16 packets of 1 KiB
-    c->ext.credit.line_rate_mbps = 10'000;  // grants at 9.5 Gb/s
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapCredit;
+    c.ext.credit.unsolicited = 16 * 1024;  // 64 units: 16 packets of 1 KiB
+    c.ext.credit.line_rate_mbps = 10'000;  // grants at 9.5 Gb/s
+  });
   // MR-CR-02 when each request leaves: its cost within the newest limit a has heard, from
   // the grants delivered to a so far (the trace holds every delivered frame, in order).
   uint16_t limit = 64, spent = 0;
@@ -1513,9 +1507,7 @@ TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
 // first ACK (the RTT is 2 us) cwnd is B_CWND_INIT and base_rtt T_SC_BASE_RTT: 12.5 bytes per
 // ns after a full bucket of B_SC_PACE_BURST. Unpaced, the window's 122 packets leave at once.
 TEST_F(ExtPair, WithCcTheSenderPacesItsRequestsAtTheWindowPerBaseRtt) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) c->mxcap->features = c->mxcap->features | wire::kMxcapCc;
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) { c.mxcap->features = c.mxcap->features | wire::kMxcapCc; });
   const ext::CongestionParameters cc;
   std::vector<uint64_t> sent_ns;
   fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
@@ -1543,14 +1535,11 @@ TEST_F(ExtPair, WithCcTheSenderPacesItsRequestsAtTheWindowPerBaseRtt) {
 // out (one left 288 us on the fabric bench). With a one-packet bucket, no paced packet ever
 // waits longer than one packet's accrual.
 TEST_F(ExtPair, RetransmissionsThePacerLetsPassLeaveItNoDebt) {
-  DeviceConfig ca = config(1, true), cb = config(2, true);
-  for (DeviceConfig* c : {&ca, &cb}) {
-    c->mxcap->features = c->mxcap->features | wire::kMxcapCc;
-    c->ext.congestion.cwnd_min = c->ext.congestion.cwnd_init = c->ext.congestion.cwnd_max =
-        64 * 1024;
-    c->ext.congestion.pace_burst = 1024;
-  }
-  build_with(ca, cb);
+  build_both([&](DeviceConfig& c) {
+    c.mxcap->features = c.mxcap->features | wire::kMxcapCc;
+    c.ext.congestion.cwnd_min = c.ext.congestion.cwnd_init = c.ext.congestion.cwnd_max = 64 * 1024;
+    c.ext.congestion.pace_burst = 1024;
+  });
   // An RTT of 100 us: base_rtt stays T_SC_BASE_RTT, the window paces at 6.5 bytes per ns.
   fabric_ = std::make_unique<LoopbackFabric>(a_->dev, b_->dev, 4242, 50'000);
   std::set<uint32_t> dropped;
