@@ -6,13 +6,11 @@
 #include "harness/peer/data_pattern.h"
 #include "harness/peer/linked_peer.h"
 #include "reference/io/fabric/real_time_fabric.h"
-#include "reference/io/namespaced_pcap_link.h"
 
 namespace mr::peer {
 namespace {
 
 using io::fabric::FabricConfig;
-using io::fabric::FabricNamespaces;
 
 constexpr uint32_t kBytes = 256 * 1024;
 
@@ -48,9 +46,7 @@ TEST(FabricPeer, AWriteCrossesTheRealTimeFabricThroughItsLossesIntact) {
   std::vector<io::PcapLink> ports;
   std::vector<PeerIdentity> ids;
   for (uint32_t e = 0; e < 2; ++e) {
-    // Ring slots of the MTU, not of 64 KiB: a burst of the window fits.
-    auto link = io::open_pcap_link_in(net.endpoint(e), FabricNamespaces::endpoint_interface(0),
-                                      {.snap_length = 0});
+    auto link = net.open_endpoint_link(e, 0);
     ASSERT_TRUE(link) << link.error();
     ports.push_back(std::move(*link));
     ids.push_back(

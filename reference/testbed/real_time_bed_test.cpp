@@ -6,7 +6,6 @@
 #include <random>
 
 #include "reference/io/fabric/real_time_fabric.h"
-#include "reference/io/namespaced_pcap_link.h"
 #include "reference/testbed/linked_device.h"
 #include "reference/testbed/rc_connection.h"
 #include "reference/transport/verbs_names.h"
@@ -15,7 +14,6 @@ namespace mr::testbed {
 namespace {
 
 using io::fabric::FabricConfig;
-using io::fabric::FabricNamespaces;
 
 constexpr uint32_t kPlanes = 4;
 constexpr uint32_t kDeadPlane = 2;
@@ -47,8 +45,7 @@ TEST(RealTimeBed, AnExtWriteLeavesABlackHoledPlaneAndLandsWhole) {
   for (uint32_t e = 0; e < 2; ++e) {
     std::vector<io::Link*> links;
     for (uint32_t p = 0; p < kPlanes; ++p) {
-      auto link = io::open_pcap_link_in(net.endpoint(e), FabricNamespaces::endpoint_interface(p),
-                                        {.snap_length = 0});
+      auto link = net.open_endpoint_link(e, p);
       ASSERT_TRUE(link) << link.error();
       ports[e].push_back(std::move(*link));
     }

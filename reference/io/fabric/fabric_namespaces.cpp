@@ -84,6 +84,18 @@ Expected<std::unique_ptr<FabricNamespaces>, std::string> FabricNamespaces::creat
   return net;
 }
 
+Expected<PcapLink, std::string> FabricNamespaces::open_endpoint_link(uint32_t endpoint,
+                                                                     uint32_t plane) const {
+  if (endpoint >= endpoints() || plane >= planes_)
+    return Unexpected("endpoint " + std::to_string(endpoint) + ", plane " + std::to_string(plane) +
+                      ": the namespaces have " + std::to_string(endpoints()) + " endpoints and " +
+                      std::to_string(planes_) + " planes");
+  auto link =
+      open_pcap_link_in(endpoints_[endpoint], endpoint_interface(plane), {.snap_length = 0});
+  if (!link) return Unexpected(endpoint_interface(plane) + ": " + link.error());
+  return std::move(*link);
+}
+
 Expected<std::vector<std::vector<PcapLink>>, std::string> FabricNamespaces::open_fabric_links()
     const {
   std::vector<std::vector<PcapLink>> links(planes_);

@@ -54,6 +54,9 @@ class FabricNamespaces {
   // The fabric's side of every port, [plane][endpoint], opened in the fabric's namespace
   // (every frame: the fabric forwards whatever the hosts send).
   Expected<std::vector<std::vector<PcapLink>>, std::string> open_fabric_links() const;
+  // Endpoint e's port on `plane`, opened in e's namespace, as a host's NIC would use it (the
+  // RoCE filter of PcapLinkOptions, ring slots of the MTU so a window's burst fits).
+  Expected<PcapLink, std::string> open_endpoint_link(uint32_t endpoint, uint32_t plane) const;
 
  private:
   FabricNamespaces(NetworkNamespace fabric, uint32_t planes)
