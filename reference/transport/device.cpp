@@ -170,7 +170,7 @@ Expected<uint32_t, VerbsError> Device::create_cq(uint32_t depth) {
 Expected<uint32_t, VerbsError> Device::create_srq(uint32_t max_wr) {
   if (max_wr == 0) return verbs_error("srq max_wr must be positive");
   const uint32_t id = next_srq_++;
-  srqs_.emplace(id, std::deque<RecvWr>{});
+  srqs_.emplace(id, RingDeque<RecvWr>{});
   return id;
 }
 
@@ -408,7 +408,7 @@ Expected<size_t, VerbsError> Device::take_cq_events(uint32_t cq) {
 }
 
 QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
-  std::deque<RecvWr>* srq = qp.init.srq ? &srqs_.at(*qp.init.srq) : nullptr;
+  RingDeque<RecvWr>* srq = qp.init.srq ? &srqs_.at(*qp.init.srq) : nullptr;
   return QpContext{memory_,
                    decide_,
                    factory_,

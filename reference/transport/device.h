@@ -147,7 +147,7 @@ class Device {
   // not grow with idle QPs. Ordered, so that runs are deterministic.
   std::set<uint32_t> active_;
   std::unordered_map<uint32_t, CompletionQueue> cqs_;
-  std::unordered_map<uint32_t, std::deque<RecvWr>> srqs_;
+  std::unordered_map<uint32_t, RingDeque<RecvWr>> srqs_;
   uint32_t next_cq_ = 1;
   uint32_t next_srq_ = 1;
   uint64_t qpn_state_;

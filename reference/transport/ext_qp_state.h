@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,6 +28,7 @@
 #include "reference/transport/ext/sack_bitmap.h"
 #include "reference/transport/ext/sent_psn_records.h"
 #include "reference/transport/ext/trim_classifier.h"
+#include "reference/transport/ring_deque.h"
 #include "reference/transport/work_request.h"
 #include "reference/wire/atomic_eth.h"
 
@@ -129,7 +129,7 @@ struct ExtQpState {
   // sender
   SentPsnRecords sent;
   RtoEstimator rto;
-  std::deque<Retransmission> retransmit;  // PSNs to send again, oldest cause first
+  RingDeque<Retransmission> retransmit;  // PSNs to send again, oldest cause first
   // Section 26's window when CC is agreed; PSNs sent and neither acknowledged nor SACKed
   // (each counted as a full MTU of bytes in flight).
   std::optional<CongestionWindow> cc;
@@ -192,7 +192,7 @@ struct ExtQpState {
   // The newest kAtomicResults ATOMICs executed; a duplicate older than those is not answered
   // (its requester had every later PSN acknowledged, so it has moved on).
   static constexpr size_t kAtomicResults = 64;
-  std::deque<AtomicResult> atomic_results;
+  RingDeque<AtomicResult> atomic_results;
   // The last kResponsePaths READ responses sent: the EV set entry each left on and when, in
   // a ring by PSN, so that a reissue asking for one again blames that entry's path (section
   // 25.1's ACK-path rule applied to responses: they are the responder's only traffic a READ

@@ -253,7 +253,7 @@ ExtRespState check_placement(const QueuePair& qp, const ExtRequest& r) {
 }
 
 // A posted receive WQE into the RQSN binding, under the next posting sequence.
-void take_wqe(ext::ExtQpState& ext, std::deque<RecvWr>& queue) {
+void take_wqe(ext::ExtQpState& ext, RingDeque<RecvWr>& queue) {
   const uint64_t sequence = ext.next_wqe_sequence++;
   ext.wqes.emplace(sequence, std::move(queue.front()));
   queue.pop_front();

@@ -13,6 +13,7 @@
 
 #include "reference/memory/memory_table.h"
 #include "reference/transport/completion_queue.h"
+#include "reference/transport/ring_deque.h"
 #include "reference/transport/device_counters.h"
 #include "reference/transport/packet_factory.h"
 #include "reference/transport/queue_pair.h"
@@ -41,7 +42,7 @@ struct QpContext {
   Outbox& outbox;
   CompletionQueue& send_cq;
   CompletionQueue& recv_cq;
-  std::deque<RecvWr>* srq = nullptr;  // the shared receive queue, when the QP has one
+  RingDeque<RecvWr>* srq = nullptr;  // the shared receive queue, when the QP has one
   uint64_t now_ns = 0;
   StepTrace* trace = nullptr;  // records each engine step when the device has one
   uint8_t plane = 0;           // a base QP's port: its packets never change plane
@@ -73,7 +74,7 @@ struct QpContext {
     }
     send_on(p, e.plane);
   }
-  std::deque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
+  RingDeque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
   void complete_send(const QueuePair& qp, const Completion& c) {
     if (!send_cq.push(c, event_fault())) ++counters.cq_overflow;
     (void)qp;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "reference/transport/dcqcn_reaction_point.h"
 #include "reference/transport/ext_qp_state.h"
 #include "reference/transport/qp_state.h"
+#include "reference/transport/ring_deque.h"
 #include "reference/transport/work_request.h"
 #include "reference/wire/mxcap.h"
 #include "reference/wire/psn.h"
@@ -111,7 +111,7 @@ struct QueuePair {
   QpAttributes attr;
 
   // requester and completer
-  std::deque<SendWqe> sq;
+  RingDeque<SendWqe> sq;
   size_t send_index = 0;   // first WQE of sq not completely transmitted
   uint32_t next_psn = 0;   // PSN of the next new request packet
   uint32_t acked_psn = 0;  // newest request PSN acknowledged (sq_psn - 1 initially)
@@ -123,14 +123,14 @@ struct QueuePair {
   std::optional<uint64_t> rnr_resume_ns;
 
   // responder
-  std::deque<RecvWr> rq;
+  RingDeque<RecvWr> rq;
   uint32_t epsn = 0;
   uint32_t msn = 0;
   bool sent_psn_nak = false;
   bool rnr_nak_outstanding = false;
   bool uc_drop_message = false;  // UC: a packet was lost, drop until a FIRST or ONLY
   OpenMessage open;
-  std::deque<ResponderResource> resources;
+  RingDeque<ResponderResource> resources;
 
   // notification point: when this QP last sent a CNP
   std::optional<uint64_t> last_cnp_ns;

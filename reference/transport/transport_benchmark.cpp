@@ -176,14 +176,14 @@ BENCHMARK(BM_SendMessageRate);
 void BM_QpScaling(benchmark::State& state) {
   send_stream(state, static_cast<size_t>(state.range(0)));
 }
-BENCHMARK(BM_QpScaling)->Arg(1)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_QpScaling)->Arg(1)->Arg(1000)->Arg(10000)->Arg(100000);
 
 // Ext QPs: the per-message cost as their number grows, and the heap of a connected Ext QP
 // (its ExtQpState; the sender's records and the receiver's window grow with use).
 void BM_ExtQpScaling(benchmark::State& state) {
   send_stream(state, static_cast<size_t>(state.range(0)), true);
 }
-BENCHMARK(BM_ExtQpScaling)->Arg(1)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_ExtQpScaling)->Arg(1)->Arg(1000)->Arg(10000)->Arg(100000);
 
 // Round-robin lookups of B's QPNs, as its receive path makes them for A's packets.
 template <bool kTouch>
