@@ -34,9 +34,13 @@ double seconds(uint64_t bytes, double rate_bps) {
 uint64_t capacity_bound_ns(const Scenario& s) {
   const io::fabric::FabricConfig& fabric = s.fabric;
   if (fabric.planes.empty()) return 0;
-  // The planes share one shape in every scenario; a host's leaf is the same on each.
+  // The leaf cuts need a host's leaf to be the same on every plane: planes of one shape (as
+  // in every scenario of the catalog). Otherwise only the host cuts count, still a bound.
   const io::fabric::PlaneTopology& shape = fabric.planes.front();
-  const bool leaves = !shape.single_switch() && shape.hosts_per_leaf > 0;
+  const bool same_shape = std::ranges::all_of(fabric.planes, [&](const auto& p) {
+    return p.leaves == shape.leaves && p.hosts_per_leaf == shape.hosts_per_leaf;
+  });
+  const bool leaves = same_shape && !shape.single_switch() && shape.hosts_per_leaf > 0;
   Demand d;
   for (const Flow& f : s.flows) {
     const uint32_t from = f.src, to = f.dst;

@@ -46,6 +46,23 @@ TEST(CapacityBoundTest, SlowCableOnlyCountsOnTheLeafPairsThatUseIt) {
   EXPECT_EQ(capacity_bound_ns(s), ideal_ns(2 * kMiB, 7 * 10e9 + 0.02e9));
 }
 
+// A leaf-spine plane beside a single switch: the leaves mean nothing on the other plane, so
+// only the hosts' cables bound the flow (both planes' 100 Gb/s), not plane 0's one spine.
+TEST(CapacityBoundTest, PlanesOfDifferentShapesCountOnlyTheHostCables) {
+  Scenario s = incast(2, kMiB);
+  s.flows = {{.src = 0, .dst = 1, .bytes = kMiB}};
+  io::fabric::PlaneTopology leaf_spine{.leaves = 2,
+                                       .spines = 1,
+                                       .hosts_per_leaf = 1,
+                                       .host_link = s.fabric.planes[0].host_link,
+                                       .spine_link = s.fabric.planes[0].host_link};
+  leaf_spine.spine_link.rate_bps = 1'000'000'000;  // 1 Gb/s between the leaves
+  s.fabric.planes = {leaf_spine, s.fabric.planes[0]};
+  EXPECT_EQ(capacity_bound_ns(s), ideal_ns(kMiB, 200e9));
+  s.fabric.planes[1] = leaf_spine;  // one shape again: the slow spine cables bound it
+  EXPECT_EQ(capacity_bound_ns(s), ideal_ns(kMiB, 2e9));
+}
+
 TEST(CapacityBoundTest, NoFlowsNoBound) {
   Scenario s = incast(4, kMiB);
   s.flows.clear();

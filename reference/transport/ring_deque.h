@@ -8,7 +8,8 @@
 // indexes from its front.
 //
 // Unlike std::deque, a push that grows the ring moves every element: references and
-// iterators into it are invalidated by any push, as with std::vector.
+// iterators into it are invalidated by any push, as with std::vector. Pushing a copy of one
+// of its own elements is safe (the new element is built before the old buffer goes).
 //
 //   RingDeque<SendWqe> sq;
 //   sq.push_back(w);           // the first push allocates
@@ -19,6 +20,7 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace mr::transport {
@@ -122,17 +124,24 @@ class RingDeque {
 
   template <typename... Args>
   T& emplace_back(Args&&... args) {
-    reserve_one();
+    if (size_ == capacity_) {  // args may name an element: build before the old buffer goes
+      Buffer grown = allocate(grown_capacity());
+      T* p = std::construct_at(grown.get() + size_, std::forward<Args>(args)...);
+      adopt(std::move(grown));
+      ++size_;
+      return *p;
+    }
     T* p = std::construct_at(slot(size_), std::forward<Args>(args)...);
     ++size_;
     return *p;
   }
   void push_back(const T& v) { emplace_back(v); }
   void push_back(T&& v) { emplace_back(std::move(v)); }
-  void push_front(T v) {
-    reserve_one();
-    head_ = (head_ + capacity_ - 1) & (capacity_ - 1);
-    std::construct_at(slot(0), std::move(v));
+  void push_front(T v) {  // by value: v is no element of the ring once it grows
+    if (size_ == capacity_) adopt(allocate(grown_capacity()));
+    const size_t head = (head_ + capacity_ - 1) & (capacity_ - 1);
+    std::construct_at(slots_.get() + head, std::move(v));
+    head_ = head;
     ++size_;
   }
   void pop_front() {
@@ -166,23 +175,28 @@ class RingDeque {
     size_t capacity = 0;
   };
 
-  T* slot(size_t i) const { return slots_.get() + ((head_ + i) & (capacity_ - 1)); }
+  using Buffer = std::unique_ptr<T, Slots>;
+  // Growth moves elements one by one and cannot undo a move that throws halfway.
+  static_assert(std::is_nothrow_move_constructible_v<T>);
 
-  void reserve_one() {
-    if (size_ < capacity_) return;
-    const size_t larger = capacity_ == 0 ? kFirstCapacity : capacity_ * 2;
-    std::unique_ptr<T, Slots> grown(std::allocator<T>().allocate(larger), Slots{larger});
+  T* slot(size_t i) const { return slots_.get() + ((head_ + i) & (capacity_ - 1)); }
+  size_t grown_capacity() const { return capacity_ == 0 ? kFirstCapacity : capacity_ * 2; }
+  static Buffer allocate(size_t capacity) {
+    return Buffer(std::allocator<T>().allocate(capacity), Slots{capacity});
+  }
+  // Moves the elements to the front of `grown` (a larger buffer) and keeps it.
+  void adopt(Buffer grown) {
     for (size_t i = 0; i < size_; ++i) {
       std::construct_at(grown.get() + i, std::move(*slot(i)));
       std::destroy_at(slot(i));
     }
+    capacity_ = grown.get_deleter().capacity;
     slots_ = std::move(grown);
-    capacity_ = larger;
     head_ = 0;
   }
 
   static constexpr size_t kFirstCapacity = 4;
-  std::unique_ptr<T, Slots> slots_;
+  Buffer slots_;
   size_t capacity_ = 0;
   size_t head_ = 0;
   size_t size_ = 0;

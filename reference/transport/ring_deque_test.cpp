@@ -48,6 +48,19 @@ TEST(RingDequeTest, PushFrontPutsBeforeTheOldestAndGrowsWhenFull) {
   EXPECT_EQ(contents(r), (std::vector<int>{0, 1, 2, 3}));
 }
 
+TEST(RingDequeTest, PushingACopyOfItsOwnElementSurvivesGrowth) {
+  RingDeque<std::string> r;
+  for (const char* s : {"first element, longer than a short string", "b", "c", "d"}) r.push_back(s);
+  ASSERT_EQ(r.size(), r.capacity());  // the next push grows the ring
+  r.push_back(r[0]);
+  EXPECT_EQ(r.back(), "first element, longer than a short string");
+  RingDeque<std::string> f;
+  for (const char* s : {"a", "b", "c", "last element, longer than a short string"}) f.push_back(s);
+  f.push_front(f.back());
+  EXPECT_EQ(f.front(), "last element, longer than a short string");
+  EXPECT_EQ(f.size(), 5u);
+}
+
 TEST(RingDequeTest, IteratesForwardBackwardAndWithAlgorithms) {
   RingDeque<int> r;
   for (int i = 0; i < 6; ++i) r.push_back(i);

@@ -8,7 +8,8 @@
 #              alternating rounds (best of METAROCE_BENCH_ROUNDS, default 3, for each);
 #              ICRC throughput against memcpy.
 #   transport  64 KiB RDMA WRITE goodput at MTU 4096 against memcpy; 8-byte SEND rate; the
-#              per-message cost and heap per QP at 1, 1,000 and 10,000 QPs.
+#              per-message cost and heap per QP at 1, 1,000, 10,000 and 100,000 QPs, base
+#              and Ext.
 #   io         PcapLink on a veth pair against a bare AF_PACKET socket (root; namespaces).
 #   analyze    `metaroce analyze` (the CLI, -c opt) on 1,000,000- and 5,000,000-frame captures
 #              of conformant RC traffic on 1024 connections (synth_capture --mix rc): frames
@@ -72,11 +73,12 @@ if sys.argv[2] == "transport":
     w, m = b["BM_WriteGoodput"]["bytes_per_second"], b["BM_Memcpy64K"]["bytes_per_second"]
     print(f"WRITE 64 KiB, MTU 4096: {w/1e9:.2f} GB/s | memcpy 64 KiB {m/1e9:.2f} GB/s | ratio {w/m:.3f}")
     print(f"8-byte SEND: {b['BM_SendMessageRate']['items_per_second']/1e3:.0f} k messages/s")
-    one = b["BM_QpScaling/1"]["items_per_second"]
-    for n in ("1", "1000", "10000"):
-        x = b[f"BM_QpScaling/{n}"]
-        print(f"{n:>6} QPs: {x['items_per_second']/1e3:7.0f} k messages/s ({x['items_per_second']/one:.2f} of 1 QP), "
-              f"{x['heap_bytes_per_qp']:.0f} heap bytes per QP")
+    for family, label in (("BM_QpScaling", "base"), ("BM_ExtQpScaling", "Ext")):
+        one = b[f"{family}/1"]["items_per_second"]
+        for n in ("1", "1000", "10000", "100000"):
+            x = b[f"{family}/{n}"]
+            print(f"{label:>4} {n:>6} QPs: {x['items_per_second']/1e3:7.0f} k messages/s "
+                  f"({x['items_per_second']/one:.2f} of 1 QP), {x['heap_bytes_per_qp']:.0f} heap bytes per QP")
 else:
     standard = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
