@@ -13,10 +13,10 @@
 
 #include "reference/memory/memory_table.h"
 #include "reference/transport/completion_queue.h"
-#include "reference/transport/ring_deque.h"
 #include "reference/transport/device_counters.h"
 #include "reference/transport/packet_factory.h"
 #include "reference/transport/queue_pair.h"
+#include "reference/transport/ring_deque.h"
 #include "reference/transport/step_trace.h"
 #include "reference/transport/transport_decisions.h"
 
