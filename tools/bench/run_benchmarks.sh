@@ -26,10 +26,17 @@
 #              0.1 to 5%): Part II against base RoCEv2 (go-back-N, DCQCN, no PFC) on the same
 #              fabric and seed, completion against the ideal, retransmissions, drops; the
 #              simulator's own cost in wall seconds and events per second.
+#   all        every area above, --runs N times (default 3), then one table of every figure
+#              beside its anchor (medians of the runs, with their minimum and maximum, as
+#              ratios) written into docs/performance.md with the machine's description
+#              (tools/bench/bench_table.py; each run's files under reports/bench/runs/K/). An
+#              area that fails is named at the end with its log, and the table says it was
+#              not run. io and replay need root (network namespaces).
 #
 # Results: a table on stdout and reports/bench/<area>.json.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+self="$PWD/tools/bench/run_benchmarks.sh"
 area=${1:-codec}
 frames=${METAROCE_BENCH_FRAMES:-1000000}
 scapy_frames=${METAROCE_BENCH_SCAPY_FRAMES:-20000}
@@ -40,6 +47,47 @@ mkdir -p "$cache" "$out_dir"
 
 case "$area" in
   codec) ;;
+  all)
+    shift
+    runs=3
+    while (($# > 0)); do
+      case $1 in
+        --runs)
+          runs=${2:-}
+          shift $(($# >= 2 ? 2 : 1))
+          ;;
+        *)
+          echo "metaroce bench all: unknown option '$1' (known: --runs N)" >&2
+          exit 2
+          ;;
+      esac
+    done
+    if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
+      echo "metaroce bench all: --runs: expected a positive count, got '$runs'" >&2
+      exit 2
+    fi
+    runs_dir="$out_dir/runs"
+    rm -rf "$runs_dir"
+    failed=()
+    for ((k = 1; k <= runs; k++)); do
+      mkdir -p "$runs_dir/$k"
+      for a in codec transport io analyze suite replay fabric; do
+        echo "bench all: run $k of $runs: $a" >&2
+        rm -f "$out_dir/$a.json"
+        if "$self" "$a" >"$cache/all-$a.log" 2>&1 && [[ -s "$out_dir/$a.json" ]]; then
+          cp "$out_dir/$a.json" "$runs_dir/$k/"
+        else
+          failed+=("$a in run $k (its output: $cache/all-$a.log)")
+        fi
+      done
+    done
+    /usr/bin/python3 tools/bench/bench_table.py "$runs_dir" --doc docs/performance.md || exit 2
+    if ((${#failed[@]} > 0)); then
+      printf 'metaroce bench all: failed: %s\n' "${failed[@]}" >&2
+      exit 1
+    fi
+    exit 0
+    ;;
   analyze) exec tools/bench/analyze_benchmark.sh ;;
   suite) exec tools/bench/suite_benchmark.sh ;;
   replay) exec tools/bench/replay_benchmark.sh ;;
@@ -90,7 +138,7 @@ PY
     echo "results: $out_dir/$area.json"
     exit 0
     ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite, replay, fabric)" >&2; exit 2 ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite, replay, fabric, all)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"
