@@ -79,7 +79,21 @@ def codec(j, where):
 
 
 def _gbench(j, where):
-    return {b["name"]: b for b in _need(j, "benchmarks", where)}
+    """Google Benchmark's rows by name without its option suffixes (BM_X/min_time:2.000/
+    real_time is BM_X; BM_X/1000 keeps its argument); with repetitions, the median."""
+    def plain(name):
+        return "/".join(p for p in name.split("/")
+                        if p not in ("real_time", "process_time", "manual_time")
+                        and not p.split(":")[0] in ("min_time", "iterations", "repeats", "threads"))
+    rows = {}
+    for b in _need(j, "benchmarks", where):
+        name = _need(b, "name", where)
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                rows[plain(_need(b, "run_name", where))] = b
+        else:
+            rows.setdefault(plain(name), b)
+    return rows
 
 
 def transport(j, where):
