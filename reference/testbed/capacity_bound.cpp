@@ -4,18 +4,18 @@
 #include <map>
 #include <utility>
 
+#include "reference/io/fabric/link_faults.h"
+
 namespace mr::testbed {
 namespace {
 
 using io::fabric::CableRef;
 using io::fabric::CableTier;
 
-// A cable's rate with its degradations applied (both directions run at it).
+// A cable's rate with its degradations applied as the fabric applies them (both directions
+// run at it; the loss stream is not drawn from).
 double rate_bps(const io::fabric::FabricConfig& fabric, const CableRef& cable, uint64_t rate) {
-  double fraction = 1.0;
-  for (const io::fabric::DegradedLink& d : fabric.faults.degraded)
-    if (d.cable == cable) fraction *= d.rate_fraction;
-  return static_cast<double>(rate) * fraction;
+  return static_cast<double>(rate) * io::fabric::link_faults(fabric, cable, 0).rate_fraction;
 }
 
 // Bytes that must cross each cut: keyed by what the cut is.
@@ -62,10 +62,9 @@ uint64_t capacity_bound_ns(const Scenario& s) {
                     fabric.planes[p].host_link.rate_bps);
     return r;
   };
-  for (const auto& [host, bytes] : d.host_out)
-    worst = std::max(worst, seconds(bytes, host_rate(host)));
-  for (const auto& [host, bytes] : d.host_in)
-    worst = std::max(worst, seconds(bytes, host_rate(host)));
+  for (const auto* direction : {&d.host_out, &d.host_in})
+    for (const auto& [host, bytes] : *direction)
+      worst = std::max(worst, seconds(bytes, host_rate(host)));
   if (leaves) {
     auto spine_rate = [&](uint32_t p, uint32_t leaf, uint32_t spine) {
       return rate_bps(fabric, CableRef{p, CableTier::kSpine, leaf, spine},
@@ -77,10 +76,9 @@ uint64_t capacity_bound_ns(const Scenario& s) {
         for (uint32_t sp = 0; sp < fabric.planes[p].spines; ++sp) r += spine_rate(p, leaf, sp);
       return r;
     };
-    for (const auto& [leaf, bytes] : d.leaf_out)
-      worst = std::max(worst, seconds(bytes, leaf_rate(leaf)));
-    for (const auto& [leaf, bytes] : d.leaf_in)
-      worst = std::max(worst, seconds(bytes, leaf_rate(leaf)));
+    for (const auto* direction : {&d.leaf_out, &d.leaf_in})
+      for (const auto& [leaf, bytes] : *direction)
+        worst = std::max(worst, seconds(bytes, leaf_rate(leaf)));
     // Leaf a to leaf b: each spine carries at most the slower of a's up and b's down cable.
     for (const auto& [pair, bytes] : d.leaf_pair) {
       double r = 0;

@@ -81,6 +81,12 @@ const ScenarioOutcome& run(const std::string& scenario, const std::string& varia
                   capacity_bps, s.opcode == mr::transport::SendOpcode::kRead});
   Row& r = rows.back();
   if (r.o.failed_plane && !r.o.timeline.empty()) r.recovery = recovery_of(r.o);
+  // The last completion over a reference time, when every flow completed.
+  const auto ratio_to = [&](uint64_t reference_ns) {
+    return r.o.completed == r.o.flows.size() && reference_ns > 0
+               ? static_cast<double>(r.o.last_finish_ns) / static_cast<double>(reference_ns)
+               : 0.0;
+  };
   const double goodput = r.o.last_finish_ns > 0 ? static_cast<double>(r.o.delivered_bytes) * 8e9 /
                                                       static_cast<double>(r.o.last_finish_ns)
                                                 : 0;
@@ -88,14 +94,9 @@ const ScenarioOutcome& run(const std::string& scenario, const std::string& varia
       "%-22s %-20s %4u/%-4zu %3u %10.1f %10.1f %7.2f %7.2f %9.1f %9lu %8lu %7lu %6.2f %8.2f\n",
       scenario.c_str(), variant.c_str(), r.o.completed, r.o.flows.size(), r.o.failed,
       static_cast<double>(r.o.last_finish_ns) / 1e3,
-      static_cast<double>(r.o.percentile_finish_ns(99)) / 1e3,
-      r.o.completed == r.o.flows.size() && ideal_ns > 0
-          ? static_cast<double>(r.o.last_finish_ns) / static_cast<double>(ideal_ns)
-          : 0.0,
-      r.o.completed == r.o.flows.size() && r.bound_ns > 0
-          ? static_cast<double>(r.o.last_finish_ns) / static_cast<double>(r.bound_ns)
-          : 0.0,
-      goodput / 1e9, r.o.retransmitted(), r.o.fabric_drops, r.o.fabric_trims, r.o.wall_seconds,
+      static_cast<double>(r.o.percentile_finish_ns(99)) / 1e3, ratio_to(ideal_ns),
+      ratio_to(r.bound_ns), goodput / 1e9, r.o.retransmitted(), r.o.fabric_drops, r.o.fabric_trims,
+      r.o.wall_seconds,
       r.o.wall_seconds > 0 ? static_cast<double>(r.o.fabric_events) / r.o.wall_seconds / 1e6 : 0.0);
   std::fflush(stdout);
   if (r.o.data_mismatches > 0) {
