@@ -254,7 +254,7 @@ def render(by_area, runs, machine):
             ours = _spread([m.ours for m in ms], lambda v: _si(v, unit))
             anchors = [m.anchor for m in ms if m.anchor is not None]
             anchor = _spread(anchors, lambda v: _si(v, unit)) if anchors else "-"
-            ratios = [m.ratio() for m in ms if m.ratio() is not None]
+            ratios = [r for r in (m.ratio() for m in ms) if r is not None]
             ratio = _spread(ratios, lambda v: f"{v:.2f}") if ratios else "-"
             lines.append(f"| {area} | {name} | {ours} | {anchor_name or '-'} | {anchor} | {ratio} |")
     if missing:
