@@ -89,7 +89,9 @@ void ReferenceBackend::recreate_device() {
 
 void ReferenceBackend::pump_locked() {
   device_->advance(clock_.now_ns());
-  for (auto& frame : device_->take_outbox()) node_.send(std::move(frame));
+  std::vector<std::vector<uint8_t>> frames = device_->take_outbox();
+  node_.send_burst(frames);
+  device_->recycle(frames);  // the next frames are built in these buffers
 }
 
 size_t ReferenceBackend::service(uint64_t max_wait_ns) {

@@ -32,10 +32,12 @@ bool DrivenPort::claims(const std::vector<uint8_t>& frame) const {
 DrivenPort::Step DrivenPort::step(uint64_t deadline_ns) {
   const uint64_t now = inner_.now_ns();
   peer_->advance(now);
-  for (auto& f : peer_->take_outbox()) {
+  std::vector<std::vector<uint8_t>> frames = peer_->take_outbox();
+  for (const auto& f : frames) {
     const uint64_t sent = inner_.inject(f);
     if (record_) record_(f, sent, true);
   }
+  peer_->recycle(frames);  // the tester's next frames are built in these buffers
   uint64_t wake = deadline_ns;
   if (auto next = peer_->next_deadline()) wake = std::min(wake, std::max(*next, now + 1));
   Step s;

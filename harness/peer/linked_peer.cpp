@@ -58,7 +58,9 @@ void LinkedPeer::step() {
 
 void LinkedPeer::flush_locked() {
   peer_.advance(clock_.now_ns());
-  for (auto& frame : peer_.take_outbox()) node_.send(std::move(frame));
+  std::vector<std::vector<uint8_t>> frames = peer_.take_outbox();
+  node_.send_burst(frames);
+  peer_.recycle(frames);  // the next frames are built in these buffers
 }
 
 std::vector<transport::Completion> LinkedPeer::poll(uint32_t qpn, size_t max, uint32_t timeout_ms) {

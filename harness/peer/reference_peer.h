@@ -117,6 +117,7 @@ class ReferencePeer {
   void advance(uint64_t now_ns) { device_.advance(now_ns); }
   std::optional<uint64_t> next_deadline() const { return device_.next_deadline(); }
   std::vector<std::vector<uint8_t>> take_outbox() { return device_.take_outbox(); }
+  void recycle(std::vector<std::vector<uint8_t>>& frames) { device_.recycle(frames); }
 
  private:
   const PeerQpInfo* find(uint32_t qpn) const;

@@ -64,6 +64,26 @@ bool Node::send(std::vector<uint8_t> frame) {
   return false;
 }
 
+size_t Node::send_burst(std::span<std::vector<uint8_t>> frames) {
+  tx_burst_.resize(frames.size());
+  const uint64_t now = clock_.now_ns();
+  for (size_t i = 0; i < frames.size(); ++i) tx_burst_[i] = Frame{std::move(frames[i]), now};
+  size_t sent = 0;
+  // Bounded: every pass sends at least one frame or counts one as refused.
+  for (size_t at = 0; at < frames.size();) {
+    const size_t n = link_.send_burst(std::span(tx_burst_).subspan(at));
+    sent += n;
+    at += n;
+    if (at < frames.size()) {  // refused: counted, and the rest still go
+      ++counters_.send_failures;
+      ++at;
+    }
+  }
+  counters_.sent += sent;
+  for (size_t i = 0; i < frames.size(); ++i) frames[i] = std::move(tx_burst_[i].bytes);
+  return sent;
+}
+
 bool Node::accepts_mac(const wire::MacAddress& mac) const {
   // Group addresses (broadcast, 33:33 IPv6 multicast) are filtered again at the IP layer.
   return mac == config_.mac || (mac.bytes[0] & 1U) != 0;

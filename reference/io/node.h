@@ -100,6 +100,10 @@ class Node {
   size_t poll(size_t budget, uint64_t timeout_ns);
   // Sends one complete Ethernet frame; false when the link did not accept it.
   bool send(std::vector<uint8_t> frame);
+  // Sends complete Ethernet frames in bursts; a frame the link refuses is counted in
+  // send_failures and the rest still go. The buffers stay in `frames` for the caller to reuse
+  // (Device::recycle). Returns how many the link accepted.
+  size_t send_burst(std::span<std::vector<uint8_t>> frames);
 
   // The neighbour cache: learnt from ARP/ND traffic, or seeded.
   void add_neighbor(const wire::Ipv4Address& ip, const wire::MacAddress& mac);
@@ -155,6 +159,7 @@ class Node {
   std::optional<uint16_t> last_echo_reply_seq_;
   uint64_t last_echo_reply_ns_ = 0;
   std::vector<Frame> burst_;
+  std::vector<Frame> tx_burst_;  // apart from burst_: a sender need not be the poller
 };
 
 }  // namespace mr::io

@@ -248,6 +248,45 @@ TEST_F(NodeTest, DeliversRoceAndCountsEverythingElse) {
   EXPECT_EQ(node_drop_reason_name(NodeDropReason::kOtherUdpPort), "other udp port");
 }
 
+// A link that accepts frames until a chosen one, which it refuses once: the failure a full
+// transmit ring gives.
+class RefusingLink final : public Link {
+ public:
+  explicit RefusingLink(size_t refuse) : refuse_(refuse) {}
+  size_t send_burst(std::span<const Frame> frames) override {
+    size_t n = 0;
+    for (const Frame& f : frames) {
+      if (seen_++ == refuse_) return n;
+      sent.push_back(f.bytes);
+      ++n;
+    }
+    return n;
+  }
+  size_t receive_burst(std::span<Frame>, uint64_t) override { return 0; }
+  std::string name() const override { return "refusing"; }
+
+  std::vector<std::vector<uint8_t>> sent;
+
+ private:
+  size_t refuse_;
+  size_t seen_ = 0;
+};
+
+TEST(Node, SendsABurstPastARefusedFrameAndLeavesTheBuffersForReuse) {
+  VirtualClock clock;
+  RefusingLink link(1);
+  Node node(link, clock, {.mac = kMacB, .ipv4 = kIpB});
+  std::vector<std::vector<uint8_t>> frames = {{1, 1}, {2, 2}, {3, 3}, {4, 4}};
+  const uint8_t* first = frames[0].data();
+  EXPECT_EQ(node.send_burst(frames), 3U);
+  EXPECT_EQ(link.sent, (std::vector<std::vector<uint8_t>>{{1, 1}, {3, 3}, {4, 4}}));
+  EXPECT_EQ(node.counters().sent, 3U);
+  EXPECT_EQ(node.counters().send_failures, 1U);
+  ASSERT_EQ(frames.size(), 4U);
+  EXPECT_EQ(frames[0].data(), first);  // the caller's buffer, not a copy
+  EXPECT_EQ(frames[3], (std::vector<uint8_t>{4, 4}));
+}
+
 TEST_F(NodeTest, PollHonoursItsBudget) {
   node_.set_roce_handler([](std::span<const uint8_t>, uint64_t) {});
   std::vector<Frame> frames(100, Frame{roce_frame(kMacB, kIpB), 0});

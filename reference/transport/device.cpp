@@ -777,9 +777,16 @@ std::vector<std::vector<uint8_t>> Device::take_outbox() {
 }
 
 std::vector<std::vector<uint8_t>> Device::take_outbox(std::vector<uint8_t>& planes) {
-  Outbox out = std::exchange(outbox_, {});
-  planes = std::move(out.planes);
-  return std::move(out.frames);
+  planes = std::exchange(outbox_.planes, {});
+  return std::exchange(outbox_.frames, {});
+}
+
+void Device::recycle(std::vector<std::vector<uint8_t>>& frames) {
+  for (auto& f : frames) {
+    if (outbox_.spare.size() >= Outbox::kMaxSpare) break;
+    outbox_.spare.push_back(std::move(f));
+  }
+  frames.clear();
 }
 
 void Device::set_plane_port(uint8_t plane, bool up, uint64_t now_ns) {

@@ -95,6 +95,10 @@ class Device {
   std::vector<std::vector<uint8_t>> take_outbox();
   // The same, with the plane each frame leaves on in `planes` (index for index).
   std::vector<std::vector<uint8_t>> take_outbox(std::vector<uint8_t>& planes);
+  // Gives back frames the caller has finished with (`frames` is left empty): the device builds
+  // its next frames in their buffers, so a driver that returns what it takes sends without an
+  // allocation per packet.
+  void recycle(std::vector<std::vector<uint8_t>>& frames);
   // A plane's port went down or came up: Ext QPs stop using its EVs, and use them again
   // after the hold of section 25 (MR-PF-07, MR-PF-16).
   void set_plane_port(uint8_t plane, bool up, uint64_t now_ns);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "reference/transport/completer.h"
+#include "reference/transport/packet_gather.h"
 #include "reference/transport/read_responses.h"
 #include "reference/transport/receive_scatter.h"
 #include "reference/transport/requester.h"
@@ -214,9 +215,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   if (info->has(wire::kIeth)) p.ieth = wire::Ieth{w.wr.invalidate_rkey};
   if (w.wr.solicited && info->is(wire::kEnd) && (info->is(wire::kSend) || info->has(wire::kImmDt)))
     p.bth.solicited = 1;
-  const auto payload = gather(qp, w, offset, n, ctx.memory);
-  p.payload = payload;
-  ctx.send_on_entry(p, *entry);
+  ctx.send_on_entry(p, *entry, PacketGather::of(qp, w, offset, n, ctx.memory).pieces());
   ext.sent.on_sent(psn, ctx.now_ns, mxh.ev, mxh.plane, probe);
   if (!retransmission) ++ext.psns_in_flight;
   if (retransmission && !probe) {  // the retransmission a timeout's watch waits for

@@ -55,7 +55,14 @@ wire::RocePacket PacketFactory::start(const AddressVector& av, uint16_t pkey, ui
   return p;
 }
 
-std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& in) {
+std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& p) {
+  std::vector<uint8_t> frame;
+  finish_into(p, frame);
+  return frame;
+}
+
+void PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>& frame,
+                                wire::PayloadPieces pieces) {
   wire::RocePacket p = in;
   if (auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) v4->id = ip_id_++;
   if (!decide_.udp_source_port_stable) p.udp.sport = p.udp.sport ^ ++sport_jitter_;
@@ -63,17 +70,21 @@ std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& in) {
   wire::BuildOptions options;
   options.fill_padding = true;
   static constexpr std::array<uint8_t, 3> kOnes{0xff, 0xff, 0xff};
-  if (!decide_.pad_bytes_zero && p.payload.size() % 4 != 0) {
-    p.bth.padcount = (4 - p.payload.size() % 4) % 4;
+  size_t payload_size = p.payload.size();
+  if (!pieces.empty()) {
+    payload_size = 0;
+    for (const auto& piece : pieces) payload_size += piece.size();
+  }
+  if (!decide_.pad_bytes_zero && payload_size % 4 != 0) {
+    p.bth.padcount = (4 - payload_size % 4) % 4;
     p.pad = std::span(kOnes).first(p.bth.padcount);
     options.fill_padding = false;
   }
-  auto frame = wire::build_frame(p, options);
+  wire::build_frame_into(p, options, frame, pieces);
   if (!decide_.icrc_little_endian_on_wire) {
     std::swap(frame[frame.size() - 4], frame[frame.size() - 1]);
     std::swap(frame[frame.size() - 3], frame[frame.size() - 2]);
   }
-  return frame;
 }
 
 }  // namespace mr::transport

@@ -11,6 +11,7 @@
 
 #include "reference/transport/framing_decisions.h"
 #include "reference/transport/queue_pair.h"
+#include "reference/wire/frame_builder.h"
 #include "reference/wire/roce_packet.h"
 
 namespace mr::transport {
@@ -26,6 +27,10 @@ class PacketFactory {
                          uint32_t psn) const;
   // Serializes with lengths, pad and ICRC computed.
   std::vector<uint8_t> finish(const wire::RocePacket& p);
+  // The same into `out` (a reused buffer), the payload from `pieces` when given: the data
+  // path's form, one copy of each payload byte and no allocation once the buffer is warm.
+  void finish_into(const wire::RocePacket& p, std::vector<uint8_t>& out,
+                   wire::PayloadPieces pieces = {});
 
  private:
   FramingDecisions decide_;  // by value: built once, read per packet

@@ -23,14 +23,25 @@
 namespace mr::transport {
 
 // The frames a device sent since its last take_outbox(), each with the plane (port) it
-// leaves on: one push keeps the two in step.
+// leaves on: one push keeps the two in step. `spare` holds buffers of frames the device's
+// driver gave back (Device::recycle); the next frames are built in them.
 struct Outbox {
+  static constexpr size_t kMaxSpare = 4096;  // enough for a burst; beyond it they are freed
+
   std::vector<std::vector<uint8_t>> frames;
   std::vector<uint8_t> planes;  // index for index with frames
+  std::vector<std::vector<uint8_t>> spare;
 
   void push(std::vector<uint8_t> frame, uint8_t plane) {
     frames.push_back(std::move(frame));
     planes.push_back(plane);
+  }
+  // A buffer for the next frame: a spare one (its capacity kept) when there is one.
+  std::vector<uint8_t> take_buffer() {
+    if (spare.empty()) return {};
+    std::vector<uint8_t> b = std::move(spare.back());
+    spare.pop_back();
+    return b;
   }
 };
 
@@ -54,16 +65,21 @@ struct QpContext {
     if (trace != nullptr) trace->record(machine, state, psn);
   }
 
-  void send(const wire::RocePacket& p) { send_on(p, plane); }
-  void send_on(const wire::RocePacket& p, uint8_t on_plane) {
-    outbox.push(factory.finish(p), on_plane);
+  // `pieces`: the payload as parts of memory regions, copied once, straight into the frame.
+  void send(const wire::RocePacket& p, wire::PayloadPieces pieces = {}) {
+    send_on(p, plane, pieces);
+  }
+  void send_on(const wire::RocePacket& p, uint8_t on_plane, wire::PayloadPieces pieces = {}) {
+    std::vector<uint8_t> frame = outbox.take_buffer();
+    factory.finish_into(p, frame, pieces);
+    outbox.push(std::move(frame), on_plane);
     ++counters.sent_pkts;
   }
   // An Ext QP's packet on EV set entry `e` (section 20.2), leaving on the entry's plane
   // (MR-MU-10). EV mode UDP: UDP source port = EV, the flow label the QP's address vector
   // gave (MR-MU-02). FLOW, IPv6: flow label (plane << 16) | EV and the port folded from it
   // (MR-MU-03).
-  void send_on_entry(wire::RocePacket& p, const ext::EvEntry& e) {
+  void send_on_entry(wire::RocePacket& p, const ext::EvEntry& e, wire::PayloadPieces pieces = {}) {
     auto* v6 = std::get_if<wire::Ipv6>(&p.ip);
     if (ev_mode_flow && v6 != nullptr) {
       const ext::EvEncoding flow = ext::encode_flow(e);
@@ -72,7 +88,7 @@ struct QpContext {
     } else {
       p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
     }
-    send_on(p, e.plane);
+    send_on(p, e.plane, pieces);
   }
   RingDeque<RecvWr>& receive_queue(QueuePair& qp) { return srq ? *srq : qp.rq; }
   void complete_send(const QueuePair& qp, const Completion& c) {

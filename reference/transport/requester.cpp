@@ -5,6 +5,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "reference/transport/packet_gather.h"
 #include "reference/transport/timers.h"
 #include "reference/transport/ud_requester.h"
 #include "reference/wire/opcode.h"
@@ -41,29 +42,6 @@ uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count) {
     default:
       return 0;
   }
-}
-
-// Copies bytes [offset, offset + n) of the WQE's gather list.
-std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offset, uint32_t n,
-                            const memory::MemoryTable& mem) {
-  std::vector<uint8_t> out;
-  out.reserve(n);
-  uint32_t skip = offset;
-  for (const Sge& sge : w.wr.sg_list) {
-    if (out.size() == n) break;
-    if (skip >= sge.length) {
-      skip -= sge.length;
-      continue;
-    }
-    const uint32_t take =
-        std::min<uint32_t>(sge.length - skip, n - static_cast<uint32_t>(out.size()));
-    auto span = mem.resolve_local(sge.lkey, qp.init.pd, sge.addr + skip, take, 0);
-    if (!span) break;  // validated at post time; a deregistered MR sends what it can
-    out.insert(out.end(), span->begin(), span->end());
-    skip = 0;
-  }
-  out.resize(n, 0);
-  return out;
 }
 
 namespace {
@@ -196,9 +174,7 @@ void send_data_packet(QueuePair& qp, SendWqe& w, uint32_t psn, QpContext& ctx) {
     add_ackreq_policy(qp, p, last, ctx);
   }
   const uint32_t from = ctx.decide.requester.gathers_beyond_64k ? offset : offset & 0xffff;
-  const auto payload = gather(qp, w, from, n, ctx.memory);
-  p.payload = payload;
-  ctx.send(p);
+  ctx.send(p, PacketGather::of(qp, w, from, n, ctx.memory).pieces());
   ++w.next_packet;
   qp.next_psn = wire::psn_add(psn, 1);
 }

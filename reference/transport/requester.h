@@ -29,10 +29,6 @@ void rewind_requester(QueuePair& qp, uint32_t psn, const RequesterDecisions& dec
 // keeps the RC values (spec table 19.1), so the Ext requester uses it too.
 uint8_t data_opcode(SendOpcode op, uint32_t index, uint32_t count);
 
-// Bytes [offset, offset + n) of the WQE's gather list (zeros where it cannot be read).
-std::vector<uint8_t> gather(const QueuePair& qp, const SendWqe& w, uint32_t offset, uint32_t n,
-                            const memory::MemoryTable& mem);
-
 // Bytes per packet of `length` at path MTU `mtu`: max(1, ceil(length / mtu)) PSNs.
 uint32_t packets_for(uint32_t length, uint32_t mtu);
 

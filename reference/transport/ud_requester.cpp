@@ -2,25 +2,11 @@
 
 #include <algorithm>
 
+#include "reference/transport/packet_gather.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
 namespace {
-
-// The message bytes of a UD work request (validated at post time; a region deregistered
-// since then sends zeros in its place, as the RC requester does).
-std::vector<uint8_t> gather_all(const QueuePair& qp, const SendWqe& w,
-                                const memory::MemoryTable& mem) {
-  std::vector<uint8_t> out;
-  out.reserve(w.length);
-  for (const Sge& sge : w.wr.sg_list) {
-    auto span = mem.resolve_local(sge.lkey, qp.init.pd, sge.addr, sge.length, 0);
-    if (!span) break;
-    out.insert(out.end(), span->begin(), span->end());
-  }
-  out.resize(w.length, 0);
-  return out;
-}
 
 void complete(QueuePair& qp, const SendWqe& w, WcStatus status, QpContext& ctx) {
   if (!w.wr.signaled && status == WcStatus::kSuccess) return;
@@ -53,9 +39,9 @@ void transmit(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
   p.bth.solicited = w.wr.solicited ? 1 : 0;
   // MR-UD-01: nobody acknowledges a datagram.
   p.bth.ackreq = ctx.decide.datagram.ackreq_clear ? 0 : 1;
-  const auto payload = gather_all(qp, w, ctx.memory);
-  p.payload = payload;
-  ctx.send(p);
+  // The whole message (validated at post time; a region deregistered since then sends zeros
+  // in its place, as the RC requester does).
+  ctx.send(p, PacketGather::of(qp, w, 0, w.length, ctx.memory).pieces());
   qp.next_psn = wire::psn_add(psn, 1);
 }
 

@@ -41,50 +41,79 @@ uint16_t udp_checksum(const std::variant<Ipv4, Ipv6>& ip, std::span<const uint8_
 
 }  // namespace
 
-std::vector<uint8_t> build_frame(const RocePacket& in, const BuildOptions& o) {
-  RocePacket p = in;
+std::vector<uint8_t> build_frame(const RocePacket& p, const BuildOptions& o) {
+  std::vector<uint8_t> out;
+  build_frame_into(p, o, out);
+  return out;
+}
+
+void build_frame_into(const RocePacket& p, const BuildOptions& o, std::vector<uint8_t>& out,
+                      PayloadPieces pieces) {
   static constexpr std::array<uint8_t, 3> kZeros{};
-  if (o.fill_padding) {
-    p.bth.padcount = (4 - p.payload.size() % 4) % 4;
-    p.pad = std::span(kZeros).first(p.bth.padcount);
+  size_t payload_size = p.payload.size();
+  if (!pieces.empty()) {
+    payload_size = 0;
+    for (const auto& piece : pieces) payload_size += piece.size();
   }
-  size_t transport = kBthSize + p.payload.size() + p.pad.size() + kIcrcSize;
+  // The headers the builder fills are copied and changed; the packet itself is read only.
+  Bth bth = p.bth;
+  std::span<const uint8_t> pad = p.pad;
+  if (o.fill_padding) {
+    bth.padcount = (4 - payload_size % 4) % 4;
+    pad = std::span(kZeros).first(bth.padcount);
+  }
+  size_t transport = kBthSize + payload_size + pad.size() + kIcrcSize;
   p.for_each_extension([&](const auto& h) { transport += h.kSize; });
   p.for_each_trailer([&](const auto& h) { transport += h.kSize; });
   const size_t udp_len = transport + Udp::kSize;
-  if (o.fill_lengths) p.udp.len = udp_len;
-  if (auto* v4 = std::get_if<Ipv4>(&p.ip)) {
-    if (o.fill_lengths) v4->len = v4->header_size() + udp_len;
-    if (o.fill_ip_checksum) v4->chksum = v4->compute_checksum();
-  } else if (o.fill_lengths) {
-    std::get<Ipv6>(p.ip).plen = udp_len;
-  }
+  Udp udp = p.udp;
+  if (o.fill_lengths) udp.len = udp_len;
 
-  std::vector<uint8_t> out;
-  out.reserve(Ether::kSize + Dot1Q::kSize + Ipv6::kSize + udp_len);
-  ByteWriter w(out);
+  size_t l3_size = Ipv6::kSize;
+  if (const auto* v4 = std::get_if<Ipv4>(&p.ip)) l3_size = Ipv4::kMinSize + v4->options.size();
+  // Shrinking keeps the bytes and growing zero-fills only the new tail: a reused buffer of the
+  // same size is not written twice.
+  out.resize(Ether::kSize + (p.vlan ? Dot1Q::kSize : 0) + l3_size + udp_len);
+  ByteWriter w{std::span(out)};
   p.eth.write(w);
   if (p.vlan) p.vlan->write(w);
   const size_t l3 = w.size();
-  std::visit([&](const auto& ip) { ip.write(w); }, p.ip);
-  const size_t udp = w.size();
-  p.udp.write(w);
-  p.bth.write(w);
+  if (const auto* given = std::get_if<Ipv4>(&p.ip)) {
+    if (o.fill_lengths || o.fill_ip_checksum) {
+      Ipv4 v4 = *given;
+      if (o.fill_lengths) v4.len = v4.header_size() + udp_len;
+      if (o.fill_ip_checksum) v4.chksum = v4.compute_checksum();
+      v4.write(w);
+    } else {
+      given->write(w);
+    }
+  } else {
+    Ipv6 v6 = std::get<Ipv6>(p.ip);
+    if (o.fill_lengths) v6.plen = udp_len;
+    v6.write(w);
+  }
+  const size_t udp_at = w.size();
+  udp.write(w);
+  bth.write(w);
   p.for_each_extension([&](const auto& h) { h.write(w); });
-  w.bytes(p.payload);
-  w.bytes(p.pad);
+  if (pieces.empty()) {
+    w.bytes(p.payload);
+  } else {
+    for (const auto& piece : pieces) w.bytes(piece);
+  }
+  w.bytes(pad);
   p.for_each_trailer([&](const auto& h) { h.write(w); });
-  const uint32_t icrc =
-      o.fill_icrc ? IcrcCalculator::icrc(std::span(out).subspan(l3)) : p.icrc.value();
+  const uint32_t icrc = o.fill_icrc
+                            ? IcrcCalculator::icrc(std::span(out).subspan(l3, w.size() - l3))
+                            : p.icrc.value();
   w.u32(icrc);
   if (o.fill_udp_checksum) {
-    const std::span datagram = std::span(out).subspan(udp);
+    const std::span datagram = std::span(out).subspan(udp_at);
     datagram[6] = datagram[7] = 0;
     const uint16_t c = udp_checksum(p.ip, datagram);
     datagram[6] = static_cast<uint8_t>(c >> 8);
     datagram[7] = static_cast<uint8_t>(c);
   }
-  return out;
 }
 
 }  // namespace mr::wire

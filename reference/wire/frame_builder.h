@@ -7,9 +7,14 @@
 // Usage:
 //   RocePacket p;  p.bth.opcode = kOpRcSendOnly;  p.payload = bytes;
 //   std::vector<uint8_t> frame = build_frame(p);
+//
+// A sender's data path builds into a buffer it reuses and gives the payload as pieces of its
+// memory regions, so each payload byte is copied once, from the region into the frame:
+//   build_frame_into(p, options, buffer, pieces);
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "reference/wire/roce_packet.h"
@@ -27,6 +32,15 @@ struct BuildOptions {
   bool fill_udp_checksum = false;
 };
 
+// A payload in pieces written one after another: the part of a work request's gather list one
+// packet carries, resolved to memory.
+using PayloadPieces = std::span<const std::span<const uint8_t>>;
+
 std::vector<uint8_t> build_frame(const RocePacket& p, const BuildOptions& options = {});
+
+// The same into `out`, resized to the frame (its capacity reused: no allocation once it is
+// large enough). With `pieces`, the payload is their bytes and p.payload is not read.
+void build_frame_into(const RocePacket& p, const BuildOptions& options, std::vector<uint8_t>& out,
+                      PayloadPieces pieces = {});
 
 }  // namespace mr::wire

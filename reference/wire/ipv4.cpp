@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <span>
 #include <string>
 
 namespace mr::wire {
@@ -74,13 +75,16 @@ void Ipv4::write(ByteWriter& w) const {
 }
 
 uint16_t Ipv4::compute_checksum() const {
-  Ipv4 copy = *this;
-  copy.chksum = 0;
-  std::vector<uint8_t> bytes;
-  ByteWriter w(bytes);
-  copy.write(w);
-  uint32_t sum = 0;
-  for (size_t i = 0; i + 1 < bytes.size(); i += 2) sum += uint32_t{bytes[i]} << 8 | bytes[i + 1];
+  // The header's 16-bit words summed straight from the fields, as write() would lay them out:
+  // no buffer, since every frame a sender builds asks for it.
+  auto pair = [](uint32_t hi, uint32_t lo) { return (hi & 0xff) << 8 | (lo & 0xff); };
+  auto words = [](std::span<const uint8_t> b) {
+    uint32_t sum = 0;
+    for (size_t i = 0; i + 1 < b.size(); i += 2) sum += uint32_t{b[i]} << 8 | b[i + 1];
+    return sum;
+  };
+  uint32_t sum = pair(version << 4 | ihl, tos) + len + id + ((flags << 13 | frag) & 0xffff) +
+                 pair(ttl, proto) + words(src.bytes) + words(dst.bytes) + words(options);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   return static_cast<uint16_t>(~sum);
 }

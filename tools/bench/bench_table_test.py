@@ -56,6 +56,17 @@ class BenchTableTest(unittest.TestCase):
         self.assertEqual(cells[4], "10.00 GB/s (4.00 GB/s-20.00 GB/s)")
         self.assertEqual(cells[5], "0.20 (0.10-0.50)")
 
+    def test_write_goodput_against_the_bound_its_work_sets(self):
+        # 2 copies at 16 GB/s and 2 ICRCs at 16 GB/s per byte: 4 GB/s; goodput 3 GB/s is 0.75.
+        run = transport_run(3e9, 10e9, 1e6, 5e5, 800)
+        run["benchmarks"] += [{"name": "BM_Memcpy4K", "bytes_per_second": 16e9},
+                              {"name": "BM_Icrc4K", "bytes_per_second": 16e9}]
+        self.put(1, "transport", run)
+        cells = self.row(self.table(), "RDMA WRITE 64 KiB, MTU 4096, goodput",
+                         "its work bound: 2 copies + 2 ICRCs per byte at 4 KiB")
+        self.assertEqual(cells[4], "4.00 GB/s")
+        self.assertEqual(cells[5], "0.75")
+
     def test_times_and_sizes_are_better_when_smaller(self):
         self.put(1, "transport", transport_run(1e9, 10e9, 1e6, 5e5, 800))
         self.put(1, "suite", {"tests": 194, "suite_1core_s": 4.0, "empty_1core_s": 1.0})

@@ -120,6 +120,10 @@ b = {x["name"]: x for x in json.load(open(sys.argv[1]))["benchmarks"]}
 if sys.argv[2] == "transport":
     w, m = b["BM_WriteGoodput"]["bytes_per_second"], b["BM_Memcpy64K"]["bytes_per_second"]
     print(f"WRITE 64 KiB, MTU 4096: {w/1e9:.2f} GB/s | memcpy 64 KiB {m/1e9:.2f} GB/s | ratio {w/m:.3f}")
+    c4, i4 = b["BM_Memcpy4K"]["bytes_per_second"], b["BM_Icrc4K"]["bytes_per_second"]
+    bound = 1 / (2 / c4 + 2 / i4)
+    print(f"  its work bound (2 copies at {c4/1e9:.1f} GB/s + 2 ICRCs at {i4/1e9:.1f} GB/s per byte): "
+          f"{bound/1e9:.2f} GB/s | ratio {w/bound:.2f}")
     print(f"8-byte SEND: {b['BM_SendMessageRate']['items_per_second']/1e3:.0f} k messages/s")
     for family, label in (("BM_QpScaling", "base"), ("BM_ExtQpScaling", "Ext")):
         one = b[f"{family}/1"]["items_per_second"]

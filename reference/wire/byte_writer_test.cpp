@@ -1,0 +1,50 @@
+#include "reference/wire/byte_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+namespace mr::wire {
+namespace {
+
+TEST(ByteWriter, AppendsBigEndianToAVector) {
+  std::vector<uint8_t> out = {0xaa};
+  ByteWriter w(out);
+  w.u8(1);
+  w.u16(0x0203);
+  w.u24(0x040506);
+  w.u32(0x0708090a);
+  w.u64(0x0b0c0d0e0f101112);
+  w.zeros(2);
+  EXPECT_EQ(w.size(), 21U);
+  EXPECT_EQ(out, (std::vector<uint8_t>{0xaa, 1,    2,    3,    4,    5,    6,    7,    8, 9, 0x0a,
+                                       0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0, 0}));
+}
+
+TEST(ByteWriter, FillsASpanFromItsStartAndCountsTheOffset) {
+  std::array<uint8_t, 8> buffer{};
+  buffer.fill(0xee);
+  ByteWriter w{std::span(buffer)};
+  w.u16(0x0102);
+  const std::array<uint8_t, 2> two = {3, 4};
+  w.bytes(two);
+  std::span<uint8_t> room = w.reserve(3);  // written by the caller afterwards
+  room[0] = 5;
+  room[2] = 7;
+  EXPECT_EQ(w.size(), 7U);
+  EXPECT_EQ(buffer, (std::array<uint8_t, 8>{1, 2, 3, 4, 5, 0xee, 7, 0xee}));
+}
+
+TEST(ByteWriterDeathTest, StopsRatherThanWritePastItsSpan) {
+  std::array<uint8_t, 3> buffer{};
+  EXPECT_DEATH(
+      {
+        ByteWriter w{std::span(buffer)};
+        w.u32(1);
+      },
+      "1 bytes past a 3-byte buffer");
+}
+
+}  // namespace
+}  // namespace mr::wire
