@@ -429,13 +429,12 @@ const QueuePair* Device::qp(uint32_t qpn) const {
 }
 
 void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
-  auto decoded = wire::decode_frame(frame);
-  if (!decoded) {
+  if (!wire::decode_frame_into(frame, wire::Framing::kEthernet, rx_)) {
     // A cut frame's lengths disagree (the switch left them) or its ICRC is gone.
     if (!receive_trimmed(frame, now_ns)) ++counters_.dropped_malformed;
     return;
   }
-  const auto* roce = std::get_if<wire::DecodedRoce>(&*decoded);
+  const auto* roce = std::get_if<wire::DecodedRoce>(&rx_);
   if (roce == nullptr) return;
   const wire::RocePacket& p = roce->packet;
   // Receive pipeline in rxe's order (notes §2.0): address, header, QP, state, keys, ICRC.

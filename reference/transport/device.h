@@ -146,6 +146,9 @@ class Device {
   PacketFactory factory_;
   DeviceCounters counters_;
   Outbox outbox_;
+  // The frame receive() is working on, decoded in place: its storage is reused frame after
+  // frame. receive() is not re-entered (nothing it calls receives).
+  wire::DecodedFrame rx_;
   QpTable qps_;  // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
   // QPs with unsent work or an armed timer: advance() visits only these, so its cost does
   // not grow with idle QPs. Ordered, so that runs are deterministic.

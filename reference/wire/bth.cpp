@@ -25,13 +25,15 @@ void Bth::read(ByteReader& r) {
 }
 
 void Bth::write(ByteWriter& w) const {
-  w.u8(opcode);
-  w.u8(static_cast<uint8_t>(solicited << 7 | migreq << 6 | padcount << 4 | version));
-  w.u16(pkey);
-  w.u8(static_cast<uint8_t>(fecn << 7 | becn << 6 | resv6));
-  w.u24(dqpn);
-  w.u8(static_cast<uint8_t>(ackreq << 7 | resv7));
-  w.u24(psn);
+  HeaderBytes<kBthSize> b;  // composed locally: every frame has one (HeaderBytes says why)
+  b.u8(opcode);
+  b.u8(static_cast<uint8_t>(solicited << 7 | migreq << 6 | padcount << 4 | version));
+  b.u16(pkey);
+  b.u8(static_cast<uint8_t>(fecn << 7 | becn << 6 | resv6));
+  b.u24(dqpn);
+  b.u8(static_cast<uint8_t>(ackreq << 7 | resv7));
+  b.u24(psn);
+  w.bytes(b.written());
 }
 
 }  // namespace mr::wire

@@ -8,6 +8,7 @@
 // program rather than write outside the buffer.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,11 +18,10 @@
 
 namespace mr::wire {
 
-class ByteWriter {
+// The big-endian writes, over whatever room Derived::claim(n) gives.
+template <class Derived>
+class BigEndianWriter {
  public:
-  explicit ByteWriter(std::vector<uint8_t>& out) : grow_(&out) {}
-  explicit ByteWriter(std::span<uint8_t> out) : fixed_(out) {}
-
   void u8(uint8_t v) { *claim(1) = v; }
   void u16(uint16_t v) {
     uint8_t* p = claim(2);
@@ -53,10 +53,21 @@ class ByteWriter {
   }
   // The room for `n` bytes the caller writes itself (a payload gathered in place).
   std::span<uint8_t> reserve(size_t n) { return {claim(n), n}; }
+
+ private:
+  uint8_t* claim(size_t n) { return static_cast<Derived*>(this)->claim(n); }
+};
+
+class ByteWriter : public BigEndianWriter<ByteWriter> {
+ public:
+  explicit ByteWriter(std::vector<uint8_t>& out) : grow_(&out) {}
+  explicit ByteWriter(std::span<uint8_t> out) : fixed_(out) {}
+
   // Bytes written so far: the vector's size, or the offset into the span.
   size_t size() const { return grow_ != nullptr ? grow_->size() : at_; }
 
  private:
+  friend class BigEndianWriter<ByteWriter>;
   uint8_t* claim(size_t n) {
     if (grow_ != nullptr) {
       const size_t at = grow_->size();
@@ -75,6 +86,30 @@ class ByteWriter {
 
   std::vector<uint8_t>* grow_ = nullptr;
   std::span<uint8_t> fixed_;
+  size_t at_ = 0;
+};
+
+// A fixed-size header composed in a local array, then stored into a ByteWriter at once:
+//   HeaderBytes<kBthSize> b;  b.u8(opcode);  ...;  w.bytes(b.written());
+// Field by field into the ByteWriter, every byte store may alias the writer's own cursor (a
+// uint8_t may alias anything), so the compiler reloads and re-checks it after each one; here
+// the array and cursor are local and the stores merge. Writing more than N bytes is a bug in
+// the header's code and does not compile away: it stops the program.
+template <size_t N>
+class HeaderBytes : public BigEndianWriter<HeaderBytes<N>> {
+ public:
+  std::span<const uint8_t> written() const { return std::span(b_).first(at_); }
+
+ private:
+  friend class BigEndianWriter<HeaderBytes<N>>;
+  uint8_t* claim(size_t n) {
+    if (n > N - at_) std::abort();
+    uint8_t* p = b_.data() + at_;
+    at_ += n;
+    return p;
+  }
+
+  std::array<uint8_t, N> b_;
   size_t at_ = 0;
 };
 

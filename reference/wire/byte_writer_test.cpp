@@ -36,6 +36,27 @@ TEST(ByteWriter, FillsASpanFromItsStartAndCountsTheOffset) {
   EXPECT_EQ(buffer, (std::array<uint8_t, 8>{1, 2, 3, 4, 5, 0xee, 7, 0xee}));
 }
 
+TEST(HeaderBytes, ComposesAHeaderThatAWriterStoresAtOnce) {
+  HeaderBytes<6> b;
+  b.u16(0x0102);
+  b.u24(0x030405);
+  EXPECT_EQ(std::vector<uint8_t>(b.written().begin(), b.written().end()),
+            (std::vector<uint8_t>{1, 2, 3, 4, 5}));
+  std::vector<uint8_t> out = {9};
+  ByteWriter w(out);
+  w.bytes(b.written());
+  EXPECT_EQ(out, (std::vector<uint8_t>{9, 1, 2, 3, 4, 5}));
+}
+
+TEST(HeaderBytesDeathTest, StopsRatherThanWritePastItsSize) {
+  EXPECT_DEATH(
+      {
+        HeaderBytes<3> b;
+        b.u32(1);
+      },
+      "");
+}
+
 TEST(ByteWriterDeathTest, StopsRatherThanWritePastItsSpan) {
   std::array<uint8_t, 3> buffer{};
   EXPECT_DEATH(

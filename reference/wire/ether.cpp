@@ -9,9 +9,11 @@ void Ether::read(ByteReader& r) {
 }
 
 void Ether::write(ByteWriter& w) const {
-  w.bytes(dst.bytes);
-  w.bytes(src.bytes);
-  w.u16(type);
+  HeaderBytes<kSize> b;  // composed locally: every frame has one (HeaderBytes says why)
+  b.bytes(dst.bytes);
+  b.bytes(src.bytes);
+  b.u16(type);
+  w.bytes(b.written());
 }
 
 }  // namespace mr::wire

@@ -61,16 +61,18 @@ Expected<void, ParseError> Ipv4::parse_into(ByteReader& r, Ipv4& ip) {
 }
 
 void Ipv4::write(ByteWriter& w) const {
-  w.u8(static_cast<uint8_t>(version << 4 | ihl));
-  w.u8(tos);
-  w.u16(len);
-  w.u16(id);
-  w.u16(static_cast<uint16_t>(flags << 13 | frag));
-  w.u8(ttl);
-  w.u8(proto);
-  w.u16(chksum);
-  w.bytes(src.bytes);
-  w.bytes(dst.bytes);
+  HeaderBytes<kMinSize> b;  // composed locally: every frame has one (HeaderBytes says why)
+  b.u8(static_cast<uint8_t>(version << 4 | ihl));
+  b.u8(tos);
+  b.u16(len);
+  b.u16(id);
+  b.u16(static_cast<uint16_t>(flags << 13 | frag));
+  b.u8(ttl);
+  b.u8(proto);
+  b.u16(chksum);
+  b.bytes(src.bytes);
+  b.bytes(dst.bytes);
+  w.bytes(b.written());
   w.bytes(options);
 }
 

@@ -28,10 +28,12 @@ struct Udp {
     chksum = r.u16();
   }
   void write(ByteWriter& w) const {
-    w.u16(sport);
-    w.u16(dport);
-    w.u16(len);
-    w.u16(chksum);
+    HeaderBytes<kSize> b;  // composed locally: every frame has one (HeaderBytes says why)
+    b.u16(sport);
+    b.u16(dport);
+    b.u16(len);
+    b.u16(chksum);
+    w.bytes(b.written());
   }
   template <class Self, class F>
   static void fields(Self& s, F&& f) {
