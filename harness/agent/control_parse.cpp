@@ -31,10 +31,10 @@ int hex_digit(char c) {
   return -1;
 }
 
-Result<std::vector<transport::Sge>> parse_sg_list(ObjectReader& r) {
+Result<transport::SgeList> parse_sg_list(ObjectReader& r) {
   auto list = r.array("sg_list", kMaxSge);
   if (!list) return Unexpected(list.error());
-  std::vector<transport::Sge> sges;
+  transport::SgeList sges;
   const std::string path = field_path(r.path(), "sg_list");
   for (size_t i = 0; i < (*list)->size(); ++i) {
     ObjectReader s((**list)[i], index_path(path, i));

@@ -343,7 +343,7 @@ Result<transport::QpAttributes> VerbsBackend::query_qp(uint32_t qpn) {
   return out;
 }
 
-Result<void> VerbsBackend::check_sges_locked(const std::vector<transport::Sge>& sges) const {
+Result<void> VerbsBackend::check_sges_locked(std::span<const transport::Sge> sges) const {
   for (size_t i = 0; i < sges.size(); ++i) {
     const auto& s = sges[i];
     const std::string field = "wr.sg_list[" + std::to_string(i) + "]";

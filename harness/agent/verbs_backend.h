@@ -31,6 +31,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -109,7 +110,7 @@ class VerbsBackend final : public DutBackend {
   // Everything below runs with mutex_ held.
   void clear_locked();
   Result<uint16_t> pkey_index_locked(uint16_t pkey) const;
-  Result<void> check_sges_locked(const std::vector<transport::Sge>& sges) const;
+  Result<void> check_sges_locked(std::span<const transport::Sge> sges) const;
   Result<const Region*> region_locked(uint32_t lkey, uint64_t va, uint64_t length) const;
   Result<ibv_pd*> srq_pd_locked();
   Result<ibv_comp_channel*> channel_locked();

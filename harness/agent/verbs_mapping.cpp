@@ -5,6 +5,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <span>
 #include <utility>
 
 #include "reference/memory/access.h"
@@ -93,7 +94,7 @@ constexpr std::array<WcStatusEntry, 23> kWcStatuses{{
     {IBV_WC_TM_ERR, "TM_ERR", WcStatus::kGeneralError},
 }};
 
-void fill_sges(const std::vector<transport::Sge>& in, std::vector<ibv_sge>& out) {
+void fill_sges(std::span<const transport::Sge> in, std::vector<ibv_sge>& out) {
   out.reserve(in.size());
   for (const auto& s : in) out.push_back({.addr = s.addr, .length = s.length, .lkey = s.lkey});
 }

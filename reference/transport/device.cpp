@@ -1,6 +1,7 @@
 #include "reference/transport/device.h"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 #include "reference/transport/completer.h"
@@ -22,7 +23,7 @@ Unexpected<VerbsError> verbs_error(std::string message) {
   return Unexpected(VerbsError{std::move(message)});
 }
 
-uint64_t sge_total(const std::vector<Sge>& sg) {
+uint64_t sge_total(std::span<const Sge> sg) {
   uint64_t n = 0;
   for (const Sge& s : sg) n += s.length;
   return n;

@@ -160,6 +160,33 @@ TEST_F(DevicePair, SendOfEverySizeArrivesIntact) {
   }
 }
 
+// Lists longer than the two entries held inline: gathered from three pieces of the sender's
+// region, scattered into three of the receiver's.
+TEST_F(DevicePair, SendGathersAndScattersThroughThreeSges) {
+  const auto data = pattern(3000, 5);
+  fill(*a_, 0, std::vector<uint8_t>(data.begin(), data.begin() + 1000));
+  fill(*a_, 10000, std::vector<uint8_t>(data.begin() + 1000, data.begin() + 1500));
+  fill(*a_, 20000, std::vector<uint8_t>(data.begin() + 1500, data.end()));
+  RecvWr recv{9, {}};
+  for (uint64_t at : {0U, 5000U, 9000U})
+    recv.sg_list.push_back(Sge{b_->mr.va + at, 1000, b_->mr.lkey});
+  ASSERT_TRUE(b_->dev.post_recv(b_->qpn, recv));
+  SendWr w = wr(SendOpcode::kSend, 0, 1000, 0);
+  w.sg_list.push_back(Sge{a_->mr.va + 10000, 500, a_->mr.lkey});
+  w.sg_list.push_back(Sge{a_->mr.va + 20000, 1500, a_->mr.lkey});
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+  const auto got = wait_for(*b_, 1);
+  ASSERT_EQ(got.size(), 1U);
+  EXPECT_EQ(got[0].status, WcStatus::kSuccess);
+  EXPECT_EQ(got[0].byte_len, 3000U);
+  std::vector<uint8_t> placed = read(*b_, 0, 1000);
+  for (uint64_t at : {5000U, 9000U}) {
+    const auto part = read(*b_, at, 1000);
+    placed.insert(placed.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(placed, data);
+}
+
 // A driver that gives its frames back (Device::recycle) gets the next frames built in their
 // buffers: no allocation per packet, and the frames are the same as in fresh buffers.
 TEST_F(DevicePair, BuildsTheNextFramesInTheBuffersItWasGivenBack) {

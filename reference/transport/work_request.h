@@ -4,6 +4,8 @@
 // ibv_wc) so that the DUT control protocol maps onto them one to one.
 #pragma once
 
+#include <absl/container/inlined_vector.h>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -17,7 +19,14 @@ struct Sge {
   uint64_t addr = 0;
   uint32_t length = 0;
   uint32_t lkey = 0;
+
+  friend bool operator==(const Sge&, const Sge&) = default;
 };
+
+// A work request's scatter/gather list. Most have one or two entries: those are held inline,
+// so posting a work request allocates nothing (a std::vector here cost two heap blocks per
+// message, a fifth of the time at 100,000 QPs).
+using SgeList = absl::InlinedVector<Sge, 2>;
 
 enum class SendOpcode : uint8_t {
   kSend,
@@ -46,7 +55,7 @@ inline constexpr uint32_t kControlledQkeyBit = 0x80000000U;
 struct SendWr {
   uint64_t wr_id = 0;
   SendOpcode opcode = SendOpcode::kSend;
-  std::vector<Sge> sg_list;
+  SgeList sg_list;
   bool signaled = true;
   bool solicited = false;
   uint32_t imm_data = 0;         // network order value as carried in ImmDt
@@ -60,7 +69,7 @@ struct SendWr {
 
 struct RecvWr {
   uint64_t wr_id = 0;
-  std::vector<Sge> sg_list;
+  SgeList sg_list;
 };
 
 // ibv_wc_status values that the reference produces.
