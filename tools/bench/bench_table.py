@@ -153,14 +153,31 @@ def analyze(j, where):
         out.append(Measure("analyze", "peak RSS, 5M frames", "x",
                            _need(j, "rss_growth_1m_to_5m", where), "1M frames (flat: 1)", 1.0,
                            higher_is_better=False))
+    if "large_frames" in j:
+        large = _need(s, f"metaroce_{j['large_frames']}", where)
+        gib = _need(j, "large_capture_bytes", where) / 2**30
+        out.append(Measure("analyze", f"analyze, a {gib:.1f} GiB capture (wall)", "pps",
+                           _need(large, "pps_wall_median", where), "tshark, 1,000,000 frames",
+                           tshark))
+        out.append(Measure("analyze", f"peak RSS, the {gib:.1f} GiB capture", "x",
+                           _need(j, "rss_growth_1m_to_large", where), "1M frames (flat: 1)", 1.0,
+                           higher_is_better=False))
     return out
 
 
 def suite(j, where):
     n = _need(j, "tests", where)
-    return [Measure("suite", f"the whole suite, {n} test purposes, one core", "s",
-                    _need(j, "suite_1core_s", where), f"an empty test x{n}",
-                    _need(j, "empty_1core_s", where), higher_is_better=False)]
+    one = _need(j, "suite_1core_s", where)
+    out = [Measure("suite", f"the whole suite, {n} test purposes, one core", "s", one,
+                   f"an empty test x{n}", _need(j, "empty_1core_s", where),
+                   higher_is_better=False)]
+    # Scale: k times the test runs against k times the 1x time (1 or more: linear or better).
+    for row in j.get("scale", []):
+        k = _need(row, "factor", where)
+        out.append(Measure("suite", f"the whole suite x{k} ({k * n:,} test runs), one core", "s",
+                           _need(row, "wall_s", where), f"{k} x the 1x time", k * one,
+                           higher_is_better=False))
+    return out
 
 
 def replay(j, where):

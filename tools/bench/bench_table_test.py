@@ -67,6 +67,16 @@ class BenchTableTest(unittest.TestCase):
         self.assertEqual(cells[4], "4.00 GB/s")
         self.assertEqual(cells[5], "0.75")
 
+    def test_scale_rows_against_linear_growth(self):
+        self.put(1, "suite", {"tests": 200, "suite_1core_s": 2.0, "empty_1core_s": 1.0,
+                              "scale": [{"factor": 4, "wall_s": 10.0},
+                                        {"factor": 16, "wall_s": 32.0}]})
+        table = self.table()
+        self.assertEqual(self.row(table, "the whole suite x4 (800 test runs), one core",
+                                  "4 x the 1x time")[5], "0.80")
+        self.assertEqual(self.row(table, "the whole suite x16 (3,200 test runs), one core",
+                                  "16 x the 1x time")[5], "1.00")
+
     def test_times_and_sizes_are_better_when_smaller(self):
         self.put(1, "transport", transport_run(1e9, 10e9, 1e6, 5e5, 800))
         self.put(1, "suite", {"tests": 194, "suite_1core_s": 4.0, "empty_1core_s": 1.0})
