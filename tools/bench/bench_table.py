@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 BEGIN = "<!-- bench-table:begin (tools/bench/bench_table.py writes this part) -->"
 END = "<!-- bench-table:end -->"
-AREAS = ("codec", "transport", "io", "analyze", "suite", "replay", "fabric")
+AREAS = ("codec", "transport", "io", "dpdk", "analyze", "suite", "replay", "fabric")
 
 
 @dataclass
@@ -165,6 +165,26 @@ def analyze(j, where):
     return out
 
 
+def dpdk(j, where):
+    rows = {}
+    for row in _need(j, "rows", where):
+        rows[(_need(row, "mode", where), _need(row, "contender", where))] = \
+            _need(row, "pps_median", where)
+    out = []
+    for mode in ("txonly", "rxonly", "io"):
+        if (mode, "DpdkLink") in rows and (mode, "testpmd") in rows:
+            out.append(Measure("dpdk", f"DpdkLink {mode}, 64-byte frames", "pps",
+                               rows[(mode, "DpdkLink")], f"dpdk-testpmd {mode}",
+                               rows[(mode, "testpmd")]))
+        if (mode, "libpcap") in rows and (mode, "raw AF_PACKET") in rows:
+            out.append(Measure("dpdk", f"libpcap {mode}, 64-byte frames", "pps",
+                               rows[(mode, "libpcap")], f"raw AF_PACKET {mode}",
+                               rows[(mode, "raw AF_PACKET")]))
+    if not out:
+        raise BadInput(f"{where}: no DpdkLink and testpmd rows of one mode")
+    return out
+
+
 def suite(j, where):
     n = _need(j, "tests", where)
     one = _need(j, "suite_1core_s", where)
@@ -211,7 +231,7 @@ def fabric(j, where):
     return out
 
 
-READERS = {"codec": codec, "transport": transport, "io": io, "analyze": analyze,
+READERS = {"codec": codec, "transport": transport, "io": io, "dpdk": dpdk, "analyze": analyze,
            "suite": suite, "replay": replay, "fabric": fabric}
 
 

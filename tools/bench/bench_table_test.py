@@ -77,6 +77,17 @@ class BenchTableTest(unittest.TestCase):
         self.assertEqual(self.row(table, "the whole suite x16 (3,200 test runs), one core",
                                   "16 x the 1x time")[5], "1.00")
 
+    def test_dpdk_rows_against_testpmd_and_libpcap_against_raw(self):
+        rows = [{"mode": "txonly", "contender": c, "pps_median": v, "pps_min": v, "pps_max": v}
+                for c, v in (("DpdkLink", 9e5), ("testpmd", 1e6), ("libpcap", 3e5),
+                             ("raw AF_PACKET", 6e5))]
+        self.put(1, "dpdk", {"area": "dpdk", "rows": rows})
+        table = self.table()
+        self.assertEqual(self.row(table, "DpdkLink txonly, 64-byte frames",
+                                  "dpdk-testpmd txonly")[5], "0.90")
+        self.assertEqual(self.row(table, "libpcap txonly, 64-byte frames",
+                                  "raw AF_PACKET txonly")[5], "0.50")
+
     def test_times_and_sizes_are_better_when_smaller(self):
         self.put(1, "transport", transport_run(1e9, 10e9, 1e6, 5e5, 800))
         self.put(1, "suite", {"tests": 194, "suite_1core_s": 4.0, "empty_1core_s": 1.0})
@@ -118,7 +129,7 @@ class BenchTableTest(unittest.TestCase):
         self.assertEqual(self.row(table, "incast, Part II, last completion",
                                   "base RoCEv2, 1 ms timeout")[5], "10.00")
         self.assertNotIn("credits", table)  # a row whose flows did not all finish has no time
-        self.assertIn("Not run: transport, suite.", table)
+        self.assertIn("Not run: transport, dpdk, suite.", table)
 
     def test_a_file_without_a_field_is_named_with_the_field(self):
         self.put(1, "suite", {"tests": 194})

@@ -11,6 +11,9 @@
 #              per-message cost and heap per QP at 1, 1,000, 10,000 and 100,000 QPs, base
 #              and Ext.
 #   io         PcapLink on a veth pair against a bare AF_PACKET socket (root; namespaces).
+#   dpdk       DpdkLink (net_af_packet vdevs, --no-huge) against dpdk-testpmd on the same veth
+#              pair and devices in the same run (txonly, rxonly, io forwarding), with libpcap
+#              and a bare AF_PACKET socket beside them; 64-byte frames (root; two CPUs).
 #   analyze    `metaroce analyze` (the CLI, -c opt) on 1,000,000- and 5,000,000-frame captures
 #              of conformant RC traffic on 1024 connections (synth_capture --mix rc): frames
 #              per second of wall and of CPU time, peak RSS at each size; tshark reading the
@@ -71,7 +74,7 @@ case "$area" in
     failed=()
     for ((k = 1; k <= runs; k++)); do
       mkdir -p "$runs_dir/$k"
-      for a in codec transport io analyze suite replay fabric; do
+      for a in codec transport io dpdk analyze suite replay fabric; do
         echo "bench all: run $k of $runs: $a" >&2
         rm -f "$out_dir/$a.json"
         if "$self" "$a" >"$cache/all-$a.log" 2>&1 && [[ -s "$out_dir/$a.json" ]]; then
@@ -86,6 +89,17 @@ case "$area" in
       printf 'metaroce bench all: failed: %s\n' "${failed[@]}" >&2
       exit 1
     fi
+    exit 0
+    ;;
+  dpdk)
+    if ! bazel build --noshow_progress -c opt //reference/io/dpdk:dpdk_link_benchmark >"$cache/build.log" 2>&1; then
+      tail -30 "$cache/build.log" >&2
+      exit 2
+    fi
+    "$(bazel info -c opt bazel-bin 2>/dev/null)/reference/io/dpdk/dpdk_link_benchmark" \
+      --seconds "${METAROCE_BENCH_DPDK_SECONDS:-2}" --repetitions 3 --json "$out_dir/dpdk.json" || exit $?
+    [[ -s "$out_dir/dpdk.json" ]] || { echo "metaroce bench dpdk: not run (see above)" >&2; exit 2; }
+    echo "results: $out_dir/dpdk.json"
     exit 0
     ;;
   analyze) exec tools/bench/analyze_benchmark.sh ;;
@@ -142,7 +156,7 @@ PY
     echo "results: $out_dir/$area.json"
     exit 0
     ;;
-  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, analyze, suite, replay, fabric, all)" >&2; exit 2 ;;
+  *) echo "metaroce bench: unknown area '$area' (known: codec, transport, io, dpdk, analyze, suite, replay, fabric, all)" >&2; exit 2 ;;
 esac
 
 build_log="$cache/build.log"
