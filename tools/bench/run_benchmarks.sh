@@ -144,7 +144,8 @@ if sys.argv[2] == "transport":
         for n in ("1", "1000", "10000", "100000"):
             x = b[f"{family}/{n}"]
             print(f"{label:>4} {n:>6} QPs: {x['items_per_second']/1e3:7.0f} k messages/s "
-                  f"({x['items_per_second']/one:.2f} of 1 QP), {x['heap_bytes_per_qp']:.0f} heap bytes per QP")
+                  f"({x['items_per_second']/one:.2f} of 1 QP), heap per QP {x['heap_bytes_per_qp']:.0f} B idle, "
+                  f"{x.get('heap_bytes_per_used_qp', 0):.0f} B once used")
 else:
     standard = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
