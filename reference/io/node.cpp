@@ -71,13 +71,17 @@ size_t Node::send_burst(std::span<std::vector<uint8_t>> frames) {
   size_t sent = 0;
   // Bounded: every pass sends at least one frame or counts one as refused.
   for (size_t at = 0; at < frames.size();) {
-    const size_t n = link_.send_burst(std::span(tx_burst_).subspan(at));
-    sent += n;
-    at += n;
-    if (at < frames.size()) {  // refused: counted, and the rest still go
+    size_t n = link_.send_burst(std::span(tx_burst_).subspan(at));
+    // None taken: the front alone may still go (a link that takes a burst all or nothing,
+    // as DPDK's mbuf allocation does, may have room for one).
+    if (n == 0) n = link_.send_burst(std::span(tx_burst_).subspan(at, 1));
+    if (n == 0) {  // refused: counted, and the rest still go
       ++counters_.send_failures;
       ++at;
+      continue;
     }
+    sent += n;
+    at += n;
   }
   counters_.sent += sent;
   for (size_t i = 0; i < frames.size(); ++i) frames[i] = std::move(tx_burst_[i].bytes);

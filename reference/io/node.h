@@ -7,7 +7,8 @@
 //   - resolves a peer's MAC with ARP or ND, each wait bounded (attempts x timeout);
 //   - hands frames for UDP port 4791 addressed to it to the RoCE handler, untouched, and
 //     counts every other frame it drops, by reason.
-// The transport builds complete Ethernet frames itself and sends them with send().
+// The transport builds complete Ethernet frames itself and sends them with send(), or a
+// device's frames at once with send_burst(), which leaves their buffers for reuse.
 //
 // Waits run on the Node's Clock. On a VirtualClock nothing blocks: resolve() and ping()
 // make one pass per attempt, so in a single-threaded simulation either seed the cache with

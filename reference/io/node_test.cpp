@@ -248,15 +248,17 @@ TEST_F(NodeTest, DeliversRoceAndCountsEverythingElse) {
   EXPECT_EQ(node_drop_reason_name(NodeDropReason::kOtherUdpPort), "other udp port");
 }
 
-// A link that accepts frames until a chosen one, which it refuses once: the failure a full
-// transmit ring gives.
+// A link that refuses every frame whose first byte is `refused`, and, when `one_at_a_time`,
+// any burst of more than one frame (a DPDK port short of mbufs takes a burst all or nothing).
 class RefusingLink final : public Link {
  public:
-  explicit RefusingLink(size_t refuse) : refuse_(refuse) {}
+  RefusingLink(uint8_t refused, bool one_at_a_time)
+      : refused_(refused), one_at_a_time_(one_at_a_time) {}
   size_t send_burst(std::span<const Frame> frames) override {
+    if (one_at_a_time_ && frames.size() > 1) return 0;
     size_t n = 0;
     for (const Frame& f : frames) {
-      if (seen_++ == refuse_) return n;
+      if (f.bytes.at(0) == refused_) return n;
       sent.push_back(f.bytes);
       ++n;
     }
@@ -268,13 +270,13 @@ class RefusingLink final : public Link {
   std::vector<std::vector<uint8_t>> sent;
 
  private:
-  size_t refuse_;
-  size_t seen_ = 0;
+  uint8_t refused_;
+  bool one_at_a_time_;
 };
 
 TEST(Node, SendsABurstPastARefusedFrameAndLeavesTheBuffersForReuse) {
   VirtualClock clock;
-  RefusingLink link(1);
+  RefusingLink link(2, false);
   Node node(link, clock, {.mac = kMacB, .ipv4 = kIpB});
   std::vector<std::vector<uint8_t>> frames = {{1, 1}, {2, 2}, {3, 3}, {4, 4}};
   const uint8_t* first = frames[0].data();
@@ -285,6 +287,16 @@ TEST(Node, SendsABurstPastARefusedFrameAndLeavesTheBuffersForReuse) {
   ASSERT_EQ(frames.size(), 4U);
   EXPECT_EQ(frames[0].data(), first);  // the caller's buffer, not a copy
   EXPECT_EQ(frames[3], (std::vector<uint8_t>{4, 4}));
+}
+
+TEST(Node, SendsFramesOneByOneWhenTheLinkRefusesTheWholeBurst) {
+  VirtualClock clock;
+  RefusingLink link(0, true);
+  Node node(link, clock, {.mac = kMacB, .ipv4 = kIpB});
+  std::vector<std::vector<uint8_t>> frames = {{1}, {2}, {3}};
+  EXPECT_EQ(node.send_burst(frames), 3U);
+  EXPECT_EQ(link.sent, frames);
+  EXPECT_EQ(node.counters().send_failures, 0U);
 }
 
 TEST_F(NodeTest, PollHonoursItsBudget) {

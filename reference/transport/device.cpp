@@ -787,6 +787,10 @@ void Device::recycle(std::vector<std::vector<uint8_t>>& frames) {
     outbox_.spare.push_back(std::move(f));
   }
   frames.clear();
+  // The list itself too, when the outbox has none: the next take_outbox() hands it back.
+  if (outbox_.frames.empty() && outbox_.frames.capacity() < frames.capacity()) {
+    std::swap(outbox_.frames, frames);
+  }
 }
 
 void Device::set_plane_port(uint8_t plane, bool up, uint64_t now_ns) {

@@ -203,6 +203,7 @@ TEST_F(DevicePair, BuildsTheNextFramesInTheBuffersItWasGivenBack) {
   ASSERT_EQ(frames.size(), 1U);
   b_->dev.receive(frames[0], now);
   const uint8_t* buffer = frames[0].data();
+  const std::vector<uint8_t>* list = frames.data();
   a_->dev.recycle(frames);
   EXPECT_TRUE(frames.empty());
   ASSERT_TRUE(a_->dev.post_send(a_->qpn, wr(SendOpcode::kSend, 4096, 600, 0)));
@@ -210,6 +211,7 @@ TEST_F(DevicePair, BuildsTheNextFramesInTheBuffersItWasGivenBack) {
   frames = a_->dev.take_outbox();
   ASSERT_EQ(frames.size(), 1U);
   EXPECT_EQ(frames[0].data(), buffer);
+  EXPECT_EQ(frames.data(), list);  // the list given back, too
   const auto decoded = wire::decode_frame(frames[0]);
   ASSERT_TRUE(decoded) << decoded.error().to_string();
   EXPECT_TRUE(std::get<wire::DecodedRoce>(*decoded).icrc_ok());

@@ -45,14 +45,13 @@ class BigEndianWriter {
     u32(static_cast<uint32_t>(v >> 32));
     u32(static_cast<uint32_t>(v));
   }
+  // `b` must not lie in a vector being appended to: growing it may move its bytes.
   void bytes(std::span<const uint8_t> b) {
     if (!b.empty()) std::memcpy(claim(b.size()), b.data(), b.size());
   }
   void zeros(size_t n) {
     if (n != 0) std::memset(claim(n), 0, n);
   }
-  // The room for `n` bytes the caller writes itself (a payload gathered in place).
-  std::span<uint8_t> reserve(size_t n) { return {claim(n), n}; }
 
  private:
   uint8_t* claim(size_t n) { return static_cast<Derived*>(this)->claim(n); }

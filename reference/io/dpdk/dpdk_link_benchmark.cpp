@@ -217,7 +217,7 @@ class Benchmark {
                         {"pps_max", *hi}});
       }
     }
-    return {{"area", "dpdk"}, {"frame_bytes", 64}, {"burst", kBurst}, {"rows", rows}};
+    return {{"area", "dpdk"}, {"frame_bytes", kFrameBytes}, {"burst", kBurst}, {"rows", rows}};
   }
 
  private:
@@ -412,6 +412,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) != "--json") continue;
     std::ofstream out(argv[i + 1]);
     out << benchmark.to_json().dump(1) << "\n";
+    out.close();  // a write error can show only when the file is closed
     if (!out) {
       std::fprintf(stderr, "dpdk_link_benchmark: cannot write %s\n", argv[i + 1]);
       return 1;
