@@ -70,13 +70,9 @@ void PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>
   wire::BuildOptions options;
   options.fill_padding = true;
   static constexpr std::array<uint8_t, 3> kOnes{0xff, 0xff, 0xff};
-  size_t payload_size = p.payload.size();
-  if (!pieces.empty()) {
-    payload_size = 0;
-    for (const auto& piece : pieces) payload_size += piece.size();
-  }
-  if (!decide_.pad_bytes_zero && payload_size % 4 != 0) {
-    p.bth.padcount = (4 - payload_size % 4) % 4;
+  const size_t payload = wire::payload_size(p, pieces);
+  if (!decide_.pad_bytes_zero && payload % 4 != 0) {
+    p.bth.padcount = (4 - payload % 4) % 4;
     p.pad = std::span(kOnes).first(p.bth.padcount);
     options.fill_padding = false;
   }

@@ -41,6 +41,13 @@ uint16_t udp_checksum(const std::variant<Ipv4, Ipv6>& ip, std::span<const uint8_
 
 }  // namespace
 
+size_t payload_size(const RocePacket& p, PayloadPieces pieces) {
+  if (pieces.empty()) return p.payload.size();
+  size_t n = 0;
+  for (const auto& piece : pieces) n += piece.size();
+  return n;
+}
+
 std::vector<uint8_t> build_frame(const RocePacket& p, const BuildOptions& o) {
   std::vector<uint8_t> out;
   build_frame_into(p, o, out);
@@ -50,19 +57,15 @@ std::vector<uint8_t> build_frame(const RocePacket& p, const BuildOptions& o) {
 void build_frame_into(const RocePacket& p, const BuildOptions& o, std::vector<uint8_t>& out,
                       PayloadPieces pieces) {
   static constexpr std::array<uint8_t, 3> kZeros{};
-  size_t payload_size = p.payload.size();
-  if (!pieces.empty()) {
-    payload_size = 0;
-    for (const auto& piece : pieces) payload_size += piece.size();
-  }
+  const size_t payload = payload_size(p, pieces);
   // The headers the builder fills are copied and changed; the packet itself is read only.
   Bth bth = p.bth;
   std::span<const uint8_t> pad = p.pad;
   if (o.fill_padding) {
-    bth.padcount = (4 - payload_size % 4) % 4;
+    bth.padcount = (4 - payload % 4) % 4;
     pad = std::span(kZeros).first(bth.padcount);
   }
-  size_t transport = kBthSize + payload_size + pad.size() + kIcrcSize;
+  size_t transport = kBthSize + payload + pad.size() + kIcrcSize;
   p.for_each_extension([&](const auto& h) { transport += h.kSize; });
   p.for_each_trailer([&](const auto& h) { transport += h.kSize; });
   const size_t udp_len = transport + Udp::kSize;

@@ -38,6 +38,9 @@ using PayloadPieces = std::span<const std::span<const uint8_t>>;
 
 std::vector<uint8_t> build_frame(const RocePacket& p, const BuildOptions& options = {});
 
+// The payload's size: the pieces' when given, else p.payload's (what build_frame_into writes).
+size_t payload_size(const RocePacket& p, PayloadPieces pieces);
+
 // The same into `out`, resized to the frame (its capacity reused: no allocation once it is
 // large enough). With `pieces`, the payload is their bytes and p.payload is not read.
 void build_frame_into(const RocePacket& p, const BuildOptions& options, std::vector<uint8_t>& out,

@@ -60,33 +60,40 @@ Expected<void, ParseError> Ipv4::parse_into(ByteReader& r, Ipv4& ip) {
   return {};
 }
 
-void Ipv4::write(ByteWriter& w) const {
-  HeaderBytes<kMinSize> b;  // composed locally: every frame has one (HeaderBytes says why)
-  b.u8(static_cast<uint8_t>(version << 4 | ihl));
-  b.u8(tos);
-  b.u16(len);
-  b.u16(id);
-  b.u16(static_cast<uint16_t>(flags << 13 | frag));
-  b.u8(ttl);
-  b.u8(proto);
+namespace {
+
+// The 20 bytes before the options, with `chksum` in its field: the one layout that write()
+// and compute_checksum() share. Composed locally: every frame has one (HeaderBytes says why).
+HeaderBytes<Ipv4::kMinSize> fixed_part(const Ipv4& ip, uint16_t chksum) {
+  HeaderBytes<Ipv4::kMinSize> b;
+  b.u8(static_cast<uint8_t>(ip.version << 4 | ip.ihl));
+  b.u8(ip.tos);
+  b.u16(ip.len);
+  b.u16(ip.id);
+  b.u16(static_cast<uint16_t>(ip.flags << 13 | ip.frag));
+  b.u8(ip.ttl);
+  b.u8(ip.proto);
   b.u16(chksum);
-  b.bytes(src.bytes);
-  b.bytes(dst.bytes);
-  w.bytes(b.written());
+  b.bytes(ip.src.bytes);
+  b.bytes(ip.dst.bytes);
+  return b;
+}
+
+}  // namespace
+
+void Ipv4::write(ByteWriter& w) const {
+  w.bytes(fixed_part(*this, chksum).written());
   w.bytes(options);
 }
 
 uint16_t Ipv4::compute_checksum() const {
-  // The header's 16-bit words summed straight from the fields, as write() would lay them out:
-  // no buffer, since every frame a sender builds asks for it.
-  auto pair = [](uint32_t hi, uint32_t lo) { return (hi & 0xff) << 8 | (lo & 0xff); };
-  auto words = [](std::span<const uint8_t> b) {
-    uint32_t sum = 0;
-    for (size_t i = 0; i + 1 < b.size(); i += 2) sum += uint32_t{b[i]} << 8 | b[i + 1];
-    return sum;
-  };
-  uint32_t sum = pair(version << 4 | ihl, tos) + len + id + ((flags << 13 | frag) & 0xffff) +
-                 pair(ttl, proto) + words(src.bytes) + words(dst.bytes) + words(options);
+  // The header as write() lays it out, checksum zero, summed in 16-bit words (an odd last
+  // options byte is left out, as it always was); on the stack, since every frame asks for it.
+  uint32_t sum = 0;
+  for (const std::span<const uint8_t> part :
+       {fixed_part(*this, 0).written(), std::span<const uint8_t>(options)}) {
+    for (size_t i = 0; i + 1 < part.size(); i += 2) sum += uint32_t{part[i]} << 8 | part[i + 1];
+  }
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   return static_cast<uint16_t>(~sum);
 }
