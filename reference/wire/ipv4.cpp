@@ -89,9 +89,10 @@ void Ipv4::write(ByteWriter& w) const {
 uint16_t Ipv4::compute_checksum() const {
   // The header as write() lays it out, checksum zero, summed in 16-bit words (an odd last
   // options byte is left out, as it always was); on the stack, since every frame asks for it.
+  // Named: a temporary in the range's initializer list would die before the loop reads it.
+  const HeaderBytes<kMinSize> fixed = fixed_part(*this, 0);
   uint32_t sum = 0;
-  for (const std::span<const uint8_t> part :
-       {fixed_part(*this, 0).written(), std::span<const uint8_t>(options)}) {
+  for (const std::span<const uint8_t> part : {fixed.written(), std::span<const uint8_t>(options)}) {
     for (size_t i = 0; i + 1 < part.size(); i += 2) sum += uint32_t{part[i]} << 8 | part[i + 1];
   }
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
