@@ -294,7 +294,7 @@ std::vector<Row> rows() {
   const Frame ack_se = with(ack(5, 1), [](Frame& f) { f.p.bth.solicited = 1; });
   return {
       {"version", "MR-WF-02", 5,
-       [](bool b) { return rxe_with(b, 5, [](Frame& f) { f.p.bth.version = 1; }); }},
+       [](bool b) { return rxe_with(b, 5, [](Frame& f) { f.p.bth.version = 2; }); }},
       {"reserved-bits", "MR-WF-04", 5,
        [](bool b) { return rxe_with(b, 5, [](Frame& f) { f.p.bth.resv7 = 1; }); }},
       {"padding", "MR-WF-06", 4,  // a FIRST with PadCnt 1 (and one pad byte)

@@ -9,6 +9,7 @@
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
 #include "harness/protocol/protocol_limits.h"
+#include "reference/wire/mxcap.h"
 #include "reference/wire/psn.h"
 
 namespace mr::engine {
@@ -176,10 +177,45 @@ bool bind_memory(const Command& c, TestContext& ctx, Args& a, QpBinding& b, uint
   return true;
 }
 
+// The MXCAP block the tester offers the DUT at INIT to RTR (spec section 18): `mxcap=b"..."`
+// as written (a broken block on purpose), `ext=1` the tester's own (SACK and OOO, the core
+// of Ext), neither no block: a base-mode QP. Empty with an error reported when invalid.
+struct OfferedMxcap {
+  std::vector<uint8_t> bytes;  // empty: none offered
+  bool enables_ext = false;    // whether the block, with the DUT's, puts the QP in Ext mode
+};
+std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::string& type) {
+  if (!a.has("ext") && !a.has("mxcap")) return OfferedMxcap{};
+  if (type != "RC") {
+    ctx.error(a.pos(a.has("ext") ? "ext" : "mxcap"), "create_qp: extension mode is for RC QPs");
+    return std::nullopt;
+  }
+  if (a.has("mxcap")) {
+    if (a.has("ext")) {
+      ctx.error(a.pos("mxcap"), "create_qp: give ext=1 or mxcap=b\"...\", not both");
+      return std::nullopt;
+    }
+    OfferedMxcap m{a.bytes("mxcap")};
+    if (m.bytes.size() != wire::Mxcap::kSize) {
+      ctx.error(a.pos("mxcap"), "create_qp mxcap: an MXCAP block is 16 bytes, got " +
+                                    std::to_string(m.bytes.size()));
+      return std::nullopt;
+    }
+    const auto block = wire::Mxcap::parse(m.bytes);
+    m.enables_ext = block && block->enables_ext();
+    return m;
+  }
+  if (a.number("ext", 0) == 0) return OfferedMxcap{};
+  return OfferedMxcap{wire::Mxcap{}.bytes(), true};
+}
+
 // The modify_qp steps that take an RC QP from RESET to RTS, connected to the tester.
 std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& path,
                               const QpBinding& b, uint32_t tester_qpn, uint64_t rq_psn,
-                              uint64_t sq_psn, const std::string& access) {
+                              uint64_t sq_psn, const std::string& access,
+                              const OfferedMxcap& mxcap) {
+  std::optional<std::string> peer_mxcap;
+  if (!mxcap.bytes.empty()) peer_mxcap = protocol::to_hex(mxcap.bytes);
   return {
       {.state = "INIT", .access_flags = remote_rights(access), .pkey = a.number("pkey", 0xffff)},
       {.state = "RTR",
@@ -188,7 +224,8 @@ std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& p
        .rq_psn = rq_psn,
        .min_rnr_timer = a.number("min_rnr_timer", 12),
        .max_dest_rd_atomic = a.number("max_dest_rd_atomic", 16),
-       .av = address_vector(path, ctx, 0xc000 | (b.dut_qpn & 0x3fff))},
+       .av = address_vector(path, ctx, 0xc000 | (b.dut_qpn & 0x3fff)),
+       .peer_mxcap = peer_mxcap},
       {.state = "RTS",
        .sq_psn = sq_psn,
        .timeout = a.number("timeout", 14),
@@ -236,6 +273,8 @@ void create_qp(const Command& c, TestContext& ctx) {
   const uint64_t sq_psn = a.number("sq_psn", (mix >> 44) & wire::kPsnMask);
   const uint64_t mr_len = a.number("mr_len", kDefaultMrLength);
   const std::string access = a.name("access", "ALL");
+  const auto mxcap = offered_mxcap(a, ctx, type);
+  if (!mxcap) return;
   if (ctx.aborted || !bind_memory(c, ctx, a, b, index, mr_len)) return;
   protocol::DutClient dut = dut_client(ctx);
   auto cq = checked(ctx, c.pos, dut.create_cq(a.number("cq_depth", 4096)));
@@ -252,7 +291,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.dut_qpn = *qp;
   const uint32_t tester_qpn = ctx.pixit.tester_qpn_base + index;
   const uint16_t sport = static_cast<uint16_t>(0xc000 | (tester_qpn & 0x3fff));
-  const auto rc = rc_steps(a, ctx, *path, b, tester_qpn, rq_psn, sq_psn, access);
+  const auto rc = rc_steps(a, ctx, *path, b, tester_qpn, rq_psn, sq_psn, access, *mxcap);
   const uint64_t qkey = a.number("qkey", kDefaultDutQkey);
   const uint64_t tester_qkey = a.number("tqkey", kDefaultTesterQkey);
   if (qkey > 0xffffffff || tester_qkey > 0xffffffff)
@@ -281,6 +320,7 @@ void create_qp(const Command& c, TestContext& ctx) {
   }
   b.connection.vlan = path->vlan;
   b.connection.pcp = path->pcp;
+  b.connection.ext = mxcap->enables_ext;
   b.type = type;
   b.mtu = static_cast<uint32_t>(a.number("mtu", 1024));
   b.tester_qkey = static_cast<uint32_t>(tester_qkey);

@@ -39,6 +39,8 @@ Expected<uint64_t, std::string> evaluate_number(const Expr& e, const SymbolTable
     case Expr::Kind::kBytes:
     case Expr::Kind::kBytesOfLength:
       return Unexpected(std::string("a byte string is not a number"));
+    case Expr::Kind::kList:
+      return Unexpected(std::string("a list is not a number"));
   }
   return Unexpected(std::string("bad expression"));
 }

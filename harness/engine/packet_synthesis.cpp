@@ -6,11 +6,13 @@
 
 #include "harness/engine/byte_difference.h"
 #include "harness/engine/evaluate.h"
+#include "harness/engine/sack_psn_list.h"
 #include "harness/script/expr_text.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/byte_array.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
+#include "reference/wire/psn.h"
 
 namespace mr::engine {
 namespace {
@@ -139,6 +141,7 @@ wire::RocePacket connection_packet(const ConnectionDefaults& c) {
   p.udp.sport = c.udp_sport;
   p.bth.pkey = c.pkey;
   p.bth.dqpn = c.dut_qpn;
+  if (c.ext) p.bth.version = wire::kExtVersion;
   return p;
 }
 
@@ -192,11 +195,15 @@ class FrameSynthesis {
       return set_all(*p_.deth, l, symbols_);
     }
     if (l.name == "CNPPadding") return set_optional(p_.cnp_padding, l, symbols_);
+    if (l.name == "MXH") return set_optional(p_.mxh, l, symbols_);
+    if (l.name == "SACKETH") return sacketh(l);
+    if (l.name == "CRETH") return set_optional(p_.creth, l, symbols_);
+    if (l.name == "RSYNETH") return set_optional(p_.rsyneth, l, symbols_);
     if (l.name == "Raw") return raw(l);
-    return Unexpected(
-        SynthesisError{l.pos, "unknown layer '" + l.name +
-                                  "' (known: Ether Dot1Q IP IPv6 UDP BTH RETH AETH AtomicETH "
-                                  "AtomicAckETH ImmDt IETH DETH CNPPadding Raw)"});
+    return Unexpected(SynthesisError{
+        l.pos, "unknown layer '" + l.name +
+                   "' (known: Ether Dot1Q IP IPv6 UDP BTH RETH AETH AtomicETH AtomicAckETH ImmDt "
+                   "IETH DETH CNPPadding MXH SACKETH CRETH RSYNETH Raw)"});
   }
 
   std::vector<uint8_t> frame() {
@@ -211,6 +218,9 @@ class FrameSynthesis {
         c_.qkey && !p_.deth && info && info->has(wire::kDeth)) {
       p_.deth = wire::Deth{*c_.qkey, 0, c_.tester_qpn};
     }
+    // The bitmap reports the listed PSNs and, as spec 19.3 says, every PSN up to BTH.psn.
+    if (sacked_ && p_.sacketh)
+      p_.sacketh->bitmap = sack_bitmap(*p_.sacketh, p_.bth.psn.value(), *sacked_);
     p_.payload = payload_;
     static const std::vector<uint8_t> kZeros(3, 0);
     wire::BuildOptions options;
@@ -267,6 +277,28 @@ class FrameSynthesis {
     return {};
   }
 
+  Expected<void, SynthesisError> sacketh(const Layer& l) {
+    wire::Sacketh& h = p_.sacketh.emplace();
+    for (const auto& arg : l.args) {
+      if (arg.value.kind == Expr::Kind::kWildcard) {
+        return Unexpected(
+            SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
+      }
+      if (arg.name == "sacked") {
+        if (names_field(l, "bitmap")) {
+          return Unexpected(
+              SynthesisError{arg.pos, "SACKETH: give sacked=[...] or bitmap=..., not both"});
+        }
+        auto psns = evaluate_psn_list(arg.value, symbols_);
+        if (!psns) return Unexpected(SynthesisError{arg.pos, "SACKETH.sacked: " + psns.error()});
+        sacked_ = std::move(*psns);
+        continue;
+      }
+      if (auto r = set_field(h, "SACKETH", arg, symbols_); !r) return r;
+    }
+    return {};
+  }
+
   Expected<void, SynthesisError> raw(const Layer& l) {
     for (const auto& arg : l.args) {
       if (arg.name != "load")
@@ -283,6 +315,7 @@ class FrameSynthesis {
   wire::RocePacket p_;
   std::vector<uint8_t> payload_;
   std::optional<uint32_t> icrc_;
+  std::optional<std::vector<uint32_t>> sacked_;
   bool padcount_given_ = false;
   bool udp_checksum_ = false;
   bool ip_checksum_given_ = false;
@@ -408,6 +441,10 @@ class FrameMatch {
       return compare(ptr(p_.deth), l, symbols_, out_);
     }
     if (l.name == "CNPPadding") return compare(ptr(p_.cnp_padding), l, symbols_, out_);
+    if (l.name == "MXH") return compare(ptr(p_.mxh), l, symbols_, out_);
+    if (l.name == "SACKETH") return sacketh(l);
+    if (l.name == "CRETH") return compare(ptr(p_.creth), l, symbols_, out_);
+    if (l.name == "RSYNETH") return compare(ptr(p_.rsyneth), l, symbols_, out_);
     if (l.name == "Raw") return raw(l);
     return Unexpected(SynthesisError{l.pos, "unknown layer '" + l.name + "'"});
   }
@@ -417,6 +454,15 @@ class FrameMatch {
     if (!dqpn_given_ && p_.bth.dqpn != c_.tester_qpn) {
       out_.push_back(
           {where, "BTH.dqpn", format_value(c_.tester_qpn, 24), format_value(p_.bth.dqpn, 24)});
+    }
+    // The connection's mode, which the harness set up and a capture alone cannot show: TVer 0
+    // on a base-mode QP (MR-WF-02, MR-EX-02), 1 on every packet but a CNP of an Ext QP
+    // (MR-EX-04). A CNP has TVer 0 in both.
+    const unsigned tver = p_.bth.opcode == wire::kOpCnp || !c_.ext ? 0 : wire::kExtVersion;
+    if (!version_given_ && p_.bth.version != tver) {
+      out_.push_back({where, "BTH.version",
+                      format_value(tver, 4) + (c_.ext ? " (extension mode)" : " (base mode)"),
+                      format_value(p_.bth.version.value(), 4)});
     }
     // MR-UD-01: on a UD connection the DETH names the DUT's QP as the source.
     if (c_.qkey && p_.deth && !deth_given_ && p_.deth->sqpn != c_.dut_qpn) {
@@ -440,11 +486,50 @@ class FrameMatch {
     // `icrc` is a BTH field in Scapy (the trailer); here it is checked through icrc_ok.
     for (const auto& arg : l.args) {
       dqpn_given_ = dqpn_given_ || arg.name == "dqpn";
+      version_given_ = version_given_ || arg.name == "version";
       if (arg.name == "icrc") {
         icrc_wildcard_ = arg.value.kind == Expr::Kind::kWildcard;
         continue;
       }
       if (auto ok = compare_field(p_.bth, "BTH", arg, symbols_, out_); !ok) return ok;
+    }
+    return {};
+  }
+
+  Expected<void, SynthesisError> sacketh(const Layer& l) {
+    if (!p_.sacketh) {
+      out_.push_back({l.pos, l.name, "present", "absent"});
+      return {};
+    }
+    for (const auto& arg : l.args) {
+      if (arg.name != "sacked") {
+        if (auto ok = compare_field(*p_.sacketh, "SACKETH", arg, symbols_, out_); !ok) return ok;
+        continue;
+      }
+      if (arg.value.kind == Expr::Kind::kWildcard) continue;
+      auto want = evaluate_psn_list(arg.value, symbols_);
+      if (!want) return Unexpected(SynthesisError{arg.pos, "SACKETH.sacked: " + want.error()});
+      // In PSN order after the cumulative PSN, as the reading lists them.
+      const uint32_t cumulative = p_.bth.psn.value();
+      std::ranges::sort(*want, {},
+                        [&](uint32_t psn) { return (psn - cumulative) & wire::kPsnMask; });
+      const auto [last, end] = std::ranges::unique(*want);
+      want->erase(last, end);
+      const SackReading got = read_sack(*p_.sacketh, cumulative);
+      if (got.sacked != *want) {
+        char base[48];
+        std::snprintf(base, sizeof base, "the bitmap covers 0x%06x..0x%06x",
+                      p_.sacketh->bitmap_base().value(),
+                      (p_.sacketh->bitmap_base().value() + 63) & wire::kPsnMask);
+        out_.push_back({arg.pos, "SACKETH.sacked", expected_text(arg.value, psn_list_text(*want)),
+                        psn_list_text(got.sacked),
+                        std::string(base) + "; the PSNs after BTH.psn it reports received"});
+      }
+      if (!got.missing_at_or_before.empty()) {
+        out_.push_back({arg.pos, "SACKETH.bitmap", "every PSN at or before BTH.psn reported",
+                        "missing " + psn_list_text(got.missing_at_or_before),
+                        "spec 19.3: PSNs at or before the cumulative PSN count as received"});
+      }
     }
     return {};
   }
@@ -498,6 +583,7 @@ class FrameMatch {
   const SymbolTable& symbols_;
   std::vector<FieldMismatch> out_;
   bool dqpn_given_ = false;
+  bool version_given_ = false;
   bool deth_given_ = false;
   bool icrc_wildcard_ = false;
 };

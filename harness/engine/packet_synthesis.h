@@ -36,6 +36,9 @@ struct ConnectionDefaults {
   // A VLAN connection (create_qp vlan=VID pcp=N): packets default to one 802.1Q tag.
   std::optional<uint16_t> vlan;
   uint8_t pcp = 0;
+  // An extension-mode connection (create_qp ext=1, spec section 18): injected packets
+  // default to TVer 1, and every packet the DUT sends but a CNP must carry TVer 1 (MR-EX-04).
+  bool ext = false;
 
   bool ipv6() const { return tester_ip6.has_value() && dut_ip6.has_value(); }
 };

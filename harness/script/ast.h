@@ -20,8 +20,9 @@ struct Position {
   int column = 0;
 };
 
-// An expression: numbers, symbols (P, A.qpn), + - *, byte strings, bytes(N), `*`, and
-// percentages (`loss=2%`, `reorder=0.5%`: impairment rates).
+// An expression: numbers, symbols (P, A.qpn), + - *, byte strings, bytes(N), `*`,
+// percentages (`loss=2%`, `reorder=0.5%`: impairment rates) and lists (`sacked=[P+2, P+5]`:
+// a SACK bitmap written as the PSNs it reports).
 struct Expr {
   enum class Kind : uint8_t {
     kNumber,
@@ -31,7 +32,8 @@ struct Expr {
     kBytesOfLength,
     kWildcard,
     kName,
-    kPercent
+    kPercent,
+    kList
   };
   Kind kind = Kind::kNumber;
   Position pos;
@@ -41,6 +43,7 @@ struct Expr {
   char op = 0;                // kBinary: '+', '-', '*'
   std::unique_ptr<Expr> lhs;  // kBinary; kBytesOfLength: the length
   std::unique_ptr<Expr> rhs;  // kBinary
+  std::vector<Expr> items;    // kList, in the order written
 };
 
 struct FieldArg {

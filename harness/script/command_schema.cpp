@@ -77,7 +77,9 @@ constexpr std::array kDutQpSetup{psn("rq_psn"),
                                  number("pcp", 7),
                                  number("tclass", k8),
                                  number("hop_limit", k8),
-                                 word("state", Vocabulary::kQpState)};
+                                 word("state", Vocabulary::kQpState),
+                                 number("ext", 1),
+                                 Arg{"mxcap", K::kBytes}};
 
 template <size_t N, size_t M>
 constexpr std::array<Arg, N + M> concat(const std::array<Arg, N>& a, const std::array<Arg, M>& b) {
@@ -370,6 +372,8 @@ void CommandChecker::check_arg(const Command& c, const ArgSpec& spec, const Fiel
   auto problem = [&](const std::string& message) {
     out.push_back({file_, v.pos, what + ": " + message});
   };
+  // No command argument takes a list (only SACKETH's `sacked` does).
+  if (v.kind == Expr::Kind::kList) return problem("a list is not a value here");
   switch (spec.kind) {
     case ArgKind::kNumber:
     case ArgKind::kMtu:

@@ -144,5 +144,33 @@ TEST(LayerSchema, ALiteralThatDoesNotFitItsFieldIsRefusedButAComputedPsnWraps) {
   EXPECT_TRUE(diagnostics("0 < BTH(psn=0xffffff + 1)\n").empty());
 }
 
+TEST(LayerSchema, ExtLayersAndASackedListOfPsnsAreKnown) {
+  EXPECT_EQ(diagnostics("dut qp A = create_qp(type=RC, ext=1)\n"
+                        "0 < BTH(opcode=RC_SEND_ONLY, psn=P)/MXH(ar=1, ev=7, msn=1, rqsn=1)\n"
+                        "+0 > BTH(psn=P)/AETH(syndrome=ACK)/SACKETH(ara=1, sacked=[P+2, P+5])\n"
+                        "+0 > BTH(psn=P)/AETH(syndrome=ACK)/SACKETH(sacked=[], mpr=*)\n"
+                        "+0 < BTH(opcode=RC_CREDIT)/CRETH(credit=4)\n"
+                        "+0 < BTH(opcode=RC_RESYNC)/MXH(msn=1)/RSYNETH(code=1, count=2)\n"),
+            std::vector<std::string>{});
+}
+
+TEST(LayerSchema, AListIsOnlyForSacked) {
+  EXPECT_TRUE(
+      one_diagnostic("0 > SACKETH(sacked=P+1)\n",
+                     "t.mrt:3:21: SACKETH sacked: expected a list of PSNs such as [P+2, P+5]"));
+  EXPECT_TRUE(
+      one_diagnostic("0 < BTH(psn=[1])\n", "BTH psn: a list is only for SACKETH sacked=[...]"));
+  EXPECT_TRUE(one_diagnostic("dut qp A = create_qp(mtu=[1024])\n",
+                             "create_qp mtu: a list is not a value here"));
+}
+
+TEST(LayerSchema, AnUnclosedOrOverlongListIsAParseError) {
+  EXPECT_TRUE(one_diagnostic("0 > SACKETH(sacked=[1, 2)\n", "expected ',' or ']' in a list"));
+  std::string many = "0 > SACKETH(sacked=[";
+  for (int i = 0; i < 65; ++i) many += std::to_string(i) + ",";
+  many += "])\n";
+  EXPECT_TRUE(one_diagnostic(many, "a list holds at most 64 values"));
+}
+
 }  // namespace
 }  // namespace mr::script

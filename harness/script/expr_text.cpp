@@ -75,6 +75,11 @@ std::string expr_text(const Expr& e) {
       }
       return s + "%";
     }
+    case Expr::Kind::kList: {
+      std::string s = "[";
+      for (const Expr& item : e.items) s += (s.size() > 1 ? ", " : "") + expr_text(item);
+      return s + "]";
+    }
   }
   return "?";
 }

@@ -16,6 +16,7 @@ namespace {
 struct FieldSpec {
   std::string_view name;
   unsigned bits = 0;  // 0: an address, given as a string
+  bool list = false;  // a list of PSNs (SACKETH's sacked)
 };
 
 struct LayerSpec {
@@ -45,7 +46,8 @@ LayerSpec layer(std::vector<FieldSpec> extra = {}) {
 }
 
 // The layers packet_synthesis builds and matches, with the harness's own fields beside the
-// codec's: BTH's icrc (a wrong one on purpose), Raw's load and len (expected length only).
+// codec's: BTH's icrc (a wrong one on purpose), Raw's load and len (expected length only),
+// SACKETH's sacked (the bitmap as the PSNs after BTH.psn that it reports received).
 const std::vector<LayerSpec>& layers() {
   static const std::vector<LayerSpec> kLayers = {
       layer<wire::Ether>(),
@@ -62,6 +64,10 @@ const std::vector<LayerSpec>& layers() {
       layer<wire::Ieth>(),
       layer<wire::Deth>(),
       layer<wire::CnpPadding>(),
+      layer<wire::Mxh>(),
+      layer<wire::Sacketh>({{"sacked", 0, true}}),
+      layer<wire::Creth>(),
+      layer<wire::Rsyneth>(),
       LayerSpec{"Raw", {{"load", 0}, {"len", 32}}},
   };
   return kLayers;
@@ -72,8 +78,10 @@ const std::vector<std::string>& value_names() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> out;
     for (unsigned op = 0; op < 256; ++op) {
-      if (const auto* info = wire::opcode_info(static_cast<uint8_t>(op)))
-        out.push_back(info->name());
+      const auto* info = wire::opcode_info(static_cast<uint8_t>(op));
+      if (info == nullptr)
+        info = wire::opcode_info(static_cast<uint8_t>(op), wire::HeaderSet::kExt);
+      if (info != nullptr) out.push_back(info->name());
     }
     for (std::string_view s : wire::syndrome_names()) out.emplace_back(s);
     return out;
@@ -89,6 +97,12 @@ void check_value(const LayerSpec& l, const FieldSpec& f, const FieldArg& a, cons
                  std::vector<Diagnostic>& out) {
   const Expr& v = a.value;
   const std::string what = std::string(l.name) + " " + a.name + ": ";
+  if (f.list != (v.kind == Expr::Kind::kList) && v.kind != Expr::Kind::kWildcard) {
+    out.push_back({file, v.pos,
+                   what + (f.list ? "expected a list of PSNs such as [P+2, P+5]"
+                                  : "a list is only for SACKETH sacked=[...]")});
+    return;
+  }
   if (v.kind == Expr::Kind::kName && !wire::opcode_by_name(v.text) &&
       !wire::syndrome_by_name(v.text)) {
     const std::string hint = did_you_mean(v.text, views(value_names()));

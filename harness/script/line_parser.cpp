@@ -125,6 +125,28 @@ Expr LineParser::atom() {
     e.kind = Expr::Kind::kWildcard;
     return e;
   }
+  if (at_punct("[")) {
+    // list := '[' [expr (',' expr)*] ']'
+    next();
+    if (!deeper(t)) return e;
+    e.kind = Expr::Kind::kList;
+    while (!failed_ && !at_punct("]")) {
+      if (e.items.size() == kMaxListItems) {
+        error(peek(), "a list holds at most " + std::to_string(kMaxListItems) + " values");
+        break;
+      }
+      e.items.push_back(expression());
+      if (at_punct(",")) {
+        next();
+      } else if (!at_punct("]")) {
+        error(peek(), "expected ',' or ']' in a list, got " + describe(peek()));
+        break;
+      }
+    }
+    --depth_;
+    expect_punct("]", "to close the list");
+    return e;
+  }
   if (at_punct("(")) {
     next();
     if (!deeper(t)) return e;
@@ -150,7 +172,8 @@ Expr LineParser::atom() {
     e.text = t.text;
     return e;
   }
-  error(t, "expected a value (number, symbol, b\"...\", bytes(N) or *), got " + describe(t));
+  error(t,
+        "expected a value (number, symbol, b\"...\", bytes(N), [list] or *), got " + describe(t));
   return e;
 }
 

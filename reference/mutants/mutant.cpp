@@ -204,6 +204,22 @@ constexpr std::array kTable{
                "sends the work request's controlled Q_Key instead of the QP's"},
     MutantInfo{M::kReceiveWqeLostOnError, "receive-wqe-lost-on-error", "MR-CQ-06",
                "never completes the receive WQE a failed SEND consumed"},
+    MutantInfo{M::kExtNeverNegotiated, "ext-never-negotiated", "MR-EX-01",
+               "keeps every QP in base mode whatever MXCAP the peer gives"},
+    MutantInfo{M::kExtWithoutOoo, "ext-without-ooo", "MR-EX-01 MR-EX-02",
+               "enables extension mode on a peer MXCAP that lacks the SACK or OOO bit"},
+    MutantInfo{M::kExtAcceptsBasePackets, "ext-accepts-base-packets", "MR-EX-05",
+               "an Ext QP processes packets with TVer 0 instead of dropping them"},
+    MutantInfo{M::kExtSackBitmapOffByOne, "ext-sack-bitmap-off-by-one", "MR-SA-17",
+               "SACK bitmap bit i reports PSN base + i - 1"},
+    MutantInfo{M::kExtAraNotSet, "ext-ara-not-set", "MR-SA-20",
+               "answers a packet with AR = 1 by an ACK with ARA = 0"},
+    MutantInfo{M::kExtEvNotEchoed, "ext-ev-not-echoed", "MR-SA-20 MR-MU-07",
+               "echoes EV 0 in every SACKETH"},
+    MutantInfo{M::kExtDupNotFlagged, "ext-dup-not-flagged", "MR-SA-13",
+               "answers a duplicate packet with DUP = 0"},
+    MutantInfo{M::kExtGoBackN, "ext-go-back-n", "MR-OO-01 MR-OO-09 MR-SA-03",
+               "an Ext receiver drops every packet after a gap, as a base one would"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

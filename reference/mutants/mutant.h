@@ -134,6 +134,15 @@ enum class Mutant : uint8_t {
   kControlledQkeyIgnored,
   // completions (MR-CQ)
   kReceiveWqeLostOnError,
+  // extension mode: negotiation, selective ACK, out-of-order placement (MR-EX, MR-SA, MR-OO)
+  kExtNeverNegotiated,
+  kExtWithoutOoo,
+  kExtAcceptsBasePackets,
+  kExtSackBitmapOffByOne,
+  kExtAraNotSet,
+  kExtEvNotEchoed,
+  kExtDupNotFlagged,
+  kExtGoBackN,
   kCount,
 };
 

@@ -148,6 +148,21 @@ std::span<const DecisionRow<CompleterDecisions>> CompleterDecisions::rows() {
   return kCompleterRows;
 }
 std::span<const DecisionRow<DatagramDecisions>> DatagramDecisions::rows() { return kDatagramRows; }
+constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
+    {Mutant::kExtNeverNegotiated, &ExtensionDecisions::negotiates_ext, false},
+    {Mutant::kExtWithoutOoo, &ExtensionDecisions::requires_sack_and_ooo, false},
+    {Mutant::kExtAcceptsBasePackets, &ExtensionDecisions::drops_base_packets, false},
+    {Mutant::kExtSackBitmapOffByOne, &ExtensionDecisions::sack_bitmap_aligned, false},
+    {Mutant::kExtAraNotSet, &ExtensionDecisions::answers_ack_request_with_ara, false},
+    {Mutant::kExtEvNotEchoed, &ExtensionDecisions::echoes_ev, false},
+    {Mutant::kExtDupNotFlagged, &ExtensionDecisions::flags_duplicates, false},
+    {Mutant::kExtGoBackN, &ExtensionDecisions::accepts_out_of_order, false},
+};
+
+std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {
+  return kExtensionRows;
+}
+
 std::span<const DecisionRow<CompletionDecisions>> CompletionDecisions::rows() {
   return kCompletionRows;
 }

@@ -280,8 +280,12 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
 // Section 18: Ext if both MXCAP blocks allow it (RC QPs only); the QP stays in that mode
 // until RESET. A base-only device (no mxcap) leaves every QP in base mode.
 Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
-  if (qp.init.type != QpType::kRc) return {};
-  auto agreed = ext::negotiate(config_.mxcap, qp.attr.peer_mxcap, false);
+  if (qp.init.type != QpType::kRc || !decide_.extension.negotiates_ext) return {};
+  std::optional<wire::Mxcap> peer = qp.attr.peer_mxcap;
+  // The ext-without-ooo mutant reads a peer block without the core bits as if it had them.
+  if (peer && !decide_.extension.requires_sack_and_ooo)
+    peer->features = peer->features.value() | wire::kMxcapSack | wire::kMxcapOoo;
+  auto agreed = ext::negotiate(config_.mxcap, peer, false);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
   // Section 20.1: the management plane's set, else the generated one. An ASSUMED_BAD entry
@@ -581,8 +585,8 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
   QpContext ctx = context(qp, now_ns);
   // An Ext QP takes TVer 1 packets only (section 19.1), a base QP TVer 0 only (MR-WF-03,
   // which the accept-tver-nonzero mutant breaks).
-  const bool wrong_version =
-      qp.ext ? !p.bth.is_ext() : p.bth.version != 0 && decide_.receive.checks_bth_version;
+  const bool wrong_version = qp.ext ? !p.bth.is_ext() && decide_.extension.drops_base_packets
+                                    : p.bth.version != 0 && decide_.receive.checks_bth_version;
   if (wrong_version) {
     ++counters_.dropped_tver;
     return;

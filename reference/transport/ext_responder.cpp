@@ -157,6 +157,11 @@ void send_ext_acknowledge(QueuePair& qp, uint8_t opcode, uint32_t psn, uint8_t s
   ack.aeth = wire::Aeth{syndrome, ext.completions.msn()};
   if (atomic_original) ack.atomic_ack_eth = wire::AtomicAckEth{*atomic_original};
   ack.sacketh = ext.acks.build(ext.window, ext.cursor, ctx.now_ns);
+  const ExtensionDecisions& decide = ctx.decide.extension;
+  if (!decide.sack_bitmap_aligned) ack.sacketh->bitmap = ack.sacketh->bitmap.value() << 1;
+  if (!decide.answers_ack_request_with_ara) ack.sacketh->ara = 0;
+  if (!decide.echoes_ev) ack.sacketh->ev_echo = 0;
+  if (!decide.flags_duplicates) ack.sacketh->dup = 0;
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
   mark_control(ack);
   if (ext.credit_rx) {  // MR-CR-07: every ACK and NAK of a credit QP carries its limit
@@ -220,6 +225,10 @@ ExtRespState check_headers(ExtRequest& r) {
 
 ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   r.arrival = qp.ext->window.classify(r.p.bth.psn);
+  // The ext-go-back-n mutant drops a new PSN that does not follow the cumulative one.
+  if (r.arrival == ext::PsnArrival::kNew && !ctx.decide.extension.accepts_out_of_order &&
+      r.p.bth.psn != wire::psn_add(qp.ext->window.cumulative(), 1))
+    return ExtRespState::kDone;
   switch (r.arrival) {
     case ext::PsnArrival::kNew:
       // MR-NF-03: a copy of a PSN a NONFATAL NAK refused draws the same NAK until a RESYNC.

@@ -14,6 +14,7 @@
 #include "reference/transport/completion_decisions.h"
 #include "reference/transport/congestion_decisions.h"
 #include "reference/transport/datagram_decisions.h"
+#include "reference/transport/extension_decisions.h"
 #include "reference/transport/framing_decisions.h"
 #include "reference/transport/receive_decisions.h"
 #include "reference/transport/requester_decisions.h"
@@ -30,6 +31,7 @@ struct TransportDecisions {
   DatagramDecisions datagram;
   CompletionDecisions completion;
   CongestionDecisions congestion;
+  ExtensionDecisions extension;
 
   // With a log, every decision a mutant can break notes its reads there (decision.h).
   static TransportDecisions from(const mutants::MutantSet& mutants, DecisionLog* log = nullptr) {
@@ -40,7 +42,8 @@ struct TransportDecisions {
             decide_from<CompleterDecisions>(mutants, log),
             decide_from<DatagramDecisions>(mutants, log),
             decide_from<CompletionDecisions>(mutants, log),
-            decide_from<CongestionDecisions>(mutants, log)};
+            decide_from<CongestionDecisions>(mutants, log),
+            decide_from<ExtensionDecisions>(mutants, log)};
   }
   bool operator==(const TransportDecisions&) const = default;
 };

@@ -26,6 +26,7 @@ std::multimap<Mutant, std::string_view> every_row() {
   collect<DatagramDecisions>("DatagramDecisions", rows);
   collect<CompletionDecisions>("CompletionDecisions", rows);
   collect<CongestionDecisions>("CongestionDecisions", rows);
+  collect<ExtensionDecisions>("ExtensionDecisions", rows);
   return rows;
 }
 
@@ -73,6 +74,7 @@ TEST(TransportDecisions, ReadingADecisionNotesItsMutantInTheLog) {
       [](const auto& t) { return t.completion; });
   expect_each_read_notes_its_mutant<CongestionDecisions>(
       [](const auto& t) { return t.congestion; });
+  expect_each_read_notes_its_mutant<ExtensionDecisions>([](const auto& t) { return t.extension; });
 }
 
 TEST(TransportDecisions, WithoutALogNothingIsNoted) {

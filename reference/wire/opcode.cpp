@@ -189,6 +189,11 @@ std::optional<uint8_t> opcode_by_name(std::string_view name) {
   for (int v = 0; v < 256; ++v) {
     if (kTable.known[v] && n[v] == name) return static_cast<uint8_t>(v);
   }
+  // The values only extension mode has (table 19.1): RC_PROBE, RC_CREDIT, RC_RESYNC.
+  for (int v = 0; v < 256; ++v) {
+    if (!kTable.known[v] && kExtTable.known[v] && kExtTable.rows[v].name() == name)
+      return static_cast<uint8_t>(v);
+  }
   return std::nullopt;
 }
 

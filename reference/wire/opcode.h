@@ -89,7 +89,8 @@ const OpcodeInfo* opcode_info(uint8_t opcode);
 // The same in the table of `set`: table 19.1 knows the RC operations up to SEND WITH
 // INVALIDATE and PROBE, CREDIT, RESYNC; UC, RD, UD, FLUSH and ATOMIC WRITE have no Ext form.
 const OpcodeInfo* opcode_info(uint8_t opcode, HeaderSet set);
-// Reverse lookup by Scapy name ("RC_ACKNOWLEDGE"); nullopt when there is no such opcode.
+// Reverse lookup by Scapy name ("RC_ACKNOWLEDGE", and the Ext-only RC_PROBE, RC_CREDIT,
+// RC_RESYNC); nullopt when there is no such opcode.
 std::optional<uint8_t> opcode_by_name(std::string_view name);
 // Name for any value: the table name, or "0xNN" for unknown opcodes.
 std::string opcode_name(uint8_t opcode);

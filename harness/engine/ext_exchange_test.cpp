@@ -1,0 +1,112 @@
+// Extension-mode exchanges against the embedded reference: the tester offers its MXCAP at
+// INIT to RTR (create_qp ext=1), writes MXH and SACKETH in packet lines, and a SACK
+// bitmap as the PSNs it reports; a wrong expectation fails with both sides named.
+#include <gtest/gtest.h>
+
+#include "harness/dut/embedded/embedded_reference_port.h"
+#include "harness/engine/test_runner.h"
+#include "harness/script/parser.h"
+
+namespace mr::engine {
+namespace {
+
+constexpr const char* kHeader = "# tp: T-1\n# clause: MR-SA-20\n# purpose: p\n# pics: ext.sack\n";
+
+report::TestResult run(const std::string& body, std::vector<std::string> mutants = {}) {
+  auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");
+  EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
+  auto px = Pixit::load("testcases/pixit/default.pixit.json");
+  EXPECT_TRUE(px) << px.error();
+  dut::EmbeddedReferencePort port(*px, {.seed = 5, .mutants = std::move(mutants)});
+  TestOptions options;
+  options.seed = 5;
+  options.pics = {{"ext.sack", true}};
+  return run_test(parsed.script, port, *px, options);
+}
+
+std::string failures(const report::TestResult& r) {
+  std::string s = r.reason;
+  for (const auto& f : r.failures)
+    s += "\n" + std::to_string(f.line) + " " + f.field + " expected " + f.expected + " actual " +
+         f.actual + ": " + f.message;
+  return s;
+}
+
+// A SEND that overtakes its predecessor, with AR = 1: an ACK of its own at the cumulative
+// PSN, ARA = 1, its EV echoed, the bitmap reporting it; the gap filled, both complete.
+std::string overtaking_send(const std::string& first_ack_sacked) {
+  return R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1)
+dut post_recv A count=2 len=256
+0    < BTH(opcode=RC_SEND_ONLY, psn=P+1)/MXH(ar=1, ev=7, msn=2, rqsn=2)/Raw(load=b"second")
++0   > BTH(opcode=RC_ACKNOWLEDGE, psn=P-1)/AETH(syndrome=ACK)/SACKETH(ara=1, ev_echo=7, sacked=)" +
+         first_ack_sacked + R"()
++0.001 < BTH(opcode=RC_SEND_ONLY, psn=P)/MXH(ar=1, ev=8, msn=1, rqsn=1)/Raw(load=b"first")
++0   > BTH(opcode=RC_ACKNOWLEDGE, psn=P+1)/AETH(syndrome=ACK, msn=2)/SACKETH(ara=1, ev_echo=8, sacked=[])
+dut expect_completion A status=SUCCESS opcode=RECV len=5
+dut expect_completion A status=SUCCESS opcode=RECV len=6
+)";
+}
+
+TEST(ExtExchange, AnOvertakingArSendIsAnsweredAtOnceWithABitmapThatReportsIt) {
+  const auto r = run(overtaking_send("[P+1]"));
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  ASSERT_GE(r.packets.size(), 2U);
+  EXPECT_EQ(r.packets[0].decoded["BTH"]["version"].get<int>(), 1);  // TVer 1 by default
+}
+
+TEST(ExtExchange, AWrongSackedListFailsWithBothListsAndTheBitmapsRange) {
+  const auto r = run(overtaking_send("[P+2]"));
+  ASSERT_EQ(r.verdict, report::Verdict::kFail);
+  ASSERT_EQ(r.failures.size(), 1U) << failures(r);
+  const auto& f = r.failures[0];
+  EXPECT_EQ(f.field, "SACKETH.sacked");
+  EXPECT_EQ(f.line, 8);
+  EXPECT_EQ(f.expected.rfind("[P+2] = [0x", 0), 0U) << f.expected;
+  EXPECT_NE(f.message.find("the bitmap covers 0x"), std::string::npos) << f.message;
+}
+
+// A block without the OOO bit does not enable extension mode (MR-EX-01): the QP answers as
+// a base-mode QP, TVer 0 and no SACKETH, which the connection then expects.
+TEST(ExtExchange, AnMxcapWithoutOooLeavesTheQpInBaseMode) {
+  const auto r = run(
+      R"(dut qp A = create_qp(type=RC, mtu=1024, mxcap=b"MRX1\x01\x01\x00\x08\x01\x00\x00\x01\x00\x00\x00\x00")
+dut post_recv A count=1 len=256
+0    < BTH(opcode=RC_SEND_ONLY, psn=P, ackreq=1)/Raw(load=b"base")
++0   > BTH(opcode=RC_ACKNOWLEDGE, psn=P)/AETH(syndrome=ACK, msn=1)
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  ASSERT_EQ(r.packets.size(), 2U);
+  EXPECT_FALSE(r.packets[1].decoded.contains("SACKETH"));
+}
+
+// The connection's mode is checked on every DUT packet: a QP that stayed in base mode when
+// the tester offered a valid MXCAP (MR-EX-01) fails on TVer, whatever the line names.
+TEST(ExtExchange, AQpLeftInBaseModeFailsOnTheVersionOfItsFirstPacket) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1)
+dut post_send A opcode=SEND len=8
+*    > BTH(opcode=RC_SEND_ONLY, psn=Q)/Raw(len=8)
+)",
+                     {"ext-never-negotiated"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  EXPECT_EQ(r.failures[0].field, "BTH.version") << failures(r);
+  EXPECT_EQ(r.failures[0].expected, "0x1 (1) (extension mode)");
+  const auto correct = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1)
+dut post_send A opcode=SEND len=8
+*    > BTH(opcode=RC_SEND_ONLY, psn=Q)/MXH(msn=1)/Raw(len=8)
++0   < BTH(opcode=RC_ACKNOWLEDGE, psn=Q)/AETH(syndrome=ACK, msn=1)/SACKETH(mpr=8, sacked=[])
+dut expect_completion A status=SUCCESS opcode=SEND
+)");
+  EXPECT_EQ(correct.verdict, report::Verdict::kPass) << failures(correct);
+}
+
+TEST(ExtExchange, BothSackedAndBitmapOnAnInjectedPacketIsAnError) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1)
+0    < BTH(opcode=RC_ACKNOWLEDGE, psn=Q)/AETH(syndrome=ACK)/SACKETH(sacked=[Q+1], bitmap=3)
+)");
+  EXPECT_EQ(r.verdict, report::Verdict::kError);
+  EXPECT_NE(r.reason.find("give sacked=[...] or bitmap=..., not both"), std::string::npos)
+      << r.reason;
+}
+
+}  // namespace
+}  // namespace mr::engine
