@@ -128,7 +128,7 @@ std::vector<Frame> with(std::vector<Frame> v, const std::function<void(std::vect
 const std::vector<Plant>& plants() {
   static const std::vector<Plant> kPlants{
       {"clean", clean},
-      {"wf02-tver", [] { return with(clean(), [](auto& v) { v[9].p.bth.version = 1; }); }},
+      {"wf02-tver", [] { return with(clean(), [](auto& v) { v[9].p.bth.version = 2; }); }},
       {"wf04-reserved", [] { return with(clean(), [](auto& v) { v[9].p.bth.resv7 = 1; }); }},
       {"wf06-padding",
        [] {

@@ -82,11 +82,17 @@ Expected<SuiteIndex, std::string> index_suite(const ListOptions& o,
 
 // Every clause of the catalog, in its order, with its tests; and the base MUST clauses that
 // an applicable test covers.
-struct Coverage {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+// MUST and MUST-IF clauses of one part of the spec (Part I "base", Part II "ext").
+struct PartCoverage {
   int must_total = 0;
   int must_covered = 0;
   std::vector<std::string> uncovered_must;
+};
+
+struct Coverage {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  PartCoverage base;
+  PartCoverage ext;
 };
 
 Coverage coverage(const spec::ClauseCatalog& catalog,
@@ -98,12 +104,13 @@ Coverage coverage(const spec::ClauseCatalog& catalog,
     const auto& tests = found != by_clause.end() ? found->second : kNone;
     const bool covered =
         std::any_of(tests.begin(), tests.end(), [](const TestInfo& t) { return t.applicable; });
-    if (c.part == "base" && (c.level == "MUST" || c.level == "MUST-IF")) {
-      ++cov.must_total;
+    if (c.level == "MUST" || c.level == "MUST-IF") {
+      PartCoverage& part = c.part == "base" ? cov.base : cov.ext;
+      ++part.must_total;
       if (covered) {
-        ++cov.must_covered;
+        ++part.must_covered;
       } else {
-        cov.uncovered_must.push_back(c.id);
+        part.uncovered_must.push_back(c.id);
       }
     }
     nlohmann::ordered_json row = {
@@ -118,9 +125,12 @@ Coverage coverage(const spec::ClauseCatalog& catalog,
 
 void print_json(const Coverage& cov) {
   std::cout << nlohmann::ordered_json{{"clauses", cov.rows},
-                                      {"base_must_total", cov.must_total},
-                                      {"base_must_covered", cov.must_covered},
-                                      {"base_must_uncovered", cov.uncovered_must}}
+                                      {"base_must_total", cov.base.must_total},
+                                      {"base_must_covered", cov.base.must_covered},
+                                      {"base_must_uncovered", cov.base.uncovered_must},
+                                      {"ext_must_total", cov.ext.must_total},
+                                      {"ext_must_covered", cov.ext.must_covered},
+                                      {"ext_must_uncovered", cov.ext.uncovered_must}}
                    .dump(2)
             << "\n";
 }
@@ -134,10 +144,12 @@ void print_table(const Coverage& cov) {
                 row["level"].get<std::string>().c_str(), row["part"].get<std::string>().c_str(),
                 tps.empty() ? " -- no test purpose" : tps.c_str());
   }
-  std::printf("\nbase MUST clauses covered: %d of %d\n", cov.must_covered, cov.must_total);
-  if (!cov.uncovered_must.empty()) {
-    std::printf("uncovered base MUST clauses:");
-    for (const auto& id : cov.uncovered_must) std::printf(" %s", id.c_str());
+  std::printf("\n");
+  for (const auto& [name, part] : {std::pair{"base", &cov.base}, std::pair{"ext", &cov.ext}}) {
+    std::printf("%s MUST clauses covered: %d of %d\n", name, part->must_covered, part->must_total);
+    if (part->uncovered_must.empty()) continue;
+    std::printf("uncovered %s MUST clauses:", name);
+    for (const auto& id : part->uncovered_must) std::printf(" %s", id.c_str());
     std::printf("\n");
   }
 }

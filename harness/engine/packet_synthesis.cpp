@@ -219,8 +219,13 @@ class FrameSynthesis {
       p_.deth = wire::Deth{*c_.qkey, 0, c_.tester_qpn};
     }
     // The bitmap reports the listed PSNs and, as spec 19.3 says, every PSN up to BTH.psn.
-    if (sacked_ && p_.sacketh)
-      p_.sacketh->bitmap = sack_bitmap(*p_.sacketh, p_.bth.psn.value(), *sacked_);
+    // A NAK's cumulative PSN is not in its BTH: R - 1 here (sack_psn_list.h).
+    if (sacked_ && p_.sacketh) {
+      const bool nak = p_.aeth && !wire::is_ack(p_.aeth->syndrome.value());
+      const uint32_t cumulative =
+          nak ? wire::psn_add(p_.sacketh->sack_ref.value(), -1) : p_.bth.psn.value();
+      p_.sacketh->bitmap = sack_bitmap(*p_.sacketh, cumulative, *sacked_);
+    }
     p_.payload = payload_;
     static const std::vector<uint8_t> kZeros(3, 0);
     wire::BuildOptions options;
@@ -510,11 +515,12 @@ class FrameMatch {
       auto want = evaluate_psn_list(arg.value, symbols_);
       if (!want) return Unexpected(SynthesisError{arg.pos, "SACKETH.sacked: " + want.error()});
       // In PSN order after the cumulative PSN, as the reading lists them.
-      const uint32_t cumulative = p_.bth.psn.value();
-      std::ranges::sort(*want, {},
-                        [&](uint32_t psn) { return (psn - cumulative) & wire::kPsnMask; });
-      const auto [last, end] = std::ranges::unique(*want);
-      want->erase(last, end);
+      const bool nak = p_.aeth && !wire::is_ack(p_.aeth->syndrome.value());
+      const uint32_t cumulative = cumulative_psn(*p_.sacketh, p_.bth.psn.value(), nak);
+      const auto after = [&](uint32_t psn) { return (psn - cumulative) & wire::kPsnMask; };
+      std::sort(want->begin(), want->end(),
+                [&](uint32_t a, uint32_t b) { return after(a) < after(b); });
+      want->erase(std::unique(want->begin(), want->end()), want->end());
       const SackReading got = read_sack(*p_.sacketh, cumulative);
       if (got.sacked != *want) {
         char base[48];
@@ -523,10 +529,11 @@ class FrameMatch {
                       (p_.sacketh->bitmap_base().value() + 63) & wire::kPsnMask);
         out_.push_back({arg.pos, "SACKETH.sacked", expected_text(arg.value, psn_list_text(*want)),
                         psn_list_text(got.sacked),
-                        std::string(base) + "; the PSNs after BTH.psn it reports received"});
+                        std::string(base) + "; the PSNs after the cumulative PSN " +
+                            psn_list_text(std::span(&cumulative, 1)) + " it reports received"});
       }
       if (!got.missing_at_or_before.empty()) {
-        out_.push_back({arg.pos, "SACKETH.bitmap", "every PSN at or before BTH.psn reported",
+        out_.push_back({arg.pos, "SACKETH.bitmap", "every PSN at or before the cumulative PSN",
                         "missing " + psn_list_text(got.missing_at_or_before),
                         "spec 19.3: PSNs at or before the cumulative PSN count as received"});
       }

@@ -26,6 +26,15 @@ Expected<std::vector<uint32_t>, std::string> evaluate_psn_list(const script::Exp
   return out;
 }
 
+uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool is_nak) {
+  if (!is_nak) return bth_psn;
+  const uint32_t ref = sacketh.sack_ref.value();
+  const uint32_t from = (ref - sacketh.bitmap_base().value()) & wire::kPsnMask;
+  uint32_t run = 0;
+  while (from + run < kBitmapBits && ((sacketh.bitmap.value() >> (from + run)) & 1) != 0) ++run;
+  return (ref - 1 + run) & wire::kPsnMask;
+}
+
 bool at_or_before(uint32_t psn, uint32_t cumulative) {
   const uint32_t d = (psn - cumulative) & wire::kPsnMask;
   return d == 0 || d >= kHalfPsnSpace;

@@ -53,6 +53,18 @@ TEST(SackPsnList, AnOffsetMovesTheBase) {
   EXPECT_TRUE(read_sack(back, 0x0ff).sacked.empty());
 }
 
+TEST(SackPsnList, ANaksCumulativePsnIsReadFromTheRunOfOnesAtTheReference) {
+  wire::Sacketh s = sacketh(0x100);
+  s.bitmap = 0b1011;  // 0x100 and 0x101 received, 0x102 missing, 0x103 SACKed
+  EXPECT_EQ(cumulative_psn(s, 0x105, /*is_nak=*/true), 0x101U);
+  EXPECT_EQ(cumulative_psn(s, 0x105, /*is_nak=*/false), 0x105U);  // an ACK says it
+  s.bitmap = 0;
+  EXPECT_EQ(cumulative_psn(s, 0x105, true), 0x0ffU);
+  wire::Sacketh moved = sacketh(0x100, 64);  // the reference lies before the bitmap
+  moved.bitmap = ~uint64_t{0};
+  EXPECT_EQ(cumulative_psn(moved, 0x105, true), 0x0ffU);
+}
+
 TEST(SackPsnList, PsnsWrapModulo2To24) {
   script::Expr list;
   list.kind = script::Expr::Kind::kList;

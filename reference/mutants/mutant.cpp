@@ -220,6 +220,10 @@ constexpr std::array kTable{
                "answers a duplicate packet with DUP = 0"},
     MutantInfo{M::kExtGoBackN, "ext-go-back-n", "MR-OO-01 MR-OO-09 MR-SA-03",
                "an Ext receiver drops every packet after a gap, as a base one would"},
+    MutantInfo{M::kExtMxhVersionUnchecked, "ext-mxh-version-unchecked", "MR-EX-07",
+               "an Ext QP processes packets whose MXH version is not 1"},
+    MutantInfo{M::kExtRnrRecordsPsn, "ext-rnr-records-psn", "MR-OO-11",
+               "records a SEND it answered with an RNR NAK as received"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

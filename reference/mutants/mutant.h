@@ -143,6 +143,8 @@ enum class Mutant : uint8_t {
   kExtEvNotEchoed,
   kExtDupNotFlagged,
   kExtGoBackN,
+  kExtMxhVersionUnchecked,
+  kExtRnrRecordsPsn,
   kCount,
 };
 

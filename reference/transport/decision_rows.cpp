@@ -157,6 +157,8 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtEvNotEchoed, &ExtensionDecisions::echoes_ev, false},
     {Mutant::kExtDupNotFlagged, &ExtensionDecisions::flags_duplicates, false},
     {Mutant::kExtGoBackN, &ExtensionDecisions::accepts_out_of_order, false},
+    {Mutant::kExtMxhVersionUnchecked, &ExtensionDecisions::checks_mxh_version, false},
+    {Mutant::kExtRnrRecordsPsn, &ExtensionDecisions::rnr_leaves_psn_unrecorded, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

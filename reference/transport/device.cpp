@@ -587,7 +587,10 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
   // which the accept-tver-nonzero mutant breaks).
   const bool wrong_version = qp.ext ? !p.bth.is_ext() && decide_.extension.drops_base_packets
                                     : p.bth.version != 0 && decide_.receive.checks_bth_version;
-  if (wrong_version) {
+  // MR-EX-07: an MXH of another version is another protocol's header: dropped, unanswered.
+  const bool wrong_mxh =
+      qp.ext && p.mxh && p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version;
+  if (wrong_version || wrong_mxh) {
     ++counters_.dropped_tver;
     return;
   }

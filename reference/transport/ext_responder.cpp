@@ -681,6 +681,8 @@ ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t syndrome, QpC
 ExtRespState rnr_nak(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
   ++ctx.counters.send_rnr_err;
   answer(qp, r, /*duplicate=*/false, ctx);
+  // The ext-rnr-records-psn mutant: the PSN counts as received, its retransmission as a copy.
+  if (!ctx.decide.extension.rnr_leaves_psn_unrecorded) qp.ext->window.record(r.p.bth.psn);
   send_ext_ack(qp, wire::rnr_nak(qp.attr.min_rnr_timer), r.p.bth.psn, ctx);
   return ExtRespState::kDone;
 }

@@ -20,6 +20,8 @@ struct ExtensionDecisions {
   Decision echoes_ev{true};                     // MR-SA-20, MR-MU-07
   Decision flags_duplicates{true};              // MR-SA-13
   Decision accepts_out_of_order{true};          // MR-OO-01, MR-OO-09: not go-back-N
+  Decision checks_mxh_version{true};            // MR-EX-07
+  Decision rnr_leaves_psn_unrecorded{true};     // MR-OO-11
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

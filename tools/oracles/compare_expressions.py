@@ -41,7 +41,8 @@ conf.verb = 0
 SCAPY_LAYERS = {"Ether": Ether, "Dot1Q": Dot1Q, "IP": IP, "IPv6": IPv6, "UDP": UDP, "Raw": Raw,
                 "BTH": roce.BTH, "AETH": roce.AETH, "CNPPadding": roce.CNPPadding}
 EXTENSION_LAYERS = {c.__name__: c for c in (ms.RDETH, ms.DETH, ms.FETH, ms.RETH, ms.AtomicETH,
-                                            ms.ImmDt, ms.IETH, ms.AtomicAckETH)}
+                                            ms.ImmDt, ms.IETH, ms.AtomicAckETH, ms.MXH,
+                                            ms.SACKETH, ms.CRETH, ms.RSYNETH)}
 # IBTA AETH syndromes (9.7.5.1.1): 0x00-0x1f ACK (0x1f: no credit count), 0x20 RNR NAK,
 # 0x60 | NAK code.
 SYNDROMES = {"ACK": 0x1F, "RNR_NAK": 0x20, "NAK_PSN_SEQUENCE_ERROR": 0x60,
@@ -63,6 +64,10 @@ def namespace():
         if name not in ns:
             ns[name] = op
             not_in_scapy.add(name)
+    # The values only extension mode has (table 19.1), named as our codec names them.
+    for op in (ms._mr.OP_PROBE, ms._mr.OP_CREDIT, ms._mr.OP_RESYNC):
+        ns["RC_" + ms.EXT_OPCODES[op][0]] = op
+        not_in_scapy.add("RC_" + ms.EXT_OPCODES[op][0])
     return ns, not_in_scapy
 
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "harness/engine/evaluate.h"
+#include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::oracles {
@@ -87,6 +88,7 @@ Expected<engine::ConnectionDefaults, std::string> engine_connection(const Connec
       return Unexpected(std::string("the engine has no IPv6 connections"));
     }
   }
+  e.ext = c.ext;
   if (c.vlan) {
     if constexpr (requires { e.vlan = *c.vlan; }) {
       e.vlan = *c.vlan;
@@ -114,10 +116,13 @@ class LayerText {
  public:
   explicit LayerText(std::string name) : name_(std::move(name)) {}
 
+  // Every field the script gives but `skip` (a harness-only field Scapy lacks).
   Expected<void, SynthesisError> add_script_fields(const Layer& l,
-                                                   const engine::SymbolTable& symbols) {
+                                                   const engine::SymbolTable& symbols,
+                                                   std::string_view skip = {}) {
     const bool addresses = l.name == "Ether" || l.name == "IP" || l.name == "IPv6";
     for (const FieldArg& a : l.args) {
+      if (a.name == skip) continue;
       const bool as_string = addresses && (a.name == "src" || a.name == "dst");
       auto v = python_text(a.value, symbols, as_string);
       if (!v) return Unexpected(SynthesisError{a.pos, l.name + "." + a.name + ": " + v.error()});
@@ -201,6 +206,8 @@ Expected<std::string, std::string> python_text(const Expr& e, const engine::Symb
     }
     case Expr::Kind::kWildcard:
       return Unexpected(std::string("'*' has no Scapy value"));
+    case Expr::Kind::kList:
+      return Unexpected(std::string("a list has no Scapy value"));
   }
   return Unexpected(std::string("bad expression"));
 }
@@ -279,15 +286,26 @@ Expected<void, SynthesisError> add_lower_layers(std::vector<LayerText>& out,
 
 // BTH and the layers after it in the script's order, with a UD connection's DETH, the BTH
 // fields the engine fills, and the pad bytes (Scapy's BTH neither counts nor adds them).
-Expected<void, SynthesisError> add_transport_layers(
-    std::vector<LayerText>& out, const script::PacketExpr& p, const Connection& conn,
-    const engine::ConnectionDefaults& c, const engine::SymbolTable& symbols, uint64_t pad) {
+Expected<void, SynthesisError> add_transport_layers(std::vector<LayerText>& out,
+                                                    const script::PacketExpr& p,
+                                                    const Connection& conn,
+                                                    const engine::ConnectionDefaults& c,
+                                                    const engine::SymbolTable& symbols,
+                                                    uint64_t pad, uint64_t sack_bitmap) {
   if (find(p, "BTH") == nullptr) out.emplace_back("BTH");
   for (const Layer& l : p.layers) {
     if (l.name == "Ether" || l.name == "Dot1Q" || l.name == "IP" || l.name == "IPv6" ||
         l.name == "UDP")
       continue;
     LayerText& t = out.emplace_back(l.name);
+    if (l.name == "SACKETH" && gives(&l, "sacked")) {
+      // `sacked` is the harness's notation for the bitmap (docs/test-language.md); Scapy gets
+      // the bitmap it stands for, as sack_psn_list computes it (its own tests check that
+      // mapping), and checks every field's place in the header.
+      if (auto r = t.add_script_fields(l, symbols, "sacked"); !r) return r;
+      t.add("bitmap", hex(sack_bitmap));
+      continue;
+    }
     if (auto r = t.add_script_fields(l, symbols); !r) return r;
     // On a UD connection a DETH's unnamed fields are the connection's.
     if (l.name == "DETH" && conn.qkey) {
@@ -308,6 +326,7 @@ Expected<void, SynthesisError> add_transport_layers(
     if (t.name() != "BTH") continue;
     const Layer* given = find(p, "BTH");
     if (!gives(given, "dqpn")) t.add("dqpn", hex(c.dut_qpn));
+    if (c.ext && !gives(given, "version")) t.add("version", hex(wire::kExtVersion));
     if (!gives(given, "padcount")) t.add("padcount", hex(pad));
   }
   if (pad > 0) out.emplace_back("Raw").add("load", "bytes(" + hex(pad) + ")");
@@ -335,7 +354,13 @@ Expected<ScapyCase, SynthesisError> scapy_case(script::PacketLine& line,
 
   std::vector<LayerText> out;
   if (auto ok = add_lower_layers(out, p, conn, c, symbols); !ok) return Unexpected(ok.error());
-  if (auto ok = add_transport_layers(out, p, conn, c, symbols, *pad); !ok) {
+  // The SACKETH bitmap our builder wrote from a `sacked=[...]` list (0 without one).
+  uint64_t sack_bitmap = 0;
+  if (auto d = wire::decode_frame(*bytes)) {
+    if (const auto* roce = std::get_if<wire::DecodedRoce>(&*d); roce && roce->packet.sacketh)
+      sack_bitmap = roce->packet.sacketh->bitmap.value();
+  }
+  if (auto ok = add_transport_layers(out, p, conn, c, symbols, *pad, sack_bitmap); !ok) {
     return Unexpected(ok.error());
   }
   ScapyCase result;

@@ -37,6 +37,7 @@ struct Connection {
   std::optional<wire::Ipv6Address> dut_ip6;
   std::optional<uint16_t> vlan;  // a VLAN connection (create_qp vlan=VID pcp=N)
   uint8_t pcp = 0;
+  bool ext = false;  // an extension-mode connection (create_qp ext=1): TVer 1 by default
 
   bool ipv6() const { return tester_ip6.has_value() && dut_ip6.has_value(); }
   // The same connection seen from the DUT: what the engine expects on a `>` line.

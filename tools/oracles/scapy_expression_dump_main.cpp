@@ -106,6 +106,9 @@ SymbolTable bind_symbols(const std::vector<QpSpec>& qps, Connection& connection)
       connection.vlan = static_cast<uint16_t>(number_option(qps[i], "vlan", 0));
       connection.pcp = static_cast<uint8_t>(number_option(qps[i], "pcp", 0));
     }
+    // ext=1 is the tester's own block; an mxcap=b"..." of the suite lacks a core bit (a
+    // base-mode connection, EXT-NEG-002), which is how it is read here.
+    if (number_option(qps[i], "ext", 0) != 0) connection.ext = true;
   }
   return t;
 }
