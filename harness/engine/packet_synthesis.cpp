@@ -11,6 +11,7 @@
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/byte_array.h"
 #include "reference/wire/frame_builder.h"
+#include "reference/wire/mxcap.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/psn.h"
 
@@ -51,7 +52,7 @@ Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const F
         return;
       }
       // PSN-like fields wrap as on the wire; other values must fit (a typo must not wrap).
-      const bool wraps = arg.name == "psn" || arg.name == "msn";
+      const bool wraps = arg.name == "psn" || arg.name == "msn" || arg.name == "sack_ref";
       if (!T::fits(*v) && !wraps) {
         result = Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": " +
                                                         std::to_string(*v) + " does not fit in " +
@@ -206,7 +207,7 @@ class FrameSynthesis {
                    "IETH DETH CNPPadding MXH SACKETH CRETH RSYNETH Raw)"});
   }
 
-  std::vector<uint8_t> frame() {
+  Expected<std::vector<uint8_t>, SynthesisError> frame() {
     // Ether types follow the layers present unless the script wrote them (a wrong one on
     // purpose is sent as written).
     const uint16_t l3_type =
@@ -218,13 +219,10 @@ class FrameSynthesis {
         c_.qkey && !p_.deth && info && info->has(wire::kDeth)) {
       p_.deth = wire::Deth{*c_.qkey, 0, c_.tester_qpn};
     }
-    // The bitmap reports the listed PSNs and, as spec 19.3 says, every PSN up to BTH.psn.
-    // A NAK's cumulative PSN is not in its BTH: R - 1 here (sack_psn_list.h).
-    if (sacked_ && p_.sacketh) {
-      const bool nak = p_.aeth && !wire::is_ack(p_.aeth->syndrome.value());
-      const uint32_t cumulative =
-          nak ? wire::psn_add(p_.sacketh->sack_ref.value(), -1) : p_.bth.psn.value();
-      p_.sacketh->bitmap = sack_bitmap(*p_.sacketh, cumulative, *sacked_);
+    // A CNP has TVer 0 on an Ext connection too (section 19.1).
+    if (p_.bth.opcode == wire::kOpCnp && !version_given_) p_.bth.version = 0;
+    if (p_.sacketh) {
+      if (auto ok = fill_sacketh(); !ok) return Unexpected(ok.error());
     }
     p_.payload = payload_;
     static const std::vector<uint8_t> kZeros(3, 0);
@@ -277,26 +275,54 @@ class FrameSynthesis {
         continue;
       }
       padcount_given_ = padcount_given_ || arg.name == "padcount";
+      version_given_ = version_given_ || arg.name == "version";
       if (auto r = set_field(p_.bth, "BTH", arg, symbols_); !r) return r;
     }
     return {};
   }
 
+  // What the script leaves out of an injected SACKETH is a conformant ACK's (spec 19.3): the
+  // reference R = (C + 1) rounded down to 8 and the MPR ext=1 offers; the bitmap
+  // reports `sacked` and every PSN up to C. C is an ACK's BTH PSN, the one before a NAK's
+  // (the refused packet follows it), or R - 1 when the script gives R.
+  Expected<void, SynthesisError> fill_sacketh() {
+    wire::Sacketh& h = *p_.sacketh;
+    const bool nak = p_.aeth && !wire::is_ack(p_.aeth->syndrome.value());
+    uint32_t cumulative = nak ? wire::psn_add(p_.bth.psn.value(), -1) : p_.bth.psn.value();
+    if (sack_ref_given_) {
+      if (nak) cumulative = wire::psn_add(h.sack_ref.value(), -1);
+    } else {
+      h.sack_ref = wire::psn_add(cumulative, 1) & ~uint32_t{7};
+    }
+    if (!mpr_given_) h.mpr = wire::Mxcap{}.mpr;  // the window create_qp ext=1 offers
+    if (!sacked_) return {};
+    const uint32_t base = h.bitmap_base().value();
+    for (const uint32_t psn : *sacked_) {
+      if (((psn - base) & wire::kPsnMask) >= 64) {
+        return Unexpected(SynthesisError{
+            sacked_pos_, "SACKETH.sacked: " + psn_list_text(std::span(&psn, 1)) +
+                             " is not among the 64 PSNs the bitmap covers from " +
+                             psn_list_text(std::span(&base, 1)) + " (sack_ref + sack_offset)"});
+      }
+    }
+    h.bitmap = sack_bitmap(h, cumulative, *sacked_);
+    return {};
+  }
+
   Expected<void, SynthesisError> sacketh(const Layer& l) {
     wire::Sacketh& h = p_.sacketh.emplace();
+    sack_ref_given_ = names_field(l, "sack_ref");
+    mpr_given_ = names_field(l, "mpr");
     for (const auto& arg : l.args) {
       if (arg.value.kind == Expr::Kind::kWildcard) {
         return Unexpected(
             SynthesisError{arg.pos, "'*' (don't care) only makes sense on an expected packet"});
       }
-      if (arg.name == "sacked") {
-        if (names_field(l, "bitmap")) {
-          return Unexpected(
-              SynthesisError{arg.pos, "SACKETH: give sacked=[...] or bitmap=..., not both"});
-        }
+      if (arg.name == "sacked") {  // with bitmap= too: refused by the parser (layer_schema)
         auto psns = evaluate_psn_list(arg.value, symbols_);
         if (!psns) return Unexpected(SynthesisError{arg.pos, "SACKETH.sacked: " + psns.error()});
         sacked_ = std::move(*psns);
+        sacked_pos_ = arg.pos;
         continue;
       }
       if (auto r = set_field(h, "SACKETH", arg, symbols_); !r) return r;
@@ -321,6 +347,10 @@ class FrameSynthesis {
   std::vector<uint8_t> payload_;
   std::optional<uint32_t> icrc_;
   std::optional<std::vector<uint32_t>> sacked_;
+  script::Position sacked_pos_;
+  bool sack_ref_given_ = false;
+  bool mpr_given_ = false;
+  bool version_given_ = false;
   bool padcount_given_ = false;
   bool udp_checksum_ = false;
   bool ip_checksum_given_ = false;
@@ -382,7 +412,7 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
       }
       // PSN and MSN arithmetic wraps as on the wire; any other value must fit its field.
       const uint64_t masked = *want & T::kMax;
-      const bool wraps = arg.name == "psn" || arg.name == "msn";
+      const bool wraps = arg.name == "psn" || arg.name == "msn" || arg.name == "sack_ref";
       if (!wraps && masked != *want) {
         err = Unexpected(SynthesisError{arg.pos, where + ": " + std::to_string(*want) +
                                                      " does not fit in " +
@@ -515,8 +545,11 @@ class FrameMatch {
       auto want = evaluate_psn_list(arg.value, symbols_);
       if (!want) return Unexpected(SynthesisError{arg.pos, "SACKETH.sacked: " + want.error()});
       // In PSN order after the cumulative PSN, as the reading lists them.
-      const bool nak = p_.aeth && !wire::is_ack(p_.aeth->syndrome.value());
-      const uint32_t cumulative = cumulative_psn(*p_.sacketh, p_.bth.psn.value(), nak);
+      // A NAK's BTH PSN is the packet it refuses, an ATOMIC_ACKNOWLEDGE's its ATOMIC's
+      // (MR-AT-06): neither is the cumulative PSN, which their bitmap then shows.
+      const bool from_bitmap = (p_.aeth && !wire::is_ack(p_.aeth->syndrome.value())) ||
+                               p_.bth.opcode == wire::kOpRcAtomicAcknowledge;
+      const uint32_t cumulative = cumulative_psn(*p_.sacketh, p_.bth.psn.value(), from_bitmap);
       const auto after = [&](uint32_t psn) { return (psn - cumulative) & wire::kPsnMask; };
       std::sort(want->begin(), want->end(),
                 [&](uint32_t a, uint32_t b) { return after(a) < after(b); });

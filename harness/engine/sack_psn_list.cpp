@@ -26,8 +26,8 @@ Expected<std::vector<uint32_t>, std::string> evaluate_psn_list(const script::Exp
   return out;
 }
 
-uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool is_nak) {
-  if (!is_nak) return bth_psn;
+uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool from_bitmap) {
+  if (!from_bitmap) return bth_psn;
   const uint32_t ref = sacketh.sack_ref.value();
   const uint32_t from = (ref - sacketh.bitmap_base().value()) & wire::kPsnMask;
   uint32_t run = 0;
@@ -36,8 +36,9 @@ uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool is_
 }
 
 bool at_or_before(uint32_t psn, uint32_t cumulative) {
+  // Section 21.1's d = p - (C + 1) >= 2^23, with d here one more.
   const uint32_t d = (psn - cumulative) & wire::kPsnMask;
-  return d == 0 || d >= kHalfPsnSpace;
+  return d == 0 || d > kHalfPsnSpace;
 }
 
 uint64_t sack_bitmap(const wire::Sacketh& sacketh, uint32_t cumulative,

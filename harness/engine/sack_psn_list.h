@@ -24,10 +24,11 @@ Expected<std::vector<uint32_t>, std::string> evaluate_psn_list(const script::Exp
                                                                const SymbolTable& symbols);
 
 // The cumulative PSN an ACK or NAK's SACKETH stands on. An ACK says it: its BTH PSN. A NAK's
-// BTH PSN is the packet it refuses, so there it is read from the bitmap: R = (C + 1) rounded
-// down to 8, every PSN from R to C received and C + 1 not, so with R inside the bitmap C is
-// R - 1 plus the run of ones from R; otherwise R - 1.
-uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool is_nak);
+// BTH PSN is the packet it refuses, an ATOMIC_ACKNOWLEDGE's its ATOMIC's; there
+// (`from_bitmap`) it is read from the bitmap: R = (C + 1) rounded down to 8, every PSN from R
+// to C received and C + 1 not, so with R inside the bitmap C is R - 1 plus the run of ones
+// from R; otherwise R - 1.
+uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool from_bitmap);
 
 // Whether `psn` is at or before `cumulative` in 24-bit PSN order (half the space back).
 bool at_or_before(uint32_t psn, uint32_t cumulative);

@@ -56,8 +56,8 @@ TEST(SackPsnList, AnOffsetMovesTheBase) {
 TEST(SackPsnList, ANaksCumulativePsnIsReadFromTheRunOfOnesAtTheReference) {
   wire::Sacketh s = sacketh(0x100);
   s.bitmap = 0b1011;  // 0x100 and 0x101 received, 0x102 missing, 0x103 SACKed
-  EXPECT_EQ(cumulative_psn(s, 0x105, /*is_nak=*/true), 0x101U);
-  EXPECT_EQ(cumulative_psn(s, 0x105, /*is_nak=*/false), 0x105U);  // an ACK says it
+  EXPECT_EQ(cumulative_psn(s, 0x105, /*from_bitmap=*/true), 0x101U);
+  EXPECT_EQ(cumulative_psn(s, 0x105, /*from_bitmap=*/false), 0x105U);  // an ACK says it
   s.bitmap = 0;
   EXPECT_EQ(cumulative_psn(s, 0x105, true), 0x0ffU);
   wire::Sacketh moved = sacketh(0x100, 64);  // the reference lies before the bitmap
@@ -75,6 +75,14 @@ TEST(SackPsnList, PsnsWrapModulo2To24) {
   ASSERT_TRUE(psns) << psns.error();
   EXPECT_EQ(*psns, (std::vector<uint32_t>{5}));
   EXPECT_EQ(psn_list_text(*psns), "[0x000005]");
+}
+
+TEST(SackPsnList, HalfTheSpaceAheadIsAfterTheCumulativePsn) {
+  // Section 21.1: p is at or before C when p - (C + 1) >= 2^23 modulo 2^24.
+  EXPECT_TRUE(at_or_before(0x100, 0x100));
+  EXPECT_TRUE(at_or_before(0x100 + 0x800001, 0x100));
+  EXPECT_FALSE(at_or_before(0x100 + 0x800000, 0x100));
+  EXPECT_FALSE(at_or_before(0x101, 0x100));
 }
 
 TEST(SackPsnList, ANumberIsNotAList) {

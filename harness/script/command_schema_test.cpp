@@ -164,6 +164,11 @@ TEST(LayerSchema, AListIsOnlyForSacked) {
                              "create_qp mtu: a list is not a value here"));
 }
 
+TEST(LayerSchema, SackedAndBitmapTogetherAreOneFieldGivenTwice) {
+  EXPECT_TRUE(one_diagnostic("0 < SACKETH(sacked=[1], bitmap=3)\n",
+                             "SACKETH: give sacked=[...] or bitmap=..., not both"));
+}
+
 TEST(LayerSchema, AnUnclosedOrOverlongListIsAParseError) {
   EXPECT_TRUE(one_diagnostic("0 > SACKETH(sacked=[1, 2)\n", "expected ',' or ']' in a list"));
   std::string many = "0 > SACKETH(sacked=[";

@@ -134,6 +134,14 @@ void check_packet(const PacketExpr& packet, const std::string& file, std::vector
                          (hint.empty() ? " (known: " + joined(names) + ")" : hint)});
       continue;
     }
+    // sacked=[...] is the bitmap written as PSNs: giving both is one field given twice.
+    if (l.name == "SACKETH") {
+      const auto named = [&](std::string_view n) {
+        return std::ranges::find(l.args, n, &FieldArg::name);
+      };
+      if (const auto s = named("sacked"); s != l.args.end() && named("bitmap") != l.args.end())
+        out.push_back({file, s->pos, "SACKETH: give sacked=[...] or bitmap=..., not both"});
+    }
     for (const FieldArg& a : l.args) {
       const FieldSpec* f = it->field(a.name);
       if (f == nullptr) {

@@ -492,6 +492,11 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   // MR-TR-04: the QP's state, addresses and P_Key as for any packet; BTH and MXH intact.
   QueuePair* qp = admit(p);
   if (qp == nullptr || !p.mxh) return true;
+  // MR-EX-07 as in deliver(): an MXH of another version draws nothing, trimmed or whole.
+  if (p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version) {
+    ++counters_.dropped_tver;
+    return true;
+  }
   now_ns_ = std::max(now_ns_, now_ns);
   QpContext ctx = context(*qp, now_ns);
   const auto* info = wire::opcode_info(p.bth.opcode, p.bth.header_set());

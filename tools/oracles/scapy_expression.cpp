@@ -286,24 +286,25 @@ Expected<void, SynthesisError> add_lower_layers(std::vector<LayerText>& out,
 
 // BTH and the layers after it in the script's order, with a UD connection's DETH, the BTH
 // fields the engine fills, and the pad bytes (Scapy's BTH neither counts nor adds them).
-Expected<void, SynthesisError> add_transport_layers(std::vector<LayerText>& out,
-                                                    const script::PacketExpr& p,
-                                                    const Connection& conn,
-                                                    const engine::ConnectionDefaults& c,
-                                                    const engine::SymbolTable& symbols,
-                                                    uint64_t pad, uint64_t sack_bitmap) {
+Expected<void, SynthesisError> add_transport_layers(
+    std::vector<LayerText>& out, const script::PacketExpr& p, const Connection& conn,
+    const engine::ConnectionDefaults& c, const engine::SymbolTable& symbols, uint64_t pad,
+    const std::optional<wire::Sacketh>& sacketh) {
   if (find(p, "BTH") == nullptr) out.emplace_back("BTH");
   for (const Layer& l : p.layers) {
     if (l.name == "Ether" || l.name == "Dot1Q" || l.name == "IP" || l.name == "IPv6" ||
         l.name == "UDP")
       continue;
     LayerText& t = out.emplace_back(l.name);
-    if (l.name == "SACKETH" && gives(&l, "sacked")) {
-      // `sacked` is the harness's notation for the bitmap (docs/test-language.md); Scapy gets
-      // the bitmap it stands for, as sack_psn_list computes it (its own tests check that
-      // mapping), and checks every field's place in the header.
+    if (l.name == "SACKETH" && sacketh) {
+      // `sacked` is the harness's notation for the bitmap (docs/test-language.md), and the
+      // engine fills sack_ref and mpr where the script is silent: Scapy gets the values the
+      // engine chose (sack_psn_list's and ext_exchange_test's own tests check those
+      // choices) and checks every field's place in the header.
       if (auto r = t.add_script_fields(l, symbols, "sacked"); !r) return r;
-      t.add("bitmap", hex(sack_bitmap));
+      if (gives(&l, "sacked")) t.add("bitmap", hex(sacketh->bitmap.value()));
+      if (!gives(&l, "sack_ref")) t.add("sack_ref", hex(sacketh->sack_ref.value()));
+      if (!gives(&l, "mpr")) t.add("mpr", hex(sacketh->mpr.value()));
       continue;
     }
     if (auto r = t.add_script_fields(l, symbols); !r) return r;
@@ -326,7 +327,9 @@ Expected<void, SynthesisError> add_transport_layers(std::vector<LayerText>& out,
     if (t.name() != "BTH") continue;
     const Layer* given = find(p, "BTH");
     if (!gives(given, "dqpn")) t.add("dqpn", hex(c.dut_qpn));
-    if (c.ext && !gives(given, "version")) t.add("version", hex(wire::kExtVersion));
+    // TVer 1 on an Ext connection, but for a CNP (section 19.1), as the engine builds it.
+    if (c.ext && !gives(given, "version") && opcode_of(given, symbols) != wire::kOpCnp)
+      t.add("version", hex(wire::kExtVersion));
     if (!gives(given, "padcount")) t.add("padcount", hex(pad));
   }
   if (pad > 0) out.emplace_back("Raw").add("load", "bytes(" + hex(pad) + ")");
@@ -354,13 +357,12 @@ Expected<ScapyCase, SynthesisError> scapy_case(script::PacketLine& line,
 
   std::vector<LayerText> out;
   if (auto ok = add_lower_layers(out, p, conn, c, symbols); !ok) return Unexpected(ok.error());
-  // The SACKETH bitmap our builder wrote from a `sacked=[...]` list (0 without one).
-  uint64_t sack_bitmap = 0;
+  // The SACKETH our builder wrote, with what it filled in (its bitmap, sack_ref, mpr).
+  std::optional<wire::Sacketh> sacketh;
   if (auto d = wire::decode_frame(*bytes)) {
-    if (const auto* roce = std::get_if<wire::DecodedRoce>(&*d); roce && roce->packet.sacketh)
-      sack_bitmap = roce->packet.sacketh->bitmap.value();
+    if (const auto* roce = std::get_if<wire::DecodedRoce>(&*d)) sacketh = roce->packet.sacketh;
   }
-  if (auto ok = add_transport_layers(out, p, conn, c, symbols, *pad, sack_bitmap); !ok) {
+  if (auto ok = add_transport_layers(out, p, conn, c, symbols, *pad, sacketh); !ok) {
     return Unexpected(ok.error());
   }
   ScapyCase result;
