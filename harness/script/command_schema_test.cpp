@@ -164,6 +164,15 @@ TEST(LayerSchema, AListIsOnlyForSacked) {
                              "create_qp mtu: a list is not a value here"));
 }
 
+TEST(LayerSchema, AListItemIsAPsn) {
+  EXPECT_TRUE(one_diagnostic("0 > SACKETH(sacked=[P+1, b\"x\"])\n",
+                             "t.mrt:3:26: SACKETH sacked: a list item is a PSN, such as P+2"));
+  EXPECT_TRUE(one_diagnostic("0 > SACKETH(sacked=[[1]])\n", "a list item is a PSN"));
+  EXPECT_TRUE(one_diagnostic("0 > SACKETH(sacked=[*])\n", "a list item is a PSN"));
+  EXPECT_TRUE(one_diagnostic("0 > SACKETH(sacked=[0x1000000])\n",
+                             "16777216 is not a PSN (at most 16777215)"));
+}
+
 TEST(LayerSchema, SackedAndBitmapTogetherAreOneFieldGivenTwice) {
   EXPECT_TRUE(one_diagnostic("0 < SACKETH(sacked=[1], bitmap=3)\n",
                              "SACKETH: give sacked=[...] or bitmap=..., not both"));

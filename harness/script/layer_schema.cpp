@@ -103,6 +103,17 @@ void check_value(const LayerSpec& l, const FieldSpec& f, const FieldArg& a, cons
                                   : "a list is only for SACKETH sacked=[...]")});
     return;
   }
+  // A list's items are PSNs: numbers or PSN arithmetic, never bytes, lists, `*` or rates.
+  for (const Expr& item : v.items) {
+    if (item.kind == Expr::Kind::kBytes || item.kind == Expr::Kind::kBytesOfLength ||
+        item.kind == Expr::Kind::kList || item.kind == Expr::Kind::kWildcard ||
+        item.kind == Expr::Kind::kPercent) {
+      out.push_back({file, item.pos, what + "a list item is a PSN, such as P+2"});
+    } else if (item.kind == Expr::Kind::kNumber && item.number > 0xffffff) {
+      out.push_back({file, item.pos,
+                     what + std::to_string(item.number) + " is not a PSN (at most 16777215)"});
+    }
+  }
   if (v.kind == Expr::Kind::kName && !wire::opcode_by_name(v.text) &&
       !wire::syndrome_by_name(v.text)) {
     const std::string hint = did_you_mean(v.text, views(value_names()));
