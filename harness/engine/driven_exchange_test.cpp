@@ -11,6 +11,7 @@
 
 #include "harness/dut/embedded/embedded_reference_port.h"
 #include "harness/engine/test_runner.h"
+#include "harness/engine/testing/reference_run.h"
 #include "harness/script/parser.h"
 #include "reference/io/capture_reader.h"
 #include "reference/wire/aeth_syndrome.h"
@@ -24,26 +25,15 @@ constexpr const char* kHeader = "# tp: T-1\n# clause: MR-MP-13\n# purpose: p\n# 
 report::TestResult run(const std::string& body, std::vector<std::string> mutants = {},
                        uint64_t seed = 5, std::map<std::string, std::string> levels = {},
                        const std::string& capture = "") {
-  auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");
-  EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
-  auto px = Pixit::load("testcases/pixit/default.pixit.json");
-  EXPECT_TRUE(px) << px.error();
-  dut::EmbeddedReferencePort port(*px, {.seed = seed, .mutants = std::move(mutants)});
-  TestOptions options;
-  options.seed = seed;
-  options.pics = {{"rc.write", true}, {"rc.send", true}};
-  options.clause_levels = std::move(levels);
-  options.capture_path = capture;
-  return run_test(parsed.script, port, *px, options);
+  return testing::run_on_reference(body, {.header = kHeader,
+                                          .pics = {{"rc.write", true}, {"rc.send", true}},
+                                          .mutants = std::move(mutants),
+                                          .seed = seed,
+                                          .clause_levels = std::move(levels),
+                                          .capture_path = capture});
 }
 
-std::string failures(const report::TestResult& r) {
-  std::string s = r.reason;
-  for (const auto& f : r.failures)
-    s += "\n" + std::to_string(f.line) + " " + f.field + " expected " + f.expected + " actual " +
-         f.actual + ": " + f.message;
-  return s;
-}
+std::string failures(const report::TestResult& r) { return testing::failures_text(r); }
 
 constexpr const char* kLossyWrite = R"(dut qp A = create_qp(type=RC, mtu=1024, mr_len=262144)
 tester qp T = create_qp(mr_len=262144)

@@ -8,6 +8,7 @@
 #include "harness/engine/fault_port.h"
 #include "harness/engine/suite_runner.h"
 #include "harness/engine/test_runner.h"
+#include "harness/engine/testing/reference_run.h"
 #include "harness/script/command_schema.h"
 #include "harness/script/parser.h"
 
@@ -23,25 +24,12 @@ Pixit pixit() {
 }
 
 report::TestResult run(const std::string& body, std::vector<std::string> mutants = {}) {
-  const std::string text = std::string(kHeader) + body;
-  auto parsed = script::parse_script(text, "t.mrt");
-  EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
-  const Pixit px = pixit();
-  dut::EmbeddedReferencePort port(px, {.seed = 5, .mutants = std::move(mutants)});
-  TestOptions options;
-  options.seed = 5;
-  options.pics = {{"rc.send", true}, {"rc.read", false}};
-  return run_test(parsed.script, port, px, options);
+  return testing::run_on_reference(body, {.header = kHeader,
+                                          .pics = {{"rc.send", true}, {"rc.read", false}},
+                                          .mutants = std::move(mutants)});
 }
 
-std::string failures(const report::TestResult& r) {
-  std::string s = r.reason;
-  for (const auto& f : r.failures) {
-    s += "\n" + f.file + ":" + std::to_string(f.line) + " " + f.field + " expected " + f.expected +
-         " actual " + f.actual + ": " + f.message;
-  }
-  return s;
-}
+std::string failures(const report::TestResult& r) { return testing::failures_text(r); }
 
 constexpr const char* kSendOnly = R"(dut qp A = create_qp(type=RC, mtu=1024)
 dut post_recv A count=2 len=4096

@@ -3,9 +3,9 @@
 // bitmap as the PSNs it reports; a wrong expectation fails with both sides named.
 #include <gtest/gtest.h>
 
-#include "harness/dut/embedded/embedded_reference_port.h"
-#include "harness/engine/test_runner.h"
-#include "harness/script/parser.h"
+#include <utility>
+
+#include "harness/engine/testing/reference_run.h"
 
 namespace mr::engine {
 namespace {
@@ -13,24 +13,11 @@ namespace {
 constexpr const char* kHeader = "# tp: T-1\n# clause: MR-SA-20\n# purpose: p\n# pics: ext.sack\n";
 
 report::TestResult run(const std::string& body, std::vector<std::string> mutants = {}) {
-  auto parsed = script::parse_script(std::string(kHeader) + body, "t.mrt");
-  EXPECT_TRUE(parsed.ok()) << parsed.diagnostics[0].to_string();
-  auto px = Pixit::load("testcases/pixit/default.pixit.json");
-  EXPECT_TRUE(px) << px.error();
-  dut::EmbeddedReferencePort port(*px, {.seed = 5, .mutants = std::move(mutants)});
-  TestOptions options;
-  options.seed = 5;
-  options.pics = {{"ext.sack", true}};
-  return run_test(parsed.script, port, *px, options);
+  return testing::run_on_reference(
+      body, {.header = kHeader, .pics = {{"ext.sack", true}}, .mutants = std::move(mutants)});
 }
 
-std::string failures(const report::TestResult& r) {
-  std::string s = r.reason;
-  for (const auto& f : r.failures)
-    s += "\n" + std::to_string(f.line) + " " + f.field + " expected " + f.expected + " actual " +
-         f.actual + ": " + f.message;
-  return s;
-}
+std::string failures(const report::TestResult& r) { return testing::failures_text(r); }
 
 // A SEND that overtakes its predecessor, with AR = 1: an ACK of its own at the cumulative
 // PSN, ARA = 1, its EV echoed, the bitmap reporting it; the gap filled, both complete.
