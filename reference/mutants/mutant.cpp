@@ -224,6 +224,8 @@ constexpr std::array kTable{
                "an Ext QP processes packets whose MXH version is not 1"},
     MutantInfo{M::kExtRnrRecordsPsn, "ext-rnr-records-psn", "MR-OO-11",
                "records a SEND it answered with an RNR NAK as received"},
+    MutantInfo{M::kExtReadExecutesAhead, "ext-read-executes-ahead", "MR-OO-10",
+               "executes a READ or ATOMIC that arrives before an earlier PSN at once"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

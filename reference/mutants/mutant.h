@@ -145,6 +145,7 @@ enum class Mutant : uint8_t {
   kExtGoBackN,
   kExtMxhVersionUnchecked,
   kExtRnrRecordsPsn,
+  kExtReadExecutesAhead,
   kCount,
 };
 

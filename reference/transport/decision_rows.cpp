@@ -159,6 +159,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtGoBackN, &ExtensionDecisions::accepts_out_of_order, false},
     {Mutant::kExtMxhVersionUnchecked, &ExtensionDecisions::checks_mxh_version, false},
     {Mutant::kExtRnrRecordsPsn, &ExtensionDecisions::rnr_leaves_psn_unrecorded, false},
+    {Mutant::kExtReadExecutesAhead, &ExtensionDecisions::holds_early_requests, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -76,6 +76,7 @@ struct HeldRequest {
   uint32_t msn = 0;
   uint32_t mxh_offset = 0;  // of this (re)issue: the original READ's PSN is psn - offset / PMTU
   AnsweredPacket answered;  // what its ACK echoes
+  bool answered_while_held = false;  // its ACK left when it arrived early (MR-SA-20)
   // An ATOMIC: its opcode (COMPARE_SWAP or FETCH_ADD) and AtomicETH; none for a READ.
   std::optional<std::pair<uint8_t, wire::AtomicEth>> atomic;
 };

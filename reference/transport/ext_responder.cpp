@@ -480,8 +480,11 @@ bool execute_read(QueuePair& qp, const ext::HeldRequest& h, bool fresh, QpContex
     const uint32_t count = packets_for(h.dma_length, qp.attr.path_mtu);
     for (uint32_t i = 0; i < count; ++i) ext.window.record(wire::psn_add(h.psn, i));
     ext.completions.on_last_packet(h.msn, wire::psn_add(h.psn, count - 1));
+    // Counted before its responses leave: their AETH MSN includes this READ (EX-B6).
+    complete_messages(qp, ctx);
+    if (qp.attr.state == QpState::kError) return false;  // an earlier message failed it
   }
-  ext.acks.on_packet(h.answered);
+  if (!h.answered_while_held) ext.acks.on_packet(h.answered);
   if (allowed && send_ext_read_responses(qp, h, ctx)) return true;
   if (nonfatal(ext)) {
     if (fresh) {
@@ -505,7 +508,7 @@ bool execute_read(QueuePair& qp, const ext::HeldRequest& h, bool fresh, QpContex
 bool execute_atomic(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const auto& [opcode, a] = *h.atomic;
-  ext.acks.on_packet(h.answered);
+  if (!h.answered_while_held) ext.acks.on_packet(h.answered);
   std::optional<uint64_t> original;
   uint8_t nak = wire::kNakInvalidRequest;  // the QP does not allow remote atomics
   if ((qp.attr.access_flags & kQpRemoteAtomic) != 0) {
@@ -573,6 +576,26 @@ void run_held_requests(QueuePair& qp, QpContext& ctx) {
   }
 }
 
+// Holds a READ or ATOMIC until every earlier PSN is in, and runs what can run. One still
+// held is an accepted packet all the same: it is answered now (MR-SA-20: an AR = 1 packet
+// gets its ARA = 1 ACK at once), not when it runs. The ext-read-executes-ahead mutant runs
+// it at once, whatever is missing before it.
+void hold_request(QueuePair& qp, ext::HeldRequest h, QpContext& ctx) {
+  ext::ExtQpState& ext = *qp.ext;
+  if (!ctx.decide.extension.holds_early_requests) {
+    h.atomic ? execute_atomic(qp, h, ctx) : execute_read(qp, h, /*fresh=*/true, ctx);
+    return;
+  }
+  const uint32_t psn = h.psn;
+  ext.held_requests.insert_or_assign(psn, h);
+  run_held_requests(qp, ctx);
+  if (auto held = ext.held_requests.find(psn); held != ext.held_requests.end()) {
+    ext.acks.on_packet(held->second.answered);
+    held->second.answered_while_held = true;
+  }
+  complete_messages(qp, ctx);
+}
+
 ExtRespState read_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const wire::Reth& reth = *r.p.reth;
@@ -591,9 +614,7 @@ ExtRespState read_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
     execute_read(qp, h, /*fresh=*/false, ctx);
     return ExtRespState::kAcknowledge;
   }
-  ext.held_requests.insert_or_assign(h.psn, h);
-  run_held_requests(qp, ctx);
-  complete_messages(qp, ctx);
+  hold_request(qp, h, ctx);
   return ExtRespState::kAcknowledge;
 }
 
@@ -614,16 +635,15 @@ ExtRespState atomic_arrived(QueuePair& qp, const ExtRequest& r, QpContext& ctx) 
                          saved->original, /*trimmed=*/false, ctx);
     return ExtRespState::kDone;
   }
-  ext.held_requests.insert_or_assign(
-      r.p.bth.psn, ext::HeldRequest{.psn = r.p.bth.psn,
-                                    .va = a.va,
-                                    .rkey = a.rkey,
-                                    .dma_length = 8,
-                                    .msn = r.p.mxh->msn,
-                                    .answered = answered_of(r.p, /*duplicate=*/false, ctx.now_ns),
-                                    .atomic = std::pair{static_cast<uint8_t>(r.p.bth.opcode), a}});
-  run_held_requests(qp, ctx);
-  complete_messages(qp, ctx);
+  hold_request(qp,
+               ext::HeldRequest{.psn = r.p.bth.psn,
+                                .va = a.va,
+                                .rkey = a.rkey,
+                                .dma_length = 8,
+                                .msn = r.p.mxh->msn,
+                                .answered = answered_of(r.p, /*duplicate=*/false, ctx.now_ns),
+                                .atomic = std::pair{static_cast<uint8_t>(r.p.bth.opcode), a}},
+               ctx);
   return ExtRespState::kAcknowledge;
 }
 

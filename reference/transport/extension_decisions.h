@@ -22,6 +22,7 @@ struct ExtensionDecisions {
   Decision accepts_out_of_order{true};          // MR-OO-01, MR-OO-09: not go-back-N
   Decision checks_mxh_version{true};            // MR-EX-07
   Decision rnr_leaves_psn_unrecorded{true};     // MR-OO-11
+  Decision holds_early_requests{true};          // MR-OO-10: READ/ATOMIC wait for the gap
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
