@@ -226,6 +226,23 @@ constexpr std::array kTable{
                "records a SEND it answered with an RNR NAK as received"},
     MutantInfo{M::kExtReadExecutesAhead, "ext-read-executes-ahead", "MR-OO-10",
                "executes a READ or ATOMIC that arrives before an earlier PSN at once"},
+    MutantInfo{M::kExtArInReadResponse, "ext-ar-in-read-response", "MR-SA-29",
+               "copies the READ request's AR into every READ response"},
+    MutantInfo{M::kExtOowNakCumulativePsn, "ext-oow-nak-cumulative-psn", "MR-NK-06 MR-NK-01",
+               "sends NAK 0x67 with the cumulative PSN instead of the refused packet's"},
+    MutantInfo{M::kExtRetransmitsSacked, "ext-retransmits-sacked", "MR-SA-04",
+               "on an ACK with ARA = 1 retransmits every PSN after the cumulative one, SACKed "
+               "or not"},
+    MutantInfo{M::kExtRetxNotMarked, "ext-retx-not-marked", "MR-SA-12",
+               "sends retransmissions with MXH RETX = 0"},
+    MutantInfo{M::kExtAraLossIgnored, "ext-ara-loss-ignored", "MR-SA-27",
+               "reads every ACK as ARA = 0: an ARA ACK's holes wait for the RTO"},
+    MutantInfo{M::kExtSackOffsetUnchecked, "ext-sack-offset-unchecked", "MR-SA-22",
+               "reads the bitmap of an ACK whose SACK offset is not a multiple of 8"},
+    MutantInfo{M::kExtNakAcknowledges, "ext-nak-acknowledges", "MR-NK-02",
+               "takes NAK 0x65-0x67 for PSN p as a cumulative ACK of p - 1, as base NAKs are"},
+    MutantInfo{M::kExtObeysNak0x60, "ext-obeys-nak-0x60", "MR-NK-05",
+               "answers NAK 0x60 on an Ext QP with go-back-N from its PSN"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -146,6 +146,14 @@ enum class Mutant : uint8_t {
   kExtMxhVersionUnchecked,
   kExtRnrRecordsPsn,
   kExtReadExecutesAhead,
+  kExtArInReadResponse,
+  kExtOowNakCumulativePsn,
+  kExtRetransmitsSacked,
+  kExtRetxNotMarked,
+  kExtAraLossIgnored,
+  kExtSackOffsetUnchecked,
+  kExtNakAcknowledges,
+  kExtObeysNak0x60,
   kCount,
 };
 

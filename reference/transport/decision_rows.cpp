@@ -160,6 +160,14 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtMxhVersionUnchecked, &ExtensionDecisions::checks_mxh_version, false},
     {Mutant::kExtRnrRecordsPsn, &ExtensionDecisions::rnr_leaves_psn_unrecorded, false},
     {Mutant::kExtReadExecutesAhead, &ExtensionDecisions::holds_early_requests, false},
+    {Mutant::kExtArInReadResponse, &ExtensionDecisions::read_responses_without_ar, false},
+    {Mutant::kExtOowNakCumulativePsn, &ExtensionDecisions::oow_nak_names_packet, false},
+    {Mutant::kExtRetransmitsSacked, &ExtensionDecisions::retransmits_only_outstanding, false},
+    {Mutant::kExtRetxNotMarked, &ExtensionDecisions::marks_retransmissions, false},
+    {Mutant::kExtAraLossIgnored, &ExtensionDecisions::repairs_ara_losses, false},
+    {Mutant::kExtSackOffsetUnchecked, &ExtensionDecisions::checks_sack_offset, false},
+    {Mutant::kExtNakAcknowledges, &ExtensionDecisions::naks_acknowledge_nothing, false},
+    {Mutant::kExtObeysNak0x60, &ExtensionDecisions::ignores_nak_0x60, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

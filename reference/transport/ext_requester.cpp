@@ -203,7 +203,9 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   const auto info = wire::opcode_info(opcode);
   wire::RocePacket p = ctx.factory.start(qp, opcode, psn);
   p.bth.version = wire::kExtVersion;
-  wire::Mxh mxh = request_mxh(*entry, retransmission, ctx.now_ns, w.msn, w.rqsn, offset);
+  // The ext-retx-not-marked mutant sends its retransmissions as first transmissions.
+  const bool marked = retransmission && ctx.decide.extension.marks_retransmissions;
+  wire::Mxh mxh = request_mxh(*entry, marked, ctx.now_ns, w.msn, w.rqsn, offset);
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
@@ -384,7 +386,8 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     // Acknowledged since it was queued; a READ's PSNs may be acknowledged while its
     // responses are still missing.
     const bool read = answered_by_response(w->wr.opcode);
-    if (!read && !ext.sent.outstanding(r.psn)) continue;
+    if (!read && !ext.sent.outstanding(r.psn) && ctx.decide.extension.retransmits_only_outstanding)
+      continue;
     // A failed work request's PSNs go again as its RESYNC, not as data (MR-NF-13), and need
     // no credit (section 26.7).
     const bool resync = ext.failed_wqes.contains(w->first_psn);
@@ -682,6 +685,25 @@ void on_trim(QueuePair& qp, const QpContext& ctx) {
   ext.cc->on_loss(mtu, std::nullopt, ctx.now_ns, ext.psns_in_flight * mtu);
 }
 
+// Mutants only: every PSN from `from` up to the newest sent, queued for retransmission.
+void go_back_n(QueuePair& qp, uint32_t from) {
+  ext::ExtQpState& ext = *qp.ext;
+  for (uint32_t psn = from; psn != ext.sent.next_psn(); psn = wire::psn_add(psn, 1))
+    ext.retransmit.push_back({psn, ext::RetransmitCause::kNak});
+}
+
+// The ext-nak-acknowledges mutant: an extension NAK for `psn` read as Part I reads a NAK,
+// a cumulative ACK of psn - 1 (section 22 says it acknowledges nothing, MR-NK-02).
+void acknowledge_before_nak(QueuePair& qp, uint32_t psn, QpContext& ctx) {
+  if (ctx.decide.extension.naks_acknowledge_nothing) return;
+  ext::ExtQpState& ext = *qp.ext;
+  const ext::ExtAckReport report{
+      .cumulative = wire::psn_add(psn, -1), .sack_ref = psn, .mpr = ext.sent.mpr()};
+  const ext::AckOutcome outcome = ext.sent.on_ack(report, ctx.now_ns, ext.rto);
+  ext.psns_in_flight -= std::min<uint64_t>(ext.psns_in_flight, outcome.newly_acknowledged);
+  retire_acknowledged(qp, ctx);
+}
+
 }  // namespace
 
 void run_ext_requester(QueuePair& qp, QpContext& ctx) {
@@ -773,6 +795,7 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
         fail_at(qp, p.bth.psn, WcStatus::kRemoteOperationError, ctx);
         break;
       case wire::kNakPsnOutOfWindow:  // that PSN again, once the window lets it (MR-NK-03)
+        acknowledge_before_nak(qp, p.bth.psn, ctx);  // only the ext-nak-acknowledges mutant
         if (ext.sent.outstanding(p.bth.psn))
           ext.retransmit.push_back({p.bth.psn, ext::RetransmitCause::kNak});
         break;
@@ -787,12 +810,16 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
         break;
       case wire::kNakTrimmed:         // that PSN alone, at once (MR-TR-05); no EV state changes
       case wire::kNakTrimmedLastHop:  // because of it (MR-TR-06); a loss to the window
+        acknowledge_before_nak(qp, p.bth.psn, ctx);  // only the ext-nak-acknowledges mutant
         if (auto r = ext.sent.on_trim_nak(p.bth.psn)) {
           ext.retransmit.push_back(*r);
           on_trim(qp, ctx);
         }
         break;
-      default:  // 0x60 and the codes of later slices are ignored (MR-NK-05)
+      case wire::kNakPsnSequenceError:  // ignored (MR-NK-05), but by the ext-obeys-nak-0x60
+        if (!ctx.decide.extension.ignores_nak_0x60) go_back_n(qp, p.bth.psn);  // mutant
+        break;
+      default:  // the codes of later slices are ignored (MR-NK-05)
         break;
     }
     return;
@@ -805,11 +832,17 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     const uint64_t held = uint64_t{s.service_time} * 64;
     if (rtt > held) ext.rto.sample(rtt - held);
   }
+  const ExtensionDecisions& decide = ctx.decide.extension;
+  // The ext-sack-offset-unchecked mutant reads an unaligned offset as the multiple of 8 below
+  // it; the ext-ara-loss-ignored one reads ARA as 0.
+  const uint16_t sent_offset = s.sack_offset;
+  const auto offset =
+      static_cast<uint16_t>(decide.checks_sack_offset ? sent_offset : sent_offset & ~7U);
   const ext::ExtAckReport report{.cumulative = p.bth.psn,
                                  .sack_ref = s.sack_ref,
-                                 .sack_offset = s.sack_offset,
+                                 .sack_offset = offset,
                                  .bitmap = s.bitmap,
-                                 .ara = s.ara != 0,
+                                 .ara = s.ara != 0 && decide.repairs_ara_losses,
                                  .mpr = s.mpr};
   // Section 20.4: what the echoed entry's path did to the packet (adaptive selection).
   if (auto echoed = ext.evs.find(s.ev_echo))
@@ -840,6 +873,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
                    ctx.now_ns, ext.psns_in_flight * mtu);
   }
   for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
+  // The ext-retransmits-sacked mutant repairs an ARA = 1 ACK by go-back-N.
+  if (report.ara && !decide.retransmits_only_outstanding)
+    go_back_n(qp, wire::psn_add(p.bth.psn, 1));
   // MR-PF-18: an EV silent for an RTO since a SACK-detected loss on it is blamed as its RTO
   // would have been (MR-PF-01), had SACK repair not kept that RTO from expiring.
   for (const uint16_t ev : outcome.silent_evs)

@@ -445,6 +445,8 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRequest& h, QpContext
     mxh.offset = h.mxh_offset + offset;
     mxh.ev = e.ev;
     mxh.plane = e.plane;
+    // MR-SA-29: a response asks for nothing; the ext-ar-in-read-response mutant copies AR.
+    if (!ctx.decide.extension.read_responses_without_ar) mxh.ar = h.answered.ack_request ? 1 : 0;
     p.mxh = mxh;
     if (opcode != wire::kOpRcRdmaReadResponseMiddle)
       p.aeth = wire::Aeth{wire::kSyndromeAck, ext.completions.msn()};
@@ -712,7 +714,11 @@ ExtRespState nak_out_of_window(QueuePair& qp, const ExtRequest& r, QpContext& ct
   ++ctx.counters.out_of_seq_request;
   qp.ext->acks.on_beyond_window();
   answer(qp, r, /*duplicate=*/false, ctx);
-  send_ext_ack(qp, wire::kNakPsnOutOfWindow, r.p.bth.psn, ctx);
+  // The ext-oow-nak-cumulative-psn mutant names the cumulative PSN, as a base NAK would.
+  const uint32_t refused = r.p.bth.psn;
+  const uint32_t named =
+      ctx.decide.extension.oow_nak_names_packet ? refused : qp.ext->window.cumulative();
+  send_ext_ack(qp, wire::kNakPsnOutOfWindow, named, ctx);
   return ExtRespState::kDone;
 }
 

@@ -1,7 +1,8 @@
 // File: extension_decisions.h
 //
 // The decisions of extension mode (Part II) that a mutant can break: negotiation
-// (MR-EX), the receiver's selective ACK (MR-SA) and out-of-order placement (MR-OO).
+// (MR-EX), the receiver's and the sender's selective ACK (MR-SA), out-of-order placement
+// (MR-OO) and the extension NAKs (MR-NK).
 // Built once from the mutants (decision_rows.cpp holds the mutant -> decision table).
 #pragma once
 
@@ -23,6 +24,15 @@ struct ExtensionDecisions {
   Decision checks_mxh_version{true};            // MR-EX-07
   Decision rnr_leaves_psn_unrecorded{true};     // MR-OO-11
   Decision holds_early_requests{true};          // MR-OO-10: READ/ATOMIC wait for the gap
+  Decision read_responses_without_ar{true};     // MR-SA-29: AR = 0 in every READ response
+  Decision oow_nak_names_packet{true};          // MR-NK-06: NAK 0x67 carries the packet's PSN
+  // The sender (section 21.2, section 22).
+  Decision retransmits_only_outstanding{true};  // MR-SA-04: never a SACKed PSN
+  Decision marks_retransmissions{true};         // MR-SA-12: RETX = 1 on every retransmission
+  Decision repairs_ara_losses{true};            // MR-SA-27: an ARA = 1 ACK's holes go at once
+  Decision checks_sack_offset{true};            // MR-SA-22: an unaligned offset voids the bitmap
+  Decision naks_acknowledge_nothing{true};      // MR-NK-02: 0x65-0x67 acknowledge no PSN
+  Decision ignores_nak_0x60{true};              // MR-NK-05: no go-back-N on an Ext QP
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

@@ -47,7 +47,11 @@ EXTENSION_LAYERS = {c.__name__: c for c in (ms.RDETH, ms.DETH, ms.FETH, ms.RETH,
 # 0x60 | NAK code.
 SYNDROMES = {"ACK": 0x1F, "RNR_NAK": 0x20, "NAK_PSN_SEQUENCE_ERROR": 0x60,
              "NAK_INVALID_REQUEST": 0x61, "NAK_REMOTE_ACCESS_ERROR": 0x62,
-             "NAK_REMOTE_OPERATIONAL_ERROR": 0x63, "NAK_INVALID_RD_REQUEST": 0x64}
+             "NAK_REMOTE_OPERATIONAL_ERROR": 0x63, "NAK_INVALID_RD_REQUEST": 0x64,
+             # MetaRoCE Part II, section 22's table (Ext QPs only).
+             "NAK_TRIMMED": 0x65, "NAK_TRIMMED_LAST_HOP": 0x66, "NAK_PSN_OUT_OF_WINDOW": 0x67,
+             "NAK_OP_INVALID_REQUEST": 0x68, "NAK_OP_REMOTE_ACCESS": 0x69,
+             "NAK_OP_REMOTE_OPERATIONAL": 0x6A, "NAK_RESOURCE": 0x6B}
 
 
 def namespace():
