@@ -180,6 +180,8 @@ class FrameSynthesis {
       if (!std::holds_alternative<wire::Ipv4>(p_.ip)) p_.ip = default_ipv4(c_);
       // A header checksum the script writes is sent as written, even a wrong one.
       ip_checksum_given_ = names_field(l, "chksum");
+      // So is a total length: a trimming switch may leave the original one (MR-TR-13).
+      ip_length_given_ = names_field(l, "len");
       return set_all(std::get<wire::Ipv4>(p_.ip), l, symbols_);
     }
     if (l.name == "UDP") return udp(l);
@@ -230,6 +232,8 @@ class FrameSynthesis {
     options.fill_padding = !padcount_given_;
     options.fill_udp_checksum = udp_checksum_;
     options.fill_ip_checksum = !ip_checksum_given_;
+    options.fill_ip_length = !ip_length_given_;
+    options.fill_udp_length = !udp_length_given_;
     if (padcount_given_) p_.pad = std::span(kZeros).first(p_.bth.padcount);
     if (icrc_) {
       options.fill_icrc = false;
@@ -245,10 +249,12 @@ class FrameSynthesis {
           l.pos, "IPv6: the PIXIT gives no tester.ipv6/dut.ipv6 addresses for this connection"});
     }
     if (!std::holds_alternative<wire::Ipv6>(p_.ip)) p_.ip = default_ipv6(c_);
+    ip_length_given_ = names_field(l, "plen");
     return set_all(std::get<wire::Ipv6>(p_.ip), l, symbols_);
   }
 
   Expected<void, SynthesisError> udp(const Layer& l) {
+    udp_length_given_ = names_field(l, "len");
     for (const auto& arg : l.args) {
       // Scapy's UDP(chksum=None): the checksum a sender computes (RoCEv2 senders write 0).
       if (arg.name == "chksum" && arg.value.kind == Expr::Kind::kSymbol &&
@@ -354,6 +360,8 @@ class FrameSynthesis {
   bool padcount_given_ = false;
   bool udp_checksum_ = false;
   bool ip_checksum_given_ = false;
+  bool ip_length_given_ = false;  // IPv4 len or IPv6 plen
+  bool udp_length_given_ = false;
   bool ether_type_given_ = false;
   bool vlan_type_given_ = false;
 };

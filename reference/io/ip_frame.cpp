@@ -9,6 +9,17 @@ uint8_t IpFrame::protocol() const {
   return std::get<wire::Ipv4>(ip).proto;
 }
 
+namespace {
+
+// The `declared` bytes the IP header says follow it, or as many as the frame holds when it
+// holds fewer: a packet a trimming switch cut and left its lengths on (spec section 23).
+std::span<const uint8_t> take_body(wire::ByteReader& r, size_t declared, bool& cut) {
+  cut = r.remaining() < declared;
+  return r.take(cut ? r.remaining() : declared);
+}
+
+}  // namespace
+
 Expected<std::optional<IpFrame>, wire::ParseError> parse_ip_frame(std::span<const uint8_t> frame) {
   wire::ByteReader r(frame);
   if (auto ok = r.need(wire::Ether::kSize, wire::Ether::kName); !ok) {
@@ -28,12 +39,15 @@ Expected<std::optional<IpFrame>, wire::ParseError> parse_ip_frame(std::span<cons
     const size_t start = r.offset();
     auto ip = wire::Ipv4::parse(r);
     if (!ip) return Unexpected(ip.error());
-    const size_t body = ip->len - ip->header_size();
-    if (auto ok = r.need(body, "IP payload"); !ok) return Unexpected(ok.error());
+    if (ip->len < ip->header_size()) {
+      return Unexpected(wire::ParseError{
+          "IP", "len", start + 2,
+          "total length " + std::to_string(ip->len.value()) + " is shorter than the header"});
+    }
     if (ip->frag != 0 || (ip->flags & 1U) != 0) {
       return Unexpected(wire::ParseError{"IP", "frag", start + 6, "fragments are not handled"});
     }
-    out.payload = r.take(body);
+    out.payload = take_body(r, ip->len - ip->header_size(), out.cut);
     out.ip = std::move(*ip);
     return std::optional<IpFrame>(std::move(out));
   }
@@ -43,8 +57,7 @@ Expected<std::optional<IpFrame>, wire::ParseError> parse_ip_frame(std::span<cons
     }
     wire::Ipv6 ip;
     ip.read(r);
-    if (auto ok = r.need(ip.plen, "IPv6 payload"); !ok) return Unexpected(ok.error());
-    out.payload = r.take(ip.plen);
+    out.payload = take_body(r, ip.plen, out.cut);
     out.ip = ip;
     return std::optional<IpFrame>(std::move(out));
   }

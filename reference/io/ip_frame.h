@@ -32,6 +32,9 @@ struct IpFrame {
   std::optional<wire::Dot1Q> vlan;
   std::variant<wire::Ipv4, wire::Ipv6> ip;
   std::span<const uint8_t> payload;  // what follows the IP header, as long as IP says
+  // The frame held fewer bytes than the IP header says: the payload is what there was. Only
+  // RoCE takes such a frame (a trimmed packet, judged by its receiver: spec section 23).
+  bool cut = false;
 
   bool is_ipv6() const { return std::holds_alternative<wire::Ipv6>(ip); }
   uint8_t protocol() const;  // IPv4 proto or IPv6 next header

@@ -136,6 +136,7 @@ void Node::handle_arp(std::span<const uint8_t> frame) {
 }
 
 void Node::handle_ip(const IpFrame& ip, const Frame& frame) {
+  if (ip.cut && ip.protocol() != wire::kIpProtoUdp) return drop(NodeDropReason::kMalformed);
   if (const auto* v6 = std::get_if<wire::Ipv6>(&ip.ip)) {
     if (!accepts_ipv6_destination(v6->dst)) return drop(NodeDropReason::kNotForUs);
     if (v6->nh == wire::kIpProtoUdp) return handle_udp(ip.payload, frame);

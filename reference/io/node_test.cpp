@@ -217,6 +217,25 @@ std::vector<uint8_t> roce_frame(const MacAddress& dst_mac, const Ipv4Address& ds
   return wire::build_frame(p);
 }
 
+// Spec section 23: a trimming switch may cut a packet and leave its IP length as it was. The
+// RoCE receiver judges such a frame (a trimmed packet), so the node hands it over; anything
+// else cut short is malformed.
+TEST_F(NodeTest, HandsRoceCutShortOfItsIpLengthToRoceAndDropsOtherCutFrames) {
+  std::vector<std::vector<uint8_t>> delivered;
+  node_.set_roce_handler(
+      [&](std::span<const uint8_t> f, uint64_t) { delivered.emplace_back(f.begin(), f.end()); });
+  const auto whole = roce_frame(kMacB, kIpB);
+  const std::vector<uint8_t> cut(whole.begin(), whole.end() - 4);  // the ICRC gone
+  peer_sends(cut);
+  static constexpr std::array<uint8_t, 8> kData = {'c', 'u', 't', ' ', 's', 'h', 'o', 'r'};
+  const auto echo = build_icmp_echo_frame(kMacA, kMacB, kIpA, kIpB, {true, 0x000a, 7, kData});
+  peer_sends(std::vector<uint8_t>(echo.begin(), echo.end() - 4));
+  ASSERT_EQ(delivered.size(), 1U);
+  EXPECT_EQ(delivered[0], cut);
+  EXPECT_EQ(node_.counters().drops(NodeDropReason::kMalformed), 1U);
+  EXPECT_TRUE(peer_receives().empty()) << "a cut echo request is not answered";
+}
+
 TEST_F(NodeTest, DeliversRoceAndCountsEverythingElse) {
   std::vector<std::pair<std::vector<uint8_t>, uint64_t>> delivered;
   peer_sends(roce_frame(kMacB, kIpB));  // before a handler exists

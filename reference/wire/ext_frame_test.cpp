@@ -285,7 +285,8 @@ TEST(ExtFrame, SpecWorkedExamplesDecodeAndRebuildByteForByte) {
     BuildOptions keep;
     keep.fill_icrc = false;
     keep.fill_ip_checksum = false;
-    keep.fill_lengths = false;
+    keep.fill_ip_length = false;
+    keep.fill_udp_length = false;
     EXPECT_EQ(build_frame(roce->packet, keep), frame) << e.at("id");
   }
   EXPECT_GE(ext, 15);

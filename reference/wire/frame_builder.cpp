@@ -70,7 +70,7 @@ void build_frame_into(const RocePacket& p, const BuildOptions& o, std::vector<ui
   p.for_each_trailer([&](const auto& h) { transport += h.kSize; });
   const size_t udp_len = transport + Udp::kSize;
   Udp udp = p.udp;
-  if (o.fill_lengths) udp.len = udp_len;
+  if (o.fill_udp_length) udp.len = udp_len;
 
   size_t l3_size = Ipv6::kSize;
   if (const auto* v4 = std::get_if<Ipv4>(&p.ip)) l3_size = Ipv4::kMinSize + v4->options.size();
@@ -82,9 +82,9 @@ void build_frame_into(const RocePacket& p, const BuildOptions& o, std::vector<ui
   if (p.vlan) p.vlan->write(w);
   const size_t l3 = w.size();
   if (const auto* given = std::get_if<Ipv4>(&p.ip)) {
-    if (o.fill_lengths || o.fill_ip_checksum) {
+    if (o.fill_ip_length || o.fill_ip_checksum) {
       Ipv4 v4 = *given;
-      if (o.fill_lengths) v4.len = v4.header_size() + udp_len;
+      if (o.fill_ip_length) v4.len = v4.header_size() + udp_len;
       if (o.fill_ip_checksum) v4.chksum = v4.compute_checksum();
       v4.write(w);
     } else {
@@ -92,7 +92,7 @@ void build_frame_into(const RocePacket& p, const BuildOptions& o, std::vector<ui
     }
   } else {
     Ipv6 v6 = std::get<Ipv6>(p.ip);
-    if (o.fill_lengths) v6.plen = udp_len;
+    if (o.fill_ip_length) v6.plen = udp_len;
     v6.write(w);
   }
   const size_t udp_at = w.size();

@@ -22,7 +22,8 @@
 namespace mr::wire {
 
 struct BuildOptions {
-  bool fill_lengths = true;      // IP len / IPv6 plen, UDP len
+  bool fill_ip_length = true;    // IPv4 total length / IPv6 payload length
+  bool fill_udp_length = true;   // UDP length
   bool fill_ip_checksum = true;  // IPv4 header checksum
   bool fill_padding = false;     // padcount = (-payload) & 3 and zero pad bytes, ignoring p.pad
   bool fill_icrc = true;         // otherwise p.icrc is written as given

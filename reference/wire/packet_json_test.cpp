@@ -102,8 +102,10 @@ TEST(PacketFromJson, RoundTripsADecodedPacket) {
     const auto j = nlohmann::json::parse(to_json(std::get<DecodedRoce>(*d)).dump());
     auto owned = packet_from_json(j);
     ASSERT_TRUE(owned) << owned.error();
-    EXPECT_EQ(build_frame(owned->view(),
-                          {.fill_lengths = false, .fill_ip_checksum = false, .fill_icrc = false}),
+    EXPECT_EQ(build_frame(owned->view(), {.fill_ip_length = false,
+                                          .fill_udp_length = false,
+                                          .fill_ip_checksum = false,
+                                          .fill_icrc = false}),
               frame);
   }
 }

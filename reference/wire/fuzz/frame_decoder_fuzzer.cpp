@@ -120,8 +120,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(trimmed->packet.mxh.has_value() == roce->packet.mxh.has_value());
   check(trimmed->packet.reth.has_value() == roce->packet.reth.has_value());
 
-  const BuildOptions as_decoded{
-      .fill_lengths = false, .fill_ip_checksum = false, .fill_padding = false, .fill_icrc = false};
+  const BuildOptions as_decoded{.fill_ip_length = false,
+                                .fill_udp_length = false,
+                                .fill_ip_checksum = false,
+                                .fill_padding = false,
+                                .fill_icrc = false};
   const auto rebuilt = build_frame(roce->packet, as_decoded);
   // Byte for byte the frame's IP datagram (what follows it, Ethernet padding, is not read).
   check(rebuilt.size() == datagram_end(*roce));
