@@ -81,8 +81,8 @@ void ReferenceBackend::recreate_device() {
   config.seed = options_.seed;
   config.mutants = options_.mutants;
   config.decision_log = options_.decision_log;
-  // Part II (the parts built so far): QPs whose peer block allows it run in extension mode.
-  config.mxcap = wire::Mxcap{};
+  // Part II: QPs whose peer block allows it run in extension mode.
+  config.mxcap = reference_mxcap();
   device_ = std::make_unique<transport::Device>(config);
   objects_.clear();
 }

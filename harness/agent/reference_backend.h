@@ -40,6 +40,7 @@
 #include "reference/io/node.h"
 #include "reference/mutants/mutant.h"
 #include "reference/transport/device.h"
+#include "reference/wire/mxcap.h"
 
 namespace mr::agent {
 
@@ -129,5 +130,8 @@ class ReferenceBackend final : public DutBackend {
 
 // The PICS features the reference claims (those reference.pics.json sets to true).
 std::vector<std::string> reference_pics_features();
+// The MXCAP block the reference offers its peers (spec section 18): the Part II features it
+// implements and will run when the peer's block asks for them too.
+wire::Mxcap reference_mxcap();
 
 }  // namespace mr::agent

@@ -13,7 +13,16 @@ std::vector<std::string> reference_pics_features() {
   return {"roce.v2",  "ipv4",      "ipv6",   "vlan",   "rc.send",         "rc.write",
           "rc.read",  "rc.atomic", "rc.imm", "rc.inv", "rc.srq",          "uc.send",
           "uc.write", "ud.send",   "cnp.np", "cnp.rp", "ext.negotiation", "ext.sack",
-          "ext.ooo"};
+          "ext.ooo",  "ext.trim"};
+}
+
+wire::Mxcap reference_mxcap() {
+  wire::Mxcap m;  // SACK and OOO, one plane, MPR 8
+  // Trimming, non-fatal errors and RESYNC need no set-up beyond the block; multipath, probes,
+  // CC and credits need EV sets and parameters the control protocol does not carry yet.
+  m.features = m.features | wire::kMxcapTrim;
+  m.features2 = m.features2 | wire::kMxcapNonFatal | wire::kMxcapResync;
+  return m;
 }
 
 Result<Capabilities> ReferenceBackend::capabilities() {
@@ -41,7 +50,7 @@ Result<Capabilities> ReferenceBackend::capabilities() {
               {"max_poll_timeout_ms", kMaxPollTimeoutMs},
               {"max_line_bytes", kMaxLineBytes}};
   c.pics = reference_pics_features();
-  c.mxcap = wire::Mxcap{}.bytes();
+  c.mxcap = reference_mxcap().bytes();
   for (const auto& m : mutants::all_mutants()) {
     c.mutants.push_back({std::string(m.name), std::string(m.clauses), std::string(m.description)});
   }

@@ -181,7 +181,7 @@ TEST_F(TwoBackends, APeerMxcapAtRtrPutsTheQpInExtensionMode) {
   const Json caps_a = call_a("capabilities", Json::object());
   const Json caps_b = call_b("capabilities", Json::object());
   ASSERT_TRUE(caps_a.contains("mxcap"));
-  EXPECT_EQ(caps_a["mxcap"], agent::to_hex(wire::Mxcap{}.bytes()));
+  EXPECT_EQ(caps_a["mxcap"], agent::to_hex(agent::reference_mxcap().bytes()));
   RcEnd ea = testing::create_rc_end(call_a, 0x10000);
   RcEnd eb = testing::create_rc_end(call_b, 0x20000);
   const std::vector<std::string> access = {"REMOTE_WRITE", "REMOTE_READ"};

@@ -179,12 +179,33 @@ bool bind_memory(const Command& c, TestContext& ctx, Args& a, QpBinding& b, uint
 
 // The MXCAP block the tester offers the DUT at INIT to RTR (spec section 18): `mxcap=b"..."`
 // as written (a broken block on purpose), `ext=1` the tester's own (SACK and OOO, the core
-// of Ext), neither no block: a base-mode QP. Empty with an error reported when invalid.
+// of Ext) with the optional features the script names (`trim=1 nonfatal=1 resync=1`),
+// neither no block: a base-mode QP. Empty with an error reported when invalid.
 struct OfferedMxcap {
   std::vector<uint8_t> bytes;  // empty: none offered
   bool enables_ext = false;    // whether the block, with the DUT's, puts the QP in Ext mode
 };
+
+// The optional features a script may add to `ext=1`, by the create_qp key that asks for them.
+struct OptionalFeature {
+  std::string_view key;
+  uint8_t features;   // MXCAP byte 5
+  uint8_t features2;  // MXCAP byte 9
+};
+constexpr std::array kOptionalFeatures{
+    OptionalFeature{"trim", wire::kMxcapTrim, 0},
+    OptionalFeature{"nonfatal", 0, wire::kMxcapNonFatal},
+    OptionalFeature{"resync", 0, wire::kMxcapResync},
+};
+
 std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::string& type) {
+  for (const OptionalFeature& f : kOptionalFeatures) {
+    if (a.has(std::string(f.key)) && a.number("ext", 0) == 0) {
+      ctx.error(a.pos(std::string(f.key)),
+                "create_qp: " + std::string(f.key) + "=1 is an extension feature; it needs ext=1");
+      return std::nullopt;
+    }
+  }
   if (!a.has("ext") && !a.has("mxcap")) return OfferedMxcap{};
   if (type != "RC") {
     ctx.error(a.pos(a.has("ext") ? "ext" : "mxcap"), "create_qp: extension mode is for RC QPs");
@@ -206,7 +227,13 @@ std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::
     return m;
   }
   if (a.number("ext", 0) == 0) return OfferedMxcap{};
-  return OfferedMxcap{wire::Mxcap{}.bytes(), true};
+  wire::Mxcap block;
+  for (const OptionalFeature& f : kOptionalFeatures) {
+    if (a.number(std::string(f.key), 0) == 0) continue;
+    block.features = block.features | f.features;
+    block.features2 = block.features2 | f.features2;
+  }
+  return OfferedMxcap{block.bytes(), true};
 }
 
 // The modify_qp steps that take an RC QP from RESET to RTS, connected to the tester.

@@ -79,6 +79,9 @@ constexpr std::array kDutQpSetup{psn("rq_psn"),
                                  number("hop_limit", k8),
                                  word("state", Vocabulary::kQpState),
                                  number("ext", 1),
+                                 number("trim", 1),
+                                 number("nonfatal", 1),
+                                 number("resync", 1),
                                  Arg{"mxcap", K::kBytes}};
 
 template <size_t N, size_t M>

@@ -154,6 +154,15 @@ enum class Mutant : uint8_t {
   kExtSackOffsetUnchecked,
   kExtNakAcknowledges,
   kExtObeysNak0x60,
+  kExtControlDscpUnmarked,
+  kExtLastHopNak0x65,
+  kExtTrimRecordsPsn,
+  kExtTrimNaksAnyPsn,
+  kExtTrimChecksIpChecksum,
+  kExtRemarkNotSignalled,
+  kExtTrimNakGoBackN,
+  kExtTrimmedAckProcessed,
+  kExtTrimWithoutAgreement,
   kCount,
 };
 

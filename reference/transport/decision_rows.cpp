@@ -168,6 +168,15 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSackOffsetUnchecked, &ExtensionDecisions::checks_sack_offset, false},
     {Mutant::kExtNakAcknowledges, &ExtensionDecisions::naks_acknowledge_nothing, false},
     {Mutant::kExtObeysNak0x60, &ExtensionDecisions::ignores_nak_0x60, false},
+    {Mutant::kExtControlDscpUnmarked, &ExtensionDecisions::marks_control_dscp, false},
+    {Mutant::kExtLastHopNak0x65, &ExtensionDecisions::naks_last_hop_trims_0x66, false},
+    {Mutant::kExtTrimRecordsPsn, &ExtensionDecisions::trimmed_psn_unrecorded, false},
+    {Mutant::kExtTrimNaksAnyPsn, &ExtensionDecisions::naks_only_new_trimmed_psns, false},
+    {Mutant::kExtTrimChecksIpChecksum, &ExtensionDecisions::trim_ignores_ip_checksum, false},
+    {Mutant::kExtRemarkNotSignalled, &ExtensionDecisions::signals_remarked_packets, false},
+    {Mutant::kExtTrimNakGoBackN, &ExtensionDecisions::trim_nak_retransmits_one, false},
+    {Mutant::kExtTrimmedAckProcessed, &ExtensionDecisions::discards_trimmed_control, false},
+    {Mutant::kExtTrimWithoutAgreement, &ExtensionDecisions::trims_only_when_agreed, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -485,13 +485,30 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (ext::classify_trim(held, trim) != ext::TrimClass::kTrimmed) return false;
   const wire::RocePacket& p = t->packet;
   if (!owns(config_, p.ip) || !p.bth.is_ext()) return false;
+  // The ext-trim-checks-ip-checksum mutant: a switch that rewrote the DSCP without the
+  // checksum loses the packet (MR-TR-14).
+  if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip);
+      v4 && v4->chksum != v4->compute_checksum() && !decide_.extension.trim_ignores_ip_checksum)
+    return true;
   auto it = qps_.find(p.bth.dqpn);
-  if (it == qps_.end() || !it->second->ext || !it->second->ext->agreement.has(wire::kMxcapTrim))
+  if (it == qps_.end() || !it->second->ext) return false;
+  if (!it->second->ext->agreement.has(wire::kMxcapTrim) &&
+      decide_.extension.trims_only_when_agreed)  // not by the ext-trim-without-agreement mutant
     return false;
   ++counters_.ext_trimmed_received;
   // MR-TR-04: the QP's state, addresses and P_Key as for any packet; BTH and MXH intact.
   QueuePair* qp = admit(p);
-  if (qp == nullptr || !p.mxh) return true;
+  if (qp == nullptr) return true;
+  // MR-TR-16: a cut ACK or NAK (no MXH) changes nothing, but for the ext-trimmed-ack-processed
+  // mutant, which reads one whose AETH and SACKETH survived.
+  if (!decide_.extension.discards_trimmed_control && p.aeth && p.sacketh) {
+    now_ns_ = std::max(now_ns_, now_ns);
+    QpContext ctx = context(*qp, now_ns);
+    complete_ext_response(*qp, p, ctx);
+    run_ext_requester(*qp, ctx);
+    return true;
+  }
+  if (!p.mxh) return true;
   // MR-EX-07 as in deliver(): an MXH of another version draws nothing, trimmed or whole.
   if (p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version) {
     ++counters_.dropped_tver;

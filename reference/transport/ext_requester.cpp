@@ -814,6 +814,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
         if (auto r = ext.sent.on_trim_nak(p.bth.psn)) {
           ext.retransmit.push_back(*r);
           on_trim(qp, ctx);
+          // The ext-trim-nak-go-back-n mutant sends every later PSN after it.
+          if (!ctx.decide.extension.trim_nak_retransmits_one)
+            go_back_n(qp, wire::psn_add(p.bth.psn, 1));
         }
         break;
       case wire::kNakPsnSequenceError:  // ignored (MR-NK-05), but by the ext-obeys-nak-0x60

@@ -163,7 +163,7 @@ void send_ext_acknowledge(QueuePair& qp, uint8_t opcode, uint32_t psn, uint8_t s
   if (!decide.echoes_ev) ack.sacketh->ev_echo = 0;
   if (!decide.flags_duplicates) ack.sacketh->dup = 0;
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
-  mark_control(ack);
+  if (decide.marks_control_dscp) mark_control(ack);
   if (ext.credit_rx) {  // MR-CR-07: every ACK and NAK of a credit QP carries its limit
     ack.sacketh->crv = 1;
     ack.sacketh->credit = ext.credit_rx->granted();
@@ -201,7 +201,8 @@ void answer(QueuePair& qp, const ExtRequest& r, bool duplicate, const QpContext&
   ext::AnsweredPacket a = answered_of(r.p, duplicate, ctx.now_ns);
   const ext::TrimParameters& trim = qp.ext->trim;
   const uint8_t dscp = wire::dscp_of(r.p);
-  a.remarked = trim.enabled && (dscp == trim.trim_dscp || dscp == trim.trim_dscp_lasthop);
+  a.remarked = trim.enabled && (dscp == trim.trim_dscp || dscp == trim.trim_dscp_lasthop) &&
+               ctx.decide.extension.signals_remarked_packets;
   qp.ext->acks.on_packet(a);
 }
 
@@ -731,9 +732,14 @@ void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::He
   // Section 26.7: a cut packet, NAKed or not, costs the credit of a whole one.
   if (ext.credit_rx)
     ext.credit_rx->on_request(0, /*trimmed=*/true, qp.attr.path_mtu, p.mxh->pending, ctx.now_ns);
-  const auto nak =
-      ext::trimmed_request_nak(held, trim, /*headers_intact=*/true, ext.window.classify(p.bth.psn));
+  const ExtensionDecisions& decide = ctx.decide.extension;
+  // The ext-trim-naks-any-psn mutant takes every PSN for new.
+  const ext::PsnArrival arrival =
+      decide.naks_only_new_trimmed_psns ? ext.window.classify(p.bth.psn) : ext::PsnArrival::kNew;
+  auto nak = ext::trimmed_request_nak(held, trim, /*headers_intact=*/true, arrival);
   if (!nak) return;
+  if (!decide.naks_last_hop_trims_0x66) nak = wire::kNakTrimmed;
+  if (!decide.trimmed_psn_unrecorded) ext.window.record(p.bth.psn);
   ctx.step("ext-responder", "NakTrimmed", p.bth.psn);
   ext.acks.on_packet(answered_of(p, /*duplicate=*/false, ctx.now_ns));  // EV and plane echoed
   send_ext_ack(qp, *nak, p.bth.psn, ctx, /*trimmed=*/true);

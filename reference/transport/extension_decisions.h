@@ -33,6 +33,16 @@ struct ExtensionDecisions {
   Decision checks_sack_offset{true};            // MR-SA-22: an unaligned offset voids the bitmap
   Decision naks_acknowledge_nothing{true};      // MR-NK-02: 0x65-0x67 acknowledge no PSN
   Decision ignores_nak_0x60{true};              // MR-NK-05: no go-back-N on an Ext QP
+  // Trimming (section 23).
+  Decision marks_control_dscp{true};          // MR-TR-15: ACKs and NAKs at DSCP 46
+  Decision naks_last_hop_trims_0x66{true};    // MR-TR-11
+  Decision trimmed_psn_unrecorded{true};      // MR-TR-03
+  Decision naks_only_new_trimmed_psns{true};  // MR-TR-04: duplicates, beyond window: silent
+  Decision trim_ignores_ip_checksum{true};    // MR-TR-14
+  Decision signals_remarked_packets{true};    // MR-TR-12: TRM = 1 for a whole marked packet
+  Decision trim_nak_retransmits_one{true};    // MR-TR-05: that PSN alone
+  Decision discards_trimmed_control{true};    // MR-TR-16: a cut ACK changes nothing
+  Decision trims_only_when_agreed{true};      // MR-TR-08: without TRIM, an ICRC failure
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
