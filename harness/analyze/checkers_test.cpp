@@ -94,7 +94,7 @@ struct Provocation {
     const uint32_t psn = 0x100;
     wire::RocePacket& p = decoded.packet;
     p.bth.opcode = op;
-    p.bth.version = 1;
+    p.bth.version = 2;  // reserved (1 is Part II's, judged by other rules)
     p.bth.resv6 = 1;
     p.bth.resv7 = 1;
     p.bth.fecn = 1;
@@ -215,6 +215,19 @@ TEST(Checkers, UdpSourcePortChange) {
   p.udp.sport = 0xc00f;
   r.add(p);
   EXPECT_EQ(r.clauses(), Clauses{"MR-WF-08"});
+}
+
+// Section 20.2: an Ext packet's UDP source port is its EV, which may change from packet to
+// packet (multipath) or when an entry becomes unusable.
+TEST(Checkers, AnExtPacketsSourcePortIsItsEvAndMayChange) {
+  Trace r;
+  r.add(send_only(5));
+  RocePacket p = send_only(6);
+  p.bth.version = wire::kExtVersion;
+  p.mxh = wire::Mxh{};
+  p.udp.sport = 0xc00f;
+  r.add(p);
+  EXPECT_EQ(r.clauses(), Clauses{});
 }
 
 TEST(Checkers, PsnGapAndRetransmission) {

@@ -365,11 +365,13 @@ class Runner {
     if (roce.packet.aeth) ctx_.symbols.set("last.msn", roce.packet.aeth->msn.value());
   }
 
-  // MR-WF-08: every packet of a connection carries the UDP source port of its first; the
-  // connection is the one whose tester QP the packet is addressed to.
+  // MR-WF-08: every packet of a base-mode connection carries the UDP source port of its first;
+  // the connection is the one whose tester QP the packet is addressed to. An Ext connection's
+  // port is its EV, which may change (section 20.3: a timeout can make the entry unusable).
   void check_source_port(const script::Position& pos, const wire::DecodedRoce& roce) {
     for (auto& [name, binding] : ctx_.qps) {
       if (binding.connection.tester_qpn != roce.packet.bth.dqpn) continue;
+      if (binding.connection.ext) return;
       const uint16_t sport = roce.packet.udp.sport;
       if (!binding.dut_udp_sport) {
         binding.dut_udp_sport = sport;
