@@ -10,10 +10,10 @@ namespace mr::agent {
 std::vector<std::string> reference_pics_features() {
   // The features testcases/profiles/reference.pics.json sets to true: what the reference
   // implements (request_dispatcher_test checks that the two lists agree).
-  return {"roce.v2",  "ipv4",      "ipv6",   "vlan",   "rc.send",         "rc.write",
-          "rc.read",  "rc.atomic", "rc.imm", "rc.inv", "rc.srq",          "uc.send",
-          "uc.write", "ud.send",   "cnp.np", "cnp.rp", "ext.negotiation", "ext.sack",
-          "ext.ooo",  "ext.trim"};
+  return {"roce.v2",  "ipv4",      "ipv6",         "vlan",      "rc.send",         "rc.write",
+          "rc.read",  "rc.atomic", "rc.imm",       "rc.inv",    "rc.srq",          "uc.send",
+          "uc.write", "ud.send",   "cnp.np",       "cnp.rp",    "ext.negotiation", "ext.sack",
+          "ext.ooo",  "ext.trim",  "ext.nonfatal", "ext.resync"};
 }
 
 wire::Mxcap reference_mxcap() {

@@ -261,6 +261,22 @@ constexpr std::array kTable{
                "takes a trimmed ACK whose AETH and SACKETH survived as an ordinary ACK"},
     MutantInfo{M::kExtTrimWithoutAgreement, "ext-trim-without-agreement", "MR-TR-08",
                "NAKs trimmed packets on an Ext QP that did not agree TRIM"},
+    MutantInfo{M::kExtNonfatalEndsQp, "ext-nonfatal-ends-qp", "MR-NF-02",
+               "with NONFATAL, answers an operation error with NAK 0x61-0x63 and enters Error"},
+    MutantInfo{M::kExtFailedPsnRecorded, "ext-failed-psn-recorded", "MR-NF-03",
+               "records the PSN it answered with NAK 0x68-0x6A as received"},
+    MutantInfo{M::kExtResyncRangeUnrecorded, "ext-resync-range-unrecorded", "MR-NF-10",
+               "answers a RESYNC without recording its PSNs as received"},
+    MutantInfo{M::kExtNoResyncAfterOpNak, "ext-no-resync-after-op-nak", "MR-NF-05",
+               "fails the work request on NAK 0x68-0x6A but sends no RESYNC for it"},
+    MutantInfo{M::kExtOpNakWithoutNonfatal, "ext-op-nak-without-nonfatal", "MR-NF-15",
+               "acts on NAK 0x68-0x6A on an Ext QP that did not agree NONFATAL"},
+    MutantInfo{M::kExtRtoInitAsMin, "ext-rto-init-as-min", "MR-SA-14",
+               "retransmits at T_EXT_RTO_MIN before its first RTT sample, not T_EXT_RTO_INIT"},
+    MutantInfo{M::kExtRtoNeverBacksOff, "ext-rto-never-backs-off", "MR-SA-28",
+               "keeps a PSN's RTO when it times out again instead of doubling it"},
+    MutantInfo{M::kExtRetryUnlimited, "ext-retry-unlimited", "MR-SA-11",
+               "retransmits a PSN that keeps timing out for ever; the QP never fails"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -163,6 +163,14 @@ enum class Mutant : uint8_t {
   kExtTrimNakGoBackN,
   kExtTrimmedAckProcessed,
   kExtTrimWithoutAgreement,
+  kExtNonfatalEndsQp,
+  kExtFailedPsnRecorded,
+  kExtResyncRangeUnrecorded,
+  kExtNoResyncAfterOpNak,
+  kExtOpNakWithoutNonfatal,
+  kExtRtoInitAsMin,
+  kExtRtoNeverBacksOff,
+  kExtRetryUnlimited,
   kCount,
 };
 

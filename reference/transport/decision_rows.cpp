@@ -177,6 +177,14 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtTrimNakGoBackN, &ExtensionDecisions::trim_nak_retransmits_one, false},
     {Mutant::kExtTrimmedAckProcessed, &ExtensionDecisions::discards_trimmed_control, false},
     {Mutant::kExtTrimWithoutAgreement, &ExtensionDecisions::trims_only_when_agreed, false},
+    {Mutant::kExtNonfatalEndsQp, &ExtensionDecisions::nonfatal_keeps_qp, false},
+    {Mutant::kExtFailedPsnRecorded, &ExtensionDecisions::failed_psn_unrecorded, false},
+    {Mutant::kExtResyncRangeUnrecorded, &ExtensionDecisions::resync_records_range, false},
+    {Mutant::kExtNoResyncAfterOpNak, &ExtensionDecisions::resyncs_failed_operations, false},
+    {Mutant::kExtOpNakWithoutNonfatal, &ExtensionDecisions::operation_naks_need_nonfatal, false},
+    {Mutant::kExtRtoInitAsMin, &ExtensionDecisions::waits_rto_init, false},
+    {Mutant::kExtRtoNeverBacksOff, &ExtensionDecisions::backs_off_rto, false},
+    {Mutant::kExtRetryUnlimited, &ExtensionDecisions::fails_after_retry_budget, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

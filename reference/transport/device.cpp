@@ -258,7 +258,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   }
   // The sender's records start at sq_psn, which RTR to RTS sets.
   if (qp.ext && (mask & kAttrSqPsn))
-    qp.ext->sent = ext::SentPsnRecords(attr.sq_psn, config_.ext.sender);
+    qp.ext->sent = ext::SentPsnRecords(attr.sq_psn, ext_parameters().sender);
   if (mask & kAttrState) {
     if (to == QpState::kError) {
       QpContext ctx = context(qp, 0);
@@ -297,13 +297,23 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
                                   paths);
   if (!evs) return verbs_error("ev_set: " + evs.error());
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
-                                             config_.ext, qp.init.srq.has_value(), now_ns_);
+                                             ext_parameters(), qp.init.srq.has_value(), now_ns_);
   for (uint8_t plane = 0; plane < config_.planes; ++plane)
     if (plane_down_[plane]) qp.ext->evs.port_down(plane, now_ns_);
   if (qp.ext->credit_rx &&
       std::find(credit_qpns_.begin(), credit_qpns_.end(), qp.qpn) == credit_qpns_.end())
     credit_qpns_.push_back(qp.qpn);
   return {};
+}
+
+ext::ExtQpParameters Device::ext_parameters() const {
+  ext::ExtQpParameters parameters = config_.ext;
+  // The mutants of the sender's timers (section 21.2).
+  if (!decide_.extension.waits_rto_init) parameters.rto.initial_ns = parameters.rto.min_ns;
+  if (!decide_.extension.backs_off_rto) parameters.rto.max_ns = parameters.rto.initial_ns;
+  if (!decide_.extension.fails_after_retry_budget)
+    parameters.sender.retry_limit = ext::ExtSenderParameters::kUnlimitedRetries;
+  return parameters;
 }
 
 Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {

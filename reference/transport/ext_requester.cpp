@@ -580,6 +580,11 @@ void fail_operation(QueuePair& qp, uint32_t psn, const ext::FailedWork& failure,
   ctx.step("ext-requester", "OperationFailed", psn);
   ext.failed_wqes.emplace(w->first_psn, failure);
   ext.reads.erase(w->first_psn);
+  // The ext-no-resync-after-op-nak mutant fails the work request and leaves the hole.
+  if (!ctx.decide.extension.resyncs_failed_operations) {
+    retire_acknowledged(qp, ctx);
+    return;
+  }
   if (!resync_message(qp, *w, /*retransmission=*/false, /*probe=*/false, ctx))
     ext.retransmit.push_back({psn, ext::RetransmitCause::kNak});  // when an entry is usable
   retire_acknowledged(qp, ctx);  // nothing left to cover: it completes now, in order
@@ -802,7 +807,8 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       case wire::kNakOpInvalidRequest:  // section 22.1; ignored without NONFATAL (MR-NF-15)
       case wire::kNakOpRemoteAccess:
       case wire::kNakOpRemoteOperational:
-        if (ext.agreement.has(wire::kMxcapNonFatal))
+        if (ext.agreement.has(wire::kMxcapNonFatal) ||
+            !ctx.decide.extension.operation_naks_need_nonfatal)  // the mutant acts on it
           fail_operation(qp, p.bth.psn, {.status = operation_status(syndrome)}, ctx);
         break;
       case wire::kNakResource:

@@ -670,6 +670,7 @@ ExtRespState nak_operation(QueuePair& qp, const ExtRequest& r, uint8_t nak, QpCo
   if (ext.window.classify(psn) != ext::PsnArrival::kNew) return ExtRespState::kDone;
   ext.failed_psns[psn] = nak;
   ext.failed_msns.try_emplace(mxh.msn, WcStatus::kRemoteOperationError);
+  if (!ctx.decide.extension.failed_psn_unrecorded) ext.window.record(psn);  // the mutant
   std::optional<uint32_t> last;
   if (r.read && r.p.reth) {
     last = wire::psn_add(psn, packets_for(r.p.reth->dlen, qp.attr.path_mtu) - 1);
@@ -693,7 +694,8 @@ ExtRespState nak_failed_again(QueuePair& qp, const ExtRequest& r, QpContext& ctx
 
 // MR-NK-07: without NONFATAL a Part I error NAKs the packet and ends the QP.
 ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t syndrome, QpContext& ctx) {
-  if (nonfatal(*qp.ext) && r.p.mxh) return nak_operation(qp, r, operation_nak(syndrome), ctx);
+  if (nonfatal(*qp.ext) && r.p.mxh && ctx.decide.extension.nonfatal_keeps_qp)
+    return nak_operation(qp, r, operation_nak(syndrome), ctx);
   if (r.p.mxh) answer(qp, r, /*duplicate=*/false, ctx);  // the NAK echoes its EV and plane
   send_ext_ack(qp, syndrome, r.p.bth.psn, ctx);
   enter_error(qp, ctx);
@@ -852,7 +854,8 @@ void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx
     const uint32_t psn = wire::psn_add(first, i);
     ext.failed_psns.erase(psn);
     if (ext.window.classify(psn) == ext::PsnArrival::kNew) {
-      ext.window.record(psn);
+      // The ext-resync-range-unrecorded mutant leaves the hole.
+      if (ctx.decide.extension.resync_records_range) ext.window.record(psn);
       all_received = false;
     }
   }

@@ -43,6 +43,16 @@ struct ExtensionDecisions {
   Decision trim_nak_retransmits_one{true};    // MR-TR-05: that PSN alone
   Decision discards_trimmed_control{true};    // MR-TR-16: a cut ACK changes nothing
   Decision trims_only_when_agreed{true};      // MR-TR-08: without TRIM, an ICRC failure
+  // Non-fatal errors and RESYNC (sections 22.1, 22.3).
+  Decision nonfatal_keeps_qp{true};             // MR-NF-02: NAK 0x68-0x6A, the QP in RTS
+  Decision failed_psn_unrecorded{true};         // MR-NF-03: a hole until a RESYNC
+  Decision resync_records_range{true};          // MR-NF-10
+  Decision resyncs_failed_operations{true};     // MR-NF-05: RESYNC, not the data again
+  Decision operation_naks_need_nonfatal{true};  // MR-NF-15: ignored without NONFATAL
+  // The sender's timers (section 21.2).
+  Decision waits_rto_init{true};            // MR-SA-14: T_EXT_RTO_INIT before a sample
+  Decision backs_off_rto{true};             // MR-SA-28: each timeout doubles the RTO
+  Decision fails_after_retry_budget{true};  // MR-SA-11: N_EXT_RETRY + 1 timeouts
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
