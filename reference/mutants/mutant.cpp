@@ -274,9 +274,15 @@ constexpr std::array kTable{
     MutantInfo{M::kExtRtoInitAsMin, "ext-rto-init-as-min", "MR-SA-14",
                "retransmits at T_EXT_RTO_MIN before its first RTT sample, not T_EXT_RTO_INIT"},
     MutantInfo{M::kExtRtoNeverBacksOff, "ext-rto-never-backs-off", "MR-SA-28",
-               "keeps a PSN's RTO when it times out again instead of doubling it"},
+               "caps every RTO at T_EXT_RTO_INIT, so a PSN that times out again is not "
+               "given twice as long"},
     MutantInfo{M::kExtRetryUnlimited, "ext-retry-unlimited", "MR-SA-11",
                "retransmits a PSN that keeps timing out for ever; the QP never fails"},
+    MutantInfo{M::kExtReadImplicitNak, "ext-read-implicit-nak", "MR-SA-16",
+               "reissues a READ when a cumulative ACK passes it before its responses came, as "
+               "Part I's implicit NAK would"},
+    MutantInfo{M::kExtRnrGoBackN, "ext-rnr-go-back-n", "MR-OO-12",
+               "answers an RNR NAK for PSN p by sending every PSN after p again at once"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

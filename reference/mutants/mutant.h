@@ -171,6 +171,8 @@ enum class Mutant : uint8_t {
   kExtRtoInitAsMin,
   kExtRtoNeverBacksOff,
   kExtRetryUnlimited,
+  kExtReadImplicitNak,
+  kExtRnrGoBackN,
   kCount,
 };
 

@@ -185,6 +185,8 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtRtoInitAsMin, &ExtensionDecisions::waits_rto_init, false},
     {Mutant::kExtRtoNeverBacksOff, &ExtensionDecisions::backs_off_rto, false},
     {Mutant::kExtRetryUnlimited, &ExtensionDecisions::fails_after_retry_budget, false},
+    {Mutant::kExtReadImplicitNak, &ExtensionDecisions::read_outlives_cumulative_ack, false},
+    {Mutant::kExtRnrGoBackN, &ExtensionDecisions::rnr_retransmits_one, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

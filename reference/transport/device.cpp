@@ -511,7 +511,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (qp == nullptr) return true;
   // MR-TR-16: a cut ACK or NAK (no MXH) changes nothing, but for the ext-trimmed-ack-processed
   // mutant, which reads one whose AETH and SACKETH survived.
-  if (!decide_.extension.discards_trimmed_control && p.aeth && p.sacketh) {
+  if (p.aeth && p.sacketh && !decide_.extension.discards_trimmed_control) {
     now_ns_ = std::max(now_ns_, now_ns);
     QpContext ctx = context(*qp, now_ns);
     complete_ext_response(*qp, p, ctx);

@@ -691,9 +691,13 @@ void on_trim(QueuePair& qp, const QpContext& ctx) {
 }
 
 // Mutants only: every PSN from `from` up to the newest sent, queued for retransmission.
+// Bounded by the PSNs in flight: `from` comes off the wire and may lie anywhere.
 void go_back_n(QueuePair& qp, uint32_t from) {
   ext::ExtQpState& ext = *qp.ext;
-  for (uint32_t psn = from; psn != ext.sent.next_psn(); psn = wire::psn_add(psn, 1))
+  const uint32_t oldest = wire::psn_add(ext.sent.cumulative(), 1);
+  if (wire::psn_diff(from, oldest) < 0) from = oldest;
+  for (uint32_t psn = from; wire::psn_diff(ext.sent.next_psn(), psn) > 0;
+       psn = wire::psn_add(psn, 1))
     ext.retransmit.push_back({psn, ext::RetransmitCause::kNak});
 }
 
@@ -785,6 +789,8 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     const uint64_t due = ctx.now_ns + rnr_delay_ns(wire::syndrome_value(syndrome));
     ext.sent.hold(p.bth.psn, due);  // no timeout before it may go again
     ext.rnr_waits.emplace_back(due, p.bth.psn);
+    // The ext-rnr-go-back-n mutant sends the PSNs after it again too.
+    if (!ctx.decide.extension.rnr_retransmits_one) go_back_n(qp, wire::psn_add(p.bth.psn, 1));
     return;
   }
   if (wire::is_nak(syndrome)) {
@@ -845,8 +851,8 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   // The ext-sack-offset-unchecked mutant reads an unaligned offset as the multiple of 8 below
   // it; the ext-ara-loss-ignored one reads ARA as 0.
   const uint16_t sent_offset = s.sack_offset;
-  const auto offset =
-      static_cast<uint16_t>(decide.checks_sack_offset ? sent_offset : sent_offset & ~7U);
+  const auto offset = static_cast<uint16_t>(
+      sent_offset % 8 != 0 && !decide.checks_sack_offset ? sent_offset & ~7U : sent_offset);
   const ext::ExtAckReport report{.cumulative = p.bth.psn,
                                  .sack_ref = s.sack_ref,
                                  .sack_offset = offset,
@@ -882,6 +888,12 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
                    ctx.now_ns, ext.psns_in_flight * mtu);
   }
   for (const ext::Retransmission& r : outcome.retransmit) ext.retransmit.push_back(r);
+  // The ext-read-implicit-nak mutant reissues every READ the cumulative PSN passed unanswered.
+  if (!decide.read_outlives_cumulative_ack) {
+    for (const auto& [first, read] : ext.reads)
+      if (!read.complete() && wire::psn_diff(report.cumulative, first) >= 0)
+        ext.retransmit.push_back({first, ext::RetransmitCause::kNak});
+  }
   // The ext-retransmits-sacked mutant repairs an ARA = 1 ACK by go-back-N.
   if (report.ara && !decide.retransmits_only_outstanding)
     go_back_n(qp, wire::psn_add(p.bth.psn, 1));

@@ -447,7 +447,7 @@ bool send_ext_read_responses(QueuePair& qp, const ext::HeldRequest& h, QpContext
     mxh.ev = e.ev;
     mxh.plane = e.plane;
     // MR-SA-29: a response asks for nothing; the ext-ar-in-read-response mutant copies AR.
-    if (!ctx.decide.extension.read_responses_without_ar) mxh.ar = h.answered.ack_request ? 1 : 0;
+    if (h.answered.ack_request && !ctx.decide.extension.read_responses_without_ar) mxh.ar = 1;
     p.mxh = mxh;
     if (opcode != wire::kOpRcRdmaReadResponseMiddle)
       p.aeth = wire::Aeth{wire::kSyndromeAck, ext.completions.msn()};
@@ -556,6 +556,11 @@ bool execute_atomic(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
   return true;
 }
 
+// A held READ or ATOMIC, run for the first time. False when it failed.
+bool execute_held(QueuePair& qp, const ext::HeldRequest& h, QpContext& ctx) {
+  return h.atomic ? execute_atomic(qp, h, ctx) : execute_read(qp, h, /*fresh=*/true, ctx);
+}
+
 // MR-OO-10: a READ or ATOMIC runs only once every earlier PSN is in; one that came early
 // waits here, and runs when the cumulative PSN reaches it.
 void run_held_requests(QueuePair& qp, QpContext& ctx) {
@@ -573,9 +578,7 @@ void run_held_requests(QueuePair& qp, QpContext& ctx) {
     if (next == ext.held_requests.end()) return;
     const ext::HeldRequest h = next->second;
     ext.held_requests.erase(next);
-    const bool ok =
-        h.atomic ? execute_atomic(qp, h, ctx) : execute_read(qp, h, /*fresh=*/true, ctx);
-    if (!ok) return;
+    if (!execute_held(qp, h, ctx)) return;
   }
 }
 
@@ -585,8 +588,9 @@ void run_held_requests(QueuePair& qp, QpContext& ctx) {
 // it at once, whatever is missing before it.
 void hold_request(QueuePair& qp, ext::HeldRequest h, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
-  if (!ctx.decide.extension.holds_early_requests) {
-    h.atomic ? execute_atomic(qp, h, ctx) : execute_read(qp, h, /*fresh=*/true, ctx);
+  const bool early = wire::psn_diff(h.psn, ext.window.cumulative()) != 1;
+  if (early && !ctx.decide.extension.holds_early_requests) {
+    execute_held(qp, h, ctx);
     return;
   }
   const uint32_t psn = h.psn;

@@ -1,8 +1,9 @@
 // File: extension_decisions.h
 //
 // The decisions of extension mode (Part II) that a mutant can break: negotiation
-// (MR-EX), the receiver's and the sender's selective ACK (MR-SA), out-of-order placement
-// (MR-OO) and the extension NAKs (MR-NK).
+// (MR-EX), the receiver's and the sender's selective ACK and timers (MR-SA), out-of-order
+// placement (MR-OO), the extension NAKs (MR-NK), trimming (MR-TR), and non-fatal errors
+// with RESYNC (MR-NF).
 // Built once from the mutants (decision_rows.cpp holds the mutant -> decision table).
 #pragma once
 
@@ -50,9 +51,11 @@ struct ExtensionDecisions {
   Decision resyncs_failed_operations{true};     // MR-NF-05: RESYNC, not the data again
   Decision operation_naks_need_nonfatal{true};  // MR-NF-15: ignored without NONFATAL
   // The sender's timers (section 21.2).
-  Decision waits_rto_init{true};            // MR-SA-14: T_EXT_RTO_INIT before a sample
-  Decision backs_off_rto{true};             // MR-SA-28: each timeout doubles the RTO
-  Decision fails_after_retry_budget{true};  // MR-SA-11: N_EXT_RETRY + 1 timeouts
+  Decision waits_rto_init{true};                // MR-SA-14: T_EXT_RTO_INIT before a sample
+  Decision backs_off_rto{true};                 // MR-SA-28: each timeout doubles the RTO
+  Decision fails_after_retry_budget{true};      // MR-SA-11: N_EXT_RETRY + 1 timeouts
+  Decision read_outlives_cumulative_ack{true};  // MR-SA-16: no implicit NAK of a READ
+  Decision rnr_retransmits_one{true};           // MR-OO-12: the RNR NAK's PSN alone
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
