@@ -256,9 +256,10 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if ((mask & kAttrState) && qp.attr.state == QpState::kInit && to == QpState::kRtr) {
     if (auto ok = enter_ext_mode(qp); !ok) return ok;
   }
-  // The sender's records start at sq_psn, which RTR to RTS sets.
+  // The sender's records start at sq_psn, which RTR to RTS sets; their parameters are the
+  // ones the QP got when it entered Ext mode.
   if (qp.ext && (mask & kAttrSqPsn))
-    qp.ext->sent = ext::SentPsnRecords(attr.sq_psn, ext_parameters().sender);
+    qp.ext->sent = ext::SentPsnRecords(attr.sq_psn, qp.ext->sent.parameters());
   if (mask & kAttrState) {
     if (to == QpState::kError) {
       QpContext ctx = context(qp, 0);
@@ -304,6 +305,12 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
       std::find(credit_qpns_.begin(), credit_qpns_.end(), qp.qpn) == credit_qpns_.end())
     credit_qpns_.push_back(qp.qpn);
   return {};
+}
+
+// MR-EX-07: an MXH of another version is another protocol's header: dropped, unanswered
+// (which the ext-mxh-version-unchecked mutant breaks).
+bool Device::wrong_mxh_version(const wire::RocePacket& p) const {
+  return p.mxh && p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version;
 }
 
 ext::ExtQpParameters Device::ext_parameters() const {
@@ -519,8 +526,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
     return true;
   }
   if (!p.mxh) return true;
-  // MR-EX-07 as in deliver(): an MXH of another version draws nothing, trimmed or whole.
-  if (p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version) {
+  if (wrong_mxh_version(p)) {  // MR-EX-07, as in deliver(): trimmed or whole, nothing
     ++counters_.dropped_tver;
     return true;
   }
@@ -619,10 +625,7 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
   // which the accept-tver-nonzero mutant breaks).
   const bool wrong_version = qp.ext ? !p.bth.is_ext() && decide_.extension.drops_base_packets
                                     : p.bth.version != 0 && decide_.receive.checks_bth_version;
-  // MR-EX-07: an MXH of another version is another protocol's header: dropped, unanswered.
-  const bool wrong_mxh =
-      qp.ext && p.mxh && p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version;
-  if (wrong_version || wrong_mxh) {
+  if (wrong_version || (qp.ext && wrong_mxh_version(p))) {  // MR-EX-07 on an Ext QP
     ++counters_.dropped_tver;
     return;
   }
