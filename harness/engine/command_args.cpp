@@ -60,6 +60,30 @@ std::vector<uint8_t> Args::bytes(const std::string& n) {
   return *v;
 }
 
+std::vector<uint64_t> Args::numbers(const std::string& n) {
+  auto it = args_.find(n);
+  if (it == args_.end()) return {};
+  const script::Expr& list = it->second->value;
+  if (list.kind != script::Expr::Kind::kList) {
+    ctx_.error(it->second->pos, what(n) + ": expected a list such as [1, 2]");
+    return {};
+  }
+  const uint64_t max = spec_->arg(n)->max;
+  std::vector<uint64_t> out;
+  for (const script::Expr& item : list.items) {
+    auto v = evaluate_number(item, ctx_.symbols);
+    if (!v || *v > max) {
+      ctx_.error(item.pos,
+                 what(n) + ": " +
+                     (v ? std::to_string(*v) + " does not fit (at most " + std::to_string(max) + ")"
+                        : v.error()));
+      return {};
+    }
+    out.push_back(*v);
+  }
+  return out;
+}
+
 uint64_t Args::ppm(const std::string& n, uint64_t fallback) {
   auto it = args_.find(n);
   if (it == args_.end()) return fallback;

@@ -27,6 +27,8 @@ class Args {
   // A NAME (RC, SUCCESS, A) or a string.
   std::string name(const std::string& n, const std::string& fallback);
   std::vector<uint8_t> bytes(const std::string& n);
+  // A list argument's values in order (empty when absent, or after reporting the error).
+  std::vector<uint64_t> numbers(const std::string& n);
   // A percentage in parts per million (`loss=2%` -> 20000); fallback when absent.
   uint64_t ppm(const std::string& n, uint64_t fallback);
   const script::Position& pos(const std::string& n) const;

@@ -8,6 +8,7 @@
 #include "harness/engine/command_args.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
+#include "harness/engine/path_commands.h"
 #include "harness/protocol/protocol_limits.h"
 #include "reference/wire/mxcap.h"
 #include "reference/wire/psn.h"
@@ -179,7 +180,7 @@ bool bind_memory(const Command& c, TestContext& ctx, Args& a, QpBinding& b, uint
 
 // The MXCAP block the tester offers the DUT at INIT to RTR (spec section 18): `mxcap=b"..."`
 // as written (a broken block on purpose), `ext=1` the tester's own (SACK and OOO, the core
-// of Ext) with the optional features the script names (`trim=1 nonfatal=1 resync=1`),
+// of Ext) with the optional features the script names (`multipath=1 trim=1 ...`),
 // neither no block: a base-mode QP. Empty with an error reported when invalid.
 struct OfferedMxcap {
   std::vector<uint8_t> bytes;  // empty: none offered
@@ -193,7 +194,10 @@ struct OptionalFeature {
   uint8_t features2;  // MXCAP byte 9
 };
 constexpr std::array kOptionalFeatures{
+    OptionalFeature{"multipath", wire::kMxcapMultipath, 0},
     OptionalFeature{"trim", wire::kMxcapTrim, 0},
+    OptionalFeature{"pathprobe", wire::kMxcapPathProbe, 0},
+    OptionalFeature{"adaptive", wire::kMxcapAdaptive, 0},
     OptionalFeature{"nonfatal", 0, wire::kMxcapNonFatal},
     OptionalFeature{"resync", 0, wire::kMxcapResync},
 };
@@ -205,6 +209,13 @@ std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::
                 "create_qp: " + std::string(f.key) + "=1 is an extension feature; it needs ext=1");
       return std::nullopt;
     }
+  }
+  // An EV set is given with any Part II offer (mxcap= too: a block without MULTIPATH still
+  // sends on the set's first entry, MR-MU-09).
+  if ((a.has("ev_set") || a.has("ev_planes")) && !a.has("ext") && !a.has("mxcap")) {
+    ctx.error(a.pos(a.has("ev_set") ? "ev_set" : "ev_planes"),
+              "create_qp: an EV set is for extension mode; it needs ext=1 (or mxcap=)");
+    return std::nullopt;
   }
   if (!a.has("ext") && !a.has("mxcap")) return OfferedMxcap{};
   if (type != "RC") {
@@ -236,6 +247,28 @@ std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::
   return OfferedMxcap{block.bytes(), true};
 }
 
+// `ev_set=[E, ...]` with `ev_planes=[P, ...]` (default: all on plane 0): the EV set the DUT's
+// QP is given at INIT to RTR (spec section 20.1); none without ev_set (the device's default).
+// The parser has bounded each value; the device judges the set (EINVAL names the entry).
+std::optional<std::vector<protocol::EvEntry>> given_ev_set(Args& a, TestContext& ctx) {
+  if (a.has("ev_planes") && !a.has("ev_set")) {
+    ctx.error(a.pos("ev_planes"), "create_qp: ev_planes= gives the planes of ev_set='s entries");
+    return std::nullopt;
+  }
+  if (!a.has("ev_set")) return std::nullopt;
+  const std::vector<uint64_t> evs = a.numbers("ev_set");
+  std::vector<uint64_t> planes = a.numbers("ev_planes");
+  if (!a.has("ev_planes")) planes.assign(evs.size(), 0);
+  if (planes.size() != evs.size()) {
+    ctx.error(a.pos("ev_planes"), "create_qp: ev_planes= has " + std::to_string(planes.size()) +
+                                      " planes for " + std::to_string(evs.size()) + " EVs");
+    return std::nullopt;
+  }
+  std::vector<protocol::EvEntry> set;
+  for (size_t i = 0; i < evs.size(); ++i) set.push_back({.ev = evs[i], .plane = planes[i]});
+  return set;
+}
+
 // The modify_qp steps that take an RC QP from RESET to RTS, connected to the tester.
 std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& path,
                               const QpBinding& b, uint32_t tester_qpn, uint64_t rq_psn,
@@ -243,6 +276,7 @@ std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& p
                               const OfferedMxcap& mxcap) {
   std::optional<std::string> peer_mxcap;
   if (!mxcap.bytes.empty()) peer_mxcap = protocol::to_hex(mxcap.bytes);
+  auto ev_set = given_ev_set(a, ctx);
   return {
       {.state = "INIT", .access_flags = remote_rights(access), .pkey = a.number("pkey", 0xffff)},
       {.state = "RTR",
@@ -252,7 +286,8 @@ std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& p
        .min_rnr_timer = a.number("min_rnr_timer", 12),
        .max_dest_rd_atomic = a.number("max_dest_rd_atomic", 16),
        .av = address_vector(path, ctx, 0xc000 | (b.dut_qpn & 0x3fff)),
-       .peer_mxcap = peer_mxcap},
+       .peer_mxcap = peer_mxcap,
+       .ev_set = std::move(ev_set)},
       {.state = "RTS",
        .sq_psn = sq_psn,
        .timeout = a.number("timeout", 14),
@@ -348,6 +383,11 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.connection.vlan = path->vlan;
   b.connection.pcp = path->pcp;
   b.connection.ext = mxcap->enables_ext;
+  if (b.connection.ext) {
+    b.ev_set = default_ev_set(b.dut_qpn);
+    if (a.has("ev_set"))
+      b.ev_set = {rc.at(1).ev_set.value_or(std::vector<protocol::EvEntry>{}), true};
+  }
   b.type = type;
   b.mtu = static_cast<uint32_t>(a.number("mtu", 1024));
   b.tester_qkey = static_cast<uint32_t>(tester_qkey);
@@ -586,6 +626,9 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_counter") return expect_counter(c, ctx);
   if (c.name == "expect_cq_event") return expect_cq_event(c, ctx, false);
   if (c.name == "expect_no_cq_event") return expect_cq_event(c, ctx, true);
+  if (c.name == "set_ev_state") return set_ev_state(c, ctx);
+  if (c.name == "set_port") return set_port(c, ctx);
+  if (c.name == "expect_ev_state") return expect_ev_state(c, ctx);
   // The parser refuses unknown commands (command_schema); a script built in code can get here.
   ctx.error(c.pos, "'dut " + c.name + "' is not a command of the language");
 }

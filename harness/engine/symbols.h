@@ -14,6 +14,7 @@ namespace mr::engine {
 class SymbolTable {
  public:
   void set(const std::string& name, uint64_t value) { values_[name] = value; }
+  void erase(const std::string& name) { values_.erase(name); }
   std::optional<uint64_t> get(const std::string& name) const;
   const std::map<std::string, uint64_t>& all() const { return values_; }
 

@@ -14,6 +14,7 @@
 
 #include "harness/engine/driven_port.h"
 #include "harness/engine/dut_port.h"
+#include "harness/engine/entropy_check.h"
 #include "harness/engine/fault_port.h"
 #include "harness/engine/packet_synthesis.h"
 #include "harness/engine/pixit.h"
@@ -39,6 +40,7 @@ struct QpBinding {
   std::optional<uint16_t> dut_udp_sport;  // the first one the DUT used (MR-WF-08: it never changes)
   uint32_t mtu = 1024;                    // the path MTU the DUT's QP was given
   std::string tester_qp;                  // the tester QP connected to it (`connect T A`), if any
+  ExpectedEvSet ev_set;  // an Ext connection's: its DUT packets' EVs come from it (section 20)
 };
 
 // A tester QP of the script (`tester qp T = create_qp(...)`): a reference QP of the tester's

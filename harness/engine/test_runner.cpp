@@ -18,6 +18,7 @@
 #include "harness/engine/frame_summary.h"
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/script_loops.h"
+#include "harness/engine/script_values.h"
 #include "harness/engine/test_context.h"
 #include "harness/engine/tester_commands.h"
 #include "harness/engine/trace_judge.h"
@@ -357,21 +358,40 @@ class Runner {
     return "-" + std::to_string((ctx_.t0_ns - t_ns) / 1000) + " us";
   }
 
-  // `last.psn`, `last.msn`, `last.opcode`: the packet the latest `>` line matched, for the
-  // lines after it (an ACK for whatever PSN the DUT chose to request one on).
+  // `last.psn`, `last.msn`, `last.opcode`, `last.sport`, and of an Ext packet `last.ev`,
+  // `last.plane`, `last.tx_ts`: the packet the latest `>` line matched, for the lines after
+  // it (an ACK for whatever PSN the DUT chose to request one on; the EV it chose).
   void remember(const wire::DecodedRoce& roce) {
     ctx_.symbols.set("last.psn", roce.packet.bth.psn.value());
     ctx_.symbols.set("last.opcode", roce.packet.bth.opcode.value());
+    ctx_.symbols.set("last.sport", roce.packet.udp.sport);
     if (roce.packet.aeth) ctx_.symbols.set("last.msn", roce.packet.aeth->msn.value());
+    // A packet without an MXH (an ACK: its EV is its UDP source port) has none of these: a
+    // stale value from an earlier packet would be read as this one's.
+    for (const char* name : {"last.ev", "last.plane", "last.tx_ts"}) ctx_.symbols.erase(name);
+    if (const auto& mxh = roce.packet.mxh) {
+      ctx_.symbols.set("last.ev", mxh->ev.value());
+      ctx_.symbols.set("last.plane", mxh->plane.value());
+      ctx_.symbols.set("last.tx_ts", mxh->tx_timestamp.value());
+    }
   }
 
   // MR-WF-08: every packet of a base-mode connection carries the UDP source port of its first;
   // the connection is the one whose tester QP the packet is addressed to. An Ext connection's
-  // port is its EV, which may change (section 20.3: a timeout can make the entry unusable).
+  // port is its EV, which may change (section 20.3: a timeout can make the entry unusable),
+  // and must be one of its set's, encoded as section 20.2 says (entropy_check.h).
   void check_source_port(const script::Position& pos, const wire::DecodedRoce& roce) {
     for (auto& [name, binding] : ctx_.qps) {
       if (binding.connection.tester_qpn != roce.packet.bth.dqpn) continue;
-      if (binding.connection.ext) return;
+      if (binding.connection.ext) {
+        for (const EntropyProblem& e : entropy_problems(binding.ev_set, roce)) {
+          ctx_.fail(pos, e.field, e.expected, e.actual,
+                    e.clause + ": the DUT's Ext packet on QP " + name +
+                        " is not sent with an entry of its EV set as section 20 encodes it",
+                    nullptr, wire::to_json(roce), just_recorded());
+        }
+        return;
+      }
       const uint16_t sport = roce.packet.udp.sport;
       if (!binding.dut_udp_sport) {
         binding.dut_udp_sport = sport;
@@ -569,6 +589,10 @@ void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
     } else if (c.actor == "tester" || c.actor == "connect" || c.actor == "impair") {
       run_tester_command(c, ctx);
       after_command(ctx, exchange_started);
+    } else if (c.actor == "let") {
+      bind_value(c, ctx);
+    } else if (c.actor == "check") {
+      check_values(c, ctx);
     } else if (c.actor == "repeat") {
       pc = loops.enter(pc, ctx);
     } else if (c.actor == "end") {

@@ -19,6 +19,9 @@ constexpr uint64_t k32 = 0xffffffff;
 constexpr std::array<std::string_view, 2> kEventDirections{"tester", "dut"};
 constexpr std::array<std::string_view, 3> kImpairDirections{"tester", "dut", "both"};
 constexpr std::array<std::string_view, 1> kWaitConditions{"idle"};
+// What management may set an EV to (spec section 25.1); ASSUMED_BAD is the device's finding.
+constexpr std::array<std::string_view, 2> kManagedEvStates{"GOOD", "DENIED"};
+constexpr std::array<std::string_view, 3> kEvStates{"GOOD", "ASSUMED_BAD", "DENIED"};
 
 // Words whose lists live in reference/transport (verbs_names.h) are filled in at first use:
 // a span over a function's result cannot be constant-initialised.
@@ -82,6 +85,11 @@ constexpr std::array kDutQpSetup{psn("rq_psn"),
                                  number("trim", 1),
                                  number("nonfatal", 1),
                                  number("resync", 1),
+                                 number("multipath", 1),
+                                 number("pathprobe", 1),
+                                 number("adaptive", 1),
+                                 Arg{"ev_set", K::kNumbers, k16},
+                                 Arg{"ev_planes", K::kNumbers, 15},
                                  Arg{"mxcap", K::kBytes}};
 
 template <size_t N, size_t M>
@@ -146,6 +154,10 @@ constexpr Arg kArmCq[] = {number("solicited_only", 1)};
 constexpr Arg kCqEvent[] = {number("window")};
 constexpr Arg kExpectCounter[] = {required({"name", K::kText}), required(number("delta"))};
 constexpr Arg kExpectState[] = {word("state", Vocabulary::kQpState)};
+constexpr Arg kSetEvState[] = {required(number("ev", k16)),
+                               required(word("state", kManagedEvStates))};
+constexpr Arg kExpectEvState[] = {required(number("ev", k16)), required(word("state", kEvStates))};
+constexpr Arg kSetPort[] = {required(number("plane", 15)), required(number("up", 1))};
 constexpr Arg kModifyQp[] = {word("state", Vocabulary::kQpState), number("pkey", k16),
                              Arg{"access", K::kAccess}};
 constexpr Arg kWriteMem[] = {number("offset"), required({"data", K::kBytes})};
@@ -189,6 +201,9 @@ constexpr CommandRow kCommands[] = {
     {"dut", "expect_cq_event", false, Target::kDutQp, kCqEvent},
     {"dut", "expect_no_cq_event", false, Target::kDutQp, kCqEvent},
     {"dut", "expect_counter", false, Target::kNone, kExpectCounter},
+    {"dut", "set_ev_state", false, Target::kDutQp, kSetEvState},
+    {"dut", "expect_ev_state", false, Target::kDutQp, kExpectEvState},
+    {"dut", "set_port", false, Target::kNone, kSetPort},
     {"tester", "create_qp", true, Target::kNone, kTesterCreateQp},
     {"tester", "post_send", false, Target::kTesterQp, kTesterPostSend},
     {"tester", "post_recv", false, Target::kTesterQp, kPostRecv},
@@ -375,7 +390,21 @@ void CommandChecker::check_arg(const Command& c, const ArgSpec& spec, const Fiel
   auto problem = [&](const std::string& message) {
     out.push_back({file_, v.pos, what + ": " + message});
   };
-  // No command argument takes a list (only SACKETH's `sacked` does).
+  if (spec.kind == ArgKind::kNumbers) {
+    if (v.kind != Expr::Kind::kList) return problem("expected a list such as [0xc001, 0xc002]");
+    if (v.items.empty()) return problem("the list is empty");
+    for (const Expr& item : v.items) {
+      if (item.kind == Expr::Kind::kNumber && item.number > spec.max)
+        out.push_back({file_, item.pos,
+                       what + ": " + std::to_string(item.number) + " does not fit (at most " +
+                           std::to_string(spec.max) + ")"});
+      else if (item.kind != Expr::Kind::kNumber && item.kind != Expr::Kind::kSymbol &&
+               item.kind != Expr::Kind::kBinary)
+        out.push_back({file_, item.pos, what + ": expected a number"});
+    }
+    return;
+  }
+  // Only the list arguments (and SACKETH's `sacked`) take a list.
   if (v.kind == Expr::Kind::kList) return problem("a list is not a value here");
   switch (spec.kind) {
     case ArgKind::kNumber:
@@ -425,6 +454,8 @@ void CommandChecker::check_arg(const Command& c, const ArgSpec& spec, const Fiel
       return;
     case ArgKind::kPercent:
       if (v.kind != Expr::Kind::kPercent) problem("expected a percentage such as 2% or 0.5%");
+      return;
+    case ArgKind::kNumbers:  // judged above
       return;
   }
 }

@@ -30,6 +30,7 @@ enum class ArgKind : uint8_t {
   kText,     // a free name (a counter name: the DUT defines them)
   kBytes,    // b"..." or bytes(N)
   kPercent,  // 2%, 0.5%
+  kNumbers,  // a list of 1 to 64 expressions, [0xc001, 0xc002]; each literal at most `max`
 };
 
 struct ArgSpec {

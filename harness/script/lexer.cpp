@@ -111,7 +111,7 @@ Lexed next_token(std::string_view line, size_t& i, Position pos) {
     return Token{Token::Kind::kIdent, std::string(line.substr(start, i - start)), "", pos};
   }
   if (std::isdigit(static_cast<unsigned char>(c))) return number_token(line, i, pos);
-  static constexpr std::string_view kPunct = "()[],=/+-*<>~:%";
+  static constexpr std::string_view kPunct = "()[],=/+-*<>~:%!";
   if (kPunct.find(c) != std::string_view::npos) {
     ++i;
     return Token{Token::Kind::kPunct, std::string(1, c), "", pos};

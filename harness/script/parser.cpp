@@ -45,6 +45,9 @@ class ScriptParser {
 
  private:
   void loop_bracket(LineParser& p, const Token& first);
+  void binding(LineParser& p, const Token& first);
+  void assertion(LineParser& p, const Token& first);
+  void end_of_line(LineParser& p, Command c);
   void command(LineParser& p, const Token& first);
   bool command_name(LineParser& p, Command& c);
   std::optional<FieldArg> connect_peer(LineParser& p, const Command& c);
@@ -81,6 +84,10 @@ void ScriptParser::line(std::string_view raw, int line_no) {
   const Token first = p.peek();
   if (is_word(first, "repeat") || is_word(first, "end")) {
     loop_bracket(p, first);
+  } else if (is_word(first, "let")) {
+    binding(p, first);
+  } else if (is_word(first, "check")) {
+    assertion(p, first);
   } else if (std::ranges::any_of(kActors, [&](std::string_view a) { return is_word(first, a); })) {
     command(p, first);
   } else {
@@ -108,6 +115,79 @@ void ScriptParser::loop_bracket(LineParser& p, const Token& first) {
   } else {
     loops_.pop_back();
   }
+  if (!p.failed() && !p.at_end())
+    p.error(p.peek(), "expected end of line, got " + describe(p.peek()));
+  if (!p.failed()) r_.script.statements.emplace_back(std::move(c));
+}
+
+// Symbols the script may not bind: the engine's own (P, Q, T) and the names it gives QPs and
+// packets (A.qpn, last.psn) all contain a dot or are one capital letter.
+bool reserved_symbol(const std::string& name) {
+  return name.find('.') != std::string::npos ||
+         (name.size() == 1 && std::isupper(static_cast<unsigned char>(name[0])) != 0);
+}
+
+// `let NAME = EXPR`: NAME holds EXPR's value (evaluated when the line runs) from then on.
+void ScriptParser::binding(LineParser& p, const Token& first) {
+  p.next();
+  Command c;
+  c.pos = first.pos;
+  c.actor = c.name = "let";
+  const Token& name = p.peek();
+  if (name.kind != Token::Kind::kIdent || !p.at_punct("=", 1)) {
+    p.error(name, "expected 'let NAME = EXPR', got " + describe(name));
+    return;
+  }
+  if (reserved_symbol(name.text)) {
+    p.error(name, "let: '" + name.text +
+                      "' is the engine's name; a script's names are mixed or lower case and "
+                      "have no '.' (E1, first_ev)");
+    return;
+  }
+  c.target = p.next().text;
+  p.next();
+  c.args.push_back({"value", p.peek().pos, p.expression()});
+  end_of_line(p, std::move(c));
+}
+
+// `check EXPR == EXPR`, `check EXPR != EXPR`, `check distinct [EXPR, ...]`: an assertion on
+// values the exchange has shown (last.ev, a `let` name), a failure when false.
+void ScriptParser::assertion(LineParser& p, const Token& first) {
+  p.next();
+  Command c;
+  c.pos = first.pos;
+  c.actor = "check";
+  if (p.peek().kind == Token::Kind::kIdent && p.peek().text == "distinct" && p.at_punct("[", 1)) {
+    c.name = "distinct";
+    p.next();
+    const Position at = p.peek().pos;
+    Expr list = p.expression();
+    if (!p.failed() && list.items.size() < 2) {
+      p.error(p.peek(), "check distinct: the list needs at least two values");
+      return;
+    }
+    c.args.push_back({"values", at, std::move(list)});
+    return end_of_line(p, std::move(c));
+  }
+  const Position lhs_at = p.peek().pos;
+  Expr lhs = p.expression();
+  if (p.failed()) return;
+  const Token& op = p.peek();
+  const bool equal = p.at_punct("=") && p.at_punct("=", 1);
+  const bool differ = p.at_punct("!") && p.at_punct("=", 1);
+  if (!equal && !differ) {
+    p.error(op, "expected '==' or '!=' in 'check A == B', got " + describe(op));
+    return;
+  }
+  p.next();
+  p.next();
+  c.name = equal ? "equal" : "differ";
+  c.args.push_back({"lhs", lhs_at, std::move(lhs)});
+  c.args.push_back({"rhs", p.peek().pos, p.expression()});
+  end_of_line(p, std::move(c));
+}
+
+void ScriptParser::end_of_line(LineParser& p, Command c) {
   if (!p.failed() && !p.at_end())
     p.error(p.peek(), "expected end of line, got " + describe(p.peek()));
   if (!p.failed()) r_.script.statements.emplace_back(std::move(c));

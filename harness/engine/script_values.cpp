@@ -1,0 +1,68 @@
+#include "harness/engine/script_values.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "harness/engine/evaluate.h"
+#include "harness/engine/packet_synthesis.h"
+#include "harness/engine/symbols.h"
+#include "harness/script/expr_text.h"
+
+namespace mr::engine {
+namespace {
+
+std::optional<uint64_t> value_of(const script::Expr& e, TestContext& ctx, const char* what) {
+  auto v = evaluate_number(e, ctx.symbols);
+  if (!v) {
+    ctx.error(e.pos, std::string(what) + ": " + v.error());
+    return std::nullopt;
+  }
+  return *v;
+}
+
+// "E1 = 0xc003 (49155)": the expression as written, then its value.
+std::string shown(const script::Expr& e, uint64_t v) {
+  if (e.kind == script::Expr::Kind::kNumber) return format_value(v, 16);
+  return script::expr_text(e) + " = " + format_value(v, 16);
+}
+
+}  // namespace
+
+void bind_value(const script::Command& c, TestContext& ctx) {
+  if (enum_value(c.target)) {
+    return ctx.error(c.pos, "let: '" + c.target + "' is a constant of the language (" +
+                                format_value(*enum_value(c.target), 16) + "); choose another name");
+  }
+  if (auto v = value_of(c.args.at(0).value, ctx, "let")) ctx.symbols.set(c.target, *v);
+}
+
+void check_values(const script::Command& c, TestContext& ctx) {
+  if (c.name == "distinct") {
+    const script::Expr& list = c.args.at(0).value;
+    std::map<uint64_t, const script::Expr*> seen;
+    for (const script::Expr& item : list.items) {
+      const auto v = value_of(item, ctx, "check distinct");
+      if (!v) return;
+      auto [it, fresh] = seen.emplace(*v, &item);
+      if (!fresh) {
+        return ctx.fail(item.pos, "check", "distinct values",
+                        shown(*it->second, *v) + " and " + shown(item, *v),
+                        "check distinct: two values are equal");
+      }
+    }
+    return;
+  }
+  const script::Expr& lhs = c.args.at(0).value;
+  const script::Expr& rhs = c.args.at(1).value;
+  const auto a = value_of(lhs, ctx, "check");
+  const auto b = value_of(rhs, ctx, "check");
+  if (!a || !b) return;
+  const bool equal = c.name == "equal";
+  if ((*a == *b) == equal) return;
+  ctx.fail(c.pos, "check", shown(lhs, *a) + (equal ? " == " : " != ") + shown(rhs, *b),
+           equal ? "they differ" : "they are equal",
+           std::string("check: ") + (equal ? "the values differ" : "the values are equal"));
+}
+
+}  // namespace mr::engine
