@@ -10,20 +10,23 @@ namespace mr::agent {
 std::vector<std::string> reference_pics_features() {
   // The features testcases/profiles/reference.pics.json sets to true: what the reference
   // implements (request_dispatcher_test checks that the two lists agree).
-  return {
-      "roce.v2",  "ipv4",      "ipv6",         "vlan",       "rc.send",         "rc.write",
-      "rc.read",  "rc.atomic", "rc.imm",       "rc.inv",     "rc.srq",          "uc.send",
-      "uc.write", "ud.send",   "cnp.np",       "cnp.rp",     "ext.negotiation", "ext.sack",
-      "ext.ooo",  "ext.trim",  "ext.nonfatal", "ext.resync", "ext.multipath",   "ext.pathprobe"};
+  return {"roce.v2",         "ipv4",       "ipv6",          "vlan",
+          "rc.send",         "rc.write",   "rc.read",       "rc.atomic",
+          "rc.imm",          "rc.inv",     "rc.srq",        "uc.send",
+          "uc.write",        "ud.send",    "cnp.np",        "cnp.rp",
+          "ext.negotiation", "ext.sack",   "ext.ooo",       "ext.trim",
+          "ext.nonfatal",    "ext.resync", "ext.multipath", "ext.pathprobe",
+          "ext.adaptive_ev"};
 }
 
 wire::Mxcap reference_mxcap() {
   wire::Mxcap m;  // SACK and OOO, one plane, MPR 8
-  // Multipath and probes take their EV sets and port states from the control protocol
-  // (modify_qp ev_set, set_port, set_ev_state); trimming, non-fatal errors and RESYNC need
-  // nothing beyond the block. Adaptive selection, CC and credits have no test suite yet, so
-  // the reference does not claim them where a harness would judge them.
-  m.features = m.features | wire::kMxcapMultipath | wire::kMxcapPathProbe | wire::kMxcapTrim;
+  // Multipath, probes and adaptive selection take their EV sets and port states from the
+  // control protocol (modify_qp ev_set, set_port, set_ev_state); trimming, non-fatal errors
+  // and RESYNC need nothing beyond the block. CC, credits and secure mode have no test suite
+  // yet, so the reference does not offer them where a harness would judge them.
+  m.features = m.features | wire::kMxcapMultipath | wire::kMxcapPathProbe | wire::kMxcapTrim |
+               wire::kMxcapAdaptive;
   m.features2 = m.features2 | wire::kMxcapNonFatal | wire::kMxcapResync;
   return m;
 }

@@ -283,6 +283,53 @@ constexpr std::array kTable{
                "Part I's implicit NAK would"},
     MutantInfo{M::kExtRnrGoBackN, "ext-rnr-go-back-n", "MR-OO-12",
                "answers an RNR NAK for PSN p by sending every PSN after p again at once"},
+    MutantInfo{M::kExtRetxSameEv, "ext-retx-same-ev", "MR-MU-08",
+               "retransmits a packet on the EV its previous transmission used, while it is "
+               "usable"},
+    MutantInfo{M::kExtDeniedEvUsed, "ext-denied-ev-used", "MR-MU-04 MR-PF-11",
+               "reports an EV management denied as DENIED but keeps sending on it"},
+    MutantInfo{M::kExtRtoKeepsEvGood, "ext-rto-keeps-ev-good", "MR-PF-01",
+               "never moves an EV to ASSUMED_BAD when a packet sent on it times out"},
+    MutantInfo{M::kExtMinActiveIgnored, "ext-min-active-ignored", "MR-PF-05",
+               "moves an EV to ASSUMED_BAD on a timeout even when N_EV_MIN_ACTIVE or fewer "
+               "entries would stay GOOD"},
+    MutantInfo{M::kExtNoPathProbes, "ext-no-path-probes", "MR-PF-03",
+               "with PATHPROBE, never sends a PROBE, so an ASSUMED_BAD EV stays so"},
+    MutantInfo{M::kExtProbeAnswerIgnored, "ext-probe-answer-ignored", "MR-PF-12",
+               "keeps an EV ASSUMED_BAD when an ACK with PRB = 1 echoes it"},
+    MutantInfo{M::kExtProbeUnanswered, "ext-probe-unanswered", "MR-PF-08", "never answers a PROBE"},
+    MutantInfo{M::kExtEcnMarksEvBad, "ext-ecn-marks-ev-bad", "MR-PF-19",
+               "moves the EV an ACK or NAK with ECE = 1 echoes to ASSUMED_BAD, as a timeout "
+               "would"},
+    MutantInfo{M::kExtPortDownIgnored, "ext-port-down-ignored", "MR-PF-07",
+               "keeps sending on the EVs of a plane whose port is down"},
+    MutantInfo{M::kExtPortUpNoHold, "ext-port-up-no-hold", "MR-PF-16",
+               "uses the EVs of a plane again as soon as its port comes up, with no hold"},
+    MutantInfo{M::kExtSingleEvMultipath, "ext-single-ev-multipath", "MR-MU-01",
+               "with MULTIPATH, sends every oblivious first transmission on the first usable "
+               "entry: no spraying"},
+    MutantInfo{M::kExtSpraysWithoutMultipath, "ext-sprays-without-multipath", "MR-MU-09",
+               "without MULTIPATH, sprays its first transmissions round robin over the usable "
+               "entries"},
+    MutantInfo{M::kExtSportNotEv, "ext-sport-not-ev", "MR-MU-02",
+               "in EV mode UDP, keeps the first entry's EV as UDP source port whatever EV the "
+               "packet carries"},
+    MutantInfo{M::kExtDefaultSetSkewed, "ext-default-set-skewed", "MR-MU-11",
+               "generates the default EV set as EV_i = 0xC000 | ((16 x QPN + i + 1) mod 2^14)"},
+    MutantInfo{M::kExtSpuriousRtoKept, "ext-spurious-rto-kept", "MR-PF-14",
+               "keeps an EV ASSUMED_BAD after an ACK with DUP = 1 shows its timeout spurious"},
+    MutantInfo{M::kExtHolddownNeverEnds, "ext-holddown-never-ends", "MR-PF-13",
+               "without PATHPROBE, never returns an ASSUMED_BAD EV to GOOD"},
+    MutantInfo{M::kExtAckPathLossIgnored, "ext-ack-path-loss-ignored", "MR-PF-15",
+               "a RETX = 1 copy of a PSN its ACKs reported received blames no ACK's EV"},
+    MutantInfo{M::kExtAdaptiveIgnoresMarks, "ext-adaptive-ignores-marks", "MR-MU-13",
+               "an adaptive sender keeps using an EV that came back with ECE = 1, TRM = 1 or a "
+               "NAK 0x65"},
+    MutantInfo{M::kExtAdaptiveWithoutAgreement, "ext-adaptive-without-agreement", "MR-MU-12",
+               "selects EVs adaptively with MULTIPATH agreed even when the peer's block lacks "
+               "ADAPTIVE"},
+    MutantInfo{M::kExtCeAcksFolded, "ext-ce-acks-folded", "MR-MU-17",
+               "with ADAPTIVE, folds CE-marked packets into later ACKs instead of answering each"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

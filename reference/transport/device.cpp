@@ -289,18 +289,40 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   auto agreed = ext::negotiate(config_.mxcap, peer, false);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
+  // The ext-adaptive-without-agreement mutant adapts wherever MULTIPATH is agreed (MR-MU-12).
+  if (!decide_.extension.adapts_only_when_agreed && (*agreed)->has(wire::kMxcapMultipath))
+    (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapAdaptive);
   // Section 20.1: the management plane's set, else the generated one. An ASSUMED_BAD entry
   // is probed when PATHPROBE is agreed, else it comes back after the hold-down (25.1).
   ext::PathFailureParameters paths = config_.ext.paths;
   paths.path_probe = (*agreed)->has(wire::kMxcapPathProbe);
-  auto evs = ext::EvTable::create(qp.attr.ev_set.value_or(ext::EvTable::default_set(
-                                      qp.qpn, config_.planes, config_.ext.ev_set_size)),
-                                  paths);
+  // The ext-min-active-ignored mutant lets timeouts take every GOOD entry (MR-PF-05).
+  if (!decide_.extension.keeps_min_active_evs) paths.min_active = 0;
+  // The ext-holddown-never-ends mutant: a hold-down of about 30 years (MR-PF-13).
+  if (!decide_.extension.holddown_returns_ev) paths.holddown_ns = uint64_t{1} << 60;
+  std::vector<ext::EvEntry> set;
+  if (qp.attr.ev_set) {
+    set = *qp.attr.ev_set;
+  } else {
+    set = ext::EvTable::default_set(qp.qpn, config_.planes, config_.ext.ev_set_size);
+    // The ext-default-set-skewed mutant numbers the EVs from 16 x QPN + 1 (MR-MU-11).
+    if (!decide_.extension.default_evs_aligned)
+      for (ext::EvEntry& e : set) e.ev = static_cast<uint16_t>(0xC000 | ((e.ev + 1) & 0x3FFF));
+  }
+  auto evs = ext::EvTable::create(std::move(set), paths);
   if (!evs) return verbs_error("ev_set: " + evs.error());
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
                                              ext_parameters(), qp.init.srq.has_value(), now_ns_);
+  qp.ext->evs.count_into(&counters_.ev);
+  // MR-MU-01, MR-MU-09: first transmissions spray with MULTIPATH only; the mutants
+  // ext-single-ev-multipath and ext-sprays-without-multipath do the other.
+  const bool multipath = (*agreed)->has(wire::kMxcapMultipath);
+  if (multipath ? !decide_.extension.sprays_with_multipath
+                : !decide_.extension.single_ev_without_multipath)
+    qp.ext->selector.set_spraying(!multipath);
   for (uint8_t plane = 0; plane < config_.planes; ++plane)
-    if (plane_down_[plane]) qp.ext->evs.port_down(plane, now_ns_);
+    if (plane_down_[plane] && decide_.extension.port_down_stops_evs)  // not the mutant
+      qp.ext->evs.port_down(plane, now_ns_);
   if (qp.ext->credit_rx &&
       std::find(credit_qpns_.begin(), credit_qpns_.end(), qp.qpn) == credit_qpns_.end())
     credit_qpns_.push_back(qp.qpn);
@@ -320,6 +342,8 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.backs_off_rto) parameters.rto.max_ns = parameters.rto.initial_ns;
   if (!decide_.extension.fails_after_retry_budget)
     parameters.sender.retry_limit = ext::ExtSenderParameters::kUnlimitedRetries;
+  // The ext-ce-acks-folded mutant answers CE-marked packets as any other (MR-MU-17).
+  if (!decide_.extension.acks_each_ce_when_adaptive) parameters.ce_acks_when_adaptive = false;
   return parameters;
 }
 
@@ -442,7 +466,8 @@ QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
                    now_ns,
                    step_trace_,
                    base_plane(qp.qpn),
-                   config_.mxcap && config_.mxcap->ev_mode == 1};
+                   config_.mxcap && config_.mxcap->ev_mode == 1,
+                   qp.ext ? &qp.ext->evs : nullptr};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {
@@ -695,11 +720,10 @@ void Device::note_activity(const QueuePair& qp) {
   // Ext: a PSN in flight or a READ's missing response may time out, so the QP stays active;
   // checked in O(1) here, as this runs for every packet (the exact deadline walks the PSNs in
   // flight: next_deadline()).
-  // ASSUMED_BAD entries under PATHPROBE are probed on a timer (section 25.2).
+  // ASSUMED_BAD entries are probed (PATHPROBE) or end their hold-down on a timer (25.1).
   const bool ext_sending =
       qp.ext && qp.attr.state == QpState::kRts &&
-      (!qp.ext->rnr_waits.empty() || !qp.ext->reads.empty() ||
-       (qp.ext->evs.any_assumed_bad() && qp.ext->evs.parameters().path_probe) ||
+      (!qp.ext->rnr_waits.empty() || !qp.ext->reads.empty() || qp.ext->evs.any_assumed_bad() ||
        qp.ext->sent.next_psn() != wire::psn_add(qp.ext->sent.cumulative(), 1));
   const bool ext_work =
       qp.ext && (!qp.ext->retransmit.empty() || ext_sending || ext_responder_deadline(qp));
@@ -841,9 +865,11 @@ void Device::set_plane_port(uint8_t plane, bool up, uint64_t now_ns) {
   now_ns_ = std::max(now_ns_, now_ns);
   qps_.for_each([&](QueuePair& qp) {
     if (!qp.ext) return;
+    // The ext-port-up-no-hold mutant uses the plane again at once (MR-PF-16); the
+    // ext-port-down-ignored one keeps using it while it is down (MR-PF-07).
     if (up) {
-      qp.ext->evs.port_up(plane, now_ns);
-    } else {
+      qp.ext->evs.port_up(plane, now_ns, decide_.extension.holds_port_after_up);
+    } else if (decide_.extension.port_down_stops_evs) {
       qp.ext->evs.port_down(plane, now_ns);
     }
   });
@@ -862,8 +888,8 @@ Expected<ext::EvState, VerbsError> Device::set_ev_allowed(uint32_t qpn, uint16_t
                        std::to_string(qpn));
   if (allowed) {
     evs.allow(*i);
-  } else {
-    evs.deny(*i);
+  } else {  // the ext-denied-ev-used mutant records DENIED and draws the entry all the same
+    evs.deny(*i, decide_.extension.denied_ev_unused);
   }
   note_activity(qp);  // work that waited for a usable entry may go now
   return evs.state(*i);

@@ -71,6 +71,9 @@ struct VerbsError {
 class Device {
  public:
   explicit Device(DeviceConfig config);
+  // Its QPs' EV tables count into counters_ by address: a Device stays where it was made.
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
 
   // --- control (verbs) ---
   memory::MemoryTable& memory() { return memory_; }

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "reference/transport/ext/ev_counters.h"
+
 namespace mr::transport {
 
 struct DeviceCounters {
@@ -48,6 +50,7 @@ struct DeviceCounters {
   uint64_t ext_credit_packets_sent = 0;
   uint64_t ext_credit_waits = 0;
   uint64_t ext_probes_sent = 0;  // PROBE packets (section 25.2)
+  ext::EvCounters ev;            // the EV events of section 25.1, every Ext QP's
 
   template <class F>
   void for_each(F&& f) const {
@@ -86,6 +89,11 @@ struct DeviceCounters {
     f("ext_credit_packets_sent", ext_credit_packets_sent);
     f("ext_credit_waits", ext_credit_waits);
     f("ext_probes_sent", ext_probes_sent);
+    f("ev_assumed_bad", ev.ev_assumed_bad);
+    f("ev_ack_path_bad", ev.ev_ack_path_bad);
+    f("ev_good", ev.ev_good);
+    f("ev_spurious_rto", ev.ev_spurious_rto);
+    f("ev_damped", ev.ev_damped);
   }
 };
 

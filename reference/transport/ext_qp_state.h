@@ -10,11 +10,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "reference/transport/ext/ack_path_ledger.h"
 #include "reference/transport/ext/ack_policy.h"
 #include "reference/transport/ext/congestion_window.h"
 #include "reference/transport/ext/ev_selector.h"
@@ -42,7 +44,8 @@ struct ExtQpParameters {
   PathFailureParameters paths;
   CongestionParameters congestion;
   AdaptiveParameters adaptive;
-  uint32_t ev_set_size = 16;  // N_EV_DEFAULT: the generated set's entries
+  bool ce_acks_when_adaptive = true;  // MR-MU-17 (false only for a mutant)
+  uint32_t ev_set_size = 16;          // N_EV_DEFAULT: the generated set's entries
   // The trim marks and MR-TR-07's choice; `enabled` is each QP's agreement, not this.
   TrimParameters trim;
   // Section 26.7, for QPs that agreed CREDIT; line_rate_mbps is the device's, all planes.
@@ -64,6 +67,14 @@ inline EvSelectionMode selection_mode(const ExtAgreement& agreed) {
   if (!agreed.has(wire::kMxcapMultipath)) return EvSelectionMode::kSingle;
   return agreed.has(wire::kMxcapAdaptive) ? EvSelectionMode::kAdaptive
                                           : EvSelectionMode::kOblivious;
+}
+
+// The receiver's ACK policy of this QP: with adaptive selection agreed, every CE-marked
+// packet gets its own ACK, so that the mark reaches the sender with its EV (MR-MU-17).
+inline AckParameters ack_parameters(const ExtQpParameters& p, const ExtAgreement& agreed) {
+  AckParameters acks = p.acks;
+  acks.adaptive = p.ce_acks_when_adaptive && selection_mode(agreed) == EvSelectionMode::kAdaptive;
+  return acks;
 }
 
 // A READ or ATOMIC request the responder holds until every earlier PSN has arrived
@@ -107,7 +118,7 @@ struct ExtQpState {
         sent(sq_psn, parameters.sender),
         rto(parameters.rto),
         window(rq_psn, parameters.local_mpr),
-        acks(parameters.acks),
+        acks(ack_parameters(parameters, agreed)),
         binding(shared_receive_queue),
         resource_delay_ns(parameters.resource_delay_ns),
         resource_retry(parameters.resource_retry) {
@@ -206,6 +217,10 @@ struct ExtQpState {
   };
   static constexpr size_t kResponsePaths = 4096;
   std::vector<ResponsePath> response_paths;
+  // The ACKs and NAKs sent, their EVs and what they reported received, for the receiver's
+  // ACK-path rule (section 25.1, MR-PF-15). Made at the first ACK of a QP whose set has more
+  // entries than N_EV_MIN_ACTIVE: with fewer, no ACK-path loss can move an entry.
+  std::unique_ptr<ext::AckPathLedger> ack_paths;
 
   uint64_t resource_delay_ns;
   uint32_t resource_retry;

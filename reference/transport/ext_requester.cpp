@@ -67,12 +67,20 @@ wire::Mxh request_mxh(const ext::EvEntry& entry, bool retx, uint64_t now_ns, uin
 // leaves the entry its previous transmission used, MR-MU-08). None when no entry is usable
 // (MR-MU-04): the work waits, and the QP looks again after T_PROBE_INTERVAL.
 std::optional<ext::EvEntry> choose_entry(ext::ExtQpState& ext, uint32_t psn, bool retransmission,
-                                         uint64_t now_ns) {
+                                         const QpContext& ctx) {
+  const uint64_t now_ns = ctx.now_ns;
   std::optional<size_t> previous;
   if (retransmission)
     if (auto ev = ext.sent.last_ev(psn)) previous = ext.evs.find(*ev);
-  const std::optional<size_t> i = previous ? ext.selector.retransmission(ext.evs, now_ns, *previous)
-                                           : ext.selector.first_transmission(ext.evs, now_ns);
+  std::optional<size_t> i;
+  if (!previous) {
+    i = ext.selector.first_transmission(ext.evs, now_ns);
+  } else if (ext.evs.usable(*previous, now_ns) &&
+             !ctx.decide.extension.retransmits_on_other_ev) {  // the ext-retx-same-ev mutant
+    i = previous;
+  } else {
+    i = ext.selector.retransmission(ext.evs, now_ns, *previous);
+  }
   if (!i) {
     ext.ev_retry_ns = now_ns + ext.evs.parameters().probe_interval_ns;
     return std::nullopt;
@@ -194,7 +202,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
                    QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t psn = wire::psn_add(w.first_psn, index);
-  const std::optional<ext::EvEntry> entry = choose_entry(ext, psn, retransmission, ctx.now_ns);
+  const std::optional<ext::EvEntry> entry = choose_entry(ext, psn, retransmission, ctx);
   if (!entry) return false;
   const uint32_t mtu = qp.attr.path_mtu;
   const uint32_t offset = index * mtu;
@@ -239,8 +247,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
 bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& fields,
                        QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
-  const std::optional<ext::EvEntry> entry =
-      choose_entry(ext, fields.first_psn, fields.retx, ctx.now_ns);
+  const std::optional<ext::EvEntry> entry = choose_entry(ext, fields.first_psn, fields.retx, ctx);
   if (!entry) return false;
   const bool cas = w.wr.opcode == SendOpcode::kCompareSwap;
   const uint8_t opcode = !is_atomic(w.wr.opcode) ? wire::kOpRcRdmaReadRequest
@@ -295,7 +302,7 @@ bool send_resync(QueuePair& qp, SendWqe& w, uint32_t index, uint32_t count, bool
                  bool probe, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t first = wire::psn_add(w.first_psn, index);
-  const std::optional<ext::EvEntry> entry = choose_entry(ext, first, retransmission, ctx.now_ns);
+  const std::optional<ext::EvEntry> entry = choose_entry(ext, first, retransmission, ctx);
   if (!entry) return false;
   const uint32_t mtu = qp.attr.path_mtu;
   wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtResync, first);
@@ -356,11 +363,27 @@ void send_probe(QueuePair& qp, size_t i, QpContext& ctx) {
   ++ctx.counters.ext_probes_sent;
 }
 
+// Section 20.4's feedback table: ECE = 1 on any ACK or NAK, TRM = 1 on an ACK, or a NAK
+// 0x65 says the echoed path marked or cut the packet; a clean ACK says it did not; the other
+// NAKs (a last-hop trim, an operation error, a shortage, RNR) are not the path's. None for a
+// PROBE's reply.
+std::optional<ext::EvFeedback> path_feedback(uint8_t syndrome, const wire::Sacketh& s) {
+  if (s.prb) return std::nullopt;
+  if (s.ece || syndrome == wire::kNakTrimmed) return ext::EvFeedback::kMarked;
+  if (wire::is_ack(syndrome)) return s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean;
+  return std::nullopt;
+}
+
 // Section 25.1's timers for ASSUMED_BAD entries: with PATHPROBE the PROBEs due (MR-PF-03),
 // without it the entries whose hold-down has passed go back to GOOD (MR-PF-13).
 void run_path_probes(QueuePair& qp, QpContext& ctx) {
-  if (!qp.ext->evs.any_assumed_bad()) return;
-  for (size_t i : qp.ext->evs.due_probes(ctx.now_ns)) send_probe(qp, i, ctx);
+  ext::EvTable& evs = qp.ext->evs;
+  if (!evs.any_assumed_bad()) return;
+  const ExtensionDecisions& decide = ctx.decide.extension;
+  // The ext-no-path-probes mutant lets the probes fall due (their timers move on, so the QP's
+  // deadline does too) but sends none.
+  for (size_t i : evs.due_probes(ctx.now_ns))
+    if (decide.probes_assumed_bad_evs) send_probe(qp, i, ctx);
 }
 
 // Section 26.2's bytes in flight, in packets: sent and not acknowledged, less those a trim
@@ -776,7 +799,20 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   // MR-CR-05: an ACK or NAK with CRV = 1 carries the receiver's credit limit.
   if (p.sacketh->crv && ext.credit_tx && ext.credit_tx->on_grant(p.sacketh->credit))
     ext.credit_stall_ns.reset();
+  // MR-PF-19: an ECN mark is congestion, not failure; the ext-ecn-marks-ev-bad mutant blames
+  // the echoed entry as a timeout would.
+  if (p.sacketh->ece && !ctx.decide.extension.ecn_leaves_ev_good)
+    if (auto marked = ext.evs.find(p.sacketh->ev_echo)) ext.evs.on_rto(*marked, ctx.now_ns);
   const uint8_t syndrome = p.aeth->syndrome;
+  // Section 20.4: what the echoed entry's path did to the packet (adaptive selection), for
+  // ACKs and NAKs alike; a probe's reply is not feedback.
+  auto feedback = path_feedback(syndrome, *p.sacketh);
+  // The ext-adaptive-ignores-marks mutant takes no notice of a marked path (MR-MU-13).
+  if (feedback == ext::EvFeedback::kMarked && !ctx.decide.extension.holds_marked_evs)
+    feedback.reset();
+  if (feedback)
+    if (auto echoed = ext.evs.find(p.sacketh->ev_echo))
+      ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed, *feedback);
   if (wire::is_rnr_nak(syndrome)) {
     // MR-OO-12: that PSN only, after the RNR delay, within rnr_retry (7: without limit).
     if (!ext.sent.outstanding(p.bth.psn)) return;
@@ -859,22 +895,19 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
                                  .bitmap = s.bitmap,
                                  .ara = s.ara != 0 && decide.repairs_ara_losses,
                                  .mpr = s.mpr};
-  // Section 20.4: what the echoed entry's path did to the packet (adaptive selection).
-  if (auto echoed = ext.evs.find(s.ev_echo))
-    ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed,
-                             s.ece || s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean);
   // MR-PF-14: a duplicate's ACK echoing a watched retransmission: its timeout was spurious.
   if (s.dup && s.tse) {
     auto watch = std::ranges::find_if(ext.rto_watches, [&](const auto& w) {
       return w.retransmitted && w.ev == s.ev_echo && w.tx_timestamp == s.ts_echo;
     });
     if (watch != ext.rto_watches.end()) {
-      ext.evs.on_spurious_rto(watch->entry);
+      if (decide.spurious_rto_restores_ev) ext.evs.on_spurious_rto(watch->entry);  // not the mutant
       ext.rto_watches.erase(watch);
     }
   }
-  // MR-PF-12: a PROBE's answer brings its entry back (unless damped and still held).
-  if (s.prb)
+  // MR-PF-12: a PROBE's answer brings its entry back (unless damped and still held), but for
+  // the ext-probe-answer-ignored mutant.
+  if (s.prb && decide.probe_answer_restores_ev)
     if (auto probed = ext.evs.find(s.ev_echo)) ext.evs.on_probe_answer(*probed, ctx.now_ns);
   const ext::AckOutcome outcome = ext.sent.on_ack(report, ctx.now_ns, ext.rto);
   ext.psns_in_flight -= std::min<uint64_t>(ext.psns_in_flight, outcome.newly_acknowledged);
@@ -898,9 +931,10 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   if (report.ara && !decide.retransmits_only_outstanding)
     go_back_n(qp, wire::psn_add(p.bth.psn, 1));
   // MR-PF-18: an EV silent for an RTO since a SACK-detected loss on it is blamed as its RTO
-  // would have been (MR-PF-01), had SACK repair not kept that RTO from expiring.
+  // would have been (MR-PF-01), had SACK repair not kept that RTO from expiring; the
+  // ext-rto-keeps-ev-good mutant blames no EV for that either.
   for (const uint16_t ev : outcome.silent_evs)
-    if (auto i = ext.evs.find(ev)) ext.evs.on_rto(*i, ctx.now_ns);
+    if (auto i = ext.evs.find(ev); i && decide.rto_assumes_ev_bad) ext.evs.on_rto(*i, ctx.now_ns);
   // MR-NF-09 counts NAKs 0x6B in a row: an ACK that covers the PSN ends the row.
   std::erase_if(ext.resource_naks, [&](const auto& n) { return !ext.sent.outstanding(n.first); });
   retire_acknowledged(qp, ctx);
@@ -953,10 +987,11 @@ void run_ext_timers(QueuePair& qp, QpContext& ctx) {
     if (r.cause == ext::RetransmitCause::kProbe &&
         std::ranges::any_of(ext.retransmit, [&](const auto& q) { return q.psn == r.psn; }))
       continue;
-    // Section 25.1: a timeout blames the entry the PSN last went out on; if the PSN went out
-    // once, MR-PF-14 watches for the echo that would show the timeout spurious.
+    // Section 25.1: a timeout blames the entry the PSN last went out on (not the
+    // ext-rto-keeps-ev-good mutant); if the PSN went out once, MR-PF-14 watches for the echo
+    // that would show the timeout spurious.
     if (r.cause == ext::RetransmitCause::kTimeout) {
-      if (auto ev = ext.sent.last_ev(r.psn)) {
+      if (auto ev = ext.sent.last_ev(r.psn); ev && ctx.decide.extension.rto_assumes_ev_bad) {
         if (auto i = ext.evs.find(*ev);
             i && ext.evs.on_rto(*i, ctx.now_ns) && ext.sent.transmissions(r.psn) == 1) {
           if (ext.rto_watches.size() == ext::ExtQpState::kRtoWatches)
@@ -981,7 +1016,7 @@ std::optional<uint64_t> ext_requester_deadline(const QueuePair& qp) {
   // Work held for want of a usable entry looks again each T_PROBE_INTERVAL: entries come
   // back by time (hold-down, port-up hold), which no packet announces.
   if (ext.ev_retry_ns) next = next ? std::min(*next, *ext.ev_retry_ns) : *ext.ev_retry_ns;
-  if (auto probe = ext.evs.next_probe_ns()) next = next ? std::min(*next, *probe) : *probe;
+  if (auto due = ext.evs.next_due_ns()) next = next ? std::min(*next, *due) : *due;
   if (ext.cc)  // work the pacer held back: when its bucket will hold the packet
     if (auto paced = ext.cc->pacer_wait_ns()) next = next ? std::min(*next, *paced) : *paced;
   if (blocked_on_credit(qp)) {  // a grant moves it on, or the stall bound

@@ -146,6 +146,31 @@ void mark_control(wire::RocePacket& p) {
   }
 }
 
+// Section 25.1's receiver half of ACK-path attribution: each ACK's EV, time and what it
+// reported received (the cumulative PSN and the bitmap), so that a RETX = 1 copy of a PSN it
+// reported blames the EV that carried it (MR-PF-15).
+void remember_ack_path(ext::ExtQpState& ext, size_t entry, const wire::Sacketh& s, QpContext& ctx) {
+  if (!ctx.decide.extension.blames_ack_paths) return;  // the ext-ack-path-loss-ignored mutant
+  if (ext.evs.size() <= ext.evs.parameters().min_active) return;
+  if (!ext.ack_paths)
+    ext.ack_paths = std::make_unique<ext::AckPathLedger>(ext::AckPathParameters{});
+  const ext::SackReport report{.reference = s.sack_ref.value(),
+                               .offset = static_cast<uint16_t>(s.sack_offset.value()),
+                               .bitmap = s.bitmap.value()};
+  ext.ack_paths->on_ack_sent(ext.evs.entry(entry).ev, ctx.now_ns, ext.window.cumulative(), report);
+}
+
+// A packet with RETX = 1 for a PSN already received: one ACK-path loss for each EV that
+// carried an ACK reporting it at least T_PF_ACK_PATH_GUARD earlier (once per EV).
+void blame_ack_paths(ext::ExtQpState& ext, uint32_t psn, uint64_t now_ns) {
+  if (!ext.ack_paths) return;
+  std::vector<uint16_t> evs = ext.ack_paths->on_duplicate_retransmission(psn, now_ns);
+  std::sort(evs.begin(), evs.end());
+  evs.erase(std::unique(evs.begin(), evs.end()), evs.end());
+  for (uint16_t ev : evs)
+    if (auto i = ext.evs.find(ev)) ext.evs.on_ack_path_loss(*i, now_ns);
+}
+
 // An Ext ACK, NAK or ATOMIC_ACKNOWLEDGE with BTH PSN `psn`, its AETH and the SACKETH the
 // policy builds (it echoes the newest packet answered), sent on a usable entry; with none it
 // is not sent and the sender's timers recover.
@@ -172,6 +197,7 @@ void send_ext_acknowledge(QueuePair& qp, uint8_t opcode, uint32_t psn, uint8_t s
   if (!entry) return;
   ctx.send_on_entry(ack, ext.evs.entry(*entry));
   ++ctx.counters.ext_acks_sent;
+  remember_ack_path(ext, *entry, *ack.sacketh, ctx);
 }
 
 // An Ext ACK (syndrome 0x1F, BTH PSN = C) or NAK (BTH PSN = the packet's).
@@ -243,7 +269,8 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
       ++ctx.counters.duplicate_request;
       if (r.read) return ExtRespState::kReadArrived;      // served again, from its PSN
       if (r.atomic) return ExtRespState::kAtomicArrived;  // answered again, not executed
-      answer(qp, r, /*duplicate=*/true, ctx);             // placed before: not again (MR-OO-08)
+      if (r.p.mxh->retx) blame_ack_paths(*qp.ext, r.p.bth.psn, ctx.now_ns);
+      answer(qp, r, /*duplicate=*/true, ctx);  // placed before: not again (MR-OO-08)
       return ExtRespState::kAcknowledge;
     case ext::PsnArrival::kBeyondWindow:
       return ExtRespState::kNakOutOfWindow;
@@ -823,6 +850,7 @@ void respond_ext_probe(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx)
     ++ctx.counters.dropped_malformed;  // table 19.1
     return;
   }
+  if (!ctx.decide.extension.answers_probes) return;  // the ext-probe-unanswered mutant
   ctx.step("ext-responder", "Probe", p.bth.psn);
   ext::AnsweredPacket a = answered_of(p, /*duplicate=*/false, ctx.now_ns);
   a.probe = true;  // answered at once: the policy's own trigger, with PRB = 1

@@ -3,7 +3,7 @@
 // The decisions of extension mode (Part II) that a mutant can break: negotiation
 // (MR-EX), the receiver's and the sender's selective ACK and timers (MR-SA), out-of-order
 // placement (MR-OO), the extension NAKs (MR-NK), trimming (MR-TR), and non-fatal errors
-// with RESYNC (MR-NF).
+// with RESYNC (MR-NF), and multipath and path failure (MR-MU, MR-PF).
 // Built once from the mutants (decision_rows.cpp holds the mutant -> decision table).
 #pragma once
 
@@ -56,6 +56,28 @@ struct ExtensionDecisions {
   Decision fails_after_retry_budget{true};      // MR-SA-11: N_EXT_RETRY + 1 timeouts
   Decision read_outlives_cumulative_ack{true};  // MR-SA-16: no implicit NAK of a READ
   Decision rnr_retransmits_one{true};           // MR-OO-12: the RNR NAK's PSN alone
+  // Multipath and path failure (sections 20, 25).
+  Decision retransmits_on_other_ev{true};      // MR-MU-08: not the previous transmission's
+  Decision denied_ev_unused{true};             // MR-MU-04, MR-PF-11
+  Decision rto_assumes_ev_bad{true};           // MR-PF-01 (and MR-PF-18's silent EVs)
+  Decision keeps_min_active_evs{true};         // MR-PF-05
+  Decision probes_assumed_bad_evs{true};       // MR-PF-03: with PATHPROBE
+  Decision probe_answer_restores_ev{true};     // MR-PF-12
+  Decision answers_probes{true};               // MR-PF-08
+  Decision ecn_leaves_ev_good{true};           // MR-PF-19: ECE = 1 is congestion, not failure
+  Decision port_down_stops_evs{true};          // MR-PF-07
+  Decision holds_port_after_up{true};          // MR-PF-16: T_PF_PORT_UP_HOLD, T_PF_FLAP_HOLD
+  Decision sprays_with_multipath{true};        // MR-MU-01: oblivious first transmissions
+  Decision single_ev_without_multipath{true};  // MR-MU-09
+  Decision sport_is_ev{true};                  // MR-MU-02: EV mode UDP
+  Decision default_evs_aligned{true};          // MR-MU-11: EV_i from 16 x QPN + i
+  Decision spurious_rto_restores_ev{true};     // MR-PF-14
+  Decision holddown_returns_ev{true};          // MR-PF-13: without PATHPROBE
+  Decision blames_ack_paths{true};             // MR-PF-15: the receiver's ACK-path rule
+  // Adaptive selection (section 20.4).
+  Decision holds_marked_evs{true};            // MR-MU-13: ECE, TRM or NAK 0x65 holds the EV
+  Decision adapts_only_when_agreed{true};     // MR-MU-12: ADAPTIVE in both blocks
+  Decision acks_each_ce_when_adaptive{true};  // MR-MU-17
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

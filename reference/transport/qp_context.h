@@ -60,6 +60,8 @@ struct QpContext {
   // The device's EV mode (its MXCAP block's, section 20.2): FLOW encodes the EV in the IPv6
   // flow label; IPv4 packets keep UDP mode whatever it says.
   bool ev_mode_flow = false;
+  // An Ext QP's EV set: the ext-sport-not-ev mutant keeps its first entry's EV as UDP port.
+  const ext::EvTable* evs = nullptr;
 
   void step(std::string_view machine, std::string_view state, uint32_t psn) const {
     if (trace != nullptr) trace->record(machine, state, psn);
@@ -85,8 +87,10 @@ struct QpContext {
       const ext::EvEncoding flow = ext::encode_flow(e);
       v6->fl = flow.flow_label;
       p.udp.sport = flow.udp_source_port;
-    } else {
+    } else if (evs == nullptr || decide.extension.sport_is_ev) {
       p.udp.sport = ext::encode_udp(e, 0).udp_source_port;
+    } else {  // the ext-sport-not-ev mutant: the MXH says `e`, the port the first entry
+      p.udp.sport = ext::encode_udp(evs->entry(0), 0).udp_source_port;
     }
     send_on(p, e.plane, pieces);
   }

@@ -6,7 +6,7 @@
 namespace mr::transport::ext {
 
 EvSelector::EvSelector(EvSelectionMode mode, AdaptiveParameters parameters)
-    : mode_(mode), parameters_(parameters) {}
+    : mode_(mode), parameters_(parameters), sprays_(mode != EvSelectionMode::kSingle) {}
 
 template <typename Accept>
 std::optional<size_t> EvSelector::advance(const EvTable& table, Accept accept) {
@@ -49,9 +49,9 @@ void EvSelector::after_request_sent() {
 
 std::optional<size_t> EvSelector::first_transmission(const EvTable& table, uint64_t now_ns,
                                                      bool request) {
-  if (mode_ == EvSelectionMode::kSingle) return first_usable(table, now_ns);
   auto usable = [&](size_t i) { return table.usable(i, now_ns); };
-  if (mode_ != EvSelectionMode::kAdaptive || !request) return advance(table, usable);
+  if (mode_ != EvSelectionMode::kAdaptive || !request)  // oblivious, or a single entry
+    return sprays_ ? advance(table, usable) : first_usable(table, now_ns);
   holds_.resize(table.size(), 0);
   ++first_transmissions_;
   std::optional<size_t> chosen;

@@ -52,6 +52,10 @@ class EvSelector {
   void on_feedback(const EvTable& table, uint64_t now_ns, size_t entry, EvFeedback feedback);
 
   uint32_t hold(size_t entry) const { return entry < holds_.size() ? holds_[entry] : 0; }
+  // Whether oblivious first transmissions advance the cursor (MULTIPATH, MR-MU-01) or take
+  // the first usable entry (MR-MU-09). The mode says which; only the mutants
+  // ext-single-ev-multipath and ext-sprays-without-multipath set the other.
+  void set_spraying(bool sprays) { sprays_ = sprays; }
 
  private:
   // The cursor's next entry after it that `accept` takes, in list order with wrap-around.
@@ -64,6 +68,7 @@ class EvSelector {
 
   EvSelectionMode mode_;
   AdaptiveParameters parameters_;
+  bool sprays_;                   // oblivious first transmissions advance the cursor (set_spraying)
   std::optional<size_t> cursor_;  // the entry last taken; none before the first
   uint64_t first_transmissions_ = 0;
   std::vector<uint32_t> holds_;  // H(e), grown to the table

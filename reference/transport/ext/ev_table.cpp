@@ -78,7 +78,8 @@ bool EvTable::damped(size_t i, uint64_t now_ns) const {
 bool EvTable::usable(size_t i, uint64_t now_ns) const {
   const Slot& s = entries_[i];
   const Port& port = ports_[s.entry.plane];
-  return s.state == EvState::kGood && port.up && now_ns >= port.usable_from_ns;
+  return (s.state == EvState::kGood || s.drawn_while_denied) && port.up &&
+         now_ns >= port.usable_from_ns;
 }
 
 bool EvTable::assume_bad(size_t i, uint64_t now_ns) {
@@ -92,7 +93,7 @@ bool EvTable::assume_bad(size_t i, uint64_t now_ns) {
   s.failures.push_back(now_ns);
   forget_before(s.failures, now_ns, parameters_.flap_window_ns);
   const bool now_damped = damped(i, now_ns);
-  if (now_damped && !s.was_damped) ++counters_.ev_damped;
+  if (now_damped && !s.was_damped) count(&EvCounters::ev_damped);
   s.was_damped = now_damped;
   return true;
 }
@@ -102,7 +103,7 @@ void EvTable::return_to_good(size_t i) {
   s.state = EvState::kGood;
   --assumed_bad_;
   s.ack_losses.clear();  // a return to GOOD clears its ACK-path count
-  ++counters_.ev_good;
+  count(&EvCounters::ev_good);
 }
 
 // When an ASSUMED_BAD entry may be GOOD again: a damped one T_PF_FLAP_HOLD after it last
@@ -115,7 +116,7 @@ uint64_t EvTable::hold_until(size_t i, uint64_t now_ns) const {
 
 bool EvTable::on_rto(size_t i, uint64_t now_ns) {
   if (!assume_bad(i, now_ns)) return false;
-  ++counters_.ev_assumed_bad;
+  count(&EvCounters::ev_assumed_bad);
   return true;
 }
 
@@ -124,7 +125,7 @@ void EvTable::on_ack_path_loss(size_t i, uint64_t now_ns) {
   s.ack_losses.push_back(now_ns);
   forget_before(s.ack_losses, now_ns, parameters_.ack_loss_window_ns);
   if (s.ack_losses.size() >= parameters_.ack_losses && assume_bad(i, now_ns))
-    ++counters_.ev_ack_path_bad;
+    count(&EvCounters::ev_ack_path_bad);
 }
 
 void EvTable::on_probe_answer(size_t i, uint64_t now_ns) {
@@ -137,16 +138,18 @@ void EvTable::on_spurious_rto(size_t i) {
   entries_[i].state = EvState::kGood;
   --assumed_bad_;
   entries_[i].ack_losses.clear();
-  ++counters_.ev_spurious_rto;
+  count(&EvCounters::ev_spurious_rto);
 }
 
-void EvTable::deny(size_t i) {
+void EvTable::deny(size_t i, bool stop_using) {
   if (entries_[i].state == EvState::kAssumedBad) --assumed_bad_;
   entries_[i].state = EvState::kDenied;
+  entries_[i].drawn_while_denied = !stop_using;
 }
 
 void EvTable::allow(size_t i) {
   if (entries_[i].state == EvState::kDenied) entries_[i].state = EvState::kGood;
+  entries_[i].drawn_while_denied = false;
 }
 
 void EvTable::port_down(unsigned plane, uint64_t now_ns) {
@@ -158,22 +161,27 @@ void EvTable::port_down(unsigned plane, uint64_t now_ns) {
   forget_before(p.downs, now_ns, parameters_.flap_window_ns);
 }
 
-void EvTable::port_up(unsigned plane, uint64_t now_ns) {
+void EvTable::port_up(unsigned plane, uint64_t now_ns, bool hold) {
   if (plane >= kMaxPlanes) return;
   Port& p = ports_[plane];
   if (p.up) return;
   p.up = true;
   forget_before(p.downs, now_ns, parameters_.flap_window_ns);
   const bool flapping = p.downs.size() >= parameters_.flap_max;
-  p.usable_from_ns = now_ns + (flapping ? parameters_.flap_hold_ns : parameters_.port_up_hold_ns);
+  const uint64_t hold_ns = flapping ? parameters_.flap_hold_ns : parameters_.port_up_hold_ns;
+  p.usable_from_ns = now_ns + (hold ? hold_ns : 0);
 }
 
-std::optional<uint64_t> EvTable::next_probe_ns() const {
-  if (!parameters_.path_probe || assumed_bad_ == 0) return std::nullopt;
+std::optional<uint64_t> EvTable::next_due_ns() const {
+  if (assumed_bad_ == 0) return std::nullopt;
   std::optional<uint64_t> next;
-  for (const Slot& s : entries_) {
-    if (s.state == EvState::kAssumedBad)
-      next = next ? std::min(*next, s.next_probe_ns) : s.next_probe_ns;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Slot& s = entries_[i];
+    if (s.state != EvState::kAssumedBad) continue;
+    // Without PATHPROBE, the end of its hold-down: damping only shortens as failures leave
+    // the flap window, so at this time due_probes() certainly returns it to GOOD.
+    const uint64_t due = parameters_.path_probe ? s.next_probe_ns : hold_until(i, s.entered_bad_ns);
+    next = next ? std::min(*next, due) : due;
   }
   return next;
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "reference/error/expected.h"
+#include "reference/transport/ext/ev_counters.h"
 
 namespace mr::transport::ext {
 
@@ -50,15 +51,6 @@ struct PathFailureParameters {
   bool path_probe = true;                       // PATHPROBE negotiated
 };
 
-// The EV events of section 25.1, by counter name.
-struct EvCounters {
-  uint64_t ev_assumed_bad = 0;
-  uint64_t ev_ack_path_bad = 0;
-  uint64_t ev_good = 0;
-  uint64_t ev_spurious_rto = 0;
-  uint64_t ev_damped = 0;
-};
-
 class EvTable {
  public:
   static constexpr size_t kMaxEntries = 4096;
@@ -77,6 +69,8 @@ class EvTable {
   std::optional<size_t> find(uint16_t ev) const;
   size_t good_count() const;
   const EvCounters& counters() const { return counters_; }
+  // Each EV event is added to `device` too (the device's counters outlive the QP's table).
+  void count_into(EvCounters* device) { device_counters_ = device; }
   const PathFailureParameters& parameters() const { return parameters_; }
   // Some entry is ASSUMED_BAD (O(1): the data path asks on every run).
   bool any_assumed_bad() const { return assumed_bad_ > 0; }
@@ -95,18 +89,22 @@ class EvTable {
   // The timeout that moved entry i to ASSUMED_BAD was spurious (an ACK with DUP = 1 echoed
   // the retransmission that followed it, whose PSN had been sent once before).
   void on_spurious_rto(size_t i);
-  void deny(size_t i);
+  // Management denies entry i: DENIED, never drawn until allowed (MR-PF-11). `stop_using`
+  // false is the ext-denied-ev-used mutant's: DENIED all the same, but drawn as if GOOD.
+  void deny(size_t i, bool stop_using = true);
   void allow(size_t i);
   void port_down(unsigned plane, uint64_t now_ns);
-  void port_up(unsigned plane, uint64_t now_ns);
+  // `hold` false is the ext-port-up-no-hold mutant's: the plane is usable at once (MR-PF-16).
+  void port_up(unsigned plane, uint64_t now_ns, bool hold = true);
 
   // ASSUMED_BAD entries to probe now (PATHPROBE), each then due again after twice its last
   // interval (one whose plane's port is not usable is skipped, not probed); without PATHPROBE,
   // entries whose hold-down has passed return to GOOD here.
   std::vector<size_t> due_probes(uint64_t now_ns);
-  // With PATHPROBE, when due_probes() next has an entry to probe; none without ASSUMED_BAD
-  // entries or PATHPROBE. O(entries).
-  std::optional<uint64_t> next_probe_ns() const;
+  // When due_probes() next has work: with PATHPROBE an entry to probe, without it an
+  // entry whose hold-down ends (so that the QP is woken then and the entry is GOOD on time,
+  // for selection and for query_qp alike); none without ASSUMED_BAD entries. O(entries).
+  std::optional<uint64_t> next_due_ns() const;
 
  private:
   struct Slot {
@@ -116,6 +114,7 @@ class EvTable {
     uint64_t next_probe_ns = 0;
     uint64_t probe_interval_ns = 0;
     bool was_damped = false;
+    bool drawn_while_denied = false;  // the ext-denied-ev-used mutant's DENIED entry
     // Vectors, not deques: an empty libstdc++ deque allocates about 600 bytes, and an Ext QP
     // has 16 entries and 16 ports of these (41 KB per QP measured with deques, bench transport).
     std::vector<uint64_t> failures;    // times it entered ASSUMED_BAD, within the flap window
@@ -133,12 +132,18 @@ class EvTable {
   bool assume_bad(size_t i, uint64_t now_ns);
   void return_to_good(size_t i);
   uint64_t hold_until(size_t i, uint64_t now_ns) const;
+  // One EV event, in this table's counters and its device's.
+  void count(uint64_t EvCounters::*event) {
+    ++(counters_.*event);
+    if (device_counters_ != nullptr) ++(device_counters_->*event);
+  }
   static void forget_before(std::vector<uint64_t>& times, uint64_t now_ns, uint64_t window_ns);
 
   std::vector<Slot> entries_;
   PathFailureParameters parameters_;
   Port ports_[kMaxPlanes];
   EvCounters counters_;
+  EvCounters* device_counters_ = nullptr;
   size_t assumed_bad_ = 0;
 };
 

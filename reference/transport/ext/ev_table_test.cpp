@@ -63,23 +63,33 @@ TEST(EvTable, ProbesAtADoublingIntervalUpToTheMaximum) {
   EXPECT_EQ(probes[8] - probes[7], 10 * kMs);
 }
 
-// The device sleeps until next_probe_ns(): it names each probe due_probes() then gives, and
-// nothing without an ASSUMED_BAD entry or without PATHPROBE.
-TEST(EvTable, NextProbeTimeIsWhenTheNextProbeIsDue) {
+// The device sleeps until next_due_ns(): it names each probe due_probes() then gives, and
+// nothing without an ASSUMED_BAD entry.
+TEST(EvTable, NextDueTimeIsWhenTheNextProbeIsDue) {
   EvTable t = table(8);
-  EXPECT_FALSE(t.next_probe_ns());
+  EXPECT_FALSE(t.next_due_ns());
   t.on_rto(0, 0);
   for (int k = 0; k < 5; ++k) {
-    const std::optional<uint64_t> due = t.next_probe_ns();
+    const std::optional<uint64_t> due = t.next_due_ns();
     ASSERT_TRUE(due);
     EXPECT_TRUE(t.due_probes(*due - 1).empty());
     EXPECT_EQ(t.due_probes(*due), std::vector<size_t>{0});
   }
-  t.on_probe_answer(0, *t.next_probe_ns());
-  EXPECT_FALSE(t.next_probe_ns());
+  t.on_probe_answer(0, *t.next_due_ns());
+  EXPECT_FALSE(t.next_due_ns());
+}
+
+// Without PATHPROBE it is the end of the hold-down, when due_probes() returns the entry to
+// GOOD: an idle QP is woken for it, so query_qp never reports a stale ASSUMED_BAD.
+TEST(EvTable, WithoutProbesTheNextDueTimeIsTheEndOfTheHoldDown) {
   EvTable quiet = table(8, PathFailureParameters{.path_probe = false});
-  quiet.on_rto(0, 0);
-  EXPECT_FALSE(quiet.next_probe_ns());
+  quiet.on_rto(0, 5 * kUs);
+  ASSERT_EQ(quiet.next_due_ns(), 5 * kUs + 10 * kMs);  // T_EV_HOLDDOWN
+  quiet.due_probes(5 * kUs + 10 * kMs - 1);
+  EXPECT_EQ(quiet.state(0), EvState::kAssumedBad);
+  EXPECT_TRUE(quiet.due_probes(5 * kUs + 10 * kMs).empty());  // nothing to probe
+  EXPECT_EQ(quiet.state(0), EvState::kGood);
+  EXPECT_FALSE(quiet.next_due_ns());
 }
 
 TEST(EvTable, AProbeAnswerReturnsTheEntryToGood) {
