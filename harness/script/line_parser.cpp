@@ -7,7 +7,6 @@
 #include <utility>
 
 namespace mr::script {
-namespace {
 
 bool is_enum_name(const std::string& s) {
   bool upper = !s.empty();
@@ -16,6 +15,8 @@ bool is_enum_name(const std::string& s) {
                       std::isdigit(static_cast<unsigned char>(c)) || c == '_');
   return upper && s.size() > 1;
 }
+
+namespace {
 
 bool parse_number(const std::string& text, uint64_t& out) {
   const bool hex = text.size() > 2 && (text[1] == 'x' || text[1] == 'X');

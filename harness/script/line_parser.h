@@ -17,6 +17,10 @@
 
 namespace mr::script {
 
+// Upper-case names with digits or underscores (RC_SEND_ONLY, ACK, E1) name constants; other
+// identifiers are symbols (P, A.qpn, a script's own `let` names such as e1).
+bool is_enum_name(const std::string& s);
+
 class LineParser {
  public:
   LineParser(std::vector<Token> tokens, const std::string& file, std::vector<Diagnostic>& diags)

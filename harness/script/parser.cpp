@@ -138,10 +138,10 @@ void ScriptParser::binding(LineParser& p, const Token& first) {
     p.error(name, "expected 'let NAME = EXPR', got " + describe(name));
     return;
   }
-  if (reserved_symbol(name.text)) {
+  if (reserved_symbol(name.text) || is_enum_name(name.text)) {
     p.error(name, "let: '" + name.text +
-                      "' is the engine's name; a script's names are mixed or lower case and "
-                      "have no '.' (E1, first_ev)");
+                      "' reads as the engine's name or a constant; a script's own names are "
+                      "lower or mixed case, without '.' (e1, first_ev)");
     return;
   }
   c.target = p.next().text;

@@ -204,6 +204,44 @@ TEST(Parser, LoopsMustBeBoundedAndBalanced) {
   EXPECT_NE(messages[4].find("t.mrt:7:1: 'repeat' without its 'end'"), std::string::npos);
 }
 
+TEST(Parser, LetBindsAScriptNameAndCheckComparesValues) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\nlet e1 = last.ev\ncheck last.ev != e1\n"
+      "check e1 == 0xc101\ncheck distinct [e1, last.ev, 7]\n",
+      "t.mrt");
+  ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
+  ASSERT_EQ(r.script.statements.size(), 4U);
+  const auto& let = std::get<Command>(r.script.statements[0]);
+  EXPECT_EQ(let.actor, "let");
+  EXPECT_EQ(let.target, "e1");
+  EXPECT_EQ(let.args.at(0).value.text, "last.ev");
+  const auto& differ = std::get<Command>(r.script.statements[1]);
+  EXPECT_EQ(differ.actor, "check");
+  EXPECT_EQ(differ.name, "differ");
+  EXPECT_EQ(differ.args.at(1).value.text, "e1");
+  EXPECT_EQ(std::get<Command>(r.script.statements[2]).name, "equal");
+  const auto& distinct = std::get<Command>(r.script.statements[3]);
+  EXPECT_EQ(distinct.name, "distinct");
+  EXPECT_EQ(distinct.args.at(0).value.items.size(), 3U);
+}
+
+TEST(Parser, LetAndCheckRefuseWhatTheyCannotMean) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\nlet E1 = 3\nlet last.ev = 3\nlet x 3\n"
+      "check e1 = 3\ncheck distinct [e1]\nlet y = 1 2\n",
+      "t.mrt");
+  std::vector<std::string> messages;
+  for (const auto& d : r.diagnostics) messages.push_back(d.to_string());
+  ASSERT_EQ(messages.size(), 6U) << ::testing::PrintToString(messages);
+  EXPECT_NE(messages[0].find("t.mrt:4:5: let: 'E1' reads as"), std::string::npos);
+  EXPECT_NE(messages[1].find("t.mrt:5:5: let: 'last.ev'"), std::string::npos);
+  EXPECT_NE(messages[2].find("t.mrt:6:5: expected 'let NAME = EXPR'"), std::string::npos);
+  EXPECT_NE(messages[3].find("t.mrt:7:10: expected '==' or '!='"), std::string::npos);
+  EXPECT_NE(messages[4].find("check distinct: the list needs at least two values"),
+            std::string::npos);
+  EXPECT_NE(messages[5].find("t.mrt:9:11: expected end of line"), std::string::npos);
+}
+
 TEST(Parser, ParsesNotBeforeAfterWithin) {
   auto r = parse_script(
       "# tp: X\n# clause: C\n# purpose: p\n"

@@ -90,6 +90,11 @@ SymbolTable bind_symbols(const std::vector<QpSpec>& qps, Connection& connection)
     t.set("last.psn", 0xfff0f1);
     t.set("last.opcode", 0x11);
     t.set("last.msn", 0xabc123);
+    // An Ext packet's MXH fields and UDP port (EVs with the high bit set: a 16-bit field).
+    t.set("last.ev", 0xc1e5);
+    t.set("last.plane", 0x0b);
+    t.set("last.tx_ts", 0xfedcba98);
+    t.set("last.sport", 0xc1e5);
     connection.base.dut_qpn = static_cast<uint32_t>(qpn);
     connection.base.tester_qpn = static_cast<uint32_t>(tqpn);
     // As the engine gives the tester QP its source port (dut_commands.cpp).
@@ -142,7 +147,14 @@ int dump(const std::string& path) {
   connection.base.dut_mac = *mr::wire::MacAddress::parse("02:4d:52:00:00:02");
   connection.base.tester_ip = *mr::wire::Ipv4Address::parse("198.18.0.1");
   connection.base.dut_ip = *mr::wire::Ipv4Address::parse("198.18.0.2");
-  const SymbolTable symbols = bind_symbols(qp_specs(parsed.script), connection);
+  SymbolTable symbols = bind_symbols(qp_specs(parsed.script), connection);
+  // A script's own `let` names: fixed, distinct 16-bit values (they hold EVs in the suite).
+  uint64_t next_let = 0xc2a1;
+  for (const auto& st : parsed.script.statements) {
+    const auto* c = std::get_if<mr::script::Command>(&st);
+    if (c != nullptr && c->actor == "let" && !symbols.get(c->target))
+      symbols.set(c->target, next_let++);
+  }
   const auto source = lines_of(parsed.script.text);
   int errors = 0;
   for (auto& st : parsed.script.statements) {
