@@ -330,6 +330,9 @@ constexpr std::array kTable{
                "ADAPTIVE"},
     MutantInfo{M::kExtCeAcksFolded, "ext-ce-acks-folded", "MR-MU-17",
                "with ADAPTIVE, folds CE-marked packets into later ACKs instead of answering each"},
+    MutantInfo{M::kExtFlapsNotDamped, "ext-flaps-not-damped", "MR-PF-17 MR-PF-16",
+               "never damps an EV or a plane's port, however often it fails within "
+               "T_PF_FLAP_WINDOW"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -194,6 +194,7 @@ enum class Mutant : uint8_t {
   kExtAdaptiveIgnoresMarks,
   kExtAdaptiveWithoutAgreement,
   kExtCeAcksFolded,
+  kExtFlapsNotDamped,
   kCount,
 };
 

@@ -204,6 +204,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSpuriousRtoKept, &ExtensionDecisions::spurious_rto_restores_ev, false},
     {Mutant::kExtHolddownNeverEnds, &ExtensionDecisions::holddown_returns_ev, false},
     {Mutant::kExtAckPathLossIgnored, &ExtensionDecisions::blames_ack_paths, false},
+    {Mutant::kExtFlapsNotDamped, &ExtensionDecisions::damps_flapping_evs, false},
     {Mutant::kExtAdaptiveIgnoresMarks, &ExtensionDecisions::holds_marked_evs, false},
     {Mutant::kExtAdaptiveWithoutAgreement, &ExtensionDecisions::adapts_only_when_agreed, false},
     {Mutant::kExtCeAcksFolded, &ExtensionDecisions::acks_each_ce_when_adaptive, false},

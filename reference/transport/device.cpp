@@ -300,6 +300,8 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   if (!decide_.extension.keeps_min_active_evs) paths.min_active = 0;
   // The ext-holddown-never-ends mutant: a hold-down of about 30 years (MR-PF-13).
   if (!decide_.extension.holddown_returns_ev) paths.holddown_ns = uint64_t{1} << 60;
+  // The ext-flaps-not-damped mutant: no count of failures ever damps (MR-PF-17).
+  if (!decide_.extension.damps_flapping_evs) paths.flap_max = ~uint32_t{0};
   std::vector<ext::EvEntry> set;
   if (qp.attr.ev_set) {
     set = *qp.attr.ev_set;

@@ -74,6 +74,7 @@ struct ExtensionDecisions {
   Decision spurious_rto_restores_ev{true};     // MR-PF-14
   Decision holddown_returns_ev{true};          // MR-PF-13: without PATHPROBE
   Decision blames_ack_paths{true};             // MR-PF-15: the receiver's ACK-path rule
+  Decision damps_flapping_evs{true};           // MR-PF-17, MR-PF-16: N_PF_FLAP_MAX failures
   // Adaptive selection (section 20.4).
   Decision holds_marked_evs{true};            // MR-MU-13: ECE, TRM or NAK 0x65 holds the EV
   Decision adapts_only_when_agreed{true};     // MR-MU-12: ADAPTIVE in both blocks

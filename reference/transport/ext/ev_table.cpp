@@ -103,7 +103,6 @@ void EvTable::return_to_good(size_t i) {
   s.state = EvState::kGood;
   --assumed_bad_;
   s.ack_losses.clear();  // a return to GOOD clears its ACK-path count
-  count(&EvCounters::ev_good);
 }
 
 // When an ASSUMED_BAD entry may be GOOD again: a damped one T_PF_FLAP_HOLD after it last
@@ -131,13 +130,12 @@ void EvTable::on_ack_path_loss(size_t i, uint64_t now_ns) {
 void EvTable::on_probe_answer(size_t i, uint64_t now_ns) {
   if (entries_[i].state != EvState::kAssumedBad || now_ns < hold_until(i, now_ns)) return;
   return_to_good(i);
+  count(&EvCounters::ev_good);  // a probe's answer only: a hold-down's end raises no event
 }
 
 void EvTable::on_spurious_rto(size_t i) {
   if (entries_[i].state != EvState::kAssumedBad) return;
-  entries_[i].state = EvState::kGood;
-  --assumed_bad_;
-  entries_[i].ack_losses.clear();
+  return_to_good(i);
   count(&EvCounters::ev_spurious_rto);
 }
 

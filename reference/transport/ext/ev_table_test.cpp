@@ -90,6 +90,7 @@ TEST(EvTable, WithoutProbesTheNextDueTimeIsTheEndOfTheHoldDown) {
   EXPECT_TRUE(quiet.due_probes(5 * kUs + 10 * kMs).empty());  // nothing to probe
   EXPECT_EQ(quiet.state(0), EvState::kGood);
   EXPECT_FALSE(quiet.next_due_ns());
+  EXPECT_EQ(quiet.counters().ev_good, 0u);  // section 25.1: a hold-down's end raises no event
 }
 
 TEST(EvTable, AProbeAnswerReturnsTheEntryToGood) {
