@@ -20,8 +20,9 @@ Analyzer::Analyzer(OnViolation on_violation, AnalyzerOptions options)
     const wire::OpcodeInfo* ext = known ? wire::opcode_info(value, wire::HeaderSet::kExt) : nullptr;
     for (size_t i = 0; i < table.size(); ++i) {
       const CheckerEntry& e = table[i];
-      if (!e.runs_on || e.runs_on(info)) runs_for_[op].push_back(checkers_[i].get());
-      if (e.scope == HeaderScope::kEveryVersion && (!e.runs_on || e.runs_on(ext)))
+      if (e.scope != HeaderScope::kExt && (!e.runs_on || e.runs_on(info)))
+        runs_for_[op].push_back(checkers_[i].get());
+      if (e.scope != HeaderScope::kBase && (!e.runs_on || e.runs_on(ext)))
         ext_runs_for_[op].push_back(checkers_[i].get());
     }
   }

@@ -151,6 +151,24 @@ Capture pmtu_1024() {
 }
 
 // An exchange whose frame `number` (1-based) is `bad` when broken and `good` otherwise.
+// An Ext packet (TVer 1): a SEND with its MXH (EV = its UDP port), or an Ext ACK with its
+// SACKETH.
+Frame ext_send_only(uint32_t psn, uint16_t ev) {
+  Frame f = send_only(psn);
+  f.p.bth.version = wire::kExtVersion;
+  f.p.mxh = wire::Mxh{};
+  f.p.mxh->ev = ev;
+  f.p.mxh->msn = 1;
+  f.p.udp.sport = ev;
+  return f;
+}
+Frame ext_ack(uint32_t psn, uint8_t syndrome = wire::kSyndromeAck) {
+  Frame f = ack(psn, 1, syndrome);
+  f.p.bth.version = wire::kExtVersion;
+  f.p.sacketh = wire::Sacketh{};
+  return f;
+}
+
 Capture exchange(bool broken, Capture before, const Frame& good, const Frame& bad,
                  const Capture& after) {
   before.push_back(broken ? bad : good);
@@ -385,6 +403,22 @@ std::vector<Row> rows() {
        [](bool b) {
          return exchange(b, {cnp(0)}, cnp(60'000),
                          with(cnp(60'000), [](Frame& f) { f.p.bth.becn = 0; }), {cnp(60'000)});
+       }},
+      {"ext-entropy", "MR-MU-02", 2,  // an Ext SEND whose UDP port is not its MXH EV
+       [](bool b) {
+         return exchange(b, {ext_send_only(5, 0xc105)}, ext_send_only(6, 0xc106),
+                         with(ext_send_only(6, 0xc106), [](Frame& f) { f.p.udp.sport = 0xc105; }),
+                         {ext_ack(6)});
+       }},
+      {"ext-nak", "MR-NK-01", 2,  // NAK 0x67 in an ATOMIC_ACKNOWLEDGE (an ACK's is right)
+       [](bool b) {
+         return exchange(b, {ext_send_only(5, 0xc105)}, ext_ack(5, wire::kNakPsnOutOfWindow),
+                         with(ext_ack(5, wire::kNakPsnOutOfWindow),
+                              [](Frame& f) {
+                                f.p.bth.opcode = wire::kOpRcAtomicAcknowledge;
+                                f.p.atomic_ack_eth = wire::AtomicAckEth{0};
+                              }),
+                         {});
        }},
       {"cnp-pacing", "MR-CC-03", 3,  // a CNP 10 us after the one before
        [](bool b) {

@@ -41,6 +41,7 @@ constexpr bool atomic_acknowledges(const OpcodeInfo* i) {
   return i && i->has(wire::kAtomicAckEth) && i->has(wire::kAeth);
 }
 constexpr bool cnps(const OpcodeInfo* i) { return i && i->is(wire::kCnp); }
+constexpr bool has_mxh(const OpcodeInfo* i) { return i && i->has(wire::kMxh); }
 
 // Without runs_on: every packet.
 constexpr std::array kTable{
@@ -68,6 +69,10 @@ constexpr std::array kTable{
     CheckerEntry{"atomic-ack", "MR-AT-06", make_atomic_ack_checker, atomic_acknowledges},
     CheckerEntry{"cnp-format", "MR-CC-01", make_cnp_format_checker, cnps},
     CheckerEntry{"cnp-pacing", "MR-CC-03", make_cnp_pacing_checker, cnps},
+    CheckerEntry{"ext-entropy", "MR-MU-02 MR-MU-03", make_ext_entropy_checker, has_mxh,
+                 HeaderScope::kExt},
+    CheckerEntry{"ext-nak", "MR-NK-01", make_ext_nak_checker, responses_with_aeth,
+                 HeaderScope::kEveryVersion},
 };
 
 }  // namespace

@@ -17,9 +17,9 @@ namespace mr::analyze {
 // Which packets a checker judges by their BTH TVer. Every checker judges Part I (TVer 0,
 // and any TVer but 1, which a base decoder reads as Part I); an Ext packet (TVer 1) is
 // judged only by the rules that hold in every header version (MR-WF-02 says a base QP
-// sends none, MR-IC-01/MR-EX-08 that its ICRC holds, MR-WF-08 its port), until the Ext
-// checkers of the extension suite come.
-enum class HeaderScope : uint8_t { kBase, kEveryVersion };
+// sends none, MR-IC-01/MR-EX-08 that its ICRC holds, MR-WF-08 its port) and by the Ext
+// checkers, which judge Ext packets only.
+enum class HeaderScope : uint8_t { kBase, kEveryVersion, kExt };
 
 struct CheckerEntry {
   std::string_view name;

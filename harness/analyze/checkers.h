@@ -30,5 +30,7 @@ std::unique_ptr<Checker> make_read_response_checker();   // MR-RD-01/02/03/09
 std::unique_ptr<Checker> make_atomic_ack_checker();      // MR-AT-06
 std::unique_ptr<Checker> make_cnp_format_checker();      // MR-CC-01
 std::unique_ptr<Checker> make_cnp_pacing_checker();      // MR-CC-03
+std::unique_ptr<Checker> make_ext_entropy_checker();     // MR-MU-02/03
+std::unique_ptr<Checker> make_ext_nak_checker();         // MR-NK-01
 
 }  // namespace mr::analyze

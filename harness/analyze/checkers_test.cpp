@@ -79,7 +79,7 @@ struct Trace {
 
 using Clauses = std::vector<std::string>;
 
-TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 20u); }
+TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 22u); }
 
 // A packet of opcode `op` as the decoder gives it (extended headers exactly those the
 // opcode has) with as many fields wrong as one packet can hold, in a direction whose state
@@ -90,11 +90,12 @@ struct Provocation {
   Direction peer;
   uint64_t time_ns = 1'000'000;
 
-  Provocation(uint8_t op, uint8_t syndrome, bool in_sequence) {
+  // `ext`: an Ext packet (TVer 1, table 19.1's headers) whose MXH EV is not its UDP port.
+  Provocation(uint8_t op, uint8_t syndrome, bool in_sequence, bool ext = false) {
     const uint32_t psn = 0x100;
     wire::RocePacket& p = decoded.packet;
     p.bth.opcode = op;
-    p.bth.version = 2;  // reserved (1 is Part II's, judged by other rules)
+    p.bth.version = ext ? wire::kExtVersion : 2;  // 2 is reserved (judged by MR-WF-02)
     p.bth.resv6 = 1;
     p.bth.resv7 = 1;
     p.bth.fecn = 1;
@@ -102,8 +103,10 @@ struct Provocation {
     p.bth.padcount = 1;  // wrong for the 1-byte payload below (3)
     p.bth.psn = psn;
     p.udp.sport = 2;
-    const wire::OpcodeInfo* info = wire::opcode_info(op);
+    const wire::OpcodeInfo* info =
+        wire::opcode_info(op, ext ? wire::HeaderSet::kExt : wire::HeaderSet::kBase);
     decoded.opcode_known = info != nullptr;
+    if (info && info->has(wire::kMxh)) p.mxh = wire::Mxh{.ev = 3};
     if (info && info->has(wire::kAeth)) p.aeth = wire::Aeth{syndrome, 50};
     if (info && info->has(wire::kReth)) p.reth = wire::Reth{0x1000, 7, 100000};
     if (info && info->has(wire::kAtomicEth)) p.atomic_eth = wire::AtomicEth{};
@@ -160,12 +163,15 @@ TEST(Checkers, RunsOnLeavesOutOnlyPacketsItsCheckerCannotReportOn) {
     if (!e.runs_on) continue;
     const auto checker = e.make();
     int kept_reports = 0;
+    // Ext checkers judge Ext packets: their opcodes' headers are table 19.1's.
+    const bool ext = e.scope == HeaderScope::kExt;
     for (int op = 0; op < 256; ++op) {
-      const wire::OpcodeInfo* info = wire::opcode_info(static_cast<uint8_t>(op));
-      for (const uint8_t syndrome :
-           {wire::ack(0), kReservedSyndrome, wire::kNakPsnSequenceError, wire::rnr_nak(0)}) {
+      const wire::OpcodeInfo* info = wire::opcode_info(
+          static_cast<uint8_t>(op), ext ? wire::HeaderSet::kExt : wire::HeaderSet::kBase);
+      for (const uint8_t syndrome : {wire::ack(0), kReservedSyndrome, wire::kNakPsnSequenceError,
+                                     wire::rnr_nak(0), wire::kNakPsnOutOfWindow}) {
         for (const bool in_sequence : {false, true}) {
-          Provocation v(static_cast<uint8_t>(op), syndrome, in_sequence);
+          Provocation v(static_cast<uint8_t>(op), syndrome, in_sequence, ext);
           const PacketContext c{7, v.time_ns, v.decoded, v.decoded.packet, info, v.dir, false};
           CountingSink sink;
           checker->check(c, sink);
@@ -225,9 +231,60 @@ TEST(Checkers, AnExtPacketsSourcePortIsItsEvAndMayChange) {
   RocePacket p = send_only(6);
   p.bth.version = wire::kExtVersion;
   p.mxh = wire::Mxh{};
+  p.mxh->ev = 0xc00f;
   p.udp.sport = 0xc00f;
   r.add(p);
   EXPECT_EQ(r.clauses(), Clauses{});
+}
+
+// MR-MU-02: over IPv4 an Ext packet's port is its MXH EV (EV mode UDP, the only one there).
+TEST(Checkers, AnExtPacketsSourcePortMustBeItsMxhEv) {
+  Trace r;
+  RocePacket p = send_only(6);
+  p.bth.version = wire::kExtVersion;
+  p.mxh = wire::Mxh{};
+  p.mxh->ev = 0xc00f;
+  p.udp.sport = 0xc001;
+  r.add(p);
+  EXPECT_EQ(r.clauses(), Clauses{"MR-MU-02"});
+}
+
+// MR-MU-03: over IPv6 in EV mode FLOW the flow label is (plane << 16) | EV and the port its
+// fold; a port that is neither the EV nor that fold breaks it.
+TEST(Checkers, AnIpv6ExtPacketMayCarryItsEvInTheFlowLabel) {
+  auto v6_ext = [](uint16_t sport, uint32_t fl) {
+    RocePacket p = send_only(6);
+    wire::Ipv6 ip;
+    ip.src = *wire::Ipv6Address::parse("2001:db8::2");
+    ip.dst = *wire::Ipv6Address::parse("2001:db8::1");
+    ip.fl = fl;
+    p.ip = ip;
+    p.eth.type = wire::kEtherTypeIpv6;
+    p.bth.version = wire::kExtVersion;
+    p.mxh = wire::Mxh{};
+    p.mxh->plane = 2;
+    p.mxh->ev = 0x1234;
+    p.udp.sport = sport;
+    return p;
+  };
+  const uint32_t fl = (2U << 16) | 0x1234;
+  const auto fold = static_cast<uint16_t>(0xC000 | ((fl & 0x3FFF) ^ (fl >> 14)));
+  Trace good;
+  good.add(v6_ext(fold, fl));
+  good.add(v6_ext(0x1234, 0));  // EV mode UDP over IPv6
+  EXPECT_EQ(good.clauses(), Clauses{});
+  Trace bad;
+  bad.add(v6_ext(static_cast<uint16_t>(fold ^ 1), fl));
+  bad.add(v6_ext(0x4321, 0));
+  EXPECT_EQ(bad.clauses(), (Clauses{"MR-MU-03", "MR-MU-02"}));
+}
+
+// MR-NK-01: NAK 0x65 to 0x67 only in an Ext RC_ACKNOWLEDGE.
+TEST(Checkers, ExtensionNaksOnlyInExtAcknowledges) {
+  Trace r;
+  r.add(send_only(5));
+  r.add(ack(5, 0x67));  // a base-mode ACK with an extension NAK
+  EXPECT_EQ(r.clauses(), (Clauses{"MR-AK-07", "MR-NK-01"}));
 }
 
 TEST(Checkers, PsnGapAndRetransmission) {

@@ -383,8 +383,10 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.connection.vlan = path->vlan;
   b.connection.pcp = path->pcp;
   b.connection.ext = mxcap->enables_ext;
-  if (b.connection.ext) {
-    b.ev_set = default_ev_set(b.dut_qpn);
+  if (b.connection.ext && ctx.judges_ev_sets) {
+    // N_EV_DEFAULT is the DUT's setting (PIXIT), 1 to 4,096 (section 30).
+    const double count = std::clamp(ctx.pixit.parameter("N_EV_DEFAULT", 16), 1.0, 4096.0);
+    b.ev_set = default_ev_set(b.dut_qpn, static_cast<uint32_t>(count));
     if (a.has("ev_set"))
       b.ev_set = {rc.at(1).ev_set.value_or(std::vector<protocol::EvEntry>{}), true};
   }

@@ -8,8 +8,6 @@
 namespace mr::engine {
 namespace {
 
-constexpr unsigned kDefaultEvCount = 16;  // N_EV_DEFAULT
-
 uint16_t folded_port(uint32_t flow_label) {
   return static_cast<uint16_t>(0xC000 | ((flow_label & 0x3FFF) ^ (flow_label >> 14)));
 }
@@ -43,9 +41,9 @@ std::optional<uint64_t> encoded_ev(const ExpectedEvSet& set, const wire::RocePac
 
 }  // namespace
 
-ExpectedEvSet default_ev_set(uint32_t qpn) {
+ExpectedEvSet default_ev_set(uint32_t qpn, uint32_t count) {
   ExpectedEvSet set;
-  for (uint32_t i = 0; i < kDefaultEvCount; ++i)
+  for (uint32_t i = 0; i < count; ++i)
     set.entries.push_back({.ev = 0xC000 | ((16ULL * qpn + i) % (1U << 14)), .plane = 0});
   return set;
 }
@@ -74,20 +72,6 @@ std::vector<EntropyProblem> entropy_problems(const ExpectedEvSet& set,
     out.push_back({"MXH.plane", format_value(entry->plane, 8) + " (the plane of its EV's entry)",
                    format_value(p.mxh->plane.value(), 8), "MR-MU-10"});
   }
-  if (sport == ev) return out;  // EV mode UDP
-  if (p.is_ipv6()) {
-    const uint32_t fl = std::get<wire::Ipv6>(p.ip).fl.value();
-    const uint32_t want_fl = (uint32_t{p.mxh->plane.value()} << 16) | static_cast<uint32_t>(ev);
-    if (fl == want_fl && sport == folded_port(fl)) return out;  // EV mode FLOW
-    if (fl == want_fl) {
-      out.push_back({"UDP.sport",
-                     format_value(folded_port(fl), 16) + " (the fold of the flow label)",
-                     format_value(sport, 16), "MR-MU-03"});
-      return out;
-    }
-  }
-  out.push_back({"UDP.sport", format_value(ev, 16) + " (the MXH EV, EV mode UDP)",
-                 format_value(sport, 16), "MR-MU-02"});
   return out;
 }
 

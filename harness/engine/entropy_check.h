@@ -6,11 +6,10 @@
 //     set's (the one create_qp gave, else section 20.1's default, MR-MU-11) and its plane is
 //     that entry's (MR-MU-10, when the set was given: a default set's planes depend on the
 //     device's plane count);
-//   - its UDP source port encodes that EV: equal to it in EV mode UDP (MR-MU-02), or, over
-//     IPv6 in EV mode FLOW, the flow label is (plane << 16) | EV and the port its Linux fold
-//     0xC000 | ((FL & 0x3FFF) ^ (FL >> 14)) (MR-MU-03);
 //   - an ACK or NAK (no MXH) leaves with an EV of the set, as its UDP source port (EV mode
 //     UDP) or in its flow label (FLOW).
+// That a packet's UDP port encodes its MXH EV (MR-MU-02/03) needs no set: the trace checker
+// harness/analyze/ext_entropy_checker.cpp judges it, in `run` and `analyze` alike.
 // Computed here, not taken from the reference's selector: the judge must not share the
 // implementation's arithmetic.
 #pragma once
@@ -30,9 +29,9 @@ struct ExpectedEvSet {
   bool planes_known = false;  // false for a default set: planes follow the device's count
 };
 
-// Section 20.1's default set of the QP `qpn`: N_EV_DEFAULT (16) entries
+// Section 20.1's default set of the QP `qpn`: `count` (N_EV_DEFAULT) entries
 // EV_i = 0xC000 | ((16 x qpn + i) mod 2^14), planes not known here.
-ExpectedEvSet default_ev_set(uint32_t qpn);
+ExpectedEvSet default_ev_set(uint32_t qpn, uint32_t count);
 
 struct EntropyProblem {
   std::string field;  // "MXH.ev", "MXH.plane", "UDP.sport", "IPv6.fl"

@@ -49,17 +49,39 @@ TEST(MultipathExchange, CheckDistinctFailsAtTheValueThatRepeatsWithBothShown) {
   EXPECT_EQ(r.failures[0].actual, "e1 = 0xc101 (49409) and last.ev = 0xc101 (49409)");
 }
 
-TEST(MultipathExchange, AnEvOutsideTheSetFailsImplicitlyNamingTheSet) {
+TEST(MultipathExchange, CheckAtLeastCountsTheDistinctValues) {
+  std::string body = sprayed_write("");  // both packets on the first entry
+  body.replace(body.find("check distinct [e1, last.ev]"), 28,
+               "check at_least 1 distinct [e1, last.ev]\ncheck at_least 2 distinct [e1, last.ev]");
+  const auto r = run(body);
+  ASSERT_EQ(r.failures.size(), 1U) << failures(r);
+  EXPECT_EQ(r.failures[0].line, 11);
+  EXPECT_EQ(r.failures[0].expected, "at least 2 distinct values");
+  EXPECT_EQ(r.failures[0].actual, "1: 0xc101 (49409)");
+}
+
+TEST(MultipathExchange, APortThatIsNotTheEvFailsTheTraceChecker) {
   // The mutant keeps the UDP port at the first entry's EV while the MXH names another.
   const auto r = run(sprayed_write("multipath=1, "), {"ext-sport-not-ev"});
   ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
-  bool found = false;
-  for (const auto& f : r.failures) {
-    if (f.field != "UDP.sport") continue;
-    found = true;
-    EXPECT_NE(f.message.find("MR-MU-02"), std::string::npos) << f.message;
-  }
-  EXPECT_TRUE(found) << failures(r);
+  ASSERT_EQ(r.failures.size(), 1U) << failures(r);
+  EXPECT_EQ(r.failures[0].field, "trace MR-MU-02");
+}
+
+// The mutant numbers its default set from 16 x QPN + 1: the sixteenth EV is outside section
+// 20.1's set, found on a packet the `within` line passes over.
+TEST(MultipathExchange, AnEvOutsideTheDefaultSetFailsImplicitlyNamingTheSet) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1, multipath=1)
+dut post_send A opcode=RDMA_WRITE len=16384 offset=0 remote_addr=0x1000 rkey=0x1234 wr_id=1
+*       > within 16 BTH(opcode=RC_RDMA_WRITE_LAST)
+)",
+                     {"ext-default-set-skewed"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  ASSERT_GE(r.failures.size(), 1U) << failures(r);
+  EXPECT_EQ(r.failures[0].field, "MXH.ev");
+  EXPECT_EQ(r.failures[0].expected.rfind("one of the QP's EV set [0x", 0), 0U)
+      << r.failures[0].expected;
+  EXPECT_NE(r.failures[0].message.find("MR-MU-11"), std::string::npos) << r.failures[0].message;
 }
 
 TEST(MultipathExchange, EvStatesAreSetAndReadThroughTheControlProtocol) {

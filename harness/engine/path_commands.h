@@ -5,7 +5,7 @@
 //
 //   dut set_ev_state A ev=0xc102 state=DENIED     # management denies (or allows: GOOD) an EV
 //   dut set_port plane=0 up=0                      # a plane's port goes down (up=1: comes up)
-//   dut expect_ev_state A ev=E1 state=ASSUMED_BAD  # the entry's state as the DUT reports it
+//   dut expect_ev_state A ev=e1 state=ASSUMED_BAD  # the entry's state as the DUT reports it
 #pragma once
 
 #include "harness/engine/test_context.h"

@@ -66,4 +66,11 @@ Expected<Pixit, std::string> Pixit::load(const std::string& path) {
   }
 }
 
+double Pixit::parameter(const std::string& name, double fallback) const {
+  const auto p = raw.find("parameters");
+  if (p == raw.end() || !p->is_object()) return fallback;
+  const auto v = p->find(name);
+  return v != p->end() && v->is_number() ? v->get<double>() : fallback;
+}
+
 }  // namespace mr::engine

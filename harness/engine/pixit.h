@@ -31,6 +31,10 @@ struct Pixit {
   uint64_t completion_ms = 1000;  // how long expect_completion polls
   nlohmann::json raw;
 
+  // A number of the "parameters" object (the spec's section 30 names: N_EV_DEFAULT, ...);
+  // `fallback` when the PIXIT does not give it as a number.
+  double parameter(const std::string& name, double fallback) const;
+
   static Expected<Pixit, std::string> load(const std::string& path);
   static Expected<Pixit, std::string> from_json(const nlohmann::json& j, const std::string& origin);
 };

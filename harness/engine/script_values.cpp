@@ -27,6 +27,33 @@ std::string shown(const script::Expr& e, uint64_t v) {
   return script::expr_text(e) + " = " + format_value(v, 16);
 }
 
+// `check distinct [...]`: every value differs (the first repeat is shown with the value it
+// repeats); `check at_least N distinct [...]`: at least N different values.
+void check_distinct(const script::Command& c, TestContext& ctx) {
+  const bool counted = c.args.size() == 2;
+  const script::Expr& list = c.args.back().value;
+  std::optional<uint64_t> least;
+  if (counted && !(least = value_of(c.args.front().value, ctx, "check at_least"))) return;
+  std::map<uint64_t, const script::Expr*> seen;
+  for (const script::Expr& item : list.items) {
+    const auto v = value_of(item, ctx, "check distinct");
+    if (!v) return;
+    auto [it, fresh] = seen.emplace(*v, &item);
+    if (!fresh && !counted) {
+      return ctx.fail(item.pos, "check", "distinct values",
+                      shown(*it->second, *v) + " and " + shown(item, *v),
+                      "check distinct: two values are equal");
+    }
+  }
+  if (counted && seen.size() < *least) {
+    std::string values;
+    for (const auto& [v, e] : seen) values += (values.empty() ? "" : ", ") + format_value(v, 16);
+    ctx.fail(c.pos, "check", "at least " + std::to_string(*least) + " distinct values",
+             std::to_string(seen.size()) + ": " + values,
+             "check at_least: too few distinct values among " + std::to_string(list.items.size()));
+  }
+}
+
 }  // namespace
 
 void bind_value(const script::Command& c, TestContext& ctx) {
@@ -38,21 +65,7 @@ void bind_value(const script::Command& c, TestContext& ctx) {
 }
 
 void check_values(const script::Command& c, TestContext& ctx) {
-  if (c.name == "distinct") {
-    const script::Expr& list = c.args.at(0).value;
-    std::map<uint64_t, const script::Expr*> seen;
-    for (const script::Expr& item : list.items) {
-      const auto v = value_of(item, ctx, "check distinct");
-      if (!v) return;
-      auto [it, fresh] = seen.emplace(*v, &item);
-      if (!fresh) {
-        return ctx.fail(item.pos, "check", "distinct values",
-                        shown(*it->second, *v) + " and " + shown(item, *v),
-                        "check distinct: two values are equal");
-      }
-    }
-    return;
-  }
+  if (c.name == "distinct") return check_distinct(c, ctx);
   const script::Expr& lhs = c.args.at(0).value;
   const script::Expr& rhs = c.args.at(1).value;
   const auto a = value_of(lhs, ctx, "check");

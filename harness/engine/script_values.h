@@ -1,8 +1,9 @@
 // File: script_values.h
 //
-// A script's own names and its assertions on values: `let E1 = last.ev` keeps a value the
-// exchange has shown (the EV the DUT chose for a packet), and `check E2 != E1`,
-// `check A == B` and `check distinct [E1, E2, E3]` judge such values, where a `>` line can
+// A script's own names and its assertions on values: `let e1 = last.ev` keeps a value the
+// exchange has shown (the EV the DUT chose for a packet), and `check e2 != e1`,
+// `check a == b`, `check distinct [e1, e2, e3]` and `check at_least 8 distinct [...]` judge
+// such values, where a `>` line can
 // only match one packet's fields against values known before it arrives. A false check is
 // the DUT's failure at its line, with both values; a value that does not evaluate (an
 // unknown name) is a harness error.

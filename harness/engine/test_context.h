@@ -83,6 +83,9 @@ struct TestContext {
   // run_test before the first statement.
   DrivenPort* driven = nullptr;
   FaultPort* faults = nullptr;
+  // The DUT claims ext.multipath: its Ext packets are judged against their QPs' EV sets
+  // (entropy_check.h); a DUT without it owes an Ext QP's set nothing but MR-MU-09.
+  bool judges_ev_sets = false;
   std::map<std::string, TesterQp> tester_qps{};  // by script name
 
   void fail(const script::Position& pos, std::string field, std::string expected,

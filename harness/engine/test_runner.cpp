@@ -365,10 +365,11 @@ class Runner {
     ctx_.symbols.set("last.psn", roce.packet.bth.psn.value());
     ctx_.symbols.set("last.opcode", roce.packet.bth.opcode.value());
     ctx_.symbols.set("last.sport", roce.packet.udp.sport);
+    // A packet without an AETH has no MSN, one without an MXH (an ACK: its EV is its UDP
+    // source port) none of these: a stale value from an earlier packet would be read as its.
+    for (const char* name : {"last.msn", "last.ev", "last.plane", "last.tx_ts"})
+      ctx_.symbols.erase(name);
     if (roce.packet.aeth) ctx_.symbols.set("last.msn", roce.packet.aeth->msn.value());
-    // A packet without an MXH (an ACK: its EV is its UDP source port) has none of these: a
-    // stale value from an earlier packet would be read as this one's.
-    for (const char* name : {"last.ev", "last.plane", "last.tx_ts"}) ctx_.symbols.erase(name);
     if (const auto& mxh = roce.packet.mxh) {
       ctx_.symbols.set("last.ev", mxh->ev.value());
       ctx_.symbols.set("last.plane", mxh->plane.value());
@@ -642,15 +643,17 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
   DrivenPort driven(faults, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
     if (recorder != nullptr) recorder->record_driven(f, t, from_tester);
   });
-  TestContext ctx{.script = script,
-                  .port = driven,
-                  .pixit = pixit,
-                  .seed = options.seed,
-                  .t0_ns = port.now_ns(),
-                  .last_event_ns = port.now_ns(),
-                  .result = result,
-                  .driven = &driven,
-                  .faults = &faults};
+  TestContext ctx{
+      .script = script,
+      .port = driven,
+      .pixit = pixit,
+      .seed = options.seed,
+      .t0_ns = port.now_ns(),
+      .last_event_ns = port.now_ns(),
+      .result = result,
+      .driven = &driven,
+      .faults = &faults,
+      .judges_ev_sets = options.pics.contains("ext.multipath") && options.pics.at("ext.multipath")};
   ExchangeRecorder rec(ctx, options.capture_path);
   recorder = &rec;
   Runner runner(ctx, rec);

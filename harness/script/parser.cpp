@@ -150,13 +150,25 @@ void ScriptParser::binding(LineParser& p, const Token& first) {
   end_of_line(p, std::move(c));
 }
 
-// `check EXPR == EXPR`, `check EXPR != EXPR`, `check distinct [EXPR, ...]`: an assertion on
-// values the exchange has shown (last.ev, a `let` name), a failure when false.
+// `check EXPR == EXPR`, `check EXPR != EXPR`, `check distinct [EXPR, ...]` (all differ),
+// `check at_least N distinct [EXPR, ...]` (N of them do): an assertion on values the
+// exchange has shown (last.ev, a `let` name), a failure when false.
 void ScriptParser::assertion(LineParser& p, const Token& first) {
   p.next();
   Command c;
   c.pos = first.pos;
   c.actor = "check";
+  if (p.peek().kind == Token::Kind::kIdent && p.peek().text == "at_least") {
+    const Position at = p.next().pos;
+    c.args.push_back({"at_least", at, p.expression()});
+    if (p.failed()) return;
+    if (p.peek().kind != Token::Kind::kIdent || p.peek().text != "distinct" ||
+        !p.at_punct("[", 1)) {
+      p.error(p.peek(),
+              "expected 'distinct [...]' after 'check at_least N', got " + describe(p.peek()));
+      return;
+    }
+  }
   if (p.peek().kind == Token::Kind::kIdent && p.peek().text == "distinct" && p.at_punct("[", 1)) {
     c.name = "distinct";
     p.next();

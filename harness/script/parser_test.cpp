@@ -207,10 +207,15 @@ TEST(Parser, LoopsMustBeBoundedAndBalanced) {
 TEST(Parser, LetBindsAScriptNameAndCheckComparesValues) {
   auto r = parse_script(
       "# tp: X\n# clause: C\n# purpose: p\nlet e1 = last.ev\ncheck last.ev != e1\n"
-      "check e1 == 0xc101\ncheck distinct [e1, last.ev, 7]\n",
+      "check e1 == 0xc101\ncheck distinct [e1, last.ev, 7]\ncheck at_least 2 distinct [e1, 7]\n",
       "t.mrt");
   ASSERT_TRUE(r.ok()) << r.diagnostics[0].to_string();
-  ASSERT_EQ(r.script.statements.size(), 4U);
+  ASSERT_EQ(r.script.statements.size(), 5U);
+  const auto& least = std::get<Command>(r.script.statements[4]);
+  EXPECT_EQ(least.name, "distinct");
+  ASSERT_EQ(least.args.size(), 2U);
+  EXPECT_EQ(least.args[0].name, "at_least");
+  EXPECT_EQ(least.args[0].value.number, 2U);
   const auto& let = std::get<Command>(r.script.statements[0]);
   EXPECT_EQ(let.actor, "let");
   EXPECT_EQ(let.target, "e1");

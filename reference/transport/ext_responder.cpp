@@ -152,8 +152,10 @@ void mark_control(wire::RocePacket& p) {
 void remember_ack_path(ext::ExtQpState& ext, size_t entry, const wire::Sacketh& s, QpContext& ctx) {
   if (!ctx.decide.extension.blames_ack_paths) return;  // the ext-ack-path-loss-ignored mutant
   if (ext.evs.size() <= ext.evs.parameters().min_active) return;
-  if (!ext.ack_paths)
-    ext.ack_paths = std::make_unique<ext::AckPathLedger>(ext::AckPathParameters{});
+  if (!ext.ack_paths) {  // T_PF_ACK_LOSS_WINDOW as the table counts it; the guard's default
+    ext.ack_paths = std::make_unique<ext::AckPathLedger>(
+        ext::AckPathParameters{.window_ns = ext.evs.parameters().ack_loss_window_ns});
+  }
   const ext::SackReport report{.reference = s.sack_ref.value(),
                                .offset = static_cast<uint16_t>(s.sack_offset.value()),
                                .bitmap = s.bitmap.value()};
@@ -267,10 +269,10 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
       return ExtRespState::kCheckPlacement;
     case ext::PsnArrival::kDuplicate:
       ++ctx.counters.duplicate_request;
+      if (r.p.mxh->retx) blame_ack_paths(*qp.ext, r.p.bth.psn, ctx.now_ns);  // MR-PF-15
       if (r.read) return ExtRespState::kReadArrived;      // served again, from its PSN
       if (r.atomic) return ExtRespState::kAtomicArrived;  // answered again, not executed
-      if (r.p.mxh->retx) blame_ack_paths(*qp.ext, r.p.bth.psn, ctx.now_ns);
-      answer(qp, r, /*duplicate=*/true, ctx);  // placed before: not again (MR-OO-08)
+      answer(qp, r, /*duplicate=*/true, ctx);             // placed before: not again (MR-OO-08)
       return ExtRespState::kAcknowledge;
     case ext::PsnArrival::kBeyondWindow:
       return ExtRespState::kNakOutOfWindow;
