@@ -3,6 +3,7 @@
 
 #include "harness/agent/reference_backend.h"
 #include "reference/memory/memory_table.h"
+#include "reference/transport/ext_qp_state.h"
 #include "reference/wire/mxcap.h"
 
 namespace mr::agent {
@@ -27,6 +28,8 @@ wire::Mxcap reference_mxcap() {
   // yet, so the reference does not offer them where a harness would judge them.
   m.features = m.features | wire::kMxcapMultipath | wire::kMxcapPathProbe | wire::kMxcapTrim |
                wire::kMxcapAdaptive;
+  // Informative (section 18): the entries of its sets, N_EV_DEFAULT unless modify_qp gives one.
+  m.ev_count = static_cast<uint16_t>(transport::ext::ExtQpParameters{}.ev_set_size);
   m.features2 = m.features2 | wire::kMxcapNonFatal | wire::kMxcapResync;
   return m;
 }
