@@ -333,6 +333,13 @@ constexpr std::array kTable{
     MutantInfo{M::kExtFlapsNotDamped, "ext-flaps-not-damped", "MR-PF-17 MR-PF-16",
                "never damps an EV or a plane's port, however often it fails within "
                "T_PF_FLAP_WINDOW"},
+    MutantInfo{M::kExtTrimNakMarksEvBad, "ext-trim-nak-marks-ev-bad", "MR-TR-06 MR-PF-19",
+               "a trim NAK moves the EV it echoes to ASSUMED_BAD, as a timeout would"},
+    MutantInfo{M::kExtNonfatalWithoutAgreement, "ext-nonfatal-without-agreement", "MR-NK-07",
+               "answers a bad SEND or WRITE with NONFATAL's operation NAK (0x68-0x6A), keeping "
+               "the QP, on a QP without NONFATAL"},
+    MutantInfo{M::kExtReservedBitsChecked, "ext-reserved-bits-checked", "MR-EX-09",
+               "drops, unanswered, an Ext packet whose MXH has a reserved bit set"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

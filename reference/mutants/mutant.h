@@ -195,6 +195,9 @@ enum class Mutant : uint8_t {
   kExtAdaptiveWithoutAgreement,
   kExtCeAcksFolded,
   kExtFlapsNotDamped,
+  kExtTrimNakMarksEvBad,
+  kExtNonfatalWithoutAgreement,
+  kExtReservedBitsChecked,
   kCount,
 };
 

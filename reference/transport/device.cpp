@@ -332,9 +332,13 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
 }
 
 // MR-EX-07: an MXH of another version is another protocol's header: dropped, unanswered
-// (which the ext-mxh-version-unchecked mutant breaks).
-bool Device::wrong_mxh_version(const wire::RocePacket& p) const {
-  return p.mxh && p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version;
+// (which the ext-mxh-version-unchecked mutant breaks). Its reserved bits are ignored
+// (MR-EX-09), but by the ext-reserved-bits-checked mutant, which refuses them set.
+bool Device::refuses_mxh(const wire::RocePacket& p) const {
+  if (!p.mxh) return false;
+  if ((p.mxh->resv1 != 0 || p.mxh->resv8 != 0) && !decide_.extension.ignores_reserved_bits)
+    return true;
+  return p.mxh->ver != wire::kExtVersion && decide_.extension.checks_mxh_version;
 }
 
 ext::ExtQpParameters Device::ext_parameters() const {
@@ -553,7 +557,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
     return true;
   }
   if (!p.mxh) return true;
-  if (wrong_mxh_version(p)) {  // MR-EX-07, as in deliver(): trimmed or whole, nothing
+  if (refuses_mxh(p)) {  // MR-EX-07, as in deliver(): trimmed or whole, nothing
     ++counters_.dropped_tver;
     return true;
   }
@@ -652,7 +656,7 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
   // which the accept-tver-nonzero mutant breaks).
   const bool wrong_version = qp.ext ? !p.bth.is_ext() && decide_.extension.drops_base_packets
                                     : p.bth.version != 0 && decide_.receive.checks_bth_version;
-  if (wrong_version || (qp.ext && wrong_mxh_version(p))) {  // MR-EX-07 on an Ext QP
+  if (wrong_version || (qp.ext && refuses_mxh(p))) {  // MR-EX-07 on an Ext QP
     ++counters_.dropped_tver;
     return;
   }

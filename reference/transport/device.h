@@ -139,7 +139,8 @@ class Device {
   Expected<void, VerbsError> enter_ext_mode(QueuePair& qp);
   // An Ext QP's parameters: the device's, as the sender-timer mutants change them.
   ext::ExtQpParameters ext_parameters() const;
-  bool wrong_mxh_version(const wire::RocePacket& p) const;
+  // An MXH the device drops unanswered (MR-EX-07: another version).
+  bool refuses_mxh(const wire::RocePacket& p) const;
   void advance_ext(QueuePair& qp, QpContext& ctx);
   // Section 26.7's receiver for all of the device's credit QPs: credit timeouts, then the
   // paced raise due, sent in the ACK owed or in a CREDIT packet.

@@ -859,6 +859,9 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       case wire::kNakTrimmed:         // that PSN alone, at once (MR-TR-05); no EV state changes
       case wire::kNakTrimmedLastHop:  // because of it (MR-TR-06); a loss to the window
         acknowledge_before_nak(qp, p.bth.psn, ctx);  // only the ext-nak-acknowledges mutant
+        // The ext-trim-nak-marks-ev-bad mutant blames the echoed entry as a timeout would.
+        if (!ctx.decide.extension.trim_nak_leaves_ev_good)
+          if (auto cut = ext.evs.find(p.sacketh->ev_echo)) ext.evs.on_rto(*cut, ctx.now_ns);
         if (auto r = ext.sent.on_trim_nak(p.bth.psn)) {
           ext.retransmit.push_back(*r);
           on_trim(qp, ctx);

@@ -727,7 +727,9 @@ ExtRespState nak_failed_again(QueuePair& qp, const ExtRequest& r, QpContext& ctx
 
 // MR-NK-07: without NONFATAL a Part I error NAKs the packet and ends the QP.
 ExtRespState nak_fatal(QueuePair& qp, const ExtRequest& r, uint8_t syndrome, QpContext& ctx) {
-  if (nonfatal(*qp.ext) && r.p.mxh && ctx.decide.extension.nonfatal_keeps_qp)
+  // The ext-nonfatal-without-agreement mutant acts as if NONFATAL were agreed.
+  const bool agreed = nonfatal(*qp.ext) || !ctx.decide.extension.fatal_naks_without_nonfatal;
+  if (agreed && r.p.mxh && ctx.decide.extension.nonfatal_keeps_qp)
     return nak_operation(qp, r, operation_nak(syndrome), ctx);
   if (r.p.mxh) answer(qp, r, /*duplicate=*/false, ctx);  // the NAK echoes its EV and plane
   send_ext_ack(qp, syndrome, r.p.bth.psn, ctx);

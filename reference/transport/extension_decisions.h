@@ -75,6 +75,9 @@ struct ExtensionDecisions {
   Decision holddown_returns_ev{true};          // MR-PF-13: without PATHPROBE
   Decision blames_ack_paths{true};             // MR-PF-15: the receiver's ACK-path rule
   Decision damps_flapping_evs{true};           // MR-PF-17, MR-PF-16: N_PF_FLAP_MAX failures
+  Decision trim_nak_leaves_ev_good{true};      // MR-TR-06: a trim is congestion, not failure
+  Decision fatal_naks_without_nonfatal{true};  // MR-NK-07: 0x61-0x63 and Error, as in base
+  Decision ignores_reserved_bits{true};        // MR-EX-09: MXH reserved bits on receipt
   // Adaptive selection (section 20.4).
   Decision holds_marked_evs{true};            // MR-MU-13: ECE, TRM or NAK 0x65 holds the EV
   Decision adapts_only_when_agreed{true};     // MR-MU-12: ADAPTIVE in both blocks
