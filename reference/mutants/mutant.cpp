@@ -340,6 +340,9 @@ constexpr std::array kTable{
                "the QP, on a QP without NONFATAL"},
     MutantInfo{M::kExtReservedBitsChecked, "ext-reserved-bits-checked", "MR-EX-09",
                "drops, unanswered, an Ext packet whose MXH has a reserved bit set"},
+    MutantInfo{M::kExtAdaptiveNeverExplores, "ext-adaptive-never-explores", "MR-MU-15",
+               "an adaptive sender takes every first transmission from its recycle list while "
+               "it holds an entry, never exploring with the cursor"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -198,6 +198,7 @@ enum class Mutant : uint8_t {
   kExtTrimNakMarksEvBad,
   kExtNonfatalWithoutAgreement,
   kExtReservedBitsChecked,
+  kExtAdaptiveNeverExplores,
   kCount,
 };
 

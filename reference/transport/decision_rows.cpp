@@ -207,6 +207,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtFlapsNotDamped, &ExtensionDecisions::damps_flapping_evs, false},
     {Mutant::kExtTrimNakMarksEvBad, &ExtensionDecisions::trim_nak_leaves_ev_good, false},
     {Mutant::kExtReservedBitsChecked, &ExtensionDecisions::ignores_reserved_bits, false},
+    {Mutant::kExtAdaptiveNeverExplores, &ExtensionDecisions::adaptive_explores, false},
     {Mutant::kExtNonfatalWithoutAgreement, &ExtensionDecisions::fatal_naks_without_nonfatal, false},
     {Mutant::kExtAdaptiveIgnoresMarks, &ExtensionDecisions::holds_marked_evs, false},
     {Mutant::kExtAdaptiveWithoutAgreement, &ExtensionDecisions::adapts_only_when_agreed, false},

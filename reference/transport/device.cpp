@@ -348,6 +348,8 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.backs_off_rto) parameters.rto.max_ns = parameters.rto.initial_ns;
   if (!decide_.extension.fails_after_retry_budget)
     parameters.sender.retry_limit = ext::ExtSenderParameters::kUnlimitedRetries;
+  // The ext-adaptive-never-explores mutant: no first transmission is a multiple (MR-MU-15).
+  if (!decide_.extension.adaptive_explores) parameters.adaptive.explore_every = ~uint32_t{0};
   // The ext-ce-acks-folded mutant answers CE-marked packets as any other (MR-MU-17).
   if (!decide_.extension.acks_each_ce_when_adaptive) parameters.ce_acks_when_adaptive = false;
   return parameters;

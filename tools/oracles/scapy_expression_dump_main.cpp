@@ -17,6 +17,7 @@
 #include "harness/engine/packet_synthesis.h"
 #include "harness/engine/symbols.h"
 #include "harness/script/parser.h"
+#include "reference/wire/mxcap.h"
 #include "tools/oracles/scapy_expression.h"
 
 namespace {
@@ -51,6 +52,19 @@ std::string option(const QpSpec& qp, const std::string& name, const std::string&
     return a.value.text;
   }
   return fallback;
+}
+
+// create_qp's mxcap=b"..." is a block that allows extension mode (magic, version 1, SACK
+// and OOO: wire::Mxcap::enables_ext).
+bool offers_ext(const QpSpec& qp) {
+  if (qp.command == nullptr) return false;
+  for (const auto& a : qp.command->args) {
+    if (a.name != "mxcap" || a.value.kind != mr::script::Expr::Kind::kBytes) continue;
+    const std::vector<uint8_t> bytes(a.value.bytes.begin(), a.value.bytes.end());
+    const auto block = mr::wire::Mxcap::parse(bytes);
+    return block && block->enables_ext();
+  }
+  return false;
 }
 
 uint64_t number_option(const QpSpec& qp, const std::string& name, uint64_t fallback) {
@@ -111,9 +125,10 @@ SymbolTable bind_symbols(const std::vector<QpSpec>& qps, Connection& connection)
       connection.vlan = static_cast<uint16_t>(number_option(qps[i], "vlan", 0));
       connection.pcp = static_cast<uint8_t>(number_option(qps[i], "pcp", 0));
     }
-    // ext=1 is the tester's own block; an mxcap=b"..." of the suite lacks a core bit (a
-    // base-mode connection, EXT-NEG-002), which is how it is read here.
-    if (number_option(qps[i], "ext", 0) != 0) connection.ext = true;
+    // ext=1 is the tester's own block; an mxcap=b"..." puts the connection in Ext mode when
+    // it allows it alone (the reference's block allows everything the suite offers): a
+    // block without a core bit leaves it in base mode (EXT-NEG-002).
+    if (number_option(qps[i], "ext", 0) != 0 || offers_ext(qps[i])) connection.ext = true;
   }
   return t;
 }
