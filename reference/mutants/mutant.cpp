@@ -343,6 +343,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtAdaptiveNeverExplores, "ext-adaptive-never-explores", "MR-MU-15",
                "an adaptive sender takes every first transmission from its recycle list while "
                "it holds an entry, never exploring with the cursor"},
+    MutantInfo{M::kExtRkeyCheckedAtFirstOnly, "ext-rkey-checked-at-first-only", "MR-OO-03",
+               "drops, unanswered, a WRITE MIDDLE or LAST that arrives first with a bad R_Key, "
+               "instead of NAKing it"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

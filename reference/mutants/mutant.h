@@ -199,6 +199,7 @@ enum class Mutant : uint8_t {
   kExtNonfatalWithoutAgreement,
   kExtReservedBitsChecked,
   kExtAdaptiveNeverExplores,
+  kExtRkeyCheckedAtFirstOnly,
   kCount,
 };
 

@@ -208,6 +208,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtTrimNakMarksEvBad, &ExtensionDecisions::trim_nak_leaves_ev_good, false},
     {Mutant::kExtReservedBitsChecked, &ExtensionDecisions::ignores_reserved_bits, false},
     {Mutant::kExtAdaptiveNeverExplores, &ExtensionDecisions::adaptive_explores, false},
+    {Mutant::kExtRkeyCheckedAtFirstOnly, &ExtensionDecisions::checks_rkey_on_any_packet, false},
     {Mutant::kExtNonfatalWithoutAgreement, &ExtensionDecisions::fatal_naks_without_nonfatal, false},
     {Mutant::kExtAdaptiveIgnoresMarks, &ExtensionDecisions::holds_marked_evs, false},
     {Mutant::kExtAdaptiveWithoutAgreement, &ExtensionDecisions::adapts_only_when_agreed, false},

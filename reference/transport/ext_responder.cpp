@@ -334,7 +334,14 @@ ExtRespState check_rkey(const QueuePair& qp, ExtRequest& r, const QpContext& ctx
   if ((qp.attr.access_flags & kQpRemoteWrite) == 0) return ExtRespState::kNakRemoteAccess;
   auto span =
       ctx.memory.resolve_remote(reth.rkey, qp.init.pd, reth.va, reth.dlen, memory::kRemoteWrite);
-  if (!span) return ExtRespState::kNakRemoteAccess;
+  if (!span) {
+    // The ext-rkey-checked-at-first-only mutant drops, unanswered, a MIDDLE or LAST that
+    // arrives with a bad R_Key, as if only a message's first packet were checked.
+    const bool starts = r.kind.position == ext::PacketPosition::kFirst ||
+                        r.kind.position == ext::PacketPosition::kOnly;
+    if (!starts && !ctx.decide.extension.checks_rkey_on_any_packet) return ExtRespState::kDone;
+    return ExtRespState::kNakRemoteAccess;
+  }
   r.target = *span;
   return ExtRespState::kPlace;
 }
