@@ -5,13 +5,10 @@
 // holds either encoding; over IPv4 only UDP mode exists. (Which EVs a QP may use, its set,
 // is the management plane's: the harness, which gave the set, judges that per connection.)
 #include "harness/analyze/checkers.h"
+#include "harness/analyze/flow_label_port.h"
 
 namespace mr::analyze {
 namespace {
-
-uint16_t folded_port(uint32_t flow_label) {
-  return static_cast<uint16_t>(0xC000 | ((flow_label & 0x3FFF) ^ (flow_label >> 14)));
-}
 
 class ExtEntropyChecker final : public Checker {
  public:
@@ -23,11 +20,12 @@ class ExtEntropyChecker final : public Checker {
     if (const auto* v6 = std::get_if<wire::Ipv6>(&c.p.ip)) {
       const uint32_t fl = v6->fl.value();
       const uint32_t flow = (uint32_t{c.p.mxh->plane.value()} << 16) | ev;
-      if (fl == flow && sport == folded_port(fl)) return;  // EV mode FLOW
+      if (fl == flow && sport == flow_label_udp_port(fl)) return;  // EV mode FLOW
       if (fl == flow) {
         return report_lazily(sink, c, "MR-MU-03", [sport, fl] {
           return "UDP source port " + hex(sport, 4) + " is not the fold " +
-                 hex(folded_port(fl), 4) + " of flow label " + hex(fl, 5) + " (EV mode FLOW)";
+                 hex(flow_label_udp_port(fl), 4) + " of flow label " + hex(fl, 5) +
+                 " (EV mode FLOW)";
         });
       }
     }

@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "harness/analyze/flow_label_port.h"
 #include "harness/engine/packet_synthesis.h"
 
 namespace mr::engine {
 namespace {
-
-uint16_t folded_port(uint32_t flow_label) {
-  return static_cast<uint16_t>(0xC000 | ((flow_label & 0x3FFF) ^ (flow_label >> 14)));
-}
 
 const protocol::EvEntry* find_ev(const ExpectedEvSet& set, uint64_t ev) {
   auto it = std::ranges::find(set.entries, ev, &protocol::EvEntry::ev);
@@ -35,7 +32,8 @@ std::optional<uint64_t> encoded_ev(const ExpectedEvSet& set, const wire::RocePac
   if (find_ev(set, p.udp.sport) != nullptr) return p.udp.sport;
   if (!p.is_ipv6()) return std::nullopt;
   const uint32_t fl = std::get<wire::Ipv6>(p.ip).fl.value();
-  if (find_ev(set, fl & 0xffff) != nullptr && p.udp.sport == folded_port(fl)) return fl & 0xffff;
+  if (find_ev(set, fl & 0xffff) != nullptr && p.udp.sport == analyze::flow_label_udp_port(fl))
+    return fl & 0xffff;
   return std::nullopt;
 }
 

@@ -365,13 +365,13 @@ void send_probe(QueuePair& qp, size_t i, QpContext& ctx) {
 
 // Section 20.4's feedback table: ECE = 1 on any ACK or NAK, TRM = 1 on an ACK, or a NAK
 // 0x65 says the echoed path marked or cut the packet; a clean ACK says it did not; the other
-// NAKs (a last-hop trim, an operation error, a shortage, RNR) are not the path's. None for a
+// NAKs (a last-hop trim, an operation error, a shortage, RNR) are not the path's, nor is a
 // PROBE's reply.
-std::optional<ext::EvFeedback> path_feedback(uint8_t syndrome, const wire::Sacketh& s) {
-  if (s.prb) return std::nullopt;
+ext::EvFeedback path_feedback(uint8_t syndrome, const wire::Sacketh& s) {
+  if (s.prb) return ext::EvFeedback::kNone;
   if (s.ece || syndrome == wire::kNakTrimmed) return ext::EvFeedback::kMarked;
   if (wire::is_ack(syndrome)) return s.trm ? ext::EvFeedback::kMarked : ext::EvFeedback::kClean;
-  return std::nullopt;
+  return ext::EvFeedback::kNone;
 }
 
 // Section 25.1's timers for ASSUMED_BAD entries: with PATHPROBE the PROBEs due (MR-PF-03),
@@ -799,20 +799,23 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
   // MR-CR-05: an ACK or NAK with CRV = 1 carries the receiver's credit limit.
   if (p.sacketh->crv && ext.credit_tx && ext.credit_tx->on_grant(p.sacketh->credit))
     ext.credit_stall_ns.reset();
-  // MR-PF-19: an ECN mark is congestion, not failure; the ext-ecn-marks-ev-bad mutant blames
-  // the echoed entry as a timeout would.
-  if (p.sacketh->ece && !ctx.decide.extension.ecn_leaves_ev_good)
-    if (auto marked = ext.evs.find(p.sacketh->ev_echo)) ext.evs.on_rto(*marked, ctx.now_ns);
   const uint8_t syndrome = p.aeth->syndrome;
+  const ExtensionDecisions& decide = ctx.decide.extension;
+  const std::optional<size_t> echoed = ext.evs.find(p.sacketh->ev_echo);
+  // MR-PF-19, MR-TR-06: an ECN mark or a trim NAK is congestion, not failure; the
+  // ext-ecn-marks-ev-bad and ext-trim-nak-marks-ev-bad mutants blame the echoed entry as a
+  // timeout would.
+  const bool trim_nak = syndrome == wire::kNakTrimmed || syndrome == wire::kNakTrimmedLastHop;
+  if (echoed && ((p.sacketh->ece && !decide.ecn_leaves_ev_good) ||
+                 (trim_nak && !decide.trim_nak_leaves_ev_good)))
+    ext.evs.on_rto(*echoed, ctx.now_ns);
   // Section 20.4: what the echoed entry's path did to the packet (adaptive selection), for
-  // ACKs and NAKs alike; a probe's reply is not feedback.
-  auto feedback = path_feedback(syndrome, *p.sacketh);
-  // The ext-adaptive-ignores-marks mutant takes no notice of a marked path (MR-MU-13).
-  if (feedback == ext::EvFeedback::kMarked && !ctx.decide.extension.holds_marked_evs)
-    feedback.reset();
-  if (feedback)
-    if (auto echoed = ext.evs.find(p.sacketh->ev_echo))
-      ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed, *feedback);
+  // ACKs and NAKs alike; the ext-adaptive-ignores-marks mutant takes no notice of a marked
+  // path (MR-MU-13).
+  ext::EvFeedback feedback = path_feedback(syndrome, *p.sacketh);
+  if (feedback == ext::EvFeedback::kMarked && !decide.holds_marked_evs)
+    feedback = ext::EvFeedback::kNone;
+  if (echoed) ext.selector.on_feedback(ext.evs, ctx.now_ns, *echoed, feedback);
   if (wire::is_rnr_nak(syndrome)) {
     // MR-OO-12: that PSN only, after the RNR delay, within rnr_retry (7: without limit).
     if (!ext.sent.outstanding(p.bth.psn)) return;
@@ -859,9 +862,6 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
       case wire::kNakTrimmed:         // that PSN alone, at once (MR-TR-05); no EV state changes
       case wire::kNakTrimmedLastHop:  // because of it (MR-TR-06); a loss to the window
         acknowledge_before_nak(qp, p.bth.psn, ctx);  // only the ext-nak-acknowledges mutant
-        // The ext-trim-nak-marks-ev-bad mutant blames the echoed entry as a timeout would.
-        if (!ctx.decide.extension.trim_nak_leaves_ev_good)
-          if (auto cut = ext.evs.find(p.sacketh->ev_echo)) ext.evs.on_rto(*cut, ctx.now_ns);
         if (auto r = ext.sent.on_trim_nak(p.bth.psn)) {
           ext.retransmit.push_back(*r);
           on_trim(qp, ctx);
@@ -886,7 +886,6 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     const uint64_t held = uint64_t{s.service_time} * 64;
     if (rtt > held) ext.rto.sample(rtt - held);
   }
-  const ExtensionDecisions& decide = ctx.decide.extension;
   // The ext-sack-offset-unchecked mutant reads an unaligned offset as the multiple of 8 below
   // it; the ext-ara-loss-ignored one reads ARA as 0.
   const uint16_t sent_offset = s.sack_offset;
