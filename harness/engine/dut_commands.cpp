@@ -198,6 +198,8 @@ constexpr std::array kOptionalFeatures{
     OptionalFeature{"trim", wire::kMxcapTrim, 0},
     OptionalFeature{"pathprobe", wire::kMxcapPathProbe, 0},
     OptionalFeature{"adaptive", wire::kMxcapAdaptive, 0},
+    OptionalFeature{"cc", wire::kMxcapCc, 0},
+    OptionalFeature{"credit", wire::kMxcapCredit, 0},
     OptionalFeature{"nonfatal", 0, wire::kMxcapNonFatal},
     OptionalFeature{"resync", 0, wire::kMxcapResync},
 };

@@ -176,6 +176,7 @@ class Runner {
   }
 
   // When a `>` line's packet may come, and the event its `not_before` counts from.
+  static constexpr uint64_t kUnanchored = ~uint64_t{0};
   struct Awaited {
     uint64_t earliest;
     uint64_t latest;
@@ -188,9 +189,12 @@ class Runner {
       return ctx_.error(line.pos, "a packet line before any 'dut qp X = create_qp(...)'");
     const auto [earliest, latest] = window(line.time, line.packet.none);
     if (line.packet.none) return expect_silence(line, latest);
-    // `not_before S` measures from the DUT packet the previous line matched.
-    const Awaited awaited{earliest, latest, ctx_.last_event_ns};
-    if (line.not_before_s && last_dut_packet_ns_ != awaited.anchor_ns) {
+    // `not_before S` measures from the DUT packet the previous line matched. After a failure
+    // that line may have matched nothing: the rate then has no anchor (kUnanchored), and the
+    // verdict is fail already.
+    const bool anchored = last_dut_packet_ns_ == ctx_.last_event_ns;
+    const Awaited awaited{earliest, latest, anchored ? ctx_.last_event_ns : kUnanchored};
+    if (line.not_before_s && !anchored && ctx_.result.failures.empty()) {
       return ctx_.error(line.pos,
                         "not_before measures from the DUT packet the previous line matched, "
                         "but the previous line is not a '>' line that matched one");
@@ -326,7 +330,7 @@ class Runner {
   // `not_before S`: the packet `count` packets after the anchor came no sooner than S after
   // it, so those packets left at a mean rate of at most one per S / count.
   void check_not_before(const PacketLine& line, uint64_t t_ns, uint64_t anchor_ns, uint64_t count) {
-    if (!line.not_before_s) return;
+    if (!line.not_before_s || anchor_ns == kUnanchored) return;
     const uint64_t least = seconds_ns(*line.not_before_s);
     const uint64_t spacing = t_ns > anchor_ns ? t_ns - anchor_ns : 0;
     if (spacing >= least) return;

@@ -88,6 +88,8 @@ constexpr std::array kDutQpSetup{psn("rq_psn"),
                                  number("multipath", 1),
                                  number("pathprobe", 1),
                                  number("adaptive", 1),
+                                 number("cc", 1),
+                                 number("credit", 1),
                                  Arg{"ev_set", K::kNumbers, k16},
                                  Arg{"ev_planes", K::kNumbers, 15},
                                  Arg{"mxcap", K::kBytes}};

@@ -346,6 +346,33 @@ constexpr std::array kTable{
     MutantInfo{M::kExtRkeyCheckedAtFirstOnly, "ext-rkey-checked-at-first-only", "MR-OO-03",
                "drops, unanswered, a WRITE MIDDLE or LAST that arrives first with a bad R_Key, "
                "instead of NAKing it"},
+    MutantInfo{M::kExtCreditLimitIgnored, "ext-credit-limit-ignored", "MR-CR-02",
+               "a credit sender sends whatever its credit limit"},
+    MutantInfo{M::kExtStaleGrantTaken, "ext-stale-grant-taken", "MR-CR-05",
+               "a credit sender takes every grant as its limit, a stale one too (no modulo "
+               "2^16 order)"},
+    MutantInfo{M::kExtPendingNotReported, "ext-pending-not-reported", "MR-CR-04",
+               "a credit sender sends MXH Pending 0 whatever it has left to send"},
+    MutantInfo{M::kExtCreditNotEchoed, "ext-credit-not-echoed", "MR-CR-07",
+               "a credit receiver sends its ACKs and NAKs with CRV = 0 and no limit"},
+    MutantInfo{M::kExtCreditWithoutDemand, "ext-credit-without-demand", "MR-CR-08",
+               "a credit receiver raises a QP's limit whatever Pending its newest request "
+               "carried"},
+    MutantInfo{M::kExtCreditOutstandingUnbounded, "ext-credit-outstanding-unbounded", "MR-CR-09",
+               "a credit receiver grants up to 2^15 - 1 units beyond what arrived, not "
+               "B_CR_MAX_OUTSTANDING"},
+    MutantInfo{M::kExtCreditUnpaced, "ext-credit-unpaced", "MR-CR-10",
+               "a credit receiver raises limits back to back, unpaced by its line rate"},
+    MutantInfo{M::kExtCreditNeverExpires, "ext-credit-never-expires", "MR-CR-14",
+               "a credit receiver never takes outstanding credit as lost"},
+    MutantInfo{M::kExtCreditPacketPsnAhead, "ext-credit-packet-psn-ahead", "MR-CR-15",
+               "a CREDIT packet carries the cumulative PSN plus one"},
+    MutantInfo{M::kExtCreditPacketAnswered, "ext-credit-packet-answered", "MR-CR-16",
+               "answers every CREDIT packet with an Ext ACK"},
+    MutantInfo{M::kExtCreditWithoutAgreement, "ext-credit-without-agreement", "MR-CR-01",
+               "runs credit mode when its own MXCAP offers CREDIT, whatever the peer's"},
+    MutantInfo{M::kExtCreditWaitsForAck, "ext-credit-waits-for-ack", "MR-CR-13",
+               "a credit receiver sends no CREDIT packet: a raise waits for the next ACK"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -200,6 +200,19 @@ enum class Mutant : uint8_t {
   kExtReservedBitsChecked,
   kExtAdaptiveNeverExplores,
   kExtRkeyCheckedAtFirstOnly,
+  // Receiver credits (section 26.7).
+  kExtCreditLimitIgnored,
+  kExtStaleGrantTaken,
+  kExtPendingNotReported,
+  kExtCreditNotEchoed,
+  kExtCreditWithoutDemand,
+  kExtCreditOutstandingUnbounded,
+  kExtCreditUnpaced,
+  kExtCreditNeverExpires,
+  kExtCreditPacketPsnAhead,
+  kExtCreditPacketAnswered,
+  kExtCreditWithoutAgreement,
+  kExtCreditWaitsForAck,
   kCount,
 };
 

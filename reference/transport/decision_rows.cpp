@@ -213,6 +213,18 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtAdaptiveIgnoresMarks, &ExtensionDecisions::holds_marked_evs, false},
     {Mutant::kExtAdaptiveWithoutAgreement, &ExtensionDecisions::adapts_only_when_agreed, false},
     {Mutant::kExtCeAcksFolded, &ExtensionDecisions::acks_each_ce_when_adaptive, false},
+    {Mutant::kExtCreditLimitIgnored, &ExtensionDecisions::respects_credit_limit, false},
+    {Mutant::kExtStaleGrantTaken, &ExtensionDecisions::takes_only_newer_grants, false},
+    {Mutant::kExtPendingNotReported, &ExtensionDecisions::reports_pending, false},
+    {Mutant::kExtCreditNotEchoed, &ExtensionDecisions::echoes_credit, false},
+    {Mutant::kExtCreditWithoutDemand, &ExtensionDecisions::raises_only_on_demand, false},
+    {Mutant::kExtCreditOutstandingUnbounded, &ExtensionDecisions::bounds_outstanding_credit, false},
+    {Mutant::kExtCreditUnpaced, &ExtensionDecisions::paces_credit, false},
+    {Mutant::kExtCreditNeverExpires, &ExtensionDecisions::expires_credit, false},
+    {Mutant::kExtCreditPacketPsnAhead, &ExtensionDecisions::credit_packet_at_cumulative, false},
+    {Mutant::kExtCreditPacketAnswered, &ExtensionDecisions::leaves_credit_unanswered, false},
+    {Mutant::kExtCreditWithoutAgreement, &ExtensionDecisions::credit_only_when_agreed, false},
+    {Mutant::kExtCreditWaitsForAck, &ExtensionDecisions::sends_credit_packets, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -146,7 +146,7 @@ Device::Device(DeviceConfig config)
       decide_(TransportDecisions::from(config_.mutants, config_.decision_log.get())),
       factory_(decide_.framing),
       qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567),
-      credit_scheduler_(config_.ext.credit) {
+      credit_scheduler_(ext_parameters().credit) {
   config_.planes = std::clamp<uint8_t>(config_.planes, 1, 16);
 }
 
@@ -292,6 +292,10 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   // The ext-adaptive-without-agreement mutant adapts wherever MULTIPATH is agreed (MR-MU-12).
   if (!decide_.extension.adapts_only_when_agreed && (*agreed)->has(wire::kMxcapMultipath))
     (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapAdaptive);
+  // The ext-credit-without-agreement mutant runs credits when its own block offers them.
+  if (!decide_.extension.credit_only_when_agreed && config_.mxcap &&
+      (config_.mxcap->features.value() & wire::kMxcapCredit) != 0)
+    (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapCredit);
   // Section 20.1: the management plane's set, else the generated one. An ASSUMED_BAD entry
   // is probed when PATHPROBE is agreed, else it comes back after the hold-down (25.1).
   ext::PathFailureParameters paths = config_.ext.paths;
@@ -352,6 +356,15 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.adaptive_explores) parameters.adaptive.explore_every = ~uint32_t{0};
   // The ext-ce-acks-folded mutant answers CE-marked packets as any other (MR-MU-17).
   if (!decide_.extension.acks_each_ce_when_adaptive) parameters.ce_acks_when_adaptive = false;
+  // The mutants of receiver credits (section 26.7).
+  ext::CreditParameters& credit = parameters.credit;
+  constexpr uint32_t kMostCredit = ((1U << 15) - 1) * ext::kCreditUnit;  // 2^15 - 1 units
+  if (!decide_.extension.respects_credit_limit) credit.unsolicited = kMostCredit;
+  if (!decide_.extension.takes_only_newer_grants) credit.modulo_grant_order = false;
+  if (!decide_.extension.raises_only_on_demand) credit.raises_need_demand = false;
+  if (!decide_.extension.bounds_outstanding_credit) credit.max_outstanding = kMostCredit;
+  if (!decide_.extension.paces_credit) credit.line_rate_mbps = uint64_t{1} << 40;
+  if (!decide_.extension.expires_credit) credit.timeout_ns = uint64_t{1} << 60;
   return parameters;
 }
 
@@ -669,6 +682,8 @@ void Device::deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns) 
       respond_ext_resync(qp, p, ctx);
     } else if (p.bth.opcode == wire::kOpExtCredit) {
       receive_ext_credit(qp, p, ctx);
+      // The ext-credit-packet-answered mutant answers it with a CREDIT packet of its own.
+      if (!decide_.extension.leaves_credit_unanswered) send_ext_credit(qp, ctx);
     } else if (opcode_of(p)->is(wire::kResponse)) {
       complete_ext_response(qp, p, ctx);
     } else {
@@ -793,7 +808,9 @@ void Device::run_credit(uint64_t now_ns) {
   QpContext ctx = context(qp, now_ns);
   // MR-CR-13: an ACK owed within T_CR_GRANT_DELAY carries the raise; else a CREDIT packet.
   const std::optional<uint64_t> owed = ext_responder_deadline(qp);
-  if (!owed || *owed > now_ns + p.grant_delay_ns) send_ext_credit(qp, ctx);
+  // The ext-credit-waits-for-ack mutant leaves every raise to the next ACK.
+  if ((!owed || *owed > now_ns + p.grant_delay_ns) && decide_.extension.sends_credit_packets)
+    send_ext_credit(qp, ctx);
   note_activity(qp);
 }
 
@@ -806,8 +823,7 @@ std::optional<uint64_t> Device::credit_deadline() const {
     if (it == qps_.end() || !grants_credit(*it->second)) continue;
     const ext::CreditReceiver& r = *it->second->ext->credit_rx;
     if (auto expiry = r.expiry_ns(p.timeout_ns)) earliest(*expiry);
-    if (r.has_demand() &&
-        r.has_room(credit_scheduler_.burst_units(), credit_scheduler_.max_units()))
+    if (credit_scheduler_.wants_raise(r))
       earliest(credit_scheduler_.next_raise_ns().value_or(now_ns_));
   }
   return next;

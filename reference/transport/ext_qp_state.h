@@ -124,7 +124,7 @@ struct ExtQpState {
         resource_retry(parameters.resource_retry) {
     if (agreed.has(wire::kMxcapCc)) cc.emplace(parameters.congestion, now_ns);
     if (agreed.has(wire::kMxcapCredit)) {
-      credit_tx.emplace(parameters.credit.unsolicited);
+      credit_tx.emplace(parameters.credit.unsolicited, parameters.credit.modulo_grant_order);
       credit_rx.emplace();
       credit_stall_bound_ns = parameters.credit.timeout_ns + parameters.credit.grant_delay_ns;
     }

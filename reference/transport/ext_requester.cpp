@@ -106,14 +106,15 @@ uint8_t pending_now(const ext::ExtQpState& ext, uint32_t mtu) {
 
 // A request packet of `payload` bytes leaves: its cost is spent and no longer pending, and
 // the MXH Pending field says what is still to send after it (MR-CR-04): the posted bytes not
-// yet sent, plus a PMTU for each retransmission waiting. 0 without CREDIT (MR-CR-01).
-uint8_t spend_credit(ext::ExtQpState& ext, uint32_t payload, bool first_transmission,
-                     uint32_t mtu) {
+// yet sent, plus a PMTU for each retransmission waiting. 0 without CREDIT (MR-CR-01), and
+// from the ext-pending-not-reported mutant.
+uint8_t spend_credit(ext::ExtQpState& ext, uint32_t payload, bool first_transmission, uint32_t mtu,
+                     const QpContext& ctx) {
   if (!ext.credit_tx) return 0;
   ext.credit_tx->on_sent(payload);
   if (first_transmission)
     ext.unsent_credit_bytes -= std::min(ext.unsent_credit_bytes, ext::credit_bytes(payload));
-  return pending_now(ext, mtu);
+  return ctx.decide.extension.reports_pending ? pending_now(ext, mtu) : 0;
 }
 
 // Section 26.3 with CC agreed: whether the pacer lets a request packet of `payload` bytes
@@ -217,7 +218,7 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
-  mxh.pending = spend_credit(ext, n, !retransmission, mtu);
+  mxh.pending = spend_credit(ext, n, !retransmission, mtu, ctx);
   p.mxh = mxh;
   // Table 19.1: every WRITE packet has a RETH, not only the FIRST and ONLY as in Part I.
   if (info->is(wire::kWrite)) p.reth = wire::Reth{w.wr.remote_addr, w.wr.rkey, w.length};
@@ -259,7 +260,7 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
   wire::Mxh mxh =
       request_mxh(*entry, fields.retx, ctx.now_ns, fields.msn, /*rqsn=*/0, fields.mxh_offset);
   mxh.ar = 1;  // its PSNs are acknowledged when it arrives: at once, not after the delay
-  mxh.pending = spend_credit(ext, 0, !fields.retx, qp.attr.path_mtu);
+  mxh.pending = spend_credit(ext, 0, !fields.retx, qp.attr.path_mtu, ctx);
   p.mxh = mxh;
   if (is_atomic(w.wr.opcode)) {
     p.atomic_eth = wire::AtomicEth{w.wr.remote_addr, w.wr.rkey, cas ? w.wr.swap : w.wr.compare_add,

@@ -191,7 +191,8 @@ void send_ext_acknowledge(QueuePair& qp, uint8_t opcode, uint32_t psn, uint8_t s
   if (!decide.flags_duplicates) ack.sacketh->dup = 0;
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
   if (decide.marks_control_dscp) mark_control(ack);
-  if (ext.credit_rx) {  // MR-CR-07: every ACK and NAK of a credit QP carries its limit
+  // MR-CR-07: every ACK and NAK of a credit QP carries its limit (not the mutant's).
+  if (ext.credit_rx && decide.echoes_credit) {
     ack.sacketh->crv = 1;
     ack.sacketh->credit = ext.credit_rx->granted();
   }
@@ -929,8 +930,12 @@ void send_ext_credit(QueuePair& qp, QpContext& ctx) {
   const std::optional<size_t> entry = reply_entry(ext, ctx.now_ns);
   if (!entry) return;  // no usable path back: the credit timeout recovers (MR-CR-14)
   ctx.step("ext-responder", "Credit", ext.window.cumulative());
-  // MR-CR-15: TVer 1, AckReq 0, the cumulative PSN, which it does not consume.
-  wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtCredit, ext.window.cumulative());
+  // MR-CR-15: TVer 1, AckReq 0, the cumulative PSN, which it does not consume (the
+  // ext-credit-packet-psn-ahead mutant sends the next).
+  const uint32_t psn = ctx.decide.extension.credit_packet_at_cumulative
+                           ? ext.window.cumulative()
+                           : wire::psn_add(ext.window.cumulative(), 1);
+  wire::RocePacket p = ctx.factory.start(qp, wire::kOpExtCredit, psn);
   p.bth.version = wire::kExtVersion;
   p.bth.ackreq = 0;
   p.creth = wire::Creth{.credit = ext.credit_rx->granted()};

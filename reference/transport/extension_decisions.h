@@ -84,6 +84,19 @@ struct ExtensionDecisions {
   Decision holds_marked_evs{true};            // MR-MU-13: ECE, TRM or NAK 0x65 holds the EV
   Decision adapts_only_when_agreed{true};     // MR-MU-12: ADAPTIVE in both blocks
   Decision acks_each_ce_when_adaptive{true};  // MR-MU-17
+  // Receiver credits (section 26.7).
+  Decision respects_credit_limit{true};        // MR-CR-02
+  Decision takes_only_newer_grants{true};      // MR-CR-05: modulo 2^16 order
+  Decision reports_pending{true};              // MR-CR-04: MXH Pending
+  Decision echoes_credit{true};                // MR-CR-07: CRV = 1 and G in every ACK
+  Decision raises_only_on_demand{true};        // MR-CR-08: D > 0
+  Decision bounds_outstanding_credit{true};    // MR-CR-09: B_CR_MAX_OUTSTANDING
+  Decision paces_credit{true};                 // MR-CR-10: R_CR_LINK_SHARE x line rate
+  Decision expires_credit{true};               // MR-CR-14: T_CR_TIMEOUT
+  Decision credit_packet_at_cumulative{true};  // MR-CR-15
+  Decision leaves_credit_unanswered{true};     // MR-CR-16
+  Decision credit_only_when_agreed{true};      // MR-CR-01
+  Decision sends_credit_packets{true};         // MR-CR-13: a raise with no ACK due
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

@@ -21,8 +21,9 @@ uint8_t pending_field(uint64_t pending_bytes) {
   return static_cast<uint8_t>(std::min<uint64_t>(255, (pending_bytes + 4095) / 4096));
 }
 
-CreditSender::CreditSender(uint32_t unsolicited_bytes)
-    : limit_(static_cast<uint16_t>((unsolicited_bytes + kCreditUnit - 1) / kCreditUnit)) {}
+CreditSender::CreditSender(uint32_t unsolicited_bytes, bool modulo_grant_order)
+    : limit_(static_cast<uint16_t>((unsolicited_bytes + kCreditUnit - 1) / kCreditUnit)),
+      modulo_grant_order_(modulo_grant_order) {}
 
 bool CreditSender::may_send(uint32_t payload) const {
   return diff16(diff16(limit_, spent_), credit_cost(payload)) < kHalf;
@@ -38,7 +39,7 @@ void CreditSender::refund(uint32_t payload) {
 
 bool CreditSender::on_grant(uint16_t limit) {
   const uint16_t step = diff16(limit, limit_);
-  if (step == 0 || step >= kHalf) return false;
+  if (step == 0 || (step >= kHalf && modulo_grant_order_)) return false;
   limit_ = limit;
   return true;
 }

@@ -35,7 +35,9 @@ uint8_t pending_field(uint64_t pending_bytes);
 
 class CreditSender {
  public:
-  explicit CreditSender(uint32_t unsolicited_bytes = 32'768);  // B_CR_UNSOLICITED
+  // B_CR_UNSOLICITED. `modulo_grant_order` false takes every grant but L itself (only the
+  // ext-stale-grant-taken mutant).
+  explicit CreditSender(uint32_t unsolicited_bytes = 32'768, bool modulo_grant_order = true);
 
   bool may_send(uint32_t payload) const;
   void on_sent(uint32_t payload);
@@ -52,6 +54,7 @@ class CreditSender {
  private:
   uint16_t spent_ = 0;  // S
   uint16_t limit_;      // L
+  bool modulo_grant_order_;
 };
 
 struct CreditParameters {
@@ -63,6 +66,11 @@ struct CreditParameters {
   uint64_t line_rate_mbps = 100'000;  // R_CR_LINE_RATE
   uint64_t timeout_ns = 100'000;      // T_CR_TIMEOUT
   uint64_t grant_delay_ns = 5'000;    // T_CR_GRANT_DELAY
+  // Section 26.7's rules that only mutants switch off: a grant is taken only when newer in
+  // modulo-2^16 order (MR-CR-05); a QP is raised only while its newest Pending is not 0
+  // (MR-CR-08).
+  bool modulo_grant_order = true;
+  bool raises_need_demand = true;
 };
 
 class CreditReceiver {
@@ -110,13 +118,17 @@ class CreditScheduler {
     for (size_t k = 0; k < count; ++k) {
       const size_t i = (next_ + k) % count;
       CreditReceiver* r = receiver_at(i);
-      if (r == nullptr || !r->has_demand() || !r->has_room(burst_units(), max_units())) continue;
+      if (r == nullptr || !wants_raise(*r)) continue;
       r->raise(burst_units());
       next_raise_ns_ = now_ns + interval_ns();
       next_ = (i + 1) % count;
       return i;
     }
     return std::nullopt;
+  }
+  // Whether a QP may be raised now: demand (D > 0) and room under B_CR_MAX_OUTSTANDING.
+  bool wants_raise(const CreditReceiver& r) const {
+    return (r.has_demand() || !p_.raises_need_demand) && r.has_room(burst_units(), max_units());
   }
   // When the next raise may go (none before the first).
   std::optional<uint64_t> next_raise_ns() const { return next_raise_ns_; }

@@ -113,5 +113,27 @@ TEST(CreditScheduler, SkipsAQpThatIsGoneAndRaisesNoMoreThanOneBurstAfterIdling) 
   EXPECT_EQ(r.granted(), 1 + 2 * 64);  // C = 1 unit, then two raises of one burst
 }
 
+// The switches only mutants turn off: each breaks exactly its rule.
+TEST(CreditSender, WithoutModuloOrderTakesAStaleGrant) {
+  CreditSender s(32'768, /*modulo_grant_order=*/false);
+  EXPECT_TRUE(s.on_grant(100));  // 28 units behind the limit of 128
+  EXPECT_EQ(s.limit(), 100);
+  EXPECT_FALSE(s.on_grant(100));  // the same limit is still no grant
+}
+
+TEST(CreditScheduler, WithoutTheDemandRuleRaisesAQpThatAsksForNothing) {
+  CreditParameters p;
+  p.raises_need_demand = false;
+  CreditScheduler s(p);
+  CreditReceiver idle;
+  idle.on_request(256, false, 4096, /*pending=*/0, 0);
+  EXPECT_FALSE(CreditScheduler(CreditParameters{}).wants_raise(idle));
+  EXPECT_TRUE(s.wants_raise(idle));
+  EXPECT_EQ(s.tick(
+                1, [&](size_t) { return &idle; }, 0),
+            0u);
+  EXPECT_EQ(idle.granted(), 1 + 64);
+}
+
 }  // namespace
 }  // namespace mr::transport::ext
