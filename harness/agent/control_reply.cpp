@@ -106,6 +106,7 @@ Json to_json(const transport::QpAttributes& a) {
             {"av", std::move(av)},
             {"ext_mode", a.ext_mode ? "EXT" : "BASE"}};
   if (a.peer_mxcap) j["peer_mxcap"] = to_hex(a.peer_mxcap->bytes());
+  if (a.cwnd) j["cwnd"] = *a.cwnd;
   if (a.ev_set) {
     // An Ext QP's entries carry their state; a base QP's set is the one given, unused.
     Json set = Json::array();

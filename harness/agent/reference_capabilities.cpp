@@ -17,7 +17,7 @@ std::vector<std::string> reference_pics_features() {
           "uc.write",        "ud.send",    "cnp.np",        "cnp.rp",
           "ext.negotiation", "ext.sack",   "ext.ooo",       "ext.trim",
           "ext.nonfatal",    "ext.resync", "ext.multipath", "ext.pathprobe",
-          "ext.adaptive_ev", "ext.credit"};
+          "ext.adaptive_ev", "ext.credit", "ext.cc"};
 }
 
 wire::Mxcap reference_mxcap() {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "harness/engine/command_args.h"
+#include "harness/engine/congestion_commands.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
 #include "harness/engine/path_commands.h"
@@ -633,6 +634,7 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "set_ev_state") return set_ev_state(c, ctx);
   if (c.name == "set_port") return set_port(c, ctx);
   if (c.name == "expect_ev_state") return expect_ev_state(c, ctx);
+  if (c.name == "expect_cwnd") return expect_cwnd(c, ctx);
   // The parser refuses unknown commands (command_schema); a script built in code can get here.
   ctx.error(c.pos, "'dut " + c.name + "' is not a command of the language");
 }

@@ -267,6 +267,7 @@ Reply<QpInfo> DutClient::query_qp(uint32_t qpn) {
   info.qkey = r.optional_number(attrs, "attrs", "qkey");
   if (attrs.contains("ext_mode")) info.ext_mode = r.string(attrs, "attrs", "ext_mode");
   if (attrs.contains("ev_set")) info.ev_set = read_ev_set(r, attrs);
+  info.cwnd = r.optional_number(attrs, "attrs", "cwnd");
   return finish(r, info);
 }
 

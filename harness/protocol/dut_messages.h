@@ -148,6 +148,7 @@ struct QpInfo {
   std::optional<uint64_t> qkey;
   std::optional<std::string> ext_mode;  // EXT or BASE (Part II agents)
   std::optional<std::vector<EvEntryInfo>> ev_set;
+  std::optional<uint64_t> cwnd;  // bytes: an Ext QP with CC (MR-SC-12)
 };
 
 using Counters = std::map<std::string, uint64_t>;

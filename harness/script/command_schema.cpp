@@ -159,6 +159,7 @@ constexpr Arg kExpectState[] = {word("state", Vocabulary::kQpState)};
 constexpr Arg kSetEvState[] = {required(number("ev", k16)),
                                required(word("state", kManagedEvStates))};
 constexpr Arg kExpectEvState[] = {required(number("ev", k16)), required(word("state", kEvStates))};
+constexpr Arg kExpectCwnd[] = {required(number("bytes"))};
 constexpr Arg kSetPort[] = {required(number("plane", 15)), required(number("up", 1))};
 constexpr Arg kModifyQp[] = {word("state", Vocabulary::kQpState), number("pkey", k16),
                              Arg{"access", K::kAccess}};
@@ -206,6 +207,7 @@ constexpr CommandRow kCommands[] = {
     {"dut", "set_ev_state", false, Target::kDutQp, kSetEvState},
     {"dut", "expect_ev_state", false, Target::kDutQp, kExpectEvState},
     {"dut", "set_port", false, Target::kNone, kSetPort},
+    {"dut", "expect_cwnd", false, Target::kDutQp, kExpectCwnd},
     {"tester", "create_qp", true, Target::kNone, kTesterCreateQp},
     {"tester", "post_send", false, Target::kTesterQp, kTesterPostSend},
     {"tester", "post_recv", false, Target::kTesterQp, kPostRecv},

@@ -213,6 +213,23 @@ enum class Mutant : uint8_t {
   kExtCreditPacketAnswered,
   kExtCreditWithoutAgreement,
   kExtCreditWaitsForAck,
+  // The sender window (section 26).
+  kExtCwndInitMax,
+  kExtCwndIgnored,
+  kExtWindowNeverGrows,
+  kExtFairIncreaseMissing,
+  kExtEcnNeverDecreases,
+  kExtEcnLowDelayDecreases,
+  kExtDecreaseNotGated,
+  kExtBaseRttFixed,
+  kExtCcSendsCnp,
+  kExtRetxWithoutTimestamp,
+  kExtCeCountOnlyTrigger,
+  kExtTseAlwaysSet,
+  kExtTrimNakHalves,
+  kExtNoQuickAdapt,
+  kExtEcnAfterQuickAdapt,
+  kExtUnpaced,
   kCount,
 };
 

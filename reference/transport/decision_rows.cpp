@@ -225,6 +225,22 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtCreditPacketAnswered, &ExtensionDecisions::leaves_credit_unanswered, false},
     {Mutant::kExtCreditWithoutAgreement, &ExtensionDecisions::credit_only_when_agreed, false},
     {Mutant::kExtCreditWaitsForAck, &ExtensionDecisions::sends_credit_packets, false},
+    {Mutant::kExtCwndInitMax, &ExtensionDecisions::starts_at_cwnd_init, false},
+    {Mutant::kExtCwndIgnored, &ExtensionDecisions::respects_cwnd, false},
+    {Mutant::kExtWindowNeverGrows, &ExtensionDecisions::increases_proportionally, false},
+    {Mutant::kExtFairIncreaseMissing, &ExtensionDecisions::increases_fairly, false},
+    {Mutant::kExtEcnNeverDecreases, &ExtensionDecisions::decreases_on_ecn_and_delay, false},
+    {Mutant::kExtEcnLowDelayDecreases, &ExtensionDecisions::ecn_low_delay_holds, false},
+    {Mutant::kExtDecreaseNotGated, &ExtensionDecisions::gates_decrease, false},
+    {Mutant::kExtBaseRttFixed, &ExtensionDecisions::samples_base_rtt, false},
+    {Mutant::kExtCcSendsCnp, &ExtensionDecisions::cc_suppresses_cnp, false},
+    {Mutant::kExtRetxWithoutTimestamp, &ExtensionDecisions::timestamps_retransmissions, false},
+    {Mutant::kExtCeCountOnlyTrigger, &ExtensionDecisions::counts_ce_marks, false},
+    {Mutant::kExtTseAlwaysSet, &ExtensionDecisions::tse_follows_tsv, false},
+    {Mutant::kExtTrimNakHalves, &ExtensionDecisions::trim_takes_packet_off, false},
+    {Mutant::kExtNoQuickAdapt, &ExtensionDecisions::quick_adapts, false},
+    {Mutant::kExtEcnAfterQuickAdapt, &ExtensionDecisions::ignores_ecn_after_quick_adapt, false},
+    {Mutant::kExtUnpaced, &ExtensionDecisions::paces, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

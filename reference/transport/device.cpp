@@ -365,6 +365,19 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.bounds_outstanding_credit) credit.max_outstanding = kMostCredit;
   if (!decide_.extension.paces_credit) credit.line_rate_mbps = uint64_t{1} << 40;
   if (!decide_.extension.expires_credit) credit.timeout_ns = uint64_t{1} << 60;
+  // The mutants of the sender window (section 26.2).
+  ext::CongestionParameters& cc = parameters.congestion;
+  if (!decide_.extension.starts_at_cwnd_init) cc.cwnd_init = cc.cwnd_max;
+  if (!decide_.extension.increases_proportionally) cc.prop_inc = 0;
+  if (!decide_.extension.increases_fairly) cc.fair_inc = 0;
+  if (!decide_.extension.decreases_on_ecn_and_delay) cc.md_gain = {0, 1};
+  if (!decide_.extension.ecn_low_delay_holds) cc.ecn_low_delay_holds = false;
+  if (!decide_.extension.gates_decrease) cc.gates_decrease = false;
+  if (!decide_.extension.samples_base_rtt) cc.samples_base_rtt = false;
+  if (!decide_.extension.trim_takes_packet_off) cc.loss_takes_packet_off = false;
+  if (!decide_.extension.quick_adapts) cc.qa_gate = {0, 1};
+  if (!decide_.extension.paces) cc.pace_burst = uint64_t{1} << 40;
+  if (!decide_.extension.ignores_ecn_after_quick_adapt) cc.quick_adapt_ignores_ecn = false;
   return parameters;
 }
 
@@ -380,6 +393,7 @@ Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
       attr.ev_set->push_back(evs.entry(i));
       attr.ev_states.push_back(evs.state(i));
     }
+    if (it->second->ext->cc) attr.cwnd = it->second->ext->cc->cwnd();
   }
   return attr;
 }
@@ -718,12 +732,16 @@ void Device::receive_cnp(const wire::RocePacket& p, uint64_t now_ns) {
   auto it = qps_.find(p.bth.dqpn);
   if (p.bth.dqpn == 0 || it == qps_.end() || it->second->init.type != QpType::kRc) return;
   QueuePair& qp = *it->second;
+  if (qp.ext && qp.ext->cc) return;  // section 26.6: its window reacts to ECN, not DCQCN
   if (!qp.rp) qp.rp.emplace(config_.dcqcn);
   qp.rp->on_cnp(now_ns, decide_.congestion);
 }
 
 void Device::notify_congestion(QueuePair& qp, uint64_t now_ns) {
   if (!config_.cnp_notification_point) return;
+  // Section 26.6: with CC the SACKETH carries the ECN feedback; no CNP (MR-SC-09), but from
+  // the ext-cc-sends-cnp mutant.
+  if (qp.ext && qp.ext->cc && decide_.extension.cc_suppresses_cnp) return;
   const bool limited = decide_.congestion.cnp_rate_limited;
   if (limited && qp.last_cnp_ns && now_ns - *qp.last_cnp_ns < config_.cnp_min_interval_ns)
     return;  // MR-CC-03

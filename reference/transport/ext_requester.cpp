@@ -215,6 +215,10 @@ bool send_ext_data(QueuePair& qp, SendWqe& w, uint32_t index, bool retransmissio
   // The ext-retx-not-marked mutant sends its retransmissions as first transmissions.
   const bool marked = retransmission && ctx.decide.extension.marks_retransmissions;
   wire::Mxh mxh = request_mxh(*entry, marked, ctx.now_ns, w.msn, w.rqsn, offset);
+  if (retransmission && !ctx.decide.extension.timestamps_retransmissions) {
+    mxh.tsv = 0;  // the ext-retx-without-timestamp mutant (MR-SC-11)
+    mxh.tx_timestamp = 0;
+  }
   // The tail asks for an ACK at once: without it the last PSNs wait T_EXT_ACK_DELAY.
   const bool tail = index + 1 == w.npsn && (retransmission || qp.send_index + 1 >= qp.sq.size());
   mxh.ar = tail || probe ? 1 : 0;
@@ -496,7 +500,9 @@ ExtReqState check_window(QueuePair& qp, const SendWqe& w, QpContext& ctx) {
       ext.reads.size() >= std::max<uint32_t>(1, qp.attr.max_rd_atomic))
     return ExtReqState::kDone;
   const uint64_t mtu = qp.attr.path_mtu;
-  if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu)) return ExtReqState::kDone;
+  // The ext-cwnd-ignored mutant sends whatever is in flight.
+  if (ext.cc && !ext.cc->may_send(in_network(ext) * mtu, mtu) && ctx.decide.extension.respects_cwnd)
+    return ExtReqState::kDone;
   const bool resync = ext.failed_wqes.contains(w.first_psn);  // costs no credit (26.7)
   // A READ's cost is demand for credit (its responses' bytes) but no payload to pace.
   const uint32_t cost = packet_payload(w, w.next_packet, qp.attr.path_mtu);

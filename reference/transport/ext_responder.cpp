@@ -189,6 +189,8 @@ void send_ext_acknowledge(QueuePair& qp, uint8_t opcode, uint32_t psn, uint8_t s
   if (!decide.answers_ack_request_with_ara) ack.sacketh->ara = 0;
   if (!decide.echoes_ev) ack.sacketh->ev_echo = 0;
   if (!decide.flags_duplicates) ack.sacketh->dup = 0;
+  if (!decide.counts_ce_marks) ack.sacketh->ce_count = ack.sacketh->ece.value();
+  if (!decide.tse_follows_tsv) ack.sacketh->tse = 1;
   if (trimmed) ack.sacketh->trm = 1;  // a trim is a congestion signal (section 26)
   if (decide.marks_control_dscp) mark_control(ack);
   // MR-CR-07: every ACK and NAK of a credit QP carries its limit (not the mutant's).

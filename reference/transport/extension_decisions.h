@@ -97,6 +97,23 @@ struct ExtensionDecisions {
   Decision leaves_credit_unanswered{true};     // MR-CR-16
   Decision credit_only_when_agreed{true};      // MR-CR-01
   Decision sends_credit_packets{true};         // MR-CR-13: a raise with no ACK due
+  // The sender window (section 26).
+  Decision starts_at_cwnd_init{true};            // MR-SC-02
+  Decision respects_cwnd{true};                  // MR-SC-01
+  Decision increases_proportionally{true};       // MR-SC-15
+  Decision increases_fairly{true};               // MR-SC-16
+  Decision decreases_on_ecn_and_delay{true};     // MR-SC-13
+  Decision ecn_low_delay_holds{true};            // MR-SC-14
+  Decision gates_decrease{true};                 // MR-SC-17: once per base_rtt
+  Decision samples_base_rtt{true};               // MR-SC-23
+  Decision cc_suppresses_cnp{true};              // MR-SC-09, section 26.6
+  Decision timestamps_retransmissions{true};     // MR-SC-11
+  Decision counts_ce_marks{true};                // MR-SC-06: since the previous ACK
+  Decision tse_follows_tsv{true};                // MR-SC-07
+  Decision trim_takes_packet_off{true};          // MR-SC-18: not a decrease
+  Decision quick_adapts{true};                   // MR-SC-19
+  Decision ignores_ecn_after_quick_adapt{true};  // MR-SC-19
+  Decision paces{true};                          // MR-SC-24
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

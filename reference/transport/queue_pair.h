@@ -49,6 +49,8 @@ struct QpAttributes {
   std::optional<std::vector<ext::EvEntry>> ev_set;
   std::vector<ext::EvState> ev_states;  // query only: an Ext QP's entry states, as ev_set
   bool ext_mode = false;  // query only: INIT to RTR agreed extension mode (section 18)
+  // query only: an Ext QP's congestion window in bytes when CC is agreed (MR-SC-12).
+  std::optional<uint64_t> cwnd;
 };
 
 struct QpInitAttributes {

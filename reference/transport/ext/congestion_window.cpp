@@ -29,8 +29,8 @@ CongestionWindow::CongestionWindow(CongestionParameters parameters, uint64_t sta
 void CongestionWindow::clamp() { cwnd_ = std::min(p_.cwnd_max, std::max(p_.cwnd_min, cwnd_)); }
 
 void CongestionWindow::sample(uint64_t rtt_ns) {
-  base_rtt_ns_ = std::min(base_rtt_ns_, rtt_ns);
-  delay_ns_ = rtt_ns - base_rtt_ns_;
+  if (p_.samples_base_rtt) base_rtt_ns_ = std::min(base_rtt_ns_, rtt_ns);
+  delay_ns_ = rtt_ns > base_rtt_ns_ ? rtt_ns - base_rtt_ns_ : 0;
 }
 
 void CongestionWindow::on_rtt(uint64_t rtt_ns) { sample(rtt_ns); }
@@ -58,7 +58,7 @@ WindowStep CongestionWindow::on_ack(const AckSignal& ack, uint64_t now_ns,
   if (delay_ns_ > p_.qa_delay_ns) qa_trigger_ = true;
   achieved_ += ack.acked_bytes;
   if (quick_adapt(now_ns, bytes_in_flight)) return WindowStep::kQuickAdapt;
-  if (qa_ignore_ > 0) {
+  if (qa_ignore_ > 0 && p_.quick_adapt_ignores_ecn) {
     qa_ignore_ = qa_ignore_ > ack.acked_bytes ? qa_ignore_ - ack.acked_bytes : 0;
     if (ack.ecn) return WindowStep::kIgnoredAfterQuickAdapt;
   }
@@ -73,14 +73,15 @@ WindowStep CongestionWindow::on_ack(const AckSignal& ack, uint64_t now_ns,
   } else if (!ack.ecn) {
     cwnd_ += static_cast<uint64_t>(u128{p_.fair_inc} * ack.acked_bytes / cwnd_);
     step = WindowStep::kFairIncrease;
-  } else if (d >= t) {
-    if (!t_md_ns_ || now_ns - *t_md_ns_ >= base_rtt_ns_) {
-      // factor = max(FLOOR, 1 - GAIN x (d - T) / d) as a fraction f_num / f_den.
+  } else if (d >= t || !p_.ecn_low_delay_holds) {
+    if (!t_md_ns_ || now_ns - *t_md_ns_ >= base_rtt_ns_ || !p_.gates_decrease) {
+      // factor = max(FLOOR, 1 - GAIN x (d - T) / d) as a fraction f_num / f_den; below T
+      // (only the ext-ecn-low-delay-decreases mutant gets here) the FLOOR itself.
       const u128 g_den = u128{p_.md_gain.den} * d;
-      const u128 cut = u128{p_.md_gain.num} * (d - t);
+      const u128 cut = d >= t ? u128{p_.md_gain.num} * (d - t) : g_den;
       u128 f_num = cut >= g_den ? 0 : g_den - cut;
       u128 f_den = g_den;
-      if (f_num * p_.md_floor.den < u128{p_.md_floor.num} * f_den) {
+      if (f_den == 0 || f_num * p_.md_floor.den < u128{p_.md_floor.num} * f_den) {
         f_num = p_.md_floor.num;
         f_den = p_.md_floor.den;
       }
@@ -98,7 +99,11 @@ WindowStep CongestionWindow::on_ack(const AckSignal& ack, uint64_t now_ns,
 WindowStep CongestionWindow::on_loss(uint64_t size, std::optional<uint64_t> rtt_ns, uint64_t now_ns,
                                      uint64_t bytes_in_flight) {
   if (rtt_ns) sample(*rtt_ns);
-  cwnd_ = cwnd_ > size ? cwnd_ - size : 0;
+  if (p_.loss_takes_packet_off) {
+    cwnd_ = cwnd_ > size ? cwnd_ - size : 0;
+  } else {
+    cwnd_ = static_cast<uint64_t>(u128{cwnd_} * p_.md_floor.num / p_.md_floor.den);
+  }
   clamp();
   qa_trigger_ = true;
   return quick_adapt(now_ns, bytes_in_flight) ? WindowStep::kQuickAdapt : WindowStep::kLoss;

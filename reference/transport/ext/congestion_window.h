@@ -39,6 +39,15 @@ struct CongestionParameters {
   Ratio md_floor{1, 2};           // R_SC_MD_FLOOR
   Ratio qa_gate{1, 8};            // R_SC_QA_GATE
   uint64_t pace_burst = 16'384;   // B_SC_PACE_BURST
+  // Section 26.2's rules that only mutants switch off: ECN with a low delay leaves cwnd
+  // alone (MR-SC-14), a decrease waits base_rtt after the last (MR-SC-17), base_rtt follows
+  // the smallest sample (MR-SC-23), a loss takes its packet off cwnd (MR-SC-18, not the
+  // floor's decrease), and ECN marks are ignored after a quick adapt (MR-SC-19).
+  bool ecn_low_delay_holds = true;
+  bool gates_decrease = true;
+  bool samples_base_rtt = true;
+  bool loss_takes_packet_off = true;
+  bool quick_adapt_ignores_ecn = true;
 };
 
 // What one Ext ACK (or READ response packet) tells the window.
