@@ -405,6 +405,14 @@ constexpr std::array kTable{
                "a CC sender reacts to ECN marks at once after a quick adapt"},
     MutantInfo{M::kExtUnpaced, "ext-unpaced", "MR-SC-24",
                "a CC sender sends its whole window at once (a pacer bucket of 2^40 bytes)"},
+    MutantInfo{M::kExtNoTailLossProbe, "ext-no-tail-loss-probe", "MR-SA-23",
+               "sends no tail-loss probe: a lost tail waits for its RTO"},
+    MutantInfo{M::kExtTailLossProbesUnlimited, "ext-tail-loss-probes-unlimited", "MR-SA-24",
+               "sends a tail-loss probe every PTO, not at most N_SA_TLP_MAX between two ACKs"},
+    MutantInfo{M::kExtProbeRestartsRto, "ext-probe-restarts-rto", "MR-SA-25",
+               "a tail-loss probe restarts its PSN's RTO as a retransmission would"},
+    MutantInfo{M::kExtMprWindowIgnored, "ext-mpr-window-ignored", "MR-SA-07",
+               "sends into a window of 128 x 255 PSNs whatever MPR the receiver advertised"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

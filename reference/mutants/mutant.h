@@ -230,6 +230,11 @@ enum class Mutant : uint8_t {
   kExtNoQuickAdapt,
   kExtEcnAfterQuickAdapt,
   kExtUnpaced,
+  // The sender's tail-loss probe and window (section 21.2).
+  kExtNoTailLossProbe,
+  kExtTailLossProbesUnlimited,
+  kExtProbeRestartsRto,
+  kExtMprWindowIgnored,
   kCount,
 };
 

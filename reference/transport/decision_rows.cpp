@@ -241,6 +241,10 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtNoQuickAdapt, &ExtensionDecisions::quick_adapts, false},
     {Mutant::kExtEcnAfterQuickAdapt, &ExtensionDecisions::ignores_ecn_after_quick_adapt, false},
     {Mutant::kExtUnpaced, &ExtensionDecisions::paces, false},
+    {Mutant::kExtNoTailLossProbe, &ExtensionDecisions::probes_tail_losses, false},
+    {Mutant::kExtTailLossProbesUnlimited, &ExtensionDecisions::bounds_tail_loss_probes, false},
+    {Mutant::kExtProbeRestartsRto, &ExtensionDecisions::probe_keeps_rto, false},
+    {Mutant::kExtMprWindowIgnored, &ExtensionDecisions::respects_mpr_window, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -377,6 +377,12 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.trim_takes_packet_off) cc.loss_takes_packet_off = false;
   if (!decide_.extension.quick_adapts) cc.qa_gate = {0, 1};
   if (!decide_.extension.paces) cc.pace_burst = uint64_t{1} << 40;
+  // The mutants of the sender's tail-loss probe and window (section 21.2).
+  ext::ExtSenderParameters& sender = parameters.sender;
+  if (!decide_.extension.probes_tail_losses) sender.tlp_max_probes = 0;
+  if (!decide_.extension.bounds_tail_loss_probes) sender.tlp_max_probes = 1'000;
+  if (!decide_.extension.probe_keeps_rto) sender.probe_keeps_rto = false;
+  if (!decide_.extension.respects_mpr_window) sender.follows_advertised_mpr = false;
   if (!decide_.extension.ignores_ecn_after_quick_adapt) cc.quick_adapt_ignores_ecn = false;
   return parameters;
 }

@@ -114,6 +114,11 @@ struct ExtensionDecisions {
   Decision quick_adapts{true};                   // MR-SC-19
   Decision ignores_ecn_after_quick_adapt{true};  // MR-SC-19
   Decision paces{true};                          // MR-SC-24
+  // The sender's tail-loss probe and window (section 21.2).
+  Decision probes_tail_losses{true};       // MR-SA-23
+  Decision bounds_tail_loss_probes{true};  // MR-SA-24: N_SA_TLP_MAX
+  Decision probe_keeps_rto{true};          // MR-SA-25
+  Decision respects_mpr_window{true};      // MR-SA-07
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

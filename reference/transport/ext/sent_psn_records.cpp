@@ -26,7 +26,7 @@ SentPsnRecords::SentPsnRecords(uint32_t first_psn, ExtSenderParameters parameter
 
 bool SentPsnRecords::may_send_new(uint32_t psn) const {
   const uint32_t d = psn_add(psn, -static_cast<int64_t>(cumulative_) - 1);
-  return d < kPsnsPerMpr * mpr_;
+  return d < kPsnsPerMpr * (parameters_.follows_advertised_mpr ? mpr_ : 255U);
 }
 
 bool SentPsnRecords::sent(uint32_t psn) const {
@@ -80,7 +80,7 @@ void SentPsnRecords::on_sent(uint32_t psn, uint64_t now_ns, uint16_t ev, uint8_t
   r.reported_missing = false;
   r.lost_on_its_ev = false;
   r.last_sent_ns = now_ns;
-  if (!probe) r.last_timed_ns = now_ns;
+  if (!probe || !parameters_.probe_keeps_rto) r.last_timed_ns = now_ns;
   r.send_order = ++send_order_;
   r.ev = ev;
   r.plane = plane;

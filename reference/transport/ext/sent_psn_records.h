@@ -46,6 +46,11 @@ struct ExtSenderParameters {
   uint64_t tlp_min_ns = 10'000;  // T_SA_TLP_MIN
   uint32_t tlp_srtt_factor = 2;  // R_SA_TLP_SRTT_FACTOR
   uint32_t tlp_max_probes = 1;   // N_SA_TLP_MAX
+  // Section 21.2's rules that only mutants switch off: a probe leaves its PSN's RTO running
+  // from the last other transmission (MR-SA-25), and new PSNs stay inside the MPR window the
+  // receiver advertised (MR-SA-07; off: the largest, 255).
+  bool probe_keeps_rto = true;
+  bool follows_advertised_mpr = true;
   static constexpr uint32_t kUnlimitedRetries = 25;
 };
 
