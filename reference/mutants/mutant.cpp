@@ -413,6 +413,16 @@ constexpr std::array kTable{
                "a tail-loss probe restarts its PSN's RTO as a retransmission would"},
     MutantInfo{M::kExtMprWindowIgnored, "ext-mpr-window-ignored", "MR-SA-07",
                "sends into a window of 128 x 255 PSNs whatever MPR the receiver advertised"},
+    MutantInfo{M::kExtAckEveryIgnored, "ext-ack-every-ignored", "MR-SA-08",
+               "a receiver acknowledges only after T_EXT_ACK_DELAY, however many packets "
+               "arrive (N_EXT_ACK_EVERY ignored)"},
+    MutantInfo{M::kExtAwaitedArAckDelayed, "ext-awaited-ar-ack-delayed", "MR-SA-30",
+               "the packet that fills the gap before an AR = 1 packet answered early waits "
+               "for the ordinary ACK delay"},
+    MutantInfo{M::kExtEmptyResyncAnswered, "ext-empty-resync-answered", "MR-NF-12",
+               "answers a RESYNC whose count is 0 with an ACK"},
+    MutantInfo{M::kExtResyncWindowUnchecked, "ext-resync-window-unchecked", "MR-NF-12",
+               "records a RESYNC's range whatever its distance from the window, never NAK 0x67"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -235,6 +235,11 @@ enum class Mutant : uint8_t {
   kExtTailLossProbesUnlimited,
   kExtProbeRestartsRto,
   kExtMprWindowIgnored,
+  // The receiver's ACK policy and RESYNC (sections 21.1, 22.3).
+  kExtAckEveryIgnored,
+  kExtAwaitedArAckDelayed,
+  kExtEmptyResyncAnswered,
+  kExtResyncWindowUnchecked,
   kCount,
 };
 

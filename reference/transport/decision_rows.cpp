@@ -245,6 +245,10 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtTailLossProbesUnlimited, &ExtensionDecisions::bounds_tail_loss_probes, false},
     {Mutant::kExtProbeRestartsRto, &ExtensionDecisions::probe_keeps_rto, false},
     {Mutant::kExtMprWindowIgnored, &ExtensionDecisions::respects_mpr_window, false},
+    {Mutant::kExtAckEveryIgnored, &ExtensionDecisions::acks_every_n, false},
+    {Mutant::kExtAwaitedArAckDelayed, &ExtensionDecisions::answers_awaited_ar, false},
+    {Mutant::kExtEmptyResyncAnswered, &ExtensionDecisions::discards_empty_resync, false},
+    {Mutant::kExtResyncWindowUnchecked, &ExtensionDecisions::checks_resync_window, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

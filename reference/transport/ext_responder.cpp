@@ -880,14 +880,16 @@ void respond_ext_resync(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx
     return;
   }
   const uint32_t count = p.rsyneth->count;
-  if (count == 0) return;  // MR-NF-12
+  // MR-NF-12: count 0 is silently discarded (the ext-empty-resync-answered mutant goes on).
+  if (count == 0 && ctx.decide.extension.discards_empty_resync) return;
   ext::ExtQpState& ext = *qp.ext;
   const uint32_t first = p.bth.psn;
   const uint32_t last = wire::psn_add(first, count - 1);
   ctx.step("ext-responder", "Resync", first);
   // MR-NF-12: a range reaching beyond the window (the window is contiguous: its ends decide).
-  if (ext.window.classify(first) == ext::PsnArrival::kBeyondWindow ||
-      ext.window.classify(last) == ext::PsnArrival::kBeyondWindow) {
+  const bool beyond = ext.window.classify(first) == ext::PsnArrival::kBeyondWindow ||
+                      ext.window.classify(last) == ext::PsnArrival::kBeyondWindow;
+  if (beyond && ctx.decide.extension.checks_resync_window) {
     ++ctx.counters.out_of_seq_request;
     ext.acks.on_beyond_window();
     ext.acks.on_packet(answered_of(p, /*duplicate=*/false, ctx.now_ns));

@@ -119,6 +119,11 @@ struct ExtensionDecisions {
   Decision bounds_tail_loss_probes{true};  // MR-SA-24: N_SA_TLP_MAX
   Decision probe_keeps_rto{true};          // MR-SA-25
   Decision respects_mpr_window{true};      // MR-SA-07
+  // The receiver's ACK policy and RESYNC (sections 21.1, 22.3).
+  Decision acks_every_n{true};           // MR-SA-08: N_EXT_ACK_EVERY
+  Decision answers_awaited_ar{true};     // MR-SA-30
+  Decision discards_empty_resync{true};  // MR-NF-12: count 0
+  Decision checks_resync_window{true};   // MR-NF-12: NAK 0x67
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

@@ -21,6 +21,7 @@ void AckPolicy::on_packet(const AnsweredPacket& packet) {
 
 void AckPolicy::on_cumulative(uint32_t c) {
   if (!awaited_ar_psn_ || wire::psn_diff(c, *awaited_ar_psn_) < 0) return;
+  if (!parameters_.answers_awaited_ar) return;
   awaited_ar_psn_.reset();
   immediate_ = immediate_ || trigger_.has_value();
 }

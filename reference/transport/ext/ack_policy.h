@@ -31,6 +31,9 @@ struct AckParameters {
   uint64_t delay_ns = 20'000;  // T_EXT_ACK_DELAY
   uint32_t every = 8;          // N_EXT_ACK_EVERY
   bool adaptive = false;       // ADAPTIVE enabled: every CE-marked packet gets its own ACK
+  // The packet that moves the cumulative PSN past an AR = 1 packet answered early is a
+  // trigger of its own (MR-SA-30); only the ext-awaited-ar-ack-delayed mutant waits.
+  bool answers_awaited_ar = true;
 };
 
 // An accepted or duplicate data packet, as the ACK echoes it.
