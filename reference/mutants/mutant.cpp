@@ -423,6 +423,8 @@ constexpr std::array kTable{
                "answers a RESYNC whose count is 0 with an ACK"},
     MutantInfo{M::kExtResyncWindowUnchecked, "ext-resync-window-unchecked", "MR-NF-12",
                "records a RESYNC's range whatever its distance from the window, never NAK 0x67"},
+    MutantInfo{M::kExtReadReissuedWhole, "ext-read-reissued-whole", "MR-SA-15",
+               "reissues a READ with a missing response from its first PSN, whole"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -240,6 +240,7 @@ enum class Mutant : uint8_t {
   kExtAwaitedArAckDelayed,
   kExtEmptyResyncAnswered,
   kExtResyncWindowUnchecked,
+  kExtReadReissuedWhole,
   kCount,
 };
 

@@ -249,6 +249,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtAwaitedArAckDelayed, &ExtensionDecisions::answers_awaited_ar, false},
     {Mutant::kExtEmptyResyncAnswered, &ExtensionDecisions::discards_empty_resync, false},
     {Mutant::kExtResyncWindowUnchecked, &ExtensionDecisions::checks_resync_window, false},
+    {Mutant::kExtReadReissuedWhole, &ExtensionDecisions::reissues_from_missing, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -291,7 +291,10 @@ bool send_read_request(QueuePair& qp, SendWqe& w, const ext::ReadRequestFields& 
 bool reissue_read(QueuePair& qp, SendWqe& w, QpContext& ctx) {
   auto read = qp.ext->reads.find(w.first_psn);
   if (read == qp.ext->reads.end()) return true;
-  const uint32_t m = read->second.first_missing(ctx.now_ns, 0).value_or(w.last_psn());
+  // The ext-read-reissued-whole mutant asks for every response again (MR-SA-15).
+  const uint32_t m = ctx.decide.extension.reissues_from_missing
+                         ? read->second.first_missing(ctx.now_ns, 0).value_or(w.last_psn())
+                         : w.first_psn;
   if (!send_read_request(qp, w, read->second.request_from(m), ctx)) return false;
   read->second.reissue(m, ctx.now_ns);  // sent: its clock restarts
   return true;

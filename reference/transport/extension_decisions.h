@@ -124,6 +124,7 @@ struct ExtensionDecisions {
   Decision answers_awaited_ar{true};     // MR-SA-30
   Decision discards_empty_resync{true};  // MR-NF-12: count 0
   Decision checks_resync_window{true};   // MR-NF-12: NAK 0x67
+  Decision reissues_from_missing{true};  // MR-SA-15: the READ's rest only
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
