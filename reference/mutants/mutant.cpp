@@ -425,6 +425,11 @@ constexpr std::array kTable{
                "records a RESYNC's range whatever its distance from the window, never NAK 0x67"},
     MutantInfo{M::kExtReadReissuedWhole, "ext-read-reissued-whole", "MR-SA-15",
                "reissues a READ with a missing response from its first PSN, whole"},
+    MutantInfo{M::kExtSackOffsetIgnored, "ext-sack-offset-ignored", "MR-SA-21",
+               "reads bitmap bit i as PSN SACK reference + i, whatever the SACK offset"},
+    MutantInfo{M::kExtSackThresholdIgnored, "ext-sack-threshold-ignored", "MR-SA-26",
+               "retransmits a PSN a bitmap reports missing below any PSN it reports received "
+               "(N_OOO_THRESHOLD taken as 1)"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

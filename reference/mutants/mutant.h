@@ -241,6 +241,8 @@ enum class Mutant : uint8_t {
   kExtEmptyResyncAnswered,
   kExtResyncWindowUnchecked,
   kExtReadReissuedWhole,
+  kExtSackOffsetIgnored,
+  kExtSackThresholdIgnored,
   kCount,
 };
 

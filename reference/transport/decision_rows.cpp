@@ -250,6 +250,8 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtEmptyResyncAnswered, &ExtensionDecisions::discards_empty_resync, false},
     {Mutant::kExtResyncWindowUnchecked, &ExtensionDecisions::checks_resync_window, false},
     {Mutant::kExtReadReissuedWhole, &ExtensionDecisions::reissues_from_missing, false},
+    {Mutant::kExtSackOffsetIgnored, &ExtensionDecisions::reads_sack_offset, false},
+    {Mutant::kExtSackThresholdIgnored, &ExtensionDecisions::waits_ooo_threshold, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -383,6 +383,8 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.bounds_tail_loss_probes) sender.tlp_max_probes = 1'000;
   if (!decide_.extension.probe_keeps_rto) sender.probe_keeps_rto = false;
   if (!decide_.extension.respects_mpr_window) sender.follows_advertised_mpr = false;
+  if (!decide_.extension.reads_sack_offset) sender.reads_sack_offset = false;
+  if (!decide_.extension.waits_ooo_threshold) sender.ooo_threshold = 1;
   // The mutants of the receiver's ACK policy (section 21.1).
   if (!decide_.extension.acks_every_n) parameters.acks.every = ~uint32_t{0};
   if (!decide_.extension.answers_awaited_ar) parameters.acks.answers_awaited_ar = false;

@@ -125,6 +125,8 @@ struct ExtensionDecisions {
   Decision discards_empty_resync{true};  // MR-NF-12: count 0
   Decision checks_resync_window{true};   // MR-NF-12: NAK 0x67
   Decision reissues_from_missing{true};  // MR-SA-15: the READ's rest only
+  Decision reads_sack_offset{true};      // MR-SA-21
+  Decision waits_ooo_threshold{true};    // MR-SA-26: N_OOO_THRESHOLD
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

@@ -124,6 +124,13 @@ class LayerText {
     for (const FieldArg& a : l.args) {
       if (a.name == skip) continue;
       const bool as_string = addresses && (a.name == "src" || a.name == "dst");
+      // Scapy types SACKETH.sack_offset signed (-8); a script writes its 16 wire bits (0xfff8).
+      if (l.name == "SACKETH" && a.name == "sack_offset") {
+        if (auto n = engine::evaluate_number(a.value, symbols)) {
+          fields_.push_back(a.name + "=" + std::to_string(static_cast<int16_t>(*n)));
+          continue;
+        }
+      }
       auto v = python_text(a.value, symbols, as_string);
       if (!v) return Unexpected(SynthesisError{a.pos, l.name + "." + a.name + ": " + v.error()});
       fields_.push_back(a.name + "=" + *v);

@@ -104,7 +104,7 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
     out.bitmap_ignored = true;
     return 0;
   }
-  const uint32_t base = psn_add(ack.sack_ref, offset);
+  const uint32_t base = psn_add(ack.sack_ref, parameters_.reads_sack_offset ? offset : 0);
   const int highest = ack.bitmap == 0 ? -1 : 63 - std::countl_zero(ack.bitmap);
   // From the highest PSN down, per EV the newest transmission this report shows received: a
   // hole below it on its own EV is lost (Record::lost_on_its_ev). A retransmitted PSN
@@ -206,7 +206,8 @@ void SentPsnRecords::silent_evs(uint64_t now_ns, uint64_t rto_ns, AckOutcome& ou
 void SentPsnRecords::ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64_t wait_ns,
                                 AckOutcome& out) {
   if (!ack.ara || out.bitmap_ignored || ack.bitmap == 0) return;
-  const uint32_t base = psn_add(ack.sack_ref, static_cast<int16_t>(ack.sack_offset));
+  const uint32_t base = psn_add(
+      ack.sack_ref, parameters_.reads_sack_offset ? static_cast<int16_t>(ack.sack_offset) : 0);
   const int last_received = 63 - std::countl_zero(ack.bitmap);
   for (int i = 0; i < last_received; ++i) {
     const uint32_t p = psn_add(base, i);

@@ -51,6 +51,8 @@ struct ExtSenderParameters {
   // receiver advertised (MR-SA-07; off: the largest, 255).
   bool probe_keeps_rto = true;
   bool follows_advertised_mpr = true;
+  // Bitmap bit i is PSN SACK reference + SACK offset + i (MR-SA-21; off: the offset ignored).
+  bool reads_sack_offset = true;
   static constexpr uint32_t kUnlimitedRetries = 25;
 };
 
