@@ -430,6 +430,8 @@ constexpr std::array kTable{
     MutantInfo{M::kExtSackThresholdIgnored, "ext-sack-threshold-ignored", "MR-SA-26",
                "retransmits a PSN a bitmap reports missing below any PSN it reports received "
                "(N_OOO_THRESHOLD taken as 1)"},
+    MutantInfo{M::kExtShortTrimDiscarded, "ext-short-trim-discarded", "MR-TR-09",
+               "silently discards a trimmed request cut to fewer than 256 bytes of IP packet"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -243,6 +243,7 @@ enum class Mutant : uint8_t {
   kExtReadReissuedWhole,
   kExtSackOffsetIgnored,
   kExtSackThresholdIgnored,
+  kExtShortTrimDiscarded,
   kCount,
 };
 

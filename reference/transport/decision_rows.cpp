@@ -252,6 +252,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtReadReissuedWhole, &ExtensionDecisions::reissues_from_missing, false},
     {Mutant::kExtSackOffsetIgnored, &ExtensionDecisions::reads_sack_offset, false},
     {Mutant::kExtSackThresholdIgnored, &ExtensionDecisions::waits_ooo_threshold, false},
+    {Mutant::kExtShortTrimDiscarded, &ExtensionDecisions::naks_short_trims, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

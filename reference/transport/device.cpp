@@ -385,6 +385,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.respects_mpr_window) sender.follows_advertised_mpr = false;
   if (!decide_.extension.reads_sack_offset) sender.reads_sack_offset = false;
   if (!decide_.extension.waits_ooo_threshold) sender.ooo_threshold = 1;
+  if (!decide_.extension.naks_short_trims) parameters.trim.min_ip_bytes = 256;
   // The mutants of the receiver's ACK policy (section 21.1).
   if (!decide_.extension.acks_every_n) parameters.acks.every = ~uint32_t{0};
   if (!decide_.extension.answers_awaited_ar) parameters.acks.answers_awaited_ar = false;
@@ -564,7 +565,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (!config_.mxcap || (config_.mxcap->features & wire::kMxcapTrim) == 0) return false;
   const auto t = wire::read_trimmed_frame(frame);
   if (!t) return false;
-  ext::TrimParameters trim = config_.ext.trim;
+  ext::TrimParameters trim = ext_parameters().trim;  // with the trim mutants' switches
   trim.enabled = true;
   const ext::HeldPacket held{.dscp = t->dscp(),
                              .ip_bytes_held = t->ip_bytes_held,

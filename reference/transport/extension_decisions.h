@@ -127,6 +127,7 @@ struct ExtensionDecisions {
   Decision reissues_from_missing{true};  // MR-SA-15: the READ's rest only
   Decision reads_sack_offset{true};      // MR-SA-21
   Decision waits_ooo_threshold{true};    // MR-SA-26: N_OOO_THRESHOLD
+  Decision naks_short_trims{true};       // MR-TR-09: down to B_TRIM_MIN
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

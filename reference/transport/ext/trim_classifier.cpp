@@ -14,7 +14,8 @@ TrimClass classify_trim(const HeldPacket& p, const TrimParameters& t) {
 
 std::optional<uint8_t> trimmed_request_nak(const HeldPacket& p, const TrimParameters& t,
                                            bool headers_intact, PsnArrival arrival) {
-  if (!headers_intact || arrival != PsnArrival::kNew) return std::nullopt;
+  if (!headers_intact || arrival != PsnArrival::kNew || p.ip_bytes_held < t.min_ip_bytes)
+    return std::nullopt;
   return p.dscp == t.trim_dscp_lasthop ? uint8_t{0x66} : uint8_t{0x65};
 }
 

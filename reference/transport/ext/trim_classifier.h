@@ -27,6 +27,9 @@ struct TrimParameters {
   uint8_t trim_dscp = 10;             // V_TRIM_DSCP
   uint8_t trim_dscp_lasthop = 11;     // V_TRIM_DSCP_LASTHOP
   bool truncated_as_trimmed = false;  // MR-TR-07 (MAY)
+  // A trimmed request with fewer IP bytes is discarded: 0, since the headers decide
+  // (MR-TR-09); only the ext-short-trim-discarded mutant sets it.
+  uint32_t min_ip_bytes = 0;
 };
 
 enum class TrimClass : uint8_t { kOrdinary, kRemarked, kTrimmed, kTruncated };
