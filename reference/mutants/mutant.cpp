@@ -432,6 +432,8 @@ constexpr std::array kTable{
                "(N_OOO_THRESHOLD taken as 1)"},
     MutantInfo{M::kExtShortTrimDiscarded, "ext-short-trim-discarded", "MR-TR-09",
                "silently discards a trimmed request cut to fewer than 256 bytes of IP packet"},
+    MutantInfo{M::kExtTrimmedResponseIgnored, "ext-trimmed-response-ignored", "MR-TR-17",
+               "discards a trimmed READ response and waits for the READ's RTO to reissue it"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -244,6 +244,7 @@ enum class Mutant : uint8_t {
   kExtSackOffsetIgnored,
   kExtSackThresholdIgnored,
   kExtShortTrimDiscarded,
+  kExtTrimmedResponseIgnored,
   kCount,
 };
 

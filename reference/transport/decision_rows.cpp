@@ -253,6 +253,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSackOffsetIgnored, &ExtensionDecisions::reads_sack_offset, false},
     {Mutant::kExtSackThresholdIgnored, &ExtensionDecisions::waits_ooo_threshold, false},
     {Mutant::kExtShortTrimDiscarded, &ExtensionDecisions::naks_short_trims, false},
+    {Mutant::kExtTrimmedResponseIgnored, &ExtensionDecisions::reissues_on_trimmed_response, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

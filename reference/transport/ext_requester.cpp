@@ -779,6 +779,7 @@ void run_ext_requester(QueuePair& qp, QpContext& ctx) {
 
 void complete_trimmed_read_response(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext || !p.mxh) return;
+  if (!ctx.decide.extension.reissues_on_trimmed_response) return;  // the mutant waits (MR-TR-17)
   SendWqe* w = wqe_of(qp, p.bth.psn);
   if (w == nullptr || w->wr.opcode != SendOpcode::kRead) return;
   auto read = qp.ext->reads.find(w->first_psn);

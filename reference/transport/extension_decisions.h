@@ -120,14 +120,15 @@ struct ExtensionDecisions {
   Decision probe_keeps_rto{true};          // MR-SA-25
   Decision respects_mpr_window{true};      // MR-SA-07
   // The receiver's ACK policy and RESYNC (sections 21.1, 22.3).
-  Decision acks_every_n{true};           // MR-SA-08: N_EXT_ACK_EVERY
-  Decision answers_awaited_ar{true};     // MR-SA-30
-  Decision discards_empty_resync{true};  // MR-NF-12: count 0
-  Decision checks_resync_window{true};   // MR-NF-12: NAK 0x67
-  Decision reissues_from_missing{true};  // MR-SA-15: the READ's rest only
-  Decision reads_sack_offset{true};      // MR-SA-21
-  Decision waits_ooo_threshold{true};    // MR-SA-26: N_OOO_THRESHOLD
-  Decision naks_short_trims{true};       // MR-TR-09: down to B_TRIM_MIN
+  Decision acks_every_n{true};                  // MR-SA-08: N_EXT_ACK_EVERY
+  Decision answers_awaited_ar{true};            // MR-SA-30
+  Decision discards_empty_resync{true};         // MR-NF-12: count 0
+  Decision checks_resync_window{true};          // MR-NF-12: NAK 0x67
+  Decision reissues_from_missing{true};         // MR-SA-15: the READ's rest only
+  Decision reads_sack_offset{true};             // MR-SA-21
+  Decision waits_ooo_threshold{true};           // MR-SA-26: N_OOO_THRESHOLD
+  Decision naks_short_trims{true};              // MR-TR-09: down to B_TRIM_MIN
+  Decision reissues_on_trimmed_response{true};  // MR-TR-17
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
