@@ -434,6 +434,10 @@ constexpr std::array kTable{
                "silently discards a trimmed request cut to fewer than 256 bytes of IP packet"},
     MutantInfo{M::kExtTrimmedResponseIgnored, "ext-trimmed-response-ignored", "MR-TR-17",
                "discards a trimmed READ response and waits for the READ's RTO to reissue it"},
+    MutantInfo{M::kExtResourceNakNoBackoff, "ext-resource-nak-no-backoff", "MR-NF-08",
+               "retransmits T_NF_RESOURCE_DELAY after every NAK 0x6B, not doubling it"},
+    MutantInfo{M::kExtResourceNaksUnlimited, "ext-resource-naks-unlimited", "MR-NF-09",
+               "never gives a message up after N_NF_RESOURCE_RETRY NAKs 0x6B (no RESYNC)"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -245,6 +245,8 @@ enum class Mutant : uint8_t {
   kExtSackThresholdIgnored,
   kExtShortTrimDiscarded,
   kExtTrimmedResponseIgnored,
+  kExtResourceNakNoBackoff,
+  kExtResourceNaksUnlimited,
   kCount,
 };
 

@@ -254,6 +254,8 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSackThresholdIgnored, &ExtensionDecisions::waits_ooo_threshold, false},
     {Mutant::kExtShortTrimDiscarded, &ExtensionDecisions::naks_short_trims, false},
     {Mutant::kExtTrimmedResponseIgnored, &ExtensionDecisions::reissues_on_trimmed_response, false},
+    {Mutant::kExtResourceNakNoBackoff, &ExtensionDecisions::backs_off_resource_naks, false},
+    {Mutant::kExtResourceNaksUnlimited, &ExtensionDecisions::bounds_resource_naks, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

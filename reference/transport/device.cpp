@@ -386,6 +386,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.reads_sack_offset) sender.reads_sack_offset = false;
   if (!decide_.extension.waits_ooo_threshold) sender.ooo_threshold = 1;
   if (!decide_.extension.naks_short_trims) parameters.trim.min_ip_bytes = 256;
+  if (!decide_.extension.bounds_resource_naks) parameters.resource_retry = ~uint32_t{0};
   // The mutants of the receiver's ACK policy (section 21.1).
   if (!decide_.extension.acks_every_n) parameters.acks.every = ~uint32_t{0};
   if (!decide_.extension.answers_awaited_ar) parameters.acks.answers_awaited_ar = false;

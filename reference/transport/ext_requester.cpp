@@ -639,7 +639,8 @@ void on_resource_nak(QueuePair& qp, uint32_t psn, QpContext& ctx) {
     return;
   }
   uint64_t delay = ext.resource_delay_ns;
-  for (uint32_t i = 1; i < k && delay < ext.rto.max_ns(); ++i) delay *= 2;
+  const bool backs_off = ctx.decide.extension.backs_off_resource_naks;  // not the mutant
+  for (uint32_t i = 1; backs_off && i < k && delay < ext.rto.max_ns(); ++i) delay *= 2;
   const uint64_t due = ctx.now_ns + std::min(delay, ext.rto.max_ns());
   // A READ or ATOMIC is one request for all its PSNs: all of them, and its own timer, wait.
   for (uint32_t i = 0; i < w->npsn; ++i) ext.sent.hold(wire::psn_add(w->first_psn, i), due);

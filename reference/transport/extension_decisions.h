@@ -129,6 +129,8 @@ struct ExtensionDecisions {
   Decision waits_ooo_threshold{true};           // MR-SA-26: N_OOO_THRESHOLD
   Decision naks_short_trims{true};              // MR-TR-09: down to B_TRIM_MIN
   Decision reissues_on_trimmed_response{true};  // MR-TR-17
+  Decision backs_off_resource_naks{true};       // MR-NF-08
+  Decision bounds_resource_naks{true};          // MR-NF-09: N_NF_RESOURCE_RETRY
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
