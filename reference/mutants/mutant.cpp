@@ -438,6 +438,9 @@ constexpr std::array kTable{
                "retransmits T_NF_RESOURCE_DELAY after every NAK 0x6B, not doubling it"},
     MutantInfo{M::kExtResourceNaksUnlimited, "ext-resource-naks-unlimited", "MR-NF-09",
                "never gives a message up after N_NF_RESOURCE_RETRY NAKs 0x6B (no RESYNC)"},
+    MutantInfo{M::kExtResyncCoveredDataResent, "ext-resync-covered-data-resent", "MR-NF-13",
+               "retransmits the data of PSNs a RESYNC covers when their RTO expires, not the "
+               "RESYNC"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

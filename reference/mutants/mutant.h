@@ -247,6 +247,7 @@ enum class Mutant : uint8_t {
   kExtTrimmedResponseIgnored,
   kExtResourceNakNoBackoff,
   kExtResourceNaksUnlimited,
+  kExtResyncCoveredDataResent,
   kCount,
 };
 

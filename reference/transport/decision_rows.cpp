@@ -256,6 +256,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtTrimmedResponseIgnored, &ExtensionDecisions::reissues_on_trimmed_response, false},
     {Mutant::kExtResourceNakNoBackoff, &ExtensionDecisions::backs_off_resource_naks, false},
     {Mutant::kExtResourceNaksUnlimited, &ExtensionDecisions::bounds_resource_naks, false},
+    {Mutant::kExtResyncCoveredDataResent, &ExtensionDecisions::resends_resync, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -419,9 +419,10 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     const bool read = answered_by_response(w->wr.opcode);
     if (!read && !ext.sent.outstanding(r.psn) && ctx.decide.extension.retransmits_only_outstanding)
       continue;
-    // A failed work request's PSNs go again as its RESYNC, not as data (MR-NF-13), and need
-    // no credit (section 26.7).
-    const bool resync = ext.failed_wqes.contains(w->first_psn);
+    // A failed work request's PSNs go again as its RESYNC, not as data (MR-NF-13; the
+    // ext-resync-covered-data-resent mutant sends the data), and need no credit (26.7).
+    const bool resync =
+        ext.failed_wqes.contains(w->first_psn) && ctx.decide.extension.resends_resync;
     // A trimmed packet left the network (the NAK said so): it goes again as new data does,
     // inside the congestion window and paced (MR-SC-24), or a trim-retransmit loop runs at
     // line rate. The other retransmissions (timeouts, SACK repairs, the tail-loss probe) are

@@ -131,6 +131,7 @@ struct ExtensionDecisions {
   Decision reissues_on_trimmed_response{true};  // MR-TR-17
   Decision backs_off_resource_naks{true};       // MR-NF-08
   Decision bounds_resource_naks{true};          // MR-NF-09: N_NF_RESOURCE_RETRY
+  Decision resends_resync{true};                // MR-NF-13: not the data it covers
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
