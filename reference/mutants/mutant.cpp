@@ -441,6 +441,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtResyncCoveredDataResent, "ext-resync-covered-data-resent", "MR-NF-13",
                "retransmits the data of PSNs a RESYNC covers when their RTO expires, not the "
                "RESYNC"},
+    MutantInfo{M::kExtStaleAckFailsQp, "ext-stale-ack-fails-qp", "MR-SA-06",
+               "takes an ACK whose cumulative PSN is behind its own for a protocol error and "
+               "fails the QP"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -248,6 +248,7 @@ enum class Mutant : uint8_t {
   kExtResourceNakNoBackoff,
   kExtResourceNaksUnlimited,
   kExtResyncCoveredDataResent,
+  kExtStaleAckFailsQp,
   kCount,
 };
 

@@ -257,6 +257,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtResourceNakNoBackoff, &ExtensionDecisions::backs_off_resource_naks, false},
     {Mutant::kExtResourceNaksUnlimited, &ExtensionDecisions::bounds_resource_naks, false},
     {Mutant::kExtResyncCoveredDataResent, &ExtensionDecisions::resends_resync, false},
+    {Mutant::kExtStaleAckFailsQp, &ExtensionDecisions::tolerates_stale_acks, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

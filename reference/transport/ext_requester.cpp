@@ -814,6 +814,13 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     ext.credit_stall_ns.reset();
   const uint8_t syndrome = p.aeth->syndrome;
   const ExtensionDecisions& decide = ctx.decide.extension;
+  // MR-SA-06: a repeated, reordered or stale ACK is processed idempotently; the
+  // ext-stale-ack-fails-qp mutant takes one behind its cumulative PSN for an error.
+  if (!decide.tolerates_stale_acks && !wire::is_nak(syndrome) &&
+      wire::psn_diff(p.bth.psn, ext.sent.cumulative()) < 0) {
+    enter_error(qp, ctx);
+    return;
+  }
   const std::optional<size_t> echoed = ext.evs.find(p.sacketh->ev_echo);
   // MR-PF-19, MR-TR-06: an ECN mark or a trim NAK is congestion, not failure; the
   // ext-ecn-marks-ev-bad and ext-trim-nak-marks-ev-bad mutants blame the echoed entry as a
