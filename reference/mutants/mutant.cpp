@@ -444,6 +444,8 @@ constexpr std::array kTable{
     MutantInfo{M::kExtStaleAckFailsQp, "ext-stale-ack-fails-qp", "MR-SA-06",
                "takes an ACK whose cumulative PSN is behind its own for a protocol error and "
                "fails the QP"},
+    MutantInfo{M::kExtCrethReservedChecked, "ext-creth-reserved-checked", "MR-EX-13",
+               "discards a CREDIT packet whose CRETH reserved bits are not 0"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -249,6 +249,7 @@ enum class Mutant : uint8_t {
   kExtResourceNaksUnlimited,
   kExtResyncCoveredDataResent,
   kExtStaleAckFailsQp,
+  kExtCrethReservedChecked,
   kCount,
 };
 

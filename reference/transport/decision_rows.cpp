@@ -258,6 +258,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtResourceNaksUnlimited, &ExtensionDecisions::bounds_resource_naks, false},
     {Mutant::kExtResyncCoveredDataResent, &ExtensionDecisions::resends_resync, false},
     {Mutant::kExtStaleAckFailsQp, &ExtensionDecisions::tolerates_stale_acks, false},
+    {Mutant::kExtCrethReservedChecked, &ExtensionDecisions::ignores_creth_reserved_bits, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

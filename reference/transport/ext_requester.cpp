@@ -794,6 +794,11 @@ void complete_trimmed_read_response(QueuePair& qp, const wire::RocePacket& p, Qp
 
 void receive_ext_credit(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
   if (!qp.ext || !qp.ext->credit_tx || !p.creth) return;  // MR-CR-16: silently discarded
+  // MR-EX-13: reserved bits are ignored on receipt (the ext-creth-reserved-checked mutant
+  // drops the packet).
+  if ((p.creth->resv4 != 0 || p.creth->resv8 != 0) &&
+      !ctx.decide.extension.ignores_creth_reserved_bits)
+    return;
   ctx.step("ext-requester", "CreditGrant", p.bth.psn);
   if (qp.ext->credit_tx->on_grant(p.creth->credit)) qp.ext->credit_stall_ns.reset();
 }

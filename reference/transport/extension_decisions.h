@@ -133,6 +133,7 @@ struct ExtensionDecisions {
   Decision bounds_resource_naks{true};          // MR-NF-09: N_NF_RESOURCE_RETRY
   Decision resends_resync{true};                // MR-NF-13: not the data it covers
   Decision tolerates_stale_acks{true};          // MR-SA-06
+  Decision ignores_creth_reserved_bits{true};   // MR-EX-13
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;
