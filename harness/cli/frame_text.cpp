@@ -41,10 +41,17 @@ std::string mxh_text(const wire::Mxh& m) {
                  m.retx ? " retx" : "", m.ar ? " ar" : "");
 }
 
+// The congestion echoes and the credit only when they say something (ECE or a CE count, a
+// timestamp echo, a credit limit): a reader follows a window or a grant by them.
 std::string sacketh_text(const wire::Sacketh& s) {
-  return printed("sack ref 0x%06x base 0x%06x bitmap 0x%016llx mpr %u%s%s", s.sack_ref.value(),
-                 s.bitmap_base().value(), static_cast<unsigned long long>(s.bitmap.value()),
-                 s.mpr.value(), s.ara ? " ara" : "", s.trm ? " trm" : "");
+  std::string text =
+      printed("sack ref 0x%06x base 0x%06x bitmap 0x%016llx mpr %u%s%s", s.sack_ref.value(),
+              s.bitmap_base().value(), static_cast<unsigned long long>(s.bitmap.value()),
+              s.mpr.value(), s.ara ? " ara" : "", s.trm ? " trm" : "");
+  if (s.ece || s.ce_count) text += printed(" ce %u%s", s.ce_count.value(), s.ece ? " ece" : "");
+  if (s.tse) text += printed(" ts_echo 0x%08x", s.ts_echo.value());
+  if (s.crv) text += printed(" credit %u", s.credit.value());
+  return text;
 }
 
 std::string sech_text(const wire::Sech& s) {
@@ -120,6 +127,7 @@ std::string roce_line(uint64_t frame, uint64_t time_ns, const wire::DecodedRoce&
   if (p.aeth) s += " " + aeth_text(*p.aeth);
   if (p.sacketh) s += " " + sacketh_text(*p.sacketh);
   if (p.reth) s += " " + reth_text(*p.reth);
+  if (p.creth) s += printed(" credit %u", p.creth->credit.value());
   s += printed(" len %zu icrc %s", p.payload.size(), d.icrc_ok() ? "ok" : "BAD");
   return s;
 }

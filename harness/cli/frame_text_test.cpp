@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "reference/wire/aeth_syndrome.h"
+#include "reference/wire/frame_builder.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/test_frames.h"
 
@@ -75,6 +77,51 @@ TEST(FrameText, OtherExtendedHeadersShowEveryFieldByName) {
   const std::string line = malformed_line(1, kTime, refused(frame));
   EXPECT_NE(line.find("/ ImmDt imm 520093697 [Malformed: ICRC at byte 58"), std::string::npos)
       << line;
+}
+
+// An Ext frame of `opcode` from 198.18.0.1 to 198.18.0.2, TVer 1, decoded back.
+wire::DecodedRoce ext_frame(uint8_t opcode, void (*fill)(wire::RocePacket&)) {
+  wire::RocePacket p;
+  wire::Ipv4 ip;
+  ip.src = *wire::Ipv4Address::parse("198.18.0.1");
+  ip.dst = *wire::Ipv4Address::parse("198.18.0.2");
+  p.ip = ip;
+  p.udp.sport = 0xc000;
+  p.udp.dport = wire::kRoceV2Port;
+  p.bth.opcode = opcode;
+  p.bth.version = wire::kExtVersion;
+  p.bth.dqpn = 0x12;
+  p.bth.psn = 0x100;
+  fill(p);
+  const std::vector<uint8_t> frame = wire::build_frame(p);
+  auto d = wire::decode_frame(frame);
+  EXPECT_TRUE(d);
+  return d ? std::get<wire::DecodedRoce>(*d) : wire::DecodedRoce{};
+}
+
+TEST(FrameText, AnExtAckShowsItsCongestionEchoesAndItsCreditLimit) {
+  const auto d = ext_frame(wire::kOpRcAcknowledge, [](wire::RocePacket& p) {
+    p.aeth = wire::Aeth{wire::kAckCreditInvalid, 1};
+    p.sacketh = wire::Sacketh{};
+    p.sacketh->sack_ref = 0x100;
+    p.sacketh->mpr = 8;
+    p.sacketh->ece = 1;
+    p.sacketh->ce_count = 3;
+    p.sacketh->tse = 1;
+    p.sacketh->ts_echo = 0x2222;
+    p.sacketh->crv = 1;
+    p.sacketh->credit = 528;
+  });
+  const std::string line = roce_line(1, kTime, d);
+  EXPECT_NE(line.find("mpr 8 ce 3 ece ts_echo 0x00002222 credit 528 len 0"), std::string::npos)
+      << line;
+}
+
+TEST(FrameText, ACreditPacketShowsItsLimit) {
+  const auto d = ext_frame(wire::kOpExtCredit,
+                           [](wire::RocePacket& p) { p.creth = wire::Creth{.credit = 80}; });
+  const std::string line = roce_line(1, kTime, d);
+  EXPECT_NE(line.find("psn 0x000100 credit 80 len 0 icrc ok"), std::string::npos) << line;
 }
 
 }  // namespace
