@@ -351,8 +351,10 @@ constexpr std::array kTable{
     MutantInfo{M::kExtStaleGrantTaken, "ext-stale-grant-taken", "MR-CR-05",
                "a credit sender takes every grant as its limit, a stale one too (no modulo "
                "2^16 order)"},
-    MutantInfo{M::kExtPendingNotReported, "ext-pending-not-reported", "MR-CR-04",
-               "a credit sender sends MXH Pending 0 whatever it has left to send"},
+    MutantInfo{
+        M::kExtPendingNotReported, "ext-pending-not-reported", "MR-CR-04",
+        "a credit sender sends MXH Pending 0 in its data packets and READ requests whatever it "
+        "has left to send"},
     MutantInfo{M::kExtCreditNotEchoed, "ext-credit-not-echoed", "MR-CR-07",
                "a credit receiver sends its ACKs and NAKs with CRV = 0 and no limit"},
     MutantInfo{M::kExtCreditWithoutDemand, "ext-credit-without-demand", "MR-CR-08",
@@ -368,7 +370,7 @@ constexpr std::array kTable{
     MutantInfo{M::kExtCreditPacketPsnAhead, "ext-credit-packet-psn-ahead", "MR-CR-15",
                "a CREDIT packet carries the cumulative PSN plus one"},
     MutantInfo{M::kExtCreditPacketAnswered, "ext-credit-packet-answered", "MR-CR-16",
-               "answers every CREDIT packet with an Ext ACK"},
+               "answers every CREDIT packet with a CREDIT packet of its own"},
     MutantInfo{M::kExtCreditWithoutAgreement, "ext-credit-without-agreement", "MR-CR-01",
                "runs credit mode when its own MXCAP offers CREDIT, whatever the peer's"},
     MutantInfo{M::kExtCreditWaitsForAck, "ext-credit-waits-for-ack", "MR-CR-13",
@@ -392,13 +394,14 @@ constexpr std::array kTable{
     MutantInfo{M::kExtCcSendsCnp, "ext-cc-sends-cnp", "MR-SC-09",
                "sends CNPs for an Ext QP with CC enabled as for a base QP"},
     MutantInfo{M::kExtRetxWithoutTimestamp, "ext-retx-without-timestamp", "MR-SC-11",
-               "sends retransmissions with TSV = 0 and no TX timestamp"},
+               "sends retransmitted data packets with TSV = 0 and no TX timestamp"},
     MutantInfo{M::kExtCeCountOnlyTrigger, "ext-ce-count-only-trigger", "MR-SC-06",
                "an Ext ACK's CE count counts only its triggering packet's mark (0 or 1)"},
     MutantInfo{M::kExtTseAlwaysSet, "ext-tse-always-set", "MR-SC-07",
                "an Ext ACK has TSE = 1 whether or not its triggering packet had TSV = 1"},
     MutantInfo{M::kExtTrimNakHalves, "ext-trim-nak-halves", "MR-SC-18",
-               "a CC sender halves cwnd on a trim NAK instead of taking the packet off"},
+               "a CC sender halves cwnd on a loss (a trim NAK, a trimmed READ response or an RTO) "
+               "instead of taking the packet off"},
     MutantInfo{M::kExtNoQuickAdapt, "ext-no-quick-adapt", "MR-SC-19",
                "a CC sender never quick-adapts (R_SC_QA_GATE taken as 0)"},
     MutantInfo{M::kExtEcnAfterQuickAdapt, "ext-ecn-after-quick-adapt", "MR-SC-19",

@@ -145,8 +145,7 @@ Device::Device(DeviceConfig config)
       memory_(config_.seed),
       decide_(TransportDecisions::from(config_.mutants, config_.decision_log.get())),
       factory_(decide_.framing),
-      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567),
-      credit_scheduler_(ext_parameters().credit) {
+      qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {
   config_.planes = std::clamp<uint8_t>(config_.planes, 1, 16);
 }
 
@@ -330,8 +329,10 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
     if (plane_down_[plane] && decide_.extension.port_down_stops_evs)  // not the mutant
       qp.ext->evs.port_down(plane, now_ns_);
   if (qp.ext->credit_rx &&
-      std::find(credit_qpns_.begin(), credit_qpns_.end(), qp.qpn) == credit_qpns_.end())
+      std::find(credit_qpns_.begin(), credit_qpns_.end(), qp.qpn) == credit_qpns_.end()) {
+    if (!credit_scheduler_) credit_scheduler_.emplace(credit_parameters());
     credit_qpns_.push_back(qp.qpn);
+  }
   return {};
 }
 
@@ -356,15 +357,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.adaptive_explores) parameters.adaptive.explore_every = ~uint32_t{0};
   // The ext-ce-acks-folded mutant answers CE-marked packets as any other (MR-MU-17).
   if (!decide_.extension.acks_each_ce_when_adaptive) parameters.ce_acks_when_adaptive = false;
-  // The mutants of receiver credits (section 26.7).
-  ext::CreditParameters& credit = parameters.credit;
-  constexpr uint32_t kMostCredit = ((1U << 15) - 1) * ext::kCreditUnit;  // 2^15 - 1 units
-  if (!decide_.extension.respects_credit_limit) credit.unsolicited = kMostCredit;
-  if (!decide_.extension.takes_only_newer_grants) credit.modulo_grant_order = false;
-  if (!decide_.extension.raises_only_on_demand) credit.raises_need_demand = false;
-  if (!decide_.extension.bounds_outstanding_credit) credit.max_outstanding = kMostCredit;
-  if (!decide_.extension.paces_credit) credit.line_rate_mbps = uint64_t{1} << 40;
-  if (!decide_.extension.expires_credit) credit.timeout_ns = uint64_t{1} << 60;
+  parameters.credit = credit_parameters();
   // The mutants of the sender window (section 26.2).
   ext::CongestionParameters& cc = parameters.congestion;
   if (!decide_.extension.starts_at_cwnd_init) cc.cwnd_init = cc.cwnd_max;
@@ -376,6 +369,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.samples_base_rtt) cc.samples_base_rtt = false;
   if (!decide_.extension.trim_takes_packet_off) cc.loss_takes_packet_off = false;
   if (!decide_.extension.quick_adapts) cc.qa_gate = {0, 1};
+  if (!decide_.extension.ignores_ecn_after_quick_adapt) cc.quick_adapt_ignores_ecn = false;
   if (!decide_.extension.paces) cc.pace_burst = uint64_t{1} << 40;
   // The mutants of the sender's tail-loss probe and window (section 21.2).
   ext::ExtSenderParameters& sender = parameters.sender;
@@ -385,13 +379,33 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.respects_mpr_window) sender.follows_advertised_mpr = false;
   if (!decide_.extension.reads_sack_offset) sender.reads_sack_offset = false;
   if (!decide_.extension.waits_ooo_threshold) sender.ooo_threshold = 1;
-  if (!decide_.extension.naks_short_trims) parameters.trim.min_ip_bytes = 256;
+  parameters.trim = trim_parameters();
+  // The mutant of resource NAKs that never gives a message up (MR-NF-09).
   if (!decide_.extension.bounds_resource_naks) parameters.resource_retry = ~uint32_t{0};
   // The mutants of the receiver's ACK policy (section 21.1).
   if (!decide_.extension.acks_every_n) parameters.acks.every = ~uint32_t{0};
   if (!decide_.extension.answers_awaited_ar) parameters.acks.answers_awaited_ar = false;
-  if (!decide_.extension.ignores_ecn_after_quick_adapt) cc.quick_adapt_ignores_ecn = false;
   return parameters;
+}
+
+// The mutants of receiver credits (section 26.7).
+ext::CreditParameters Device::credit_parameters() const {
+  ext::CreditParameters credit = config_.ext.credit;
+  constexpr uint32_t kMostCredit = ((1U << 15) - 1) * ext::kCreditUnit;  // 2^15 - 1 units
+  if (!decide_.extension.respects_credit_limit) credit.unsolicited = kMostCredit;
+  if (!decide_.extension.takes_only_newer_grants) credit.modulo_grant_order = false;
+  if (!decide_.extension.raises_only_on_demand) credit.raises_need_demand = false;
+  if (!decide_.extension.bounds_outstanding_credit) credit.max_outstanding = kMostCredit;
+  if (!decide_.extension.paces_credit) credit.line_rate_mbps = uint64_t{1} << 40;
+  if (!decide_.extension.expires_credit) credit.timeout_ns = uint64_t{1} << 60;
+  return credit;
+}
+
+// The mutant of trimming that refuses short cuts (MR-TR-09).
+ext::TrimParameters Device::trim_parameters() const {
+  ext::TrimParameters trim = config_.ext.trim;
+  if (!decide_.extension.naks_short_trims) trim.min_ip_bytes = 256;
+  return trim;
 }
 
 Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
@@ -566,7 +580,7 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (!config_.mxcap || (config_.mxcap->features & wire::kMxcapTrim) == 0) return false;
   const auto t = wire::read_trimmed_frame(frame);
   if (!t) return false;
-  ext::TrimParameters trim = ext_parameters().trim;  // with the trim mutants' switches
+  ext::TrimParameters trim = trim_parameters();
   trim.enabled = true;
   const ext::HeldPacket held{.dscp = t->dscp(),
                              .ip_bytes_held = t->ip_bytes_held,
@@ -821,7 +835,7 @@ void Device::advance_ext(QueuePair& qp, QpContext& ctx) {
 }
 
 void Device::run_credit(uint64_t now_ns) {
-  if (credit_qpns_.empty()) return;
+  if (credit_qpns_.empty() || !credit_scheduler_) return;
   // A QP that is gone, left Ext mode or is in Error grants nothing more (and is dropped).
   const auto receiver = [this](uint32_t qpn) -> ext::CreditReceiver* {
     auto it = qps_.find(qpn);
@@ -829,9 +843,9 @@ void Device::run_credit(uint64_t now_ns) {
     return &*it->second->ext->credit_rx;
   };
   std::erase_if(credit_qpns_, [&](uint32_t qpn) { return receiver(qpn) == nullptr; });
-  const ext::CreditParameters& p = credit_scheduler_.parameters();
+  const ext::CreditParameters& p = credit_scheduler_->parameters();
   for (uint32_t qpn : credit_qpns_) receiver(qpn)->expire(now_ns, p.timeout_ns);  // MR-CR-14
-  const std::optional<size_t> raised = credit_scheduler_.tick(
+  const std::optional<size_t> raised = credit_scheduler_->tick(
       credit_qpns_.size(), [&](size_t i) { return receiver(credit_qpns_[i]); }, now_ns);
   if (!raised) return;
   ++counters_.ext_credit_raises;
@@ -848,14 +862,15 @@ void Device::run_credit(uint64_t now_ns) {
 std::optional<uint64_t> Device::credit_deadline() const {
   std::optional<uint64_t> next;
   const auto earliest = [&next](uint64_t t) { next = next ? std::min(*next, t) : t; };
-  const ext::CreditParameters& p = credit_scheduler_.parameters();
+  if (!credit_scheduler_) return next;  // no QP has been in credit mode
+  const ext::CreditParameters& p = credit_scheduler_->parameters();
   for (uint32_t qpn : credit_qpns_) {
     auto it = qps_.find(qpn);
     if (it == qps_.end() || !grants_credit(*it->second)) continue;
     const ext::CreditReceiver& r = *it->second->ext->credit_rx;
     if (auto expiry = r.expiry_ns(p.timeout_ns)) earliest(*expiry);
-    if (credit_scheduler_.wants_raise(r))
-      earliest(credit_scheduler_.next_raise_ns().value_or(now_ns_));
+    if (credit_scheduler_->wants_raise(r))
+      earliest(credit_scheduler_->next_raise_ns().value_or(now_ns_));
   }
   return next;
 }

@@ -137,8 +137,11 @@ class Device {
   uint32_t allocate_qpn();
   void note_activity(const QueuePair& qp);
   Expected<void, VerbsError> enter_ext_mode(QueuePair& qp);
-  // An Ext QP's parameters: the device's, as the sender-timer mutants change them.
+  // An Ext QP's parameters: the device's, as the Ext mutants change them. Reading a decision
+  // logs that a test reached its mutant, so they are read only where Ext mode is at work.
   ext::ExtQpParameters ext_parameters() const;
+  ext::CreditParameters credit_parameters() const;
+  ext::TrimParameters trim_parameters() const;
   // An MXH the device drops unanswered (MR-EX-07: another version).
   bool refuses_mxh(const wire::RocePacket& p) const;
   void advance_ext(QueuePair& qp, QpContext& ctx);
@@ -171,7 +174,8 @@ class Device {
   // QPs in credit mode (section 26.7), in the order they entered it; one that is gone or left
   // Ext mode is dropped at the next run_credit().
   std::vector<uint32_t> credit_qpns_;
-  ext::CreditScheduler credit_scheduler_;
+  // Made for the first credit QP (its mutants' switches are read then).
+  std::optional<ext::CreditScheduler> credit_scheduler_;
 };
 
 }  // namespace mr::transport
