@@ -17,20 +17,21 @@ std::vector<std::string> reference_pics_features() {
           "uc.write",        "ud.send",    "cnp.np",        "cnp.rp",
           "ext.negotiation", "ext.sack",   "ext.ooo",       "ext.trim",
           "ext.nonfatal",    "ext.resync", "ext.multipath", "ext.pathprobe",
-          "ext.adaptive_ev", "ext.credit", "ext.cc"};
+          "ext.adaptive_ev", "ext.credit", "ext.cc",        "ext.secure"};
 }
 
 wire::Mxcap reference_mxcap() {
   wire::Mxcap m;  // SACK and OOO, one plane, MPR 8
   // Multipath, probes and adaptive selection take their EV sets and port states from the
   // control protocol (modify_qp ev_set, set_port, set_ev_state); trimming, non-fatal errors
-  // and RESYNC, congestion control and credits need nothing beyond the block. Secure mode is
-  // not implemented, so it is not offered.
+  // and RESYNC, congestion control and credits need nothing beyond the block; secure mode
+  // takes its keys from modify_qp secure_sa, and without them a QP that agrees it fails INIT
+  // to RTR (MR-SE-01), so a peer offers SECURE only when it installs keys.
   m.features = m.features | wire::kMxcapMultipath | wire::kMxcapPathProbe | wire::kMxcapTrim |
                wire::kMxcapAdaptive | wire::kMxcapCc | wire::kMxcapCredit;
   // Informative (section 18): the entries of its sets, N_EV_DEFAULT unless modify_qp gives one.
   m.ev_count = static_cast<uint16_t>(transport::ext::ExtQpParameters{}.ev_set_size);
-  m.features2 = m.features2 | wire::kMxcapNonFatal | wire::kMxcapResync;
+  m.features2 = m.features2 | wire::kMxcapNonFatal | wire::kMxcapResync | wire::kMxcapSecure;
   return m;
 }
 

@@ -449,6 +449,29 @@ constexpr std::array kTable{
                "fails the QP"},
     MutantInfo{M::kExtCrethReservedChecked, "ext-creth-reserved-checked", "MR-EX-13",
                "discards a CREDIT packet whose CRETH reserved bits are not 0"},
+    MutantInfo{M::kExtSecureWithoutSa, "ext-secure-without-sa", "MR-SE-01",
+               "moves a QP whose blocks both carry SECURE to RTR without its security "
+               "associations, as an unprotected Ext QP"},
+    MutantInfo{M::kExtSecureSxClear, "ext-secure-sx-clear", "MR-SE-12",
+               "sends its secure packets with BTH SX = 0, so no receiver knows a SECH follows"},
+    MutantInfo{M::kExtSecureTagUnchecked, "ext-secure-tag-unchecked", "MR-SE-05",
+               "accepts a secure packet whose packet tag does not verify"},
+    MutantInfo{M::kExtSecureReplayAccepted, "ext-secure-replay-accepted", "MR-SE-06",
+               "accepts a secure packet whose PN it has already authenticated"},
+    MutantInfo{
+        M::kExtSecureStrictPnOrder, "ext-secure-strict-pn-order", "MR-SE-07",
+        "discards as a replay every secure packet whose PN is below the highest it authenticated"},
+    MutantInfo{M::kExtSecurePnReused, "ext-secure-pn-reused", "MR-SE-04",
+               "gives every packet of an epoch PN 1"},
+    MutantInfo{
+        M::kExtSecureRotationIgnored, "ext-secure-rotation-ignored", "MR-SE-08",
+        "stays in its epoch when the management plane asks it to move to the installed next one"},
+    MutantInfo{M::kExtSecureEpochNeverDrains, "ext-secure-epoch-never-drains", "MR-SE-09",
+               "accepts the previous epoch for ever after a rotation"},
+    MutantInfo{M::kExtSecureTrimHtagUnchecked, "ext-secure-trim-htag-unchecked", "MR-SE-10",
+               "answers a trimmed secure packet with a trim NAK without checking its header tag"},
+    MutantInfo{M::kExtSecureSxIgnored, "ext-secure-sx-ignored", "MR-SE-13",
+               "reads a packet with SX = 1 on an Ext QP without SECURE as if it were plain"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -250,6 +250,16 @@ enum class Mutant : uint8_t {
   kExtResyncCoveredDataResent,
   kExtStaleAckFailsQp,
   kExtCrethReservedChecked,
+  kExtSecureWithoutSa,
+  kExtSecureSxClear,
+  kExtSecureTagUnchecked,
+  kExtSecureReplayAccepted,
+  kExtSecureStrictPnOrder,
+  kExtSecurePnReused,
+  kExtSecureRotationIgnored,
+  kExtSecureEpochNeverDrains,
+  kExtSecureTrimHtagUnchecked,
+  kExtSecureSxIgnored,
   kCount,
 };
 

@@ -259,6 +259,16 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtResyncCoveredDataResent, &ExtensionDecisions::resends_resync, false},
     {Mutant::kExtStaleAckFailsQp, &ExtensionDecisions::tolerates_stale_acks, false},
     {Mutant::kExtCrethReservedChecked, &ExtensionDecisions::ignores_creth_reserved_bits, false},
+    {Mutant::kExtSecureWithoutSa, &ExtensionDecisions::secure_requires_sa, false},
+    {Mutant::kExtSecureSxClear, &ExtensionDecisions::secure_sets_sx, false},
+    {Mutant::kExtSecureTagUnchecked, &ExtensionDecisions::secure_checks_tag, false},
+    {Mutant::kExtSecureReplayAccepted, &ExtensionDecisions::secure_checks_replay, false},
+    {Mutant::kExtSecureStrictPnOrder, &ExtensionDecisions::secure_accepts_reordered_pns, false},
+    {Mutant::kExtSecurePnReused, &ExtensionDecisions::secure_new_pn_per_packet, false},
+    {Mutant::kExtSecureRotationIgnored, &ExtensionDecisions::secure_rotates_on_request, false},
+    {Mutant::kExtSecureEpochNeverDrains, &ExtensionDecisions::secure_drains_previous_epoch, false},
+    {Mutant::kExtSecureTrimHtagUnchecked, &ExtensionDecisions::secure_trim_checks_htag, false},
+    {Mutant::kExtSecureSxIgnored, &ExtensionDecisions::secure_refuses_sx_without_secure, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

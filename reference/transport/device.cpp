@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "reference/transport/completer.h"
+#include "reference/transport/ext/secure_frame.h"
 #include "reference/transport/ext_requester.h"
 #include "reference/transport/ext_responder.h"
 #include "reference/transport/read_responses.h"
@@ -144,7 +145,7 @@ Device::Device(DeviceConfig config)
     : config_(std::move(config)),
       memory_(config_.seed),
       decide_(TransportDecisions::from(config_.mutants, config_.decision_log.get())),
-      factory_(decide_.framing),
+      factory_(decide_.framing, decide_.extension.secure_sets_sx),
       qpn_state_(config_.seed * 0x9e3779b97f4a7c15ULL + 0x1234567) {
   config_.planes = std::clamp<uint8_t>(config_.planes, 1, 16);
 }
@@ -207,6 +208,14 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
     if (auto why = check_ev_set(*attr.ev_set, config_.planes); !why.empty())
       return verbs_error(why);
   }
+  const bool live_secure = qp.ext && qp.ext->secure_tx;
+  if ((mask & kAttrSecureSa) && !attr.secure_sa)
+    return verbs_error("secure_sa: the mask names it but none is given");
+  if ((mask & kAttrSecureSa) && !live_secure && qp.attr.state != QpState::kReset &&
+      qp.attr.state != QpState::kInit)
+    return verbs_error("secure_sa: the QP is not secure; keys are installed before INIT to RTR");
+  if ((mask & kAttrSecureRotate) && !live_secure)
+    return verbs_error("secure_rotate: the QP has no SECURE agreed (section 19.4)");
   if (mask & kAttrPathMtu) {
     if (attr.path_mtu != 256 && attr.path_mtu != 512 && attr.path_mtu != 1024 &&
         attr.path_mtu != 2048 && attr.path_mtu != 4096) {
@@ -252,6 +261,14 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrQkey) qp.attr.qkey = attr.qkey;
   if (mask & kAttrPeerMxcap) qp.attr.peer_mxcap = attr.peer_mxcap;
   if (mask & kAttrEvSet) qp.attr.ev_set = attr.ev_set;
+  // Section 19.4: keys before INIT to RTR are the QP's first; later ones a next epoch's.
+  if ((mask & kAttrSecureSa) && live_secure) {
+    for (const ext::SecurityAssociation& sa : attr.secure_sa->tx) qp.ext->secure_tx->install(sa);
+    for (const ext::SecurityAssociation& sa : attr.secure_sa->rx) qp.ext->secure_rx->install(sa);
+  } else if (mask & kAttrSecureSa) {
+    qp.attr.secure_sa = attr.secure_sa;
+  }
+  if (mask & kAttrSecureRotate) qp.ext->secure_tx->request_rotation();
   if ((mask & kAttrState) && qp.attr.state == QpState::kInit && to == QpState::kRtr) {
     if (auto ok = enter_ext_mode(qp); !ok) return ok;
   }
@@ -285,9 +302,16 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   // The ext-without-ooo mutant reads a peer block without the core bits as if it had them.
   if (peer && !decide_.extension.requires_sack_and_ooo)
     peer->features = peer->features.value() | wire::kMxcapSack | wire::kMxcapOoo;
-  auto agreed = ext::negotiate(config_.mxcap, peer, false);
+  // Section 19.4: SECURE in both blocks needs the QP's keys, both ways.
+  const std::optional<ext::SecurityAssociations>& sas = qp.attr.secure_sa;
+  const bool has_sas = sas && !sas->tx.empty() && !sas->rx.empty();
+  auto agreed =
+      ext::negotiate(config_.mxcap, peer, has_sas || !decide_.extension.secure_requires_sa);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
+  // The ext-secure-without-sa mutant goes on without SECURE rather than failing (MR-SE-01).
+  if (!has_sas)
+    (*agreed)->features2 = static_cast<uint8_t>((*agreed)->features2 & ~wire::kMxcapSecure);
   // The ext-adaptive-without-agreement mutant adapts wherever MULTIPATH is agreed (MR-MU-12).
   if (!decide_.extension.adapts_only_when_agreed && (*agreed)->has(wire::kMxcapMultipath))
     (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapAdaptive);
@@ -319,6 +343,11 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
                                              ext_parameters(), qp.init.srq.has_value(), now_ns_);
   qp.ext->evs.count_into(&counters_.ev);
+  if ((*agreed)->has(wire::kMxcapSecure)) {
+    const ext::SecureParameters secure = secure_parameters(*sas);
+    qp.ext->secure_tx.emplace(sas->tx, secure);
+    qp.ext->secure_rx.emplace(sas->rx, secure);
+  }
   // MR-MU-01, MR-MU-09: first transmissions spray with MULTIPATH only; the mutants
   // ext-single-ev-multipath and ext-sprays-without-multipath do the other.
   const bool multipath = (*agreed)->has(wire::kMxcapMultipath);
@@ -401,6 +430,19 @@ ext::CreditParameters Device::credit_parameters() const {
   return credit;
 }
 
+// Section 19.4's parameters (the QP's own rekey limit when the management plane set one),
+// as the secure-mode mutants change them.
+ext::SecureParameters Device::secure_parameters(const ext::SecurityAssociations& sas) const {
+  ext::SecureParameters secure = config_.ext.secure;
+  if (sas.rekey_packets != 0) secure.rekey_packets = sas.rekey_packets;
+  secure.checks_replay = decide_.extension.secure_checks_replay;
+  secure.accepts_reordered_pns = decide_.extension.secure_accepts_reordered_pns;
+  secure.new_pn_per_packet = decide_.extension.secure_new_pn_per_packet;
+  secure.rotates_on_request = decide_.extension.secure_rotates_on_request;
+  secure.drains_previous_epoch = decide_.extension.secure_drains_previous_epoch;
+  return secure;
+}
+
 // The mutant of trimming that refuses short cuts (MR-TR-09).
 ext::TrimParameters Device::trim_parameters() const {
   ext::TrimParameters trim = config_.ext.trim;
@@ -412,6 +454,7 @@ Expected<QpAttributes, VerbsError> Device::query_qp(uint32_t qpn) const {
   auto it = qps_.find(qpn);
   if (it == qps_.end()) return verbs_error("unknown qp " + std::to_string(qpn));
   QpAttributes attr = it->second->attr;
+  attr.secure_sa.reset();  // keys are never read back
   attr.ext_mode = it->second->ext != nullptr;
   if (attr.ext_mode) {
     const ext::EvTable& evs = it->second->ext->evs;
@@ -529,7 +572,8 @@ QpContext Device::context(QueuePair& qp, uint64_t now_ns) {
                    step_trace_,
                    base_plane(qp.qpn),
                    config_.mxcap && config_.mxcap->ev_mode == 1,
-                   qp.ext ? &qp.ext->evs : nullptr};
+                   qp.ext ? &qp.ext->evs : nullptr,
+                   qp.ext && qp.ext->secure_tx ? &*qp.ext->secure_tx : nullptr};
 }
 
 const QueuePair* Device::qp(uint32_t qpn) const {
@@ -564,11 +608,14 @@ void Device::receive(std::span<const uint8_t> frame, uint64_t now_ns) {
   }
   QueuePair* qp = admit(p);
   if (qp == nullptr) return;
+  // Section 19.4: a secure packet is checked before anything of the QP reads it.
+  const wire::RocePacket* readable = qp->ext ? open_secure(*qp, frame, p, true, now_ns) : &p;
+  if (readable == nullptr) return;
   ++counters_.rcvd_pkts;
   // MR-CR-16: nothing answers a CREDIT packet, a CNP neither.
   if (wire::ecn_of(p) == wire::kEcnCe && p.bth.opcode != wire::kOpExtCredit)
     notify_congestion(*qp, now_ns);
-  deliver(*qp, p, now_ns);
+  deliver(*qp, *readable, now_ns);
 }
 
 // Section 23: a frame with a trim mark that its length or its ICRC shows was cut, for an Ext
@@ -603,6 +650,9 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   // MR-TR-04: the QP's state, addresses and P_Key as for any packet; BTH and MXH intact.
   QueuePair* qp = admit(p);
   if (qp == nullptr) return true;
+  // MR-SE-10: a trimmed secure packet counts only with its header block intact, its HTAG
+  // verified and its PN fresh.
+  if (open_secure(*qp, frame, p, false, now_ns) == nullptr) return true;
   // MR-TR-16: a cut ACK or NAK (no MXH) changes nothing, but for the ext-trimmed-ack-processed
   // mutant, which reads one whose AETH and SACKETH survived.
   if (p.aeth && p.sacketh && !decide_.extension.discards_trimmed_control) {
@@ -629,6 +679,53 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   run_ext_requester(*qp, ctx);
   note_activity(*qp);
   return true;
+}
+
+// Section 19.4, in its receiver order: SX agrees with the QP's SECURE state; the SECH names a
+// key the QP may use now; the PN is no replay; the tag (the HTAG of a trimmed packet)
+// verifies; then the PN is recorded and the payload decrypted. Any failure discards the
+// packet silently, so that forged traffic draws nothing (MR-SE-05, MR-SE-06, MR-SE-11,
+// MR-SE-13).
+const wire::RocePacket* Device::open_secure(QueuePair& qp, std::span<const uint8_t> frame,
+                                            const wire::RocePacket& p, bool whole,
+                                            uint64_t now_ns) {
+  ext::ExtQpState& x = *qp.ext;
+  if (!x.secure_rx) {
+    if (!p.bth.sx() || !decide_.extension.secure_refuses_sx_without_secure) return &p;
+    ++counters_.se_auth_fail;
+    return nullptr;
+  }
+  if (!p.bth.sx() || !p.sech) {
+    ++counters_.se_auth_fail;
+    return nullptr;
+  }
+  auto key = x.secure_rx->admit(*p.sech, now_ns);
+  if (!key) {
+    ++(key.error() == ext::SecureRefusal::kReplay ? counters_.se_replay : counters_.se_auth_fail);
+    return nullptr;
+  }
+  const uint64_t pn = p.sech->pn.value();
+  const auto at = ext::secure_layout(frame, p, whole);
+  bool verified = false;
+  if (at && whole) {
+    // The ext-secure-tag-unchecked mutant reads the payload whatever the tag says.
+    verified = ext::open_payload(frame, *at, *key->gcm, key->salt, pn, rx_plaintext_) ||
+               !decide_.extension.secure_checks_tag;
+  } else if (at) {
+    verified = ext::header_tag_verifies(frame, *at, *key->gcm, key->salt, pn) ||
+               !decide_.extension.secure_trim_checks_htag;
+  }
+  if (!verified) {
+    ++counters_.se_auth_fail;
+    return nullptr;
+  }
+  x.secure_rx->record(*p.sech, now_ns);
+  if (!whole) return &p;
+  rx_opened_ = p;
+  const std::span<const uint8_t> plain(rx_plaintext_);
+  rx_opened_.payload = plain.first(std::min(p.payload.size(), plain.size()));
+  rx_opened_.pad = plain.subspan(rx_opened_.payload.size());
+  return &rx_opened_;
 }
 
 // ICRC, ECN, TVer and MigReq: what a packet is judged by before its QP is looked up.

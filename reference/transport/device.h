@@ -129,6 +129,11 @@ class Device {
   bool passes_header_checks(const wire::DecodedRoce& roce);
   bool receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns);
   QueuePair* admit(const wire::RocePacket& p);
+  // Section 19.4 on an admitted packet of an Ext QP: the packet the QP may read (the plain
+  // one, or a secure one decrypted), or nullptr when it is discarded unread. `whole` false:
+  // a trimmed packet, of which the header block alone is checked.
+  const wire::RocePacket* open_secure(QueuePair& qp, std::span<const uint8_t> frame,
+                                      const wire::RocePacket& p, bool whole, uint64_t now_ns);
   void deliver(QueuePair& qp, const wire::RocePacket& p, uint64_t now_ns);
   void receive_cnp(const wire::RocePacket& p, uint64_t now_ns);
   // A QP with unsent work whose pacer lets it send at `now_ns`.
@@ -142,6 +147,7 @@ class Device {
   ext::ExtQpParameters ext_parameters() const;
   ext::CreditParameters credit_parameters() const;
   ext::TrimParameters trim_parameters() const;
+  ext::SecureParameters secure_parameters(const ext::SecurityAssociations& sas) const;
   // An MXH the device drops unanswered (MR-EX-07: another version).
   bool refuses_mxh(const wire::RocePacket& p) const;
   void advance_ext(QueuePair& qp, QpContext& ctx);
@@ -159,6 +165,9 @@ class Device {
   // The frame receive() is working on, decoded in place: its storage is reused frame after
   // frame. receive() is not re-entered (nothing it calls receives).
   wire::DecodedFrame rx_;
+  // A secure packet's payload decrypted, and the packet that points at it (open_secure).
+  std::vector<uint8_t> rx_plaintext_;
+  wire::RocePacket rx_opened_;
   QpTable qps_;  // flat, by QPN: a lookup costs the same at 1 and 10,000 QPs
   // QPs with unsent work or an armed timer: advance() visits only these, so its cost does
   // not grow with idle QPs. Ordered, so that runs are deterministic.

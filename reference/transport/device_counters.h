@@ -50,7 +50,14 @@ struct DeviceCounters {
   uint64_t ext_credit_packets_sent = 0;
   uint64_t ext_credit_waits = 0;
   uint64_t ext_probes_sent = 0;  // PROBE packets (section 25.2)
-  ext::EvCounters ev;            // the EV events of section 25.1, every Ext QP's
+  // Section 19.4: packets of an Ext QP discarded unread because SX disagreed with the QP's
+  // SECURE state, their SECH named no usable key, or a tag failed (MR-SE-05, MR-SE-13); or
+  // because their PN was a replay (MR-SE-06). And packets a secure sender held back: its
+  // epoch was used up and no next key installed (MR-SE-08).
+  uint64_t se_auth_fail = 0;
+  uint64_t se_replay = 0;
+  uint64_t se_rekey_blocked = 0;
+  ext::EvCounters ev;  // the EV events of section 25.1, every Ext QP's
 
   template <class F>
   void for_each(F&& f) const {
@@ -89,6 +96,9 @@ struct DeviceCounters {
     f("ext_credit_packets_sent", ext_credit_packets_sent);
     f("ext_credit_waits", ext_credit_waits);
     f("ext_probes_sent", ext_probes_sent);
+    f("se_auth_fail", se_auth_fail);
+    f("se_replay", se_replay);
+    f("se_rekey_blocked", se_rekey_blocked);
     f("ev_assumed_bad", ev.ev_assumed_bad);
     f("ev_ack_path_bad", ev.ev_ack_path_bad);
     f("ev_good", ev.ev_good);

@@ -28,6 +28,8 @@
 #include "reference/transport/ext/receiver_credit.h"
 #include "reference/transport/ext/rto_estimator.h"
 #include "reference/transport/ext/sack_bitmap.h"
+#include "reference/transport/ext/secure_receiver.h"
+#include "reference/transport/ext/secure_transmitter.h"
 #include "reference/transport/ext/sent_psn_records.h"
 #include "reference/transport/ext/trim_classifier.h"
 #include "reference/transport/ring_deque.h"
@@ -53,6 +55,8 @@ struct ExtQpParameters {
   // Section 22.2's NAK 0x6B, for QPs that agreed NONFATAL.
   uint64_t resource_delay_ns = 100'000;  // T_NF_RESOURCE_DELAY
   uint32_t resource_retry = 7;           // N_NF_RESOURCE_RETRY
+  // Section 19.4's windows and limits, for QPs that agreed SECURE.
+  SecureParameters secure;
 };
 
 // A work request NONFATAL gave up (section 22): the status it completes with and the RESYNC
@@ -137,6 +141,10 @@ struct ExtQpState {
   // both: the EV set this end sends on (section 20), and how it picks an entry
   EvTable evs;
   EvSelector selector;
+
+  // both, when SECURE is agreed (section 19.4): the keys and PNs of each direction
+  std::optional<SecureTransmitter> secure_tx;
+  std::optional<SecureReceiver> secure_rx;
 
   // sender
   SentPsnRecords sent;

@@ -134,6 +134,17 @@ struct ExtensionDecisions {
   Decision resends_resync{true};                // MR-NF-13: not the data it covers
   Decision tolerates_stale_acks{true};          // MR-SA-06
   Decision ignores_creth_reserved_bits{true};   // MR-EX-13
+  // Secure mode (section 19.4).
+  Decision secure_requires_sa{true};                // MR-SE-01: no SAs, no transition
+  Decision secure_sets_sx{true};                    // MR-SE-12: SX = 1 on every packet
+  Decision secure_checks_tag{true};                 // MR-SE-05: the packet tag
+  Decision secure_checks_replay{true};              // MR-SE-06
+  Decision secure_accepts_reordered_pns{true};      // MR-SE-07
+  Decision secure_new_pn_per_packet{true};          // MR-SE-04
+  Decision secure_rotates_on_request{true};         // MR-SE-08
+  Decision secure_drains_previous_epoch{true};      // MR-SE-09: T_SE_KEY_DRAIN
+  Decision secure_trim_checks_htag{true};           // MR-SE-10
+  Decision secure_refuses_sx_without_secure{true};  // MR-SE-13: SX = 1, no SECURE
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

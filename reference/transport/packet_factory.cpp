@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "reference/transport/ext/secure_frame.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/header_sizes.h"
 #include "reference/wire/opcode.h"
@@ -61,9 +62,17 @@ std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& p) {
   return frame;
 }
 
-void PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>& frame,
-                                wire::PayloadPieces pieces) {
+bool PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>& frame,
+                                wire::PayloadPieces pieces, ext::SecureTransmitter* secure) {
   wire::RocePacket p = in;
+  std::optional<ext::SecureTransmitter::Key> key;
+  if (secure != nullptr) {
+    key = secure->next();
+    if (!key) return false;
+    if (secure_sets_sx_) p.bth.resv7 = p.bth.resv7.value() | wire::Bth::kResv7Sx;
+    p.sech = key->sech;
+    p.sec_tag.emplace();
+  }
   if (auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) v4->id = ip_id_++;
   if (!decide_.udp_source_port_stable) p.udp.sport = p.udp.sport ^ ++sport_jitter_;
   if (!decide_.becn_only_on_cnp && p.bth.opcode != wire::kOpCnp) p.bth.becn = 1;
@@ -77,10 +86,16 @@ void PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>
     options.fill_padding = false;
   }
   wire::build_frame_into(p, options, frame, pieces);
+  if (key) {
+    // Laid out by the codec from the packet itself, so the layout cannot be missing.
+    if (const auto at = ext::secure_layout(frame, p))
+      ext::seal_frame(frame, *at, *key->gcm, key->salt, key->sech.pn.value());
+  }
   if (!decide_.icrc_little_endian_on_wire) {
     std::swap(frame[frame.size() - 4], frame[frame.size() - 1]);
     std::swap(frame[frame.size() - 3], frame[frame.size() - 2]);
   }
+  return true;
 }
 
 }  // namespace mr::transport

@@ -62,6 +62,8 @@ struct QpContext {
   bool ev_mode_flow = false;
   // An Ext QP's EV set: the ext-sport-not-ev mutant keeps its first entry's EV as UDP port.
   const ext::EvTable* evs = nullptr;
+  // An Ext QP with SECURE (section 19.4): seals every packet it sends.
+  ext::SecureTransmitter* secure = nullptr;
 
   void step(std::string_view machine, std::string_view state, uint32_t psn) const {
     if (trace != nullptr) trace->record(machine, state, psn);
@@ -73,7 +75,10 @@ struct QpContext {
   }
   void send_on(const wire::RocePacket& p, uint8_t on_plane, wire::PayloadPieces pieces = {}) {
     std::vector<uint8_t> frame = outbox.take_buffer();
-    factory.finish_into(p, frame, pieces);
+    if (!factory.finish_into(p, frame, pieces, secure)) {
+      ++counters.se_rekey_blocked;  // MR-SE-08: no packet past the epoch's limit
+      return;
+    }
     outbox.push(std::move(frame), on_plane);
     ++counters.sent_pkts;
   }

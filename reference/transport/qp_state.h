@@ -44,6 +44,11 @@ enum QpAttrMask : uint32_t {
   // The EV set the management plane gives an Ext QP at INIT to RTR (section 20.1), in place
   // of the generated default; verbs has no such attribute.
   kAttrEvSet = 1 << 16,
+  // Secure mode's security associations (section 19.4): before INIT to RTR the QP's first
+  // keys, later the next epoch's; verbs has no such attribute.
+  kAttrSecureSa = 1 << 17,
+  // The management plane asks a secure QP's sender to move to its next epoch (MR-SE-08).
+  kAttrSecureRotate = 1 << 18,
 };
 
 // Checks a transition: `from` -> `to` must exist, and `mask` must hold every attribute

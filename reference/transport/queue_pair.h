@@ -48,6 +48,8 @@ struct QpAttributes {
   // QP left in base mode keeps it unused. query_qp: an Ext QP's set in use, given or not.
   std::optional<std::vector<ext::EvEntry>> ev_set;
   std::vector<ext::EvState> ev_states;  // query only: an Ext QP's entry states, as ev_set
+  // kAttrSecureSa: secure mode's keys (section 19.4); never reported by query_qp.
+  std::optional<ext::SecurityAssociations> secure_sa;
   bool ext_mode = false;  // query only: INIT to RTR agreed extension mode (section 18)
   // query only: an Ext QP's congestion window in bytes when CC is agreed (MR-SC-12).
   std::optional<uint64_t> cwnd;

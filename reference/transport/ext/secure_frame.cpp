@@ -49,14 +49,18 @@ std::optional<SecureLayout> secure_layout(std::span<const uint8_t> frame, const 
   if (info == nullptr) return std::nullopt;
   SecureLayout at;
   at.l3 = wire::Ether::kSize + (p.vlan ? wire::Dot1Q::kSize : 0);
+  // Lengths from the frame's own bytes: a packet about to be sealed has them only there.
+  if (frame.size() < at.l3 + wire::Ipv6::kSize) return std::nullopt;
+  const auto be16 = [&](size_t at_byte) {
+    return static_cast<size_t>(frame[at_byte] << 8 | frame[at_byte + 1]);
+  };
   size_t ip_end = 0;
-  if (const auto* v4 = std::get_if<wire::Ipv4>(&p.ip)) {
-    at.bth = at.l3 + v4->header_size() + wire::Udp::kSize;
-    ip_end = at.l3 + v4->len.value();
+  if (std::holds_alternative<wire::Ipv4>(p.ip)) {
+    at.bth = at.l3 + (frame[at.l3] & 0x0fU) * 4U + wire::Udp::kSize;
+    ip_end = at.l3 + be16(at.l3 + 2);
   } else {
-    const auto& v6 = std::get<wire::Ipv6>(p.ip);
     at.bth = at.l3 + wire::Ipv6::kSize + wire::Udp::kSize;
-    ip_end = at.l3 + wire::Ipv6::kSize + v6.plen.value();
+    ip_end = at.l3 + wire::Ipv6::kSize + be16(at.l3 + 4);
   }
   at.header_end = at.bth + wire::kBthSize + info->header_bytes();
   if (at.header_end > frame.size() || at.header_block_size() > kMaxHeaderBlock) return std::nullopt;
