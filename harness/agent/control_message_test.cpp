@@ -123,6 +123,27 @@ TEST(ControlMessage, EvSetPortAndEvStateRequests) {
 }
 
 // 4,096 entries are the most a set has (section 20.1).
+// Section 19.4: modify_qp's keys and the rotation request.
+TEST(ControlMessage, SecureSaAndRotateRequests) {
+  auto m = parse_as<op::ModifyQp>(R"({"id":1,"op":"modify_qp","qpn":7,"attrs":{"secure_sa":{
+      "tx":[{"epoch":1,"key":"0001020304050607080910111213141516171819202122232425262728293031","salt":"a0a1a2a3","spi":257}],
+      "rx":[{"epoch":65535,"key":"0001020304050607080910111213141516171819202122232425262728293031","salt":"B0B1B2B3","spi":"0x202"}],
+      "rekey_packets":16},"secure_rotate":true}})");
+  EXPECT_EQ(m.args.mask, transport::kAttrSecureSa | transport::kAttrSecureRotate);
+  ASSERT_TRUE(m.args.attr.secure_sa);
+  const auto& sas = *m.args.attr.secure_sa;
+  ASSERT_EQ(sas.tx.size(), 1U);
+  ASSERT_EQ(sas.rx.size(), 1U);
+  EXPECT_EQ(sas.tx[0].epoch, 1);
+  EXPECT_EQ(sas.tx[0].spi, 257U);
+  EXPECT_EQ(sas.tx[0].key[31], 0x31);
+  EXPECT_EQ(sas.tx[0].salt[3], 0xa3);
+  EXPECT_EQ(sas.rx[0].epoch, 65535);
+  EXPECT_EQ(sas.rx[0].spi, 0x202U);
+  EXPECT_EQ(sas.rx[0].salt[0], 0xb0);
+  EXPECT_EQ(sas.rekey_packets, 16U);
+}
+
 TEST(ControlMessage, AnEvSetHoldsAtMost4096Entries) {
   std::string set;
   for (int i = 1; i <= 4097; ++i) {
@@ -281,6 +302,24 @@ const std::vector<Bad> kBadModifyQp = {
 
 // Part II: the EV set entry at fault, a plane's port, an EV's state.
 const std::vector<Bad> kBadPart2 = {
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_sa":{"tx":[{"epoch":1,"key":"0011",
+      "salt":"a0a1a2a3","spi":1}]}}})",
+     ErrorCode::kEinval, "attrs.secure_sa.tx[0].key"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_sa":{"rx":[{"epoch":1,"key":"0001020304050607080910111213141516171819202122232425262728293031",
+      "salt":"a0a1","spi":1}]}}})",
+     ErrorCode::kEinval, "attrs.secure_sa.rx[0].salt"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_sa":{"tx":[{"epoch":65536,"key":"0001020304050607080910111213141516171819202122232425262728293031",
+      "salt":"a0a1a2a3","spi":1}]}}})",
+     ErrorCode::kEinval, "attrs.secure_sa.tx[0].epoch"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_sa":{"tx":[{"epoch":1,"key":"0001020304050607080910111213141516171819202122232425262728293031",
+      "salt":"a0a1a2a3","spi":1},{"epoch":1,"key":"0001020304050607080910111213141516171819202122232425262728293031","salt":"a0a1a2a3","spi":2}]}}})",
+     ErrorCode::kEinval, "attrs.secure_sa.tx[1].epoch"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_sa":{"tx":[],"rekey_packets":15}}})",
+     ErrorCode::kEinval, "attrs.secure_sa.rekey_packets"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_sa":{"tx":[],"keys":1}}})",
+     ErrorCode::kEinval, "attrs.secure_sa.keys"},
+    {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"secure_rotate":1}})", ErrorCode::kEinval,
+     "attrs.secure_rotate"},
     {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":{}}})", ErrorCode::kEinval,
      "attrs.ev_set"},
     {R"({"id":1,"op":"modify_qp","qpn":1,"attrs":{"ev_set":[]}})", ErrorCode::kEinval,

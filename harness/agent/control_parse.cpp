@@ -287,6 +287,81 @@ Result<std::vector<transport::ext::EvEntry>> parse_ev_set(const nlohmann::json& 
   return set;
 }
 
+namespace {
+
+Result<std::vector<transport::ext::SecurityAssociation>> parse_sa_list(const nlohmann::json& list,
+                                                                       const std::string& path) {
+  constexpr size_t kMaxEpochs = 4;  // the current, the next, and room to install ahead
+  if (!list.is_array() || list.size() > kMaxEpochs) {
+    return control_error(ErrorCode::kEinval,
+                         "must be an array of at most 4 {epoch, key, salt, spi} objects", path);
+  }
+  std::vector<transport::ext::SecurityAssociation> sas;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string entry_path = index_path(path, i);
+    ObjectReader e(list[i], entry_path);
+    transport::ext::SecurityAssociation sa;
+    auto epoch = e.u32("epoch", 0xffff);
+    if (!epoch) return Unexpected(epoch.error());
+    sa.epoch = static_cast<uint16_t>(*epoch);
+    auto spi = e.u32("spi");
+    if (!spi) return Unexpected(spi.error());
+    sa.spi = *spi;
+    for (const auto& [name, size] : {std::pair{"key", sa.key.size()}, {"salt", sa.salt.size()}}) {
+      const std::string field = field_path(entry_path, name);
+      const nlohmann::json* v = e.member(name);
+      if (v == nullptr) return control_error(ErrorCode::kEinval, "missing", field);
+      auto bytes = parse_hex(*v, field, size);
+      if (!bytes) return Unexpected(bytes.error());
+      if (bytes->size() != size) {
+        return control_error(ErrorCode::kEinval,
+                             "must be " + std::to_string(size) + " bytes (" +
+                                 std::to_string(2 * size) + " hex digits), got " +
+                                 std::to_string(bytes->size()),
+                             field);
+      }
+      std::copy(bytes->begin(), bytes->end(),
+                std::string_view(name) == "key" ? sa.key.begin() : sa.salt.begin());
+    }
+    if (auto done = e.finish(); !done) return Unexpected(done.error());
+    for (size_t j = 0; j < sas.size(); ++j) {
+      if (sas[j].epoch == sa.epoch) {
+        return control_error(ErrorCode::kEinval,
+                             "epoch " + std::to_string(sa.epoch) + " is listed twice (first at " +
+                                 index_path(path, j) + ")",
+                             field_path(entry_path, "epoch"));
+      }
+    }
+    sas.push_back(sa);
+  }
+  return sas;
+}
+
+}  // namespace
+
+Result<transport::ext::SecurityAssociations> parse_secure_sa(const nlohmann::json& object,
+                                                             const std::string& path) {
+  ObjectReader r(object, path);
+  transport::ext::SecurityAssociations sas;
+  for (const char* direction : {"tx", "rx"}) {
+    if (const nlohmann::json* list = r.member(direction)) {
+      auto parsed = parse_sa_list(*list, field_path(path, direction));
+      if (!parsed) return Unexpected(parsed.error());
+      (std::string_view(direction) == "tx" ? sas.tx : sas.rx) = std::move(*parsed);
+    }
+  }
+  // Section 30's range of N_SE_REKEY_PACKETS.
+  auto rekey = r.optional_u64("rekey_packets", uint64_t{1} << 48);
+  if (!rekey) return Unexpected(rekey.error());
+  if (*rekey && **rekey < 16) {
+    return control_error(ErrorCode::kEinval, "must be 16 to 2^48 packets (N_SE_REKEY_PACKETS)",
+                         field_path(path, "rekey_packets"));
+  }
+  sas.rekey_packets = rekey->value_or(0);
+  if (auto done = r.finish(); !done) return Unexpected(done.error());
+  return sas;
+}
+
 Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& json,
                                            const std::string& path) {
   ObjectReader r(json, path);
@@ -352,6 +427,17 @@ Result<ModifyQpArgs> parse_modify_qp_attrs(uint32_t qpn, const nlohmann::json& j
     if (!set) return Unexpected(set.error());
     a.ev_set = std::move(*set);
     mask |= transport::kAttrEvSet;
+  }
+  if (const nlohmann::json* sa = r.member("secure_sa")) {
+    auto sas = parse_secure_sa(*sa, field_path(path, "secure_sa"));
+    if (!sas) return Unexpected(sas.error());
+    a.secure_sa = std::move(*sas);
+    mask |= transport::kAttrSecureSa;
+  }
+  if (r.has("secure_rotate")) {
+    auto rotate = r.boolean("secure_rotate");
+    if (!rotate) return Unexpected(rotate.error());
+    if (*rotate) mask |= transport::kAttrSecureRotate;
   }
   if (r.has("av")) {
     auto av_json = r.object("av");

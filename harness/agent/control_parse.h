@@ -29,6 +29,11 @@ Result<AvArgs> parse_av(const nlohmann::json& av, const std::string& path);
 // each EV listed once. Whether the device has the planes is the device's question.
 Result<std::vector<transport::ext::EvEntry>> parse_ev_set(const nlohmann::json& list,
                                                           const std::string& path);
+// Section 19.4's keys: {"tx": [SA, ...], "rx": [SA, ...], "rekey_packets"?: 16..2^48}, each
+// SA {"epoch": 0..65535, "key": 64 hex digits, "salt": 8 hex digits, "spi": 32-bit}, at
+// most 4 per list, each epoch listed once per list.
+Result<transport::ext::SecurityAssociations> parse_secure_sa(const nlohmann::json& object,
+                                                             const std::string& path);
 // A UD work request's destination: {"ah": {...address vector...}, "remote_qpn": N,
 // "remote_qkey": N}. Source MAC and IP, and an absent dmac, are left zero for the backend.
 Result<transport::UdDestination> parse_ud_destination(const nlohmann::json& ud,

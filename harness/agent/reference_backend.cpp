@@ -220,8 +220,13 @@ Result<void> ReferenceBackend::modify_qp(const ModifyQpArgs& args) {
   }
   auto done = device_->modify_qp(args.qpn, attr, args.mask);
   pump_locked();
-  if (!done)
-    return Unexpected(named_field_error(done.error().message, "ev_set", "attrs.", "attrs"));
+  if (!done) {
+    const std::string& m = done.error().message;
+    const std::string_view field = m.starts_with("secure_sa")       ? "secure_sa"
+                                   : m.starts_with("secure_rotate") ? "secure_rotate"
+                                                                    : "ev_set";
+    return Unexpected(named_field_error(m, field, "attrs.", "attrs"));
+  }
   return {};
 }
 

@@ -185,9 +185,18 @@ TEST_F(TwoBackends, APeerMxcapAtRtrPutsTheQpInExtensionMode) {
   RcEnd ea = testing::create_rc_end(call_a, 0x10000);
   RcEnd eb = testing::create_rc_end(call_b, 0x20000);
   const std::vector<std::string> access = {"REMOTE_WRITE", "REMOTE_READ"};
-  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB, access, caps_b["mxcap"]);
-  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA, access, caps_a["mxcap"]);
+  // Both blocks carry SECURE, so the management plane installs each direction's keys
+  // (MR-SE-01); the exchange below is then sealed end to end.
+  const Json a_to_b = {
+      {"epoch", 1}, {"key", std::string(64, '1')}, {"salt", "a0a1a2a3"}, {"spi", 0x202}};
+  const Json b_to_a = {
+      {"epoch", 1}, {"key", std::string(64, '2')}, {"salt", "b0b1b2b3"}, {"spi", 0x101}};
+  testing::connect_rc(call_a, ea, eb.qpn, kMacB, kIpB, access, caps_b["mxcap"],
+                      {{"secure_sa", {{"tx", {a_to_b}}, {"rx", {b_to_a}}}}});
+  testing::connect_rc(call_b, eb, ea.qpn, kMacA, kIpA, access, caps_a["mxcap"],
+                      {{"secure_sa", {{"tx", {b_to_a}}, {"rx", {a_to_b}}}}});
   const Json qa = call_a("query_qp", {{"qpn", ea.qpn}})["attrs"];
+  EXPECT_FALSE(qa.contains("secure_sa")) << "keys are never read back";
   EXPECT_EQ(qa["ext_mode"], "EXT");
   EXPECT_EQ(qa["peer_mxcap"], caps_b["mxcap"]);
   RcEnd base = testing::create_rc_end(call_a, 0x30000);
@@ -226,6 +235,29 @@ TEST_F(TwoBackends, APeerMxcapAtRtrPutsTheQpInExtensionMode) {
   EXPECT_EQ(written["data"], data);
   const Json a_counters = call_a("counters", Json::object())["counters"];
   EXPECT_EQ(a_counters["ext_retransmitted"], 0);
+  const Json b_counters = call_b("counters", Json::object())["counters"];
+  EXPECT_EQ(b_counters["se_auth_fail"], 0);
+  EXPECT_EQ(b_counters["se_replay"], 0);
+}
+
+TEST_F(TwoBackends, BlocksThatBothCarrySecureWithoutKeysFailRtrNamingTheClause) {
+  const Json caps_b = call_b("capabilities", Json::object());
+  RcEnd ea = testing::create_rc_end(call_a, 0x10000);
+  call_a("modify_qp",
+         {{"qpn", ea.qpn},
+          {"attrs", {{"state", "INIT"}, {"pkey", 0xffff}, {"access_flags", Json::array()}}}});
+  const Json r =
+      reply(da, R"({"id":9,"op":"modify_qp","qpn":)" + std::to_string(ea.qpn) +
+                    R"(,"attrs":{"state":"RTR","path_mtu":1024,"dest_qpn":7,"rq_psn":1,)"
+                    R"("max_dest_rd_atomic":1,"min_rnr_timer":1,)"
+                    R"("av":{"dmac":"02:00:00:00:00:02","dip":"198.18.0.2"},"peer_mxcap":")" +
+                    caps_b["mxcap"].get<std::string>() + R"("}})");
+  EXPECT_FALSE(r["ok"].get<bool>()) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("MR-SE-01"), std::string::npos)
+      << r.dump();
+  const Json rotate = reply(da, R"({"id":10,"op":"modify_qp","qpn":)" + std::to_string(ea.qpn) +
+                                    R"(,"attrs":{"secure_rotate":true}})");
+  EXPECT_EQ(rotate["error"]["field"], "attrs.secure_rotate") << rotate.dump();
 }
 
 TEST_F(TwoBackends, ABadPeerMxcapIsRefusedNamingTheField) {

@@ -149,6 +149,10 @@ ControlError part2_not_supported(std::string_view what, std::string field) {
 Result<void> check_base_only(const ModifyQpArgs& args) {
   if ((args.mask & transport::kAttrEvSet) != 0)
     return Unexpected(part2_not_supported("an EV set (section 20.1)", "attrs.ev_set"));
+  if ((args.mask & transport::kAttrSecureSa) != 0)
+    return Unexpected(part2_not_supported("secure mode (section 19.4)", "attrs.secure_sa"));
+  if ((args.mask & transport::kAttrSecureRotate) != 0)
+    return Unexpected(part2_not_supported("secure mode (section 19.4)", "attrs.secure_rotate"));
   return {};
 }
 

@@ -125,6 +125,18 @@ Json to_json(const QpAttrs& a) {
     for (const EvEntry& e : *a.ev_set) set.push_back({{"ev", e.ev}, {"plane", e.plane}});
     j["ev_set"] = std::move(set);
   }
+  if (a.secure_sa) {
+    const auto list = [](const std::vector<SecurityAssociation>& sas) {
+      Json out = Json::array();
+      for (const SecurityAssociation& s : sas)
+        out.push_back({{"epoch", s.epoch}, {"key", s.key}, {"salt", s.salt}, {"spi", s.spi}});
+      return out;
+    };
+    Json sa = {{"tx", list(a.secure_sa->tx)}, {"rx", list(a.secure_sa->rx)}};
+    put(sa, "rekey_packets", a.secure_sa->rekey_packets);
+    j["secure_sa"] = std::move(sa);
+  }
+  put(j, "secure_rotate", a.secure_rotate);
   return j;
 }
 

@@ -62,6 +62,20 @@ struct EvEntry {
   uint64_t plane = 0;
 };
 
+// Section 19.4: one security association; key and salt in hex.
+struct SecurityAssociation {
+  uint64_t epoch = 0;
+  std::string key;   // 64 hex digits
+  std::string salt;  // 8 hex digits
+  uint64_t spi = 0;
+};
+
+struct SecureSa {
+  std::vector<SecurityAssociation> tx;
+  std::vector<SecurityAssociation> rx;
+  std::optional<uint64_t> rekey_packets;  // N_SE_REKEY_PACKETS for this QP
+};
+
 struct QpAttrs {
   std::optional<std::string> state;
   std::optional<std::vector<std::string>> access_flags;
@@ -80,6 +94,9 @@ struct QpAttrs {
   std::optional<AddressVector> av;
   std::optional<std::string> peer_mxcap;       // the peer's MXCAP block in hex (section 18)
   std::optional<std::vector<EvEntry>> ev_set;  // at INIT->RTR: the set instead of the default
+  // Secure mode's keys: before INIT->RTR the QP's first, later the next epoch's.
+  std::optional<SecureSa> secure_sa;
+  std::optional<bool> secure_rotate;  // the sender moves to its installed next epoch
 };
 
 struct Sge {
