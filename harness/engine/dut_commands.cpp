@@ -10,6 +10,8 @@
 #include "harness/engine/evaluate.h"
 #include "harness/engine/memory_commands.h"
 #include "harness/engine/path_commands.h"
+#include "harness/engine/secure_commands.h"
+#include "harness/engine/secure_session.h"
 #include "harness/protocol/protocol_limits.h"
 #include "reference/wire/mxcap.h"
 #include "reference/wire/psn.h"
@@ -203,6 +205,7 @@ constexpr std::array kOptionalFeatures{
     OptionalFeature{"credit", wire::kMxcapCredit, 0},
     OptionalFeature{"nonfatal", 0, wire::kMxcapNonFatal},
     OptionalFeature{"resync", 0, wire::kMxcapResync},
+    OptionalFeature{"secure", 0, wire::kMxcapSecure},
 };
 
 std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::string& type) {
@@ -272,6 +275,23 @@ std::optional<std::vector<protocol::EvEntry>> given_ev_set(Args& a, TestContext&
   return set;
 }
 
+// Section 19.4: the keys the DUT's QP gets at INIT to RTR, with `secure=1` unless
+// `secure_keys=0` (and with `secure_keys=1` alone: keys for a QP that does not agree SECURE).
+// The DUT receives with the tester's transmit SA and sends with the tester's receive SA.
+std::optional<protocol::SecureSa> given_secure_sa(Args& a) {
+  if (a.number("secure_keys", a.number("secure", 0)) == 0) return std::nullopt;
+  const auto sa = [](const transport::ext::SecurityAssociation& s) {
+    return protocol::SecurityAssociation{.epoch = s.epoch,
+                                         .key = protocol::to_hex(s.key),
+                                         .salt = protocol::to_hex(s.salt),
+                                         .spi = s.spi};
+  };
+  protocol::SecureSa keys{.tx = {sa(SecureSession::dut_to_tester(1))},
+                          .rx = {sa(SecureSession::tester_to_dut(1))}};
+  if (a.has("secure_rekey")) keys.rekey_packets = a.number("secure_rekey", 0);
+  return keys;
+}
+
 // The modify_qp steps that take an RC QP from RESET to RTS, connected to the tester.
 std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& path,
                               const QpBinding& b, uint32_t tester_qpn, uint64_t rq_psn,
@@ -290,7 +310,8 @@ std::vector<QpAttrs> rc_steps(Args& a, TestContext& ctx, const ConnectionPath& p
        .max_dest_rd_atomic = a.number("max_dest_rd_atomic", 16),
        .av = address_vector(path, ctx, 0xc000 | (b.dut_qpn & 0x3fff)),
        .peer_mxcap = peer_mxcap,
-       .ev_set = std::move(ev_set)},
+       .ev_set = std::move(ev_set),
+       .secure_sa = given_secure_sa(a)},
       {.state = "RTS",
        .sq_psn = sq_psn,
        .timeout = a.number("timeout", 14),
@@ -367,8 +388,20 @@ void create_qp(const Command& c, TestContext& ctx) {
   if (final_state != "RTS" && final_state != "RTR")
     return ctx.error(a.pos("state"), "create_qp: state must be RTR or RTS");
   if (final_state == "RTR") steps.pop_back();
+  // MR-SE-01: offered SECURE without keys, the DUT must refuse RTR; the QP stays in INIT.
+  const bool refuse_rtr =
+      type == "RC" && a.number("secure", 0) == 1 && a.number("secure_keys", 1) == 0;
   for (const auto& attrs : steps) {
-    if (ctx.aborted || !checked(ctx, c.pos, dut.modify_qp(b.dut_qpn, attrs))) return;
+    if (ctx.aborted) return;
+    if (refuse_rtr && attrs.state == "RTR") {
+      if (dut.modify_qp(b.dut_qpn, attrs)) {
+        ctx.fail(a.pos("secure_keys"), "modify_qp RTR",
+                 "refused: both MXCAPs carry SECURE and the QP has no security associations",
+                 "accepted", "MR-SE-01: the DUT fell back to an unprotected QP");
+      }
+      break;
+    }
+    if (!checked(ctx, c.pos, dut.modify_qp(b.dut_qpn, attrs))) return;
   }
   b.connection = ConnectionDefaults{ctx.pixit.tester_mac,
                                     ctx.pixit.dut_mac,
@@ -386,6 +419,8 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.connection.vlan = path->vlan;
   b.connection.pcp = path->pcp;
   b.connection.ext = mxcap->enables_ext;
+  if (b.connection.ext && a.number("secure", 0) == 1 && !refuse_rtr)
+    b.connection.secure = std::make_shared<SecureSession>();
   if (b.connection.ext && ctx.judges_ev_sets) {
     // N_EV_DEFAULT is the DUT's setting (PIXIT), 1 to 4,096 (section 30).
     const double count = std::clamp(ctx.pixit.parameter("N_EV_DEFAULT", 16), 1.0, 4096.0);
@@ -635,6 +670,8 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "set_port") return set_port(c, ctx);
   if (c.name == "expect_ev_state") return expect_ev_state(c, ctx);
   if (c.name == "expect_cwnd") return expect_cwnd(c, ctx);
+  if (c.name == "secure_install") return secure_install(c, ctx);
+  if (c.name == "secure_rotate") return secure_rotate(c, ctx);
   // The parser refuses unknown commands (command_schema); a script built in code can get here.
   ctx.error(c.pos, "'dut " + c.name + "' is not a command of the language");
 }

@@ -7,6 +7,7 @@
 #include "harness/engine/byte_difference.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/sack_psn_list.h"
+#include "harness/engine/secure_session.h"
 #include "harness/script/expr_text.h"
 #include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/byte_array.h"
@@ -34,14 +35,16 @@ Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const F
     using T = std::remove_cvref_t<decltype(field)>;
     if constexpr (wire::TextField<T>) {
       if (arg.value.kind != Expr::Kind::kBytes) {
-        result = Unexpected(
-            SynthesisError{arg.pos, layer + "." + arg.name + ": expected an address string"});
+        result = Unexpected(SynthesisError{
+            arg.pos,
+            layer + "." + arg.name + ": expected a string: " + wire::text_field_kind<T>()});
         return;
       }
       auto a = T::parse(arg.value.bytes);
       if (!a) {
-        result = Unexpected(SynthesisError{
-            arg.pos, layer + "." + arg.name + ": '" + arg.value.bytes + "' is not an address"});
+        result =
+            Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": '" + arg.value.bytes +
+                                                   "' is not " + wire::text_field_kind<T>()});
         return;
       }
       field = *a;
@@ -202,11 +205,18 @@ class FrameSynthesis {
     if (l.name == "SACKETH") return sacketh(l);
     if (l.name == "CRETH") return set_optional(p_.creth, l, symbols_);
     if (l.name == "RSYNETH") return set_optional(p_.rsyneth, l, symbols_);
+    if (l.name == "SECH") {
+      sech_given_ = true;
+      spi_given_ = names_field(l, "spi");
+      if (!p_.sech) p_.sech = default_sech();
+      return set_all(*p_.sech, l, symbols_);
+    }
+    if (l.name == "SecTag") return set_optional(p_.sec_tag, l, symbols_);
     if (l.name == "Raw") return raw(l);
     return Unexpected(SynthesisError{
         l.pos, "unknown layer '" + l.name +
-                   "' (known: Ether Dot1Q IP IPv6 UDP BTH RETH AETH AtomicETH AtomicAckETH ImmDt "
-                   "IETH DETH CNPPadding MXH SACKETH CRETH RSYNETH Raw)"});
+                   "' (known: Ether Dot1Q IP IPv6 UDP BTH SECH RETH AETH AtomicETH AtomicAckETH "
+                   "ImmDt IETH DETH CNPPadding MXH SACKETH CRETH RSYNETH SecTag Raw)"});
   }
 
   Expected<std::vector<uint8_t>, SynthesisError> frame() {
@@ -223,6 +233,7 @@ class FrameSynthesis {
     }
     // A CNP has TVer 0 on an Ext connection too (section 19.1).
     if (p_.bth.opcode == wire::kOpCnp && !version_given_) p_.bth.version = 0;
+    secure_defaults();
     if (p_.sacketh) {
       if (auto ok = fill_sacketh(); !ok) return Unexpected(ok.error());
     }
@@ -243,6 +254,28 @@ class FrameSynthesis {
   }
 
  private:
+  // Section 19.4: on a secure connection a packet has SX = 1, a SECH and a tag unless the
+  // script writes BTH resv7 itself; a SECH layer sets SX on any Ext connection, as Scapy's
+  // BTH()/SECH() does. The session seals what this lays out.
+  void secure_defaults() {
+    if (p_.bth.opcode == wire::kOpCnp) return;
+    const bool secure_connection = c_.secure != nullptr && !resv7_given_;
+    if ((secure_connection || sech_given_) && !resv7_given_)
+      p_.bth.resv7 = p_.bth.resv7.value() | wire::Bth::kResv7Sx;
+    if (!p_.bth.sx()) return;
+    if (!p_.sech) p_.sech = default_sech();
+    if (!p_.sec_tag) p_.sec_tag.emplace();
+    // The tester's SPI of the epoch the script names (section 19.4: the receiver's choice,
+    // which the harness made when it installed the keys).
+    if (c_.secure && !spi_given_) p_.sech->spi = c_.secure->tester_spi(p_.sech->epoch.value());
+  }
+  wire::Sech default_sech() const {
+    wire::Sech s;
+    s.epoch = 1;
+    s.spi = c_.secure ? c_.secure->tester_spi(1) : 0;
+    return s;
+  }
+
   Expected<void, SynthesisError> ipv6(const Layer& l) {
     if (!c_.ipv6()) {
       return Unexpected(SynthesisError{
@@ -281,6 +314,7 @@ class FrameSynthesis {
         continue;
       }
       padcount_given_ = padcount_given_ || arg.name == "padcount";
+      resv7_given_ = resv7_given_ || arg.name == "resv7";
       version_given_ = version_given_ || arg.name == "version";
       if (auto r = set_field(p_.bth, "BTH", arg, symbols_); !r) return r;
     }
@@ -358,6 +392,9 @@ class FrameSynthesis {
   bool mpr_given_ = false;
   bool version_given_ = false;
   bool padcount_given_ = false;
+  bool resv7_given_ = false;
+  bool sech_given_ = false;
+  bool spi_given_ = false;
   bool udp_checksum_ = false;
   bool ip_checksum_given_ = false;
   bool ip_length_given_ = false;  // IPv4 len or IPv6 plen
@@ -488,6 +525,8 @@ class FrameMatch {
     if (l.name == "SACKETH") return sacketh(l);
     if (l.name == "CRETH") return compare(ptr(p_.creth), l, symbols_, out_);
     if (l.name == "RSYNETH") return compare(ptr(p_.rsyneth), l, symbols_, out_);
+    if (l.name == "SECH") return compare(ptr(p_.sech), l, symbols_, out_);
+    if (l.name == "SecTag") return compare(ptr(p_.sec_tag), l, symbols_, out_);
     if (l.name == "Raw") return raw(l);
     return Unexpected(SynthesisError{l.pos, "unknown layer '" + l.name + "'"});
   }
@@ -506,6 +545,11 @@ class FrameMatch {
       out_.push_back({where, "BTH.version",
                       format_value(tver, 4) + (c_.ext ? " (extension mode)" : " (base mode)"),
                       format_value(p_.bth.version.value(), 4)});
+    }
+    // MR-SE-12: SX = 0 on every Ext packet of a connection without SECURE (a secure one's
+    // packets the session judges, with their tags).
+    if (c_.ext && !c_.secure && p_.bth.is_ext() && p_.bth.sx()) {
+      out_.push_back({where, "BTH.sx", "0 (no SECURE on this connection)", "1"});
     }
     // MR-UD-01: on a UD connection the DETH names the DUT's QP as the source.
     if (c_.qkey && p_.deth && !deth_given_ && p_.deth->sqpn != c_.dut_qpn) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "reference/wire/frame_decoder.h"
 
 namespace mr::engine {
+
+class SecureSession;  // secure_session.h
 
 // What the connection fills in when a script leaves it out.
 struct ConnectionDefaults {
@@ -39,6 +42,10 @@ struct ConnectionDefaults {
   // An extension-mode connection (create_qp ext=1, spec section 18): injected packets
   // default to TVer 1, and every packet the DUT sends but a CNP must carry TVer 1 (MR-EX-04).
   bool ext = false;
+  // A secure connection (create_qp secure=1, section 19.4): injected packets default to
+  // SX = 1 with a SECH (epoch 1) and a tag, which the session seals; every Ext packet of the
+  // DUT must carry SX = 1, and every Ext packet of any other connection SX = 0 (MR-SE-12).
+  std::shared_ptr<SecureSession> secure;
 
   bool ipv6() const { return tester_ip6.has_value() && dut_ip6.has_value(); }
 };

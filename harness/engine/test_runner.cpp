@@ -19,6 +19,7 @@
 #include "harness/engine/pics_predicate.h"
 #include "harness/engine/script_loops.h"
 #include "harness/engine/script_values.h"
+#include "harness/engine/secure_session.h"
 #include "harness/engine/test_context.h"
 #include "harness/engine/tester_commands.h"
 #include "harness/engine/trace_judge.h"
@@ -77,6 +78,10 @@ class Runner {
     for (const PacketLine* line : lines) {
       auto frame = synthesize(line->packet, qp->connection, ctx_.symbols);
       if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
+      if (qp->connection.secure) {
+        if (auto sealed = qp->connection.secure->seal(*frame, line->packet); !sealed)
+          return ctx_.error(line->pos, "secure mode: " + sealed.error());
+      }
       frames.push_back(std::move(*frame));
     }
     std::vector<uint64_t> sent(lines.size());
@@ -247,7 +252,8 @@ class Runner {
   bool settles_within(const PacketLine& line, const QpBinding& qp, const DutFrame& f,
                       const Awaited& awaited, uint64_t seen) {
     auto d = wire::decode_frame(f.bytes);
-    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    open_secure(line.pos, qp, f, roce, just_recorded() + 1);  // recorded next, either way
     auto mismatches = roce ? match(line.packet, *roce, qp.connection, ctx_.symbols)
                            : Expected<std::vector<FieldMismatch>, SynthesisError>{};
     if (!mismatches) {
@@ -291,12 +297,13 @@ class Runner {
     check_not_early(line, f->t_ns, awaited.earliest);
     check_not_before(line, f->t_ns, awaited.anchor_ns, candidates);
     auto d = wire::decode_frame(f->bytes);
-    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
     if (roce == nullptr) {
       ctx_.fail(line.pos, "packet", "a RoCEv2 packet", frame_summary(f->bytes),
                 "the DUT sent something that is not RoCEv2", nullptr, nullptr, just_recorded());
       return;
     }
+    open_secure(line.pos, qp, *f, roce, just_recorded());
     check_source_port(line.pos, *roce);
     auto mismatches = match(line.packet, *roce, qp.connection, ctx_.symbols);
     if (!mismatches) return ctx_.error(mismatches.error().pos, mismatches.error().message);
@@ -310,6 +317,18 @@ class Runner {
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce), just_recorded());
     }
     remember(*roce);
+  }
+
+  // Section 19.4: a secure connection's DUT packet is judged (SX, SECH, PN, both tags) and
+  // opened, so that the line compares its plaintext; `packet` is its index in the record.
+  void open_secure(const script::Position& pos, const QpBinding& qp, const DutFrame& f,
+                   wire::DecodedRoce* roce, size_t packet) {
+    if (roce == nullptr || !qp.connection.secure) return;
+    for (const SecureProblem& s : qp.connection.secure->open(f.bytes, *roce)) {
+      ctx_.fail(pos, s.field, s.expected, s.actual,
+                s.clause + ": the DUT's packet on a secure connection: " + frame_summary(f.bytes),
+                nullptr, wire::to_json(*roce), packet);
+    }
   }
 
   // A `within` line found its packet after passing over `seen - 1` others.

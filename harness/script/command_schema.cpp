@@ -90,6 +90,9 @@ constexpr std::array kDutQpSetup{psn("rq_psn"),
                                  number("adaptive", 1),
                                  number("cc", 1),
                                  number("credit", 1),
+                                 number("secure", 1),
+                                 number("secure_keys", 1),
+                                 number("secure_rekey", uint64_t{1} << 48),
                                  Arg{"ev_set", K::kNumbers, k16},
                                  Arg{"ev_planes", K::kNumbers, 15},
                                  Arg{"mxcap", K::kBytes}};
@@ -160,6 +163,7 @@ constexpr Arg kSetEvState[] = {required(number("ev", k16)),
                                required(word("state", kManagedEvStates))};
 constexpr Arg kExpectEvState[] = {required(number("ev", k16)), required(word("state", kEvStates))};
 constexpr Arg kExpectCwnd[] = {required(number("bytes"))};
+constexpr Arg kSecureInstall[] = {required(number("epoch", k16))};
 constexpr Arg kSetPort[] = {required(number("plane", 15)), required(number("up", 1))};
 constexpr Arg kModifyQp[] = {word("state", Vocabulary::kQpState), number("pkey", k16),
                              Arg{"access", K::kAccess}};
@@ -208,6 +212,8 @@ constexpr CommandRow kCommands[] = {
     {"dut", "expect_ev_state", false, Target::kDutQp, kExpectEvState},
     {"dut", "set_port", false, Target::kNone, kSetPort},
     {"dut", "expect_cwnd", false, Target::kDutQp, kExpectCwnd},
+    {"dut", "secure_install", false, Target::kDutQp, kSecureInstall},
+    {"dut", "secure_rotate", false, Target::kDutQp, {}},
     {"tester", "create_qp", true, Target::kNone, kTesterCreateQp},
     {"tester", "post_send", false, Target::kTesterQp, kTesterPostSend},
     {"tester", "post_recv", false, Target::kTesterQp, kPostRecv},

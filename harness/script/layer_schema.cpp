@@ -68,6 +68,8 @@ const std::vector<LayerSpec>& layers() {
       layer<wire::Sacketh>({{"sacked", 0, true}}),
       layer<wire::Creth>(),
       layer<wire::Rsyneth>(),
+      layer<wire::Sech>(),
+      layer<wire::SecTag>(),
       LayerSpec{"Raw", {{"load", 0}, {"len", 32}}},
   };
   return kLayers;

@@ -472,6 +472,8 @@ constexpr std::array kTable{
                "answers a trimmed secure packet with a trim NAK without checking its header tag"},
     MutantInfo{M::kExtSecureSxIgnored, "ext-secure-sx-ignored", "MR-SE-13",
                "reads a packet with SX = 1 on an Ext QP without SECURE as if it were plain"},
+    MutantInfo{M::kExtSecureByKeysAlone, "ext-secure-by-keys-alone", "MR-SE-01",
+               "enables SECURE on a QP that has keys although the peer's MXCAP lacks it"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -260,6 +260,7 @@ enum class Mutant : uint8_t {
   kExtSecureEpochNeverDrains,
   kExtSecureTrimHtagUnchecked,
   kExtSecureSxIgnored,
+  kExtSecureByKeysAlone,
   kCount,
 };
 

@@ -269,6 +269,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSecureEpochNeverDrains, &ExtensionDecisions::secure_drains_previous_epoch, false},
     {Mutant::kExtSecureTrimHtagUnchecked, &ExtensionDecisions::secure_trim_checks_htag, false},
     {Mutant::kExtSecureSxIgnored, &ExtensionDecisions::secure_refuses_sx_without_secure, false},
+    {Mutant::kExtSecureByKeysAlone, &ExtensionDecisions::secure_needs_both_blocks, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -312,6 +312,9 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   // The ext-secure-without-sa mutant goes on without SECURE rather than failing (MR-SE-01).
   if (!has_sas)
     (*agreed)->features2 = static_cast<uint8_t>((*agreed)->features2 & ~wire::kMxcapSecure);
+  // The ext-secure-by-keys-alone mutant turns SECURE on wherever it has keys.
+  if (has_sas && !decide_.extension.secure_needs_both_blocks)
+    (*agreed)->features2 = static_cast<uint8_t>((*agreed)->features2 | wire::kMxcapSecure);
   // The ext-adaptive-without-agreement mutant adapts wherever MULTIPATH is agreed (MR-MU-12).
   if (!decide_.extension.adapts_only_when_agreed && (*agreed)->has(wire::kMxcapMultipath))
     (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapAdaptive);

@@ -145,6 +145,7 @@ struct ExtensionDecisions {
   Decision secure_drains_previous_epoch{true};      // MR-SE-09: T_SE_KEY_DRAIN
   Decision secure_trim_checks_htag{true};           // MR-SE-10
   Decision secure_refuses_sx_without_secure{true};  // MR-SE-13: SX = 1, no SECURE
+  Decision secure_needs_both_blocks{true};          // MR-SE-01: SECURE in both MXCAPs
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

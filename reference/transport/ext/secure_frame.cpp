@@ -81,16 +81,31 @@ crypto::Aes256Gcm::Nonce secure_nonce(const std::array<uint8_t, 4>& salt, uint64
   return n;
 }
 
-void seal_frame(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
-                const std::array<uint8_t, 4>& salt, uint64_t pn) {
+void write_header_tag(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
+                      const std::array<uint8_t, 4>& salt, uint64_t pn) {
   const crypto::Aes256Gcm::Tag htag = header_tag(frame, at, gcm, salt, pn);
-  std::copy_n(htag.begin(), kHtagSize, frame.begin() + at.sech() + kHtagOffset);
+  std::copy_n(htag.begin(), kHtagSize,
+              frame.begin() + static_cast<std::ptrdiff_t>(at.sech() + kHtagOffset));
+}
+
+void seal_payload(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
+                  const std::array<uint8_t, 4>& salt, uint64_t pn) {
   const MaskedBlock block = masked_block(frame, at, false);
   const crypto::Aes256Gcm::Tag tag = gcm.seal(secure_nonce(salt, pn, false), block.span(),
                                               frame.subspan(at.header_end, at.tag - at.header_end));
   std::copy(tag.begin(), tag.end(), frame.begin() + static_cast<std::ptrdiff_t>(at.tag));
+}
+
+void write_icrc(std::span<uint8_t> frame, const SecureLayout& at) {
   const uint32_t icrc = wire::IcrcCalculator::icrc(frame.subspan(at.l3, at.icrc - at.l3));
-  for (int i = 0; i < 4; ++i) frame[at.icrc + i] = static_cast<uint8_t>(icrc >> (24 - 8 * i));
+  for (size_t i = 0; i < 4; ++i) frame[at.icrc + i] = static_cast<uint8_t>(icrc >> (24 - 8 * i));
+}
+
+void seal_frame(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
+                const std::array<uint8_t, 4>& salt, uint64_t pn) {
+  write_header_tag(frame, at, gcm, salt, pn);
+  seal_payload(frame, at, gcm, salt, pn);
+  write_icrc(frame, at);
 }
 
 bool header_tag_verifies(std::span<const uint8_t> frame, const SecureLayout& at,

@@ -49,6 +49,12 @@ crypto::Aes256Gcm::Nonce secure_nonce(const std::array<uint8_t, 4>& salt, uint64
 // fields (and the PN) are already in the frame.
 void seal_frame(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
                 const std::array<uint8_t, 4>& salt, uint64_t pn);
+// The three steps of seal_frame, for a tester that leaves some of them to its script.
+void write_header_tag(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
+                      const std::array<uint8_t, 4>& salt, uint64_t pn);
+void seal_payload(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,
+                  const std::array<uint8_t, 4>& salt, uint64_t pn);
+void write_icrc(std::span<uint8_t> frame, const SecureLayout& at);
 
 // True when the SECH's HTAG is the header tag of the header block.
 bool header_tag_verifies(std::span<const uint8_t> frame, const SecureLayout& at,

@@ -1,0 +1,52 @@
+#include "harness/engine/secure_commands.h"
+
+#include "harness/engine/command_args.h"
+#include "harness/engine/dut_commands.h"
+#include "harness/engine/secure_session.h"
+
+namespace mr::engine {
+
+namespace {
+
+// The named QP's session, or nullptr after reporting that it has none.
+SecureSession* secure_connection(const script::Command& c, TestContext& ctx, QpBinding*& qp) {
+  qp = named_dut_qp(c, ctx);
+  if (qp == nullptr || ctx.aborted) return nullptr;
+  if (!qp->connection.secure) {
+    ctx.error(c.pos, "dut " + c.name +
+                         ": the QP is not a secure connection (create_qp ... ext=1 secure=1)");
+    return nullptr;
+  }
+  return qp->connection.secure.get();
+}
+
+protocol::SecurityAssociation wire_sa(const transport::ext::SecurityAssociation& s) {
+  return {.epoch = s.epoch,
+          .key = protocol::to_hex(s.key),
+          .salt = protocol::to_hex(s.salt),
+          .spi = s.spi};
+}
+
+}  // namespace
+
+void secure_install(const script::Command& c, TestContext& ctx) {
+  Args a(c, ctx);
+  QpBinding* qp = nullptr;
+  SecureSession* session = secure_connection(c, ctx, qp);
+  if (session == nullptr) return;
+  if (!a.has("epoch")) return ctx.error(c.pos, "dut secure_install needs epoch=E");
+  const auto epoch = static_cast<uint16_t>(a.number("epoch", 0));
+  if (ctx.aborted) return;
+  const protocol::SecureSa keys{.tx = {wire_sa(SecureSession::dut_to_tester(epoch))},
+                                .rx = {wire_sa(SecureSession::tester_to_dut(epoch))}};
+  if (!checked(ctx, c.pos, dut_client(ctx).modify_qp(qp->dut_qpn, {.secure_sa = keys}))) return;
+  session->install(epoch);
+}
+
+void secure_rotate(const script::Command& c, TestContext& ctx) {
+  QpBinding* qp = nullptr;
+  if (secure_connection(c, ctx, qp) == nullptr) return;
+  checked(ctx, c.pos, dut_client(ctx).modify_qp(qp->dut_qpn, {.secure_rotate = true}));
+}
+
+}  // namespace mr::engine
