@@ -474,6 +474,8 @@ constexpr std::array kTable{
                "reads a packet with SX = 1 on an Ext QP without SECURE as if it were plain"},
     MutantInfo{M::kExtSecureByKeysAlone, "ext-secure-by-keys-alone", "MR-SE-01",
                "enables SECURE on a QP that has keys although the peer's MXCAP lacks it"},
+    MutantInfo{M::kExtSecureRekeyLimitIgnored, "ext-secure-rekey-limit-ignored", "MR-SE-08",
+               "sends under one epoch past N_SE_REKEY_PACKETS although the next key is installed"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

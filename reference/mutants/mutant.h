@@ -261,6 +261,7 @@ enum class Mutant : uint8_t {
   kExtSecureTrimHtagUnchecked,
   kExtSecureSxIgnored,
   kExtSecureByKeysAlone,
+  kExtSecureRekeyLimitIgnored,
   kCount,
 };
 

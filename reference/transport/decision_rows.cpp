@@ -270,6 +270,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSecureTrimHtagUnchecked, &ExtensionDecisions::secure_trim_checks_htag, false},
     {Mutant::kExtSecureSxIgnored, &ExtensionDecisions::secure_refuses_sx_without_secure, false},
     {Mutant::kExtSecureByKeysAlone, &ExtensionDecisions::secure_needs_both_blocks, false},
+    {Mutant::kExtSecureRekeyLimitIgnored, &ExtensionDecisions::secure_rekeys_at_limit, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -438,6 +438,7 @@ ext::CreditParameters Device::credit_parameters() const {
 ext::SecureParameters Device::secure_parameters(const ext::SecurityAssociations& sas) const {
   ext::SecureParameters secure = config_.ext.secure;
   if (sas.rekey_packets != 0) secure.rekey_packets = sas.rekey_packets;
+  if (!decide_.extension.secure_rekeys_at_limit) secure.rekey_packets = ~uint64_t{0};
   secure.checks_replay = decide_.extension.secure_checks_replay;
   secure.accepts_reordered_pns = decide_.extension.secure_accepts_reordered_pns;
   secure.new_pn_per_packet = decide_.extension.secure_new_pn_per_packet;
