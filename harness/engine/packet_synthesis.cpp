@@ -23,6 +23,20 @@ using script::Expr;
 using script::FieldArg;
 using script::Layer;
 
+// A text field's value from a script string: an address's text, or a byte array's N raw
+// bytes (`b"\x00..."`, as Scapy takes it) or its 2N hex digits.
+template <class T>
+std::optional<T> text_value(const std::string& s) {
+  if constexpr (wire::kIsByteArray<T>) {
+    if (s.size() == T::kBytes) {
+      T a;
+      std::copy(s.begin(), s.end(), a.bytes.begin());
+      return a;
+    }
+  }
+  return T::parse(s);
+}
+
 // Sets field `arg.name` of header h from the script value.
 template <class H>
 Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const FieldArg& arg,
@@ -40,7 +54,7 @@ Expected<void, SynthesisError> set_field(H& h, const std::string& layer, const F
             layer + "." + arg.name + ": expected a string: " + wire::text_field_kind<T>()});
         return;
       }
-      auto a = T::parse(arg.value.bytes);
+      auto a = text_value<T>(arg.value.bytes);
       if (!a) {
         result =
             Unexpected(SynthesisError{arg.pos, layer + "." + arg.name + ": '" + arg.value.bytes +
@@ -431,8 +445,13 @@ Expected<void, SynthesisError> compare_field(const H& actual, const std::string&
     using T = std::remove_cvref_t<decltype(field)>;
     const std::string where = layer + "." + arg.name;
     if constexpr (wire::TextField<T>) {
-      if (arg.value.bytes != field.to_string())
-        out.push_back({arg.pos, where, arg.value.bytes, field.to_string()});
+      const auto want = text_value<T>(arg.value.bytes);
+      if (!want) {
+        err = Unexpected(SynthesisError{
+            arg.pos, where + ": '" + arg.value.bytes + "' is not " + wire::text_field_kind<T>()});
+        return;
+      }
+      if (!(*want == field)) out.push_back({arg.pos, where, want->to_string(), field.to_string()});
     } else {
       const uint64_t got = field.value();
       if (where == "AETH.syndrome" && arg.value.kind == Expr::Kind::kName) {

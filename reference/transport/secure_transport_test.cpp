@@ -74,7 +74,7 @@ class SecurePair : public ::testing::Test {
 
   static Expected<void, VerbsError> connect(Endpoint& self, Endpoint& peer, uint32_t my_psn,
                                             uint32_t peer_psn,
-                                            std::optional<ext::SecurityAssociations> keys) {
+                                            const std::optional<ext::SecurityAssociations>& keys) {
     QpAttributes attr;
     attr.state = QpState::kInit;
     attr.access_flags = kQpRemoteWrite;

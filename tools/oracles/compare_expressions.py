@@ -42,7 +42,8 @@ SCAPY_LAYERS = {"Ether": Ether, "Dot1Q": Dot1Q, "IP": IP, "IPv6": IPv6, "UDP": U
                 "BTH": roce.BTH, "AETH": roce.AETH, "CNPPadding": roce.CNPPadding}
 EXTENSION_LAYERS = {c.__name__: c for c in (ms.RDETH, ms.DETH, ms.FETH, ms.RETH, ms.AtomicETH,
                                             ms.ImmDt, ms.IETH, ms.AtomicAckETH, ms.MXH,
-                                            ms.SACKETH, ms.CRETH, ms.RSYNETH)}
+                                            ms.SACKETH, ms.CRETH, ms.RSYNETH, ms.SECH,
+                                            ms.SecTag)}
 # IBTA AETH syndromes (9.7.5.1.1): 0x00-0x1f ACK (0x1f: no credit count), 0x20 RNR NAK,
 # 0x60 | NAK code.
 SYNDROMES = {"ACK": 0x1F, "RNR_NAK": 0x20, "NAK_PSN_SEQUENCE_ERROR": 0x60,

@@ -300,7 +300,7 @@ Expected<void, SynthesisError> add_transport_layers(
   if (find(p, "BTH") == nullptr) out.emplace_back("BTH");
   for (const Layer& l : p.layers) {
     if (l.name == "Ether" || l.name == "Dot1Q" || l.name == "IP" || l.name == "IPv6" ||
-        l.name == "UDP")
+        l.name == "UDP" || l.name == "SecTag")
       continue;
     LayerText& t = out.emplace_back(l.name);
     if (l.name == "SACKETH" && sacketh) {
@@ -315,6 +315,8 @@ Expected<void, SynthesisError> add_transport_layers(
       continue;
     }
     if (auto r = t.add_script_fields(l, symbols); !r) return r;
+    // The engine's SECH starts at epoch 1, the first a harness installs (section 19.4).
+    if (l.name == "SECH" && !gives(&l, "epoch")) t.add("epoch", "0x1");
     // On a UD connection a DETH's unnamed fields are the connection's.
     if (l.name == "DETH" && conn.qkey) {
       if (!gives(&l, "qkey")) t.add("qkey", hex(*conn.qkey));
@@ -340,6 +342,13 @@ Expected<void, SynthesisError> add_transport_layers(
     if (!gives(given, "padcount")) t.add("padcount", hex(pad));
   }
   if (pad > 0) out.emplace_back("Raw").add("load", "bytes(" + hex(pad) + ")");
+  // A secure packet (a SECH layer: SX set) ends in its tag, after payload and pad, whether
+  // the script writes SecTag or the builder adds a zero one (the session seals it later).
+  if (const Layer* tag = find(p, "SecTag")) {
+    if (auto r = out.emplace_back("SecTag").add_script_fields(*tag, symbols); !r) return r;
+  } else if (find(p, "SECH") != nullptr && !gives(find(p, "BTH"), "resv7")) {
+    out.emplace_back("SecTag");
+  }
   return {};
 }
 
