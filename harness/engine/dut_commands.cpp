@@ -626,6 +626,14 @@ void expect_state(const Command& c, TestContext& ctx) {
   const std::string want = a.name("state", "RTS");
   const std::string& got = reply->state;
   if (got != want) ctx.fail(a.pos("state"), "qp.state", want, got, "QP state differs");
+  // Section 18's mode, as query_qp reports it (MR-EX-10: fixed from RTR until RESET).
+  if (!a.has("ext_mode")) return;
+  const std::string mode = a.name("ext_mode", "EXT");
+  if (reply->ext_mode != mode) {
+    ctx.fail(a.pos("ext_mode"), "qp.ext_mode", mode, reply->ext_mode.value_or("none"),
+             reply->ext_mode ? "the QP's extension mode differs"
+                             : "query_qp reports no attrs.ext_mode: the DUT has no Part II");
+  }
 }
 
 void modify_qp(const Command& c, TestContext& ctx) {

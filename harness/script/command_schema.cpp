@@ -22,6 +22,7 @@ constexpr std::array<std::string_view, 1> kWaitConditions{"idle"};
 // What management may set an EV to (spec section 25.1); ASSUMED_BAD is the device's finding.
 constexpr std::array<std::string_view, 2> kManagedEvStates{"GOOD", "DENIED"};
 constexpr std::array<std::string_view, 3> kEvStates{"GOOD", "ASSUMED_BAD", "DENIED"};
+constexpr std::array<std::string_view, 2> kExtModes{"EXT", "BASE"};  // query_qp attrs.ext_mode
 
 // Words whose lists live in reference/transport (verbs_names.h) are filled in at first use:
 // a span over a function's result cannot be constant-initialised.
@@ -158,7 +159,7 @@ constexpr Arg kTesterExpectCompletion[] = {word("status", Vocabulary::kWcStatus)
 constexpr Arg kArmCq[] = {number("solicited_only", 1)};
 constexpr Arg kCqEvent[] = {number("window")};
 constexpr Arg kExpectCounter[] = {required({"name", K::kText}), required(number("delta"))};
-constexpr Arg kExpectState[] = {word("state", Vocabulary::kQpState)};
+constexpr Arg kExpectState[] = {word("state", Vocabulary::kQpState), word("ext_mode", kExtModes)};
 constexpr Arg kSetEvState[] = {required(number("ev", k16)),
                                required(word("state", kManagedEvStates))};
 constexpr Arg kExpectEvState[] = {required(number("ev", k16)), required(word("state", kEvStates))};

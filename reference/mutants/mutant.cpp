@@ -476,6 +476,12 @@ constexpr std::array kTable{
                "enables SECURE on a QP that has keys although the peer's MXCAP lacks it"},
     MutantInfo{M::kExtSecureRekeyLimitIgnored, "ext-secure-rekey-limit-ignored", "MR-SE-08",
                "sends under one epoch past N_SE_REKEY_PACKETS although the next key is installed"},
+    MutantInfo{M::kExtIcrcSkipsExtHeaders, "ext-icrc-skips-ext-headers", "MR-EX-08",
+               "computes an Ext packet's ICRC with the headers between the BTH and the payload "
+               "(MXH, RETH, AETH, SACKETH, ...) left out, as zeros"},
+    MutantInfo{M::kExtModeDroppedOnModify, "ext-mode-dropped-on-modify", "MR-EX-10",
+               "takes the peer block from each modify_qp that changes the state: a later "
+               "transition without one leaves extension mode before RESET"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

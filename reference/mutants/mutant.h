@@ -262,6 +262,8 @@ enum class Mutant : uint8_t {
   kExtSecureSxIgnored,
   kExtSecureByKeysAlone,
   kExtSecureRekeyLimitIgnored,
+  kExtIcrcSkipsExtHeaders,
+  kExtModeDroppedOnModify,
   kCount,
 };
 

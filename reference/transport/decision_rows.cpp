@@ -18,6 +18,7 @@ constexpr DecisionRow<FramingDecisions> kFramingRows[] = {
     {Mutant::kBecnOnData, &FramingDecisions::becn_only_on_cnp, false},
     {Mutant::kPadBytesNonzero, &FramingDecisions::pad_bytes_zero, false},
     {Mutant::kIcrcWrongByteOrder, &FramingDecisions::icrc_little_endian_on_wire, false},
+    {Mutant::kExtIcrcSkipsExtHeaders, &FramingDecisions::icrc_covers_ext_headers, false},
 };
 
 constexpr DecisionRow<ReceiveDecisions> kReceiveRows[] = {
@@ -271,6 +272,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSecureSxIgnored, &ExtensionDecisions::secure_refuses_sx_without_secure, false},
     {Mutant::kExtSecureByKeysAlone, &ExtensionDecisions::secure_needs_both_blocks, false},
     {Mutant::kExtSecureRekeyLimitIgnored, &ExtensionDecisions::secure_rekeys_at_limit, false},
+    {Mutant::kExtModeDroppedOnModify, &ExtensionDecisions::keeps_ext_mode_until_reset, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -271,6 +271,9 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrSecureRotate) qp.ext->secure_tx->request_rotation();
   if ((mask & kAttrState) && qp.attr.state == QpState::kInit && to == QpState::kRtr) {
     if (auto ok = enter_ext_mode(qp); !ok) return ok;
+  } else if (qp.ext && (mask & kAttrState) && to != QpState::kReset && !(mask & kAttrPeerMxcap) &&
+             !decide_.extension.keeps_ext_mode_until_reset) {
+    qp.ext.reset();  // the ext-mode-dropped-on-modify mutant (MR-EX-10)
   }
   // The sender's records start at sq_psn, which RTR to RTS sets; their parameters are the
   // ones the QP got when it entered Ext mode.

@@ -147,6 +147,7 @@ struct ExtensionDecisions {
   Decision secure_refuses_sx_without_secure{true};  // MR-SE-13: SX = 1, no SECURE
   Decision secure_needs_both_blocks{true};          // MR-SE-01: SECURE in both MXCAPs
   Decision secure_rekeys_at_limit{true};            // MR-SE-08: N_SE_REKEY_PACKETS
+  Decision keeps_ext_mode_until_reset{true};        // MR-EX-10
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

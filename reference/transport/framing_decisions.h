@@ -22,6 +22,7 @@ struct FramingDecisions {
   Decision becn_only_on_cnp{true};
   Decision pad_bytes_zero{true};
   Decision icrc_little_endian_on_wire{true};
+  Decision icrc_covers_ext_headers{true};  // MR-EX-08: MXH, SACKETH and the rest
 
   static std::span<const DecisionRow<FramingDecisions>> rows();
   bool operator==(const FramingDecisions&) const = default;

@@ -5,6 +5,7 @@
 #include "reference/transport/ext/secure_frame.h"
 #include "reference/wire/frame_builder.h"
 #include "reference/wire/header_sizes.h"
+#include "reference/wire/icrc.h"
 #include "reference/wire/opcode.h"
 
 namespace mr::transport {
@@ -62,6 +63,30 @@ std::vector<uint8_t> PacketFactory::finish(const wire::RocePacket& p) {
   return frame;
 }
 
+namespace {
+
+// The broken ICRC of the ext-icrc-skips-ext-headers mutant: computed with every header
+// between the BTH and the payload zeroed.
+void icrc_without_ext_headers(const wire::RocePacket& p, std::vector<uint8_t>& frame) {
+  const auto* info = wire::opcode_info(p.bth.opcode.value(), p.bth.header_set());
+  if (info == nullptr || frame.size() < wire::kIcrcSize) return;
+  const size_t l3 = wire::Ether::kSize + (p.vlan ? wire::Dot1Q::kSize : 0);
+  const size_t ip_header =
+      std::holds_alternative<wire::Ipv4>(p.ip) ? (frame[l3] & 0x0fU) * 4U : wire::Ipv6::kSize;
+  const size_t bth_end = l3 + ip_header + wire::Udp::kSize + wire::kBthSize;
+  const size_t icrc_at = frame.size() - wire::kIcrcSize;
+  if (bth_end + info->header_bytes() > icrc_at) return;
+  std::vector<uint8_t> covered(frame.begin() + static_cast<std::ptrdiff_t>(l3),
+                               frame.begin() + static_cast<std::ptrdiff_t>(icrc_at));
+  std::fill_n(covered.begin() + static_cast<std::ptrdiff_t>(bth_end - l3), info->header_bytes(),
+              uint8_t{0});
+  const uint32_t icrc = wire::IcrcCalculator::icrc(covered);
+  for (size_t i = 0; i < wire::kIcrcSize; ++i)
+    frame[icrc_at + i] = static_cast<uint8_t>(icrc >> (24 - 8 * i));
+}
+
+}  // namespace
+
 bool PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>& frame,
                                 wire::PayloadPieces pieces, ext::SecureTransmitter* secure) {
   wire::RocePacket p = in;
@@ -91,6 +116,9 @@ bool PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>
     if (const auto at = ext::secure_layout(frame, p))
       ext::seal_frame(frame, *at, *key->gcm, key->salt, key->sech.pn.value());
   }
+  // The ext-icrc-skips-ext-headers mutant (MR-EX-08); read for Ext packets only, so that
+  // base tests do not reach it.
+  if (p.bth.is_ext() && !decide_.icrc_covers_ext_headers) icrc_without_ext_headers(p, frame);
   if (!decide_.icrc_little_endian_on_wire) {
     std::swap(frame[frame.size() - 4], frame[frame.size() - 1]);
     std::swap(frame[frame.size() - 3], frame[frame.size() - 2]);
