@@ -71,11 +71,33 @@ void check_values(const script::Command& c, TestContext& ctx) {
   const auto a = value_of(lhs, ctx, "check");
   const auto b = value_of(rhs, ctx, "check");
   if (!a || !b) return;
-  const bool equal = c.name == "equal";
-  if ((*a == *b) == equal) return;
-  ctx.fail(c.pos, "check", shown(lhs, *a) + (equal ? " == " : " != ") + shown(rhs, *b),
-           equal ? "they differ" : "they are equal",
-           std::string("check: ") + (equal ? "the values differ" : "the values are equal"));
+  struct Relation {
+    std::string_view name;
+    const char* symbol;
+    bool (*holds)(uint64_t, uint64_t);
+    const char* otherwise;
+    const char* message;
+  };
+  static constexpr Relation kRelations[] = {
+      {"equal", " == ", [](uint64_t x, uint64_t y) { return x == y; }, "they differ",
+       "the values differ"},
+      {"differ", " != ", [](uint64_t x, uint64_t y) { return x != y; }, "they are equal",
+       "the values are equal"},
+      {"at_most", " <= ", [](uint64_t x, uint64_t y) { return x <= y; }, "the first is larger",
+       "the comparison is false"},
+      {"at_least", " >= ", [](uint64_t x, uint64_t y) { return x >= y; }, "the first is smaller",
+       "the comparison is false"},
+      {"below", " < ", [](uint64_t x, uint64_t y) { return x < y; }, "the first is not smaller",
+       "the comparison is false"},
+      {"above", " > ", [](uint64_t x, uint64_t y) { return x > y; }, "the first is not larger",
+       "the comparison is false"},
+  };
+  for (const Relation& r : kRelations) {
+    if (c.name != r.name) continue;
+    if (r.holds(*a, *b)) return;
+    return ctx.fail(c.pos, "check", shown(lhs, *a) + r.symbol + shown(rhs, *b), r.otherwise,
+                    std::string("check: ") + r.message);
+  }
 }
 
 }  // namespace mr::engine

@@ -103,6 +103,7 @@ class Runner {
             : std::nullopt;
     if (!line.time.any) ctx_.port.wait_until(nominal);
     const uint64_t sent = ctx_.port.inject(frame);
+    last_injected_ns_ = sent;
     // A real-time bed sends late (scheduling, poll() wake-ups); the embedded DUT's virtual
     // clock never does. A timer the DUT started earlier then fires "early" relative to this
     // packet by exactly the lateness, so the next window's lower bound moves by it; beyond
@@ -316,7 +317,7 @@ class Runner {
                     "; actual packet: " + frame_summary(f->bytes) + after,
                 expected_json(line.packet, ctx_.symbols), wire::to_json(*roce), just_recorded());
     }
-    remember(*roce);
+    remember(*roce, f->t_ns);
   }
 
   // Section 19.4: a secure connection's DUT packet is judged (SX, SECH, PN, both tags) and
@@ -343,7 +344,7 @@ class Runner {
     check_not_early(line, f.t_ns, earliest);
     check_not_before(line, f.t_ns, anchor_ns, seen);
     check_source_port(line.pos, roce);
-    remember(roce);
+    remember(roce, f.t_ns);
   }
 
   // `not_before S`: the packet `count` packets after the anchor came no sooner than S after
@@ -383,15 +384,22 @@ class Runner {
 
   // `last.psn`, `last.msn`, `last.opcode`, `last.sport`, and of an Ext packet `last.ev`,
   // `last.plane`, `last.tx_ts`: the packet the latest `>` line matched, for the lines after
-  // it (an ACK for whatever PSN the DUT chose to request one on; the EV it chose).
-  void remember(const wire::DecodedRoce& roce) {
+  // it (an ACK for whatever PSN the DUT chose to request one on; the EV it chose). An Ext
+  // ACK's `last.service_time` (SACKETH, units of 64 ns), and `last.gap_ns`: from the tester's
+  // latest `<` packet to this one's arrival, which bounds the time the DUT held it.
+  void remember(const wire::DecodedRoce& roce, uint64_t t_ns) {
     ctx_.symbols.set("last.psn", roce.packet.bth.psn.value());
     ctx_.symbols.set("last.opcode", roce.packet.bth.opcode.value());
     ctx_.symbols.set("last.sport", roce.packet.udp.sport);
     // A packet without an AETH has no MSN, one without an MXH (an ACK: its EV is its UDP
     // source port) none of these: a stale value from an earlier packet would be read as its.
-    for (const char* name : {"last.msn", "last.ev", "last.plane", "last.tx_ts"})
+    for (const char* name :
+         {"last.msn", "last.ev", "last.plane", "last.tx_ts", "last.service_time", "last.gap_ns"})
       ctx_.symbols.erase(name);
+    if (roce.packet.sacketh)
+      ctx_.symbols.set("last.service_time", roce.packet.sacketh->service_time.value());
+    if (last_injected_ns_ && t_ns >= *last_injected_ns_)
+      ctx_.symbols.set("last.gap_ns", t_ns - *last_injected_ns_);
     if (roce.packet.aeth) ctx_.symbols.set("last.msn", roce.packet.aeth->msn.value());
     if (const auto& mxh = roce.packet.mxh) {
       ctx_.symbols.set("last.ev", mxh->ev.value());
@@ -498,6 +506,7 @@ class Runner {
 
   TestContext& ctx_;
   ExchangeRecorder& rec_;
+  std::optional<uint64_t> last_injected_ns_;    // the tester's latest `<` packet (last.gap_ns)
   std::optional<uint64_t> last_dut_packet_ns_;  // when the latest `>` line's packet came
 };
 

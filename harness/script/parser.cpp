@@ -150,8 +150,8 @@ void ScriptParser::binding(LineParser& p, const Token& first) {
   end_of_line(p, std::move(c));
 }
 
-// `check EXPR == EXPR`, `check EXPR != EXPR`, `check distinct [EXPR, ...]` (all differ),
-// `check at_least N distinct [EXPR, ...]` (N of them do): an assertion on values the
+// `check EXPR == EXPR`, `!=`, `<`, `<=`, `>`, `>=` (unsigned), `check distinct [EXPR, ...]` (all
+// differ), `check at_least N distinct [EXPR, ...]` (N of them do): an assertion on values the
 // exchange has shown (last.ev, a `let` name), a failure when false.
 void ScriptParser::assertion(LineParser& p, const Token& first) {
   p.next();
@@ -185,15 +185,29 @@ void ScriptParser::assertion(LineParser& p, const Token& first) {
   Expr lhs = p.expression();
   if (p.failed()) return;
   const Token& op = p.peek();
-  const bool equal = p.at_punct("=") && p.at_punct("=", 1);
-  const bool differ = p.at_punct("!") && p.at_punct("=", 1);
-  if (!equal && !differ) {
-    p.error(op, "expected '==' or '!=' in 'check A == B', got " + describe(op));
+  // The comparison, by its one or two punctuation tokens.
+  struct Comparison {
+    const char* first;
+    const char* second;  // "" for a one-token operator
+    const char* name;
+  };
+  static constexpr Comparison kComparisons[] = {{"=", "=", "equal"},   {"!", "=", "differ"},
+                                                {"<", "=", "at_most"}, {">", "=", "at_least"},
+                                                {"<", "", "below"},    {">", "", "above"}};
+  const Comparison* found = nullptr;
+  for (const Comparison& k : kComparisons) {
+    if (!p.at_punct(k.first)) continue;
+    if (*k.second != '\0' && !p.at_punct(k.second, 1)) continue;
+    found = &k;
+    break;
+  }
+  if (found == nullptr) {
+    p.error(op, "expected ==, !=, <, <=, > or >= in 'check A == B', got " + describe(op));
     return;
   }
   p.next();
-  p.next();
-  c.name = equal ? "equal" : "differ";
+  if (*found->second != '\0') p.next();
+  c.name = found->name;
   c.args.push_back({"lhs", lhs_at, std::move(lhs)});
   c.args.push_back({"rhs", p.peek().pos, p.expression()});
   end_of_line(p, std::move(c));

@@ -230,6 +230,25 @@ TEST(Parser, LetBindsAScriptNameAndCheckComparesValues) {
   EXPECT_EQ(distinct.args.at(0).value.items.size(), 3U);
 }
 
+TEST(Parser, CheckOrdersValuesWithLessAndGreaterComparisons) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\n"
+      "check last.service_time * 64 <= last.gap_ns + 10000\ncheck e1 >= 7\ncheck e1 < 8\n"
+      "check e1 > 6\n",
+      "t.mrt");
+  ASSERT_TRUE(r.diagnostics.empty()) << r.diagnostics.front().to_string();
+  const char* names[] = {"at_most", "at_least", "below", "above"};
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& c = std::get<Command>(r.script.statements[i]);
+    EXPECT_EQ(c.actor, "check");
+    EXPECT_EQ(c.name, names[i]);
+  }
+  auto bad = parse_script("# tp: X\n# clause: C\n# purpose: p\ncheck e1 =< 7\n", "t.mrt");
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_NE(bad.diagnostics.front().message.find("expected ==, !=, <, <=, > or >="),
+            std::string::npos);
+}
+
 TEST(Parser, LetAndCheckRefuseWhatTheyCannotMean) {
   auto r = parse_script(
       "# tp: X\n# clause: C\n# purpose: p\nlet E1 = 3\nlet last.ev = 3\nlet x 3\n"
@@ -241,7 +260,7 @@ TEST(Parser, LetAndCheckRefuseWhatTheyCannotMean) {
   EXPECT_NE(messages[0].find("t.mrt:4:5: let: 'E1' reads as"), std::string::npos);
   EXPECT_NE(messages[1].find("t.mrt:5:5: let: 'last.ev'"), std::string::npos);
   EXPECT_NE(messages[2].find("t.mrt:6:5: expected 'let NAME = EXPR'"), std::string::npos);
-  EXPECT_NE(messages[3].find("t.mrt:7:10: expected '==' or '!='"), std::string::npos);
+  EXPECT_NE(messages[3].find("t.mrt:7:10: expected ==, !=, <, <=, > or >="), std::string::npos);
   EXPECT_NE(messages[4].find("check distinct: the list needs at least two values"),
             std::string::npos);
   EXPECT_NE(messages[5].find("t.mrt:9:11: expected end of line"), std::string::npos);

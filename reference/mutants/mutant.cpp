@@ -482,6 +482,8 @@ constexpr std::array kTable{
     MutantInfo{M::kExtModeDroppedOnModify, "ext-mode-dropped-on-modify", "MR-EX-10",
                "takes the peer block from each modify_qp that changes the state: a later "
                "transition without one leaves extension mode before RESET"},
+    MutantInfo{M::kExtServiceTimeZero, "ext-service-time-zero", "MR-SC-08",
+               "reports a SACKETH service time of 0 however long the ACK waited"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

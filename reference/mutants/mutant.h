@@ -264,6 +264,7 @@ enum class Mutant : uint8_t {
   kExtSecureRekeyLimitIgnored,
   kExtIcrcSkipsExtHeaders,
   kExtModeDroppedOnModify,
+  kExtServiceTimeZero,
   kCount,
 };
 

@@ -273,6 +273,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSecureByKeysAlone, &ExtensionDecisions::secure_needs_both_blocks, false},
     {Mutant::kExtSecureRekeyLimitIgnored, &ExtensionDecisions::secure_rekeys_at_limit, false},
     {Mutant::kExtModeDroppedOnModify, &ExtensionDecisions::keeps_ext_mode_until_reset, false},
+    {Mutant::kExtServiceTimeZero, &ExtensionDecisions::reports_service_time, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

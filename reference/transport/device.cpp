@@ -420,6 +420,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   // The mutants of the receiver's ACK policy (section 21.1).
   if (!decide_.extension.acks_every_n) parameters.acks.every = ~uint32_t{0};
   if (!decide_.extension.answers_awaited_ar) parameters.acks.answers_awaited_ar = false;
+  if (!decide_.extension.reports_service_time) parameters.acks.reports_service_time = false;
   return parameters;
 }
 

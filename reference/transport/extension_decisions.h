@@ -148,6 +148,7 @@ struct ExtensionDecisions {
   Decision secure_needs_both_blocks{true};          // MR-SE-01: SECURE in both MXCAPs
   Decision secure_rekeys_at_limit{true};            // MR-SE-08: N_SE_REKEY_PACKETS
   Decision keeps_ext_mode_until_reset{true};        // MR-EX-10
+  Decision reports_service_time{true};              // MR-SC-08
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

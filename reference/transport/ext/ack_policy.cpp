@@ -58,7 +58,9 @@ wire::Sacketh AckPolicy::build(const ReceivedPsnWindow& window, SackCursor& curs
   s.ce_count = ce_since_ack_;
   // Units of 64 ns, saturating.
   const uint64_t waited = now_ns > t.arrived_ns ? now_ns - t.arrived_ns : 0;
-  s.service_time = static_cast<uint16_t>(std::min<uint64_t>(waited / 64, 0xffff));
+  s.service_time = parameters_.reports_service_time
+                       ? static_cast<uint16_t>(std::min<uint64_t>(waited / 64, 0xffff))
+                       : 0;
   s.ts_echo = t.tx_timestamp.value_or(0);
   s.sack_offset = report.offset;
   // This ACK tells the sender about the awaited AR packet if it reaches it.

@@ -34,6 +34,9 @@ struct AckParameters {
   // The packet that moves the cumulative PSN past an AR = 1 packet answered early is a
   // trigger of its own (MR-SA-30); only the ext-awaited-ar-ack-delayed mutant waits.
   bool answers_awaited_ar = true;
+  // MR-SC-08: the SACKETH service time is the time the trigger waited; only the
+  // ext-service-time-zero mutant reports 0.
+  bool reports_service_time = true;
 };
 
 // An accepted or duplicate data packet, as the ACK echoes it.
