@@ -166,6 +166,7 @@ Frame ext_ack(uint32_t psn, uint8_t syndrome = wire::kSyndromeAck) {
   Frame f = ack(psn, 1, syndrome);
   f.p.bth.version = wire::kExtVersion;
   f.p.sacketh = wire::Sacketh{};
+  f.p.sacketh->mpr = 8;  // the window ext=1 offers (MR-SA-09: never 0)
   return f;
 }
 
@@ -419,6 +420,11 @@ std::vector<Row> rows() {
                                 f.p.atomic_ack_eth = wire::AtomicAckEth{0};
                               }),
                          {});
+       }},
+      {"ext-window", "MR-SA-09", 2,  // MPR 8 then 1: the right edge moves back by 895 PSNs
+       [](bool b) {
+         return exchange(b, {ext_ack(5)}, ext_ack(6),
+                         with(ext_ack(6), [](Frame& f) { f.p.sacketh->mpr = 1; }), {ext_ack(7)});
        }},
       {"cnp-pacing", "MR-CC-03", 3,  // a CNP 10 us after the one before
        [](bool b) {

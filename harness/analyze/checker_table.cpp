@@ -73,6 +73,8 @@ constexpr std::array kTable{
                  HeaderScope::kExt},
     CheckerEntry{"ext-nak", "MR-NK-01", make_ext_nak_checker, responses_with_aeth,
                  HeaderScope::kEveryVersion},
+    CheckerEntry{"ext-window", "MR-SA-09", make_ext_window_checker, responses_with_aeth,
+                 HeaderScope::kExt},
 };
 
 }  // namespace

@@ -32,5 +32,6 @@ std::unique_ptr<Checker> make_cnp_format_checker();      // MR-CC-01
 std::unique_ptr<Checker> make_cnp_pacing_checker();      // MR-CC-03
 std::unique_ptr<Checker> make_ext_entropy_checker();     // MR-MU-02/03
 std::unique_ptr<Checker> make_ext_nak_checker();         // MR-NK-01
+std::unique_ptr<Checker> make_ext_window_checker();      // MR-SA-09
 
 }  // namespace mr::analyze

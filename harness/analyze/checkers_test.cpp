@@ -79,7 +79,7 @@ struct Trace {
 
 using Clauses = std::vector<std::string>;
 
-TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 22u); }
+TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 23u); }
 
 // A packet of opcode `op` as the decoder gives it (extended headers exactly those the
 // opcode has) with as many fields wrong as one packet can hold, in a direction whose state
@@ -111,6 +111,7 @@ struct Provocation {
     if (info && info->has(wire::kReth)) p.reth = wire::Reth{0x1000, 7, 100000};
     if (info && info->has(wire::kAtomicEth)) p.atomic_eth = wire::AtomicEth{};
     if (info && info->has(wire::kAtomicAckEth)) p.atomic_ack_eth = wire::AtomicAckEth{};
+    if (info && info->has(wire::kSacketh)) p.sacketh = wire::Sacketh{};  // MPR 0 (MR-SA-09)
     if (info && info->is(wire::kPayload)) p.payload = payload_;
     p.pad = pad_;
     decoded.icrc_computed = p.icrc.value() + 1;

@@ -113,6 +113,10 @@ struct ResponderState {
   uint32_t pmtu_candidate = 0;
   bool cnp_seen = false;
   uint64_t last_cnp_ns = 0;
+  // An Ext receiver's window right edge, C + 128 x MPR, as its latest ACK or NAK
+  // advertised it (MR-SA-09).
+  bool window_edge_seen = false;
+  uint32_t window_edge = 0;
 };
 
 // Member order is for the cache: every packet reads the key, its side's state and the

@@ -27,12 +27,7 @@ Expected<std::vector<uint32_t>, std::string> evaluate_psn_list(const script::Exp
 }
 
 uint32_t cumulative_psn(const wire::Sacketh& sacketh, uint32_t bth_psn, bool from_bitmap) {
-  if (!from_bitmap) return bth_psn;
-  const uint32_t ref = sacketh.sack_ref.value();
-  const uint32_t from = (ref - sacketh.bitmap_base().value()) & wire::kPsnMask;
-  uint32_t run = 0;
-  while (from + run < kBitmapBits && ((sacketh.bitmap.value() >> (from + run)) & 1) != 0) ++run;
-  return (ref - 1 + run) & wire::kPsnMask;
+  return sacketh.cumulative(bth_psn, from_bitmap).value();
 }
 
 bool at_or_before(uint32_t psn, uint32_t cumulative) {

@@ -484,6 +484,10 @@ constexpr std::array kTable{
                "transition without one leaves extension mode before RESET"},
     MutantInfo{M::kExtServiceTimeZero, "ext-service-time-zero", "MR-SC-08",
                "reports a SACKETH service time of 0 however long the ACK waited"},
+    MutantInfo{M::kExtMprZero, "ext-mpr-zero", "MR-SA-09", "advertises an MPR of 0 in every ACK"},
+    MutantInfo{M::kExtWindowShrinks, "ext-window-shrinks", "MR-SA-09",
+               "advertises one MPR unit less in each ACK (down to 1), so the window's right "
+               "edge moves backwards"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

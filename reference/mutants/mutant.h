@@ -265,6 +265,8 @@ enum class Mutant : uint8_t {
   kExtIcrcSkipsExtHeaders,
   kExtModeDroppedOnModify,
   kExtServiceTimeZero,
+  kExtMprZero,
+  kExtWindowShrinks,
   kCount,
 };
 

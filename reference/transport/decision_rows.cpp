@@ -274,6 +274,8 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSecureRekeyLimitIgnored, &ExtensionDecisions::secure_rekeys_at_limit, false},
     {Mutant::kExtModeDroppedOnModify, &ExtensionDecisions::keeps_ext_mode_until_reset, false},
     {Mutant::kExtServiceTimeZero, &ExtensionDecisions::reports_service_time, false},
+    {Mutant::kExtMprZero, &ExtensionDecisions::advertises_mpr, false},
+    {Mutant::kExtWindowShrinks, &ExtensionDecisions::keeps_window_edge, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

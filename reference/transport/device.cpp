@@ -421,6 +421,8 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.acks_every_n) parameters.acks.every = ~uint32_t{0};
   if (!decide_.extension.answers_awaited_ar) parameters.acks.answers_awaited_ar = false;
   if (!decide_.extension.reports_service_time) parameters.acks.reports_service_time = false;
+  if (!decide_.extension.advertises_mpr) parameters.acks.advertises_mpr = false;
+  if (!decide_.extension.keeps_window_edge) parameters.acks.keeps_window = false;
   return parameters;
 }
 

@@ -149,6 +149,8 @@ struct ExtensionDecisions {
   Decision secure_rekeys_at_limit{true};            // MR-SE-08: N_SE_REKEY_PACKETS
   Decision keeps_ext_mode_until_reset{true};        // MR-EX-10
   Decision reports_service_time{true};              // MR-SC-08
+  Decision advertises_mpr{true};                    // MR-SA-09: never 0
+  Decision keeps_window_edge{true};                 // MR-SA-09: the right edge never moves back
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

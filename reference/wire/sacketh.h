@@ -52,6 +52,17 @@ struct Sacketh {
   constexpr int16_t signed_offset() const { return static_cast<int16_t>(sack_offset.value()); }
   // B = (sack_ref + O) mod 2^24: the PSN that bit 0 stands for.
   constexpr u24 bitmap_base() const { return sack_ref.value() + signed_offset(); }
+  // The cumulative PSN C an ACK or NAK reports: an ACK's BTH PSN; for a NAK or an
+  // ATOMIC_ACKNOWLEDGE (`from_bitmap`), whose BTH PSN names another packet, R - 1 plus the
+  // run of received PSNs the bitmap shows from R (section 19.3).
+  constexpr u24 cumulative(u24 bth_psn, bool from_bitmap) const {
+    if (!from_bitmap) return bth_psn;
+    const uint32_t ref = sack_ref.value();
+    const uint32_t from = u24(ref - bitmap_base().value()).value();
+    uint32_t run = 0;
+    while (from + run < 64 && ((bitmap.value() >> (from + run)) & 1) != 0) ++run;
+    return ref - 1 + run;
+  }
   // Whether the bitmap says `psn` was received (false for PSNs it does not cover).
   constexpr bool acknowledges(u24 psn) const {
     const uint32_t i = u24(psn.value() - bitmap_base().value()).value();

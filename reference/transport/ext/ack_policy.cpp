@@ -55,6 +55,10 @@ wire::Sacketh AckPolicy::build(const ReceivedPsnWindow& window, SackCursor& curs
   s.ev_echo = t.ev;
   s.plane_echo = t.plane;
   s.mpr = window.mpr();
+  if (!parameters_.keeps_window)
+    s.mpr =
+        static_cast<uint8_t>(std::max<int>(1, window.mpr() - static_cast<int>(acks_built_++ % 8)));
+  if (!parameters_.advertises_mpr) s.mpr = 0;
   s.ce_count = ce_since_ack_;
   // Units of 64 ns, saturating.
   const uint64_t waited = now_ns > t.arrived_ns ? now_ns - t.arrived_ns : 0;

@@ -37,6 +37,10 @@ struct AckParameters {
   // MR-SC-08: the SACKETH service time is the time the trigger waited; only the
   // ext-service-time-zero mutant reports 0.
   bool reports_service_time = true;
+  // MR-SA-09: the MPR the receiver grants; only mutants advertise 0 (ext-mpr-zero) or one
+  // unit less in each ACK (ext-window-shrinks).
+  bool advertises_mpr = true;
+  bool keeps_window = true;
 };
 
 // An accepted or duplicate data packet, as the ACK echoes it.
@@ -79,8 +83,9 @@ class AckPolicy {
   std::optional<uint64_t> oldest_unanswered_ns_;
   uint32_t accepted_since_ack_ = 0;
   uint32_t ce_since_ack_ = 0;
-  bool immediate_ = false;  // AR, probe or adaptive CE among the unanswered
-  bool ara_ = false;        // the trigger carried AR
+  uint32_t acks_built_ = 0;  // for the ext-window-shrinks mutant
+  bool immediate_ = false;   // AR, probe or adaptive CE among the unanswered
+  bool ara_ = false;         // the trigger carried AR
   bool beyond_window_ = false;
   // The newest AR packet whose ACK reported a cumulative PSN before it.
   std::optional<uint32_t> awaited_ar_psn_;
