@@ -426,6 +426,16 @@ std::vector<Row> rows() {
          return exchange(b, {ext_ack(5)}, ext_ack(6),
                          with(ext_ack(6), [](Frame& f) { f.p.sacketh->mpr = 1; }), {ext_ack(7)});
        }},
+      {"ext-sack-offset", "MR-SA-18", 3,  // offset 8 when the newest PSN is within R + 63
+       [](bool b) {
+         return exchange(b, {ext_send_only(5, 0xc105), ext_send_only(20, 0xc105)}, ext_ack(5),
+                         with(ext_ack(5),
+                              [](Frame& f) {
+                                f.p.sacketh->sack_ref = 0;
+                                f.p.sacketh->sack_offset = 8;
+                              }),
+                         {ext_ack(20)});
+       }},
       {"cnp-pacing", "MR-CC-03", 3,  // a CNP 10 us after the one before
        [](bool b) {
          return exchange(b, {cnp(0), cnp(60'000)}, cnp(60'000), cnp(10'000),

@@ -75,6 +75,8 @@ constexpr std::array kTable{
                  HeaderScope::kEveryVersion},
     CheckerEntry{"ext-window", "MR-SA-09", make_ext_window_checker, responses_with_aeth,
                  HeaderScope::kExt},
+    CheckerEntry{"ext-sack-offset", "MR-SA-18", make_ext_sack_offset_checker, nullptr,
+                 HeaderScope::kExt},
 };
 
 }  // namespace

@@ -79,7 +79,7 @@ struct Trace {
 
 using Clauses = std::vector<std::string>;
 
-TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 23u); }
+TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 24u); }
 
 // A packet of opcode `op` as the decoder gives it (extended headers exactly those the
 // opcode has) with as many fields wrong as one packet can hold, in a direction whose state

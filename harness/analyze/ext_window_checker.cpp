@@ -1,10 +1,10 @@
 // MR-SA-09: an Ext receiver never advertises an MPR of 0 and never moves the right edge of
 // its window (cumulative PSN + 128 x MPR, modulo 2^24) backwards, ACK after ACK. The
 // cumulative PSN is an ACK's BTH PSN, a NAK's or an ATOMIC_ACKNOWLEDGE's the one its bitmap
-// shows (section 19.3). ACKs are taken in capture order: a capture taken where a fabric
-// reorders them can show an older edge after a newer one.
+// shows (section 19.3; ext_cumulative.h). ACKs are taken in capture order: a capture taken where a
+// fabric reorders them can show an older edge after a newer one.
 #include "harness/analyze/checkers.h"
-#include "reference/wire/aeth_syndrome.h"
+#include "harness/analyze/ext_cumulative.h"
 #include "reference/wire/psn.h"
 
 namespace mr::analyze {
@@ -24,16 +24,17 @@ class ExtWindowChecker final : public Checker {
       });
       return;
     }
-    const bool from_bitmap =
-        !wire::is_ack(c.p.aeth->syndrome.value()) || c.p.bth.opcode == wire::kOpRcAtomicAcknowledge;
-    const uint32_t cumulative = s.cumulative(c.p.bth.psn, from_bitmap).value();
+    // Judged with the latest edge the ACK can mean, remembered as the earliest, so that an
+    // uncertain cumulative PSN never makes a conformant receiver look wrong.
+    const CumulativeRange c_range = ext_cumulative_psn(c);
+    const uint32_t cumulative = c_range.latest;
     const uint32_t edge = (cumulative + kMprUnit * mpr) & wire::kPsnMask;
     ResponderState& r = c.dir.resp;
     const uint32_t before = r.window_edge;
     const bool backwards = r.window_edge_seen && wire::psn_diff(edge, before) < 0;
     r.window_edge_seen = true;
     if (!backwards) {
-      r.window_edge = edge;
+      r.window_edge = (c_range.earliest + kMprUnit * mpr) & wire::kPsnMask;
       return;
     }
     report_lazily(sink, c, "MR-SA-09", [edge, before, cumulative, mpr] {

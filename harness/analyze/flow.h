@@ -82,6 +82,9 @@ struct RequesterState {
   size_t reads_at = 0;
   size_t reissues = 0;  // entries of `reads` that are reissues (MR-RT-05)
   size_t atomics_at = 0;
+  // The newest Ext request PSN this direction has carried (MR-SA-18: what the receiver got).
+  bool ext_top_seen = false;
+  uint32_t ext_top = 0;
   // Last: most packets do not read the rings, so the fields above share fewer cache lines.
   std::array<PendingRequest, kPendingReads> reads{};
   std::array<PendingRequest, kPendingReads> atomics{};

@@ -488,6 +488,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtWindowShrinks, "ext-window-shrinks", "MR-SA-09",
                "advertises one MPR unit less in each ACK (down to 1), so the window's right "
                "edge moves backwards"},
+    MutantInfo{M::kExtSackBaseEarly, "ext-sack-base-early", "MR-SA-18",
+               "starts the bitmap of an ACK answering AR at its trigger, moving the SACK "
+               "offset off 0 while every PSN received is within the first 64"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -267,6 +267,7 @@ enum class Mutant : uint8_t {
   kExtServiceTimeZero,
   kExtMprZero,
   kExtWindowShrinks,
+  kExtSackBaseEarly,
   kCount,
 };
 

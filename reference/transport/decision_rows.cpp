@@ -276,6 +276,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtServiceTimeZero, &ExtensionDecisions::reports_service_time, false},
     {Mutant::kExtMprZero, &ExtensionDecisions::advertises_mpr, false},
     {Mutant::kExtWindowShrinks, &ExtensionDecisions::keeps_window_edge, false},
+    {Mutant::kExtSackBaseEarly, &ExtensionDecisions::offsets_only_beyond_64, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

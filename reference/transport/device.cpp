@@ -423,6 +423,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.reports_service_time) parameters.acks.reports_service_time = false;
   if (!decide_.extension.advertises_mpr) parameters.acks.advertises_mpr = false;
   if (!decide_.extension.keeps_window_edge) parameters.acks.keeps_window = false;
+  if (!decide_.extension.offsets_only_beyond_64) parameters.acks.ara_lookback = 0;
   return parameters;
 }
 

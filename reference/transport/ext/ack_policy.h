@@ -41,6 +41,9 @@ struct AckParameters {
   // unit less in each ACK (ext-window-shrinks).
   bool advertises_mpr = true;
   bool keeps_window = true;
+  // Section 21.1: an ACK answering AR reports its trigger and the 56 PSNs before it; the
+  // ext-sack-base-early mutant starts at the trigger itself (MR-SA-18).
+  uint32_t ara_lookback = 56;
 };
 
 // An accepted or duplicate data packet, as the ACK echoes it.

@@ -38,7 +38,11 @@ SackReport SackCursor::next(const ReceivedPsnWindow& w, std::optional<uint32_t> 
   const bool beyond_first_64 = top && psn_diff(*top, r.reference) >= 64;
   if (ara_trigger) {
     r.ara = true;
-    const uint32_t around = round_down_8(psn_add(*ara_trigger, -56));
+    uint32_t around = round_down_8(psn_add(*ara_trigger, -static_cast<int32_t>(ara_lookback_)));
+    // MR-SA-18: never a base after the window's right edge, C + 128 x MPR, even for a
+    // trigger beyond it (the NAK 0x67 of MR-NK-06 answers one).
+    const uint32_t edge = round_down_8(psn_add(w.cumulative(), 128 * int32_t{w.mpr()}));
+    if (psn_diff(around, edge) > 0) around = edge;
     if (psn_diff(around, r.reference) > 0) base = around;
   } else if (beyond_first_64) {
     if (cursor_ && psn_diff(*cursor_, r.reference) >= 0 && psn_diff(*cursor_, *top) <= 0)

@@ -35,11 +35,16 @@ struct SackReport {
 // The rotation cursor K of one Ext QP's receiver.
 class SackCursor {
  public:
+  // `ara_lookback`: how far before an AR trigger the bitmap starts (56, so the trigger and
+  // the 56 PSNs before it are reported); the ext-sack-base-early mutant gives 0.
+  explicit SackCursor(uint32_t ara_lookback = 56) : ara_lookback_(ara_lookback) {}
+
   // The report of the next ACK or NAK; `ara_trigger` is the PSN of the packet with AR = 1
   // (or the RESYNC) it answers, if it answers one.
   SackReport next(const ReceivedPsnWindow& window, std::optional<uint32_t> ara_trigger);
 
  private:
+  uint32_t ara_lookback_;
   std::optional<uint32_t> cursor_;  // K; none until a rotation moved it (K = R)
 };
 

@@ -39,6 +39,20 @@ TEST(SackCursor, AnAckRequestReportsTheTriggerAndThe56PsnsBeforeIt) {
   EXPECT_TRUE(r.ara);
 }
 
+// MR-SA-18: a trigger beyond the window (the PSN of a NAK 0x67) does not drag the base past
+// the window's right edge, C + 128 x MPR.
+TEST(SackCursor, AnAckRequestBeyondTheWindowKeepsTheBaseAtItsRightEdge) {
+  ReceivedPsnWindow w(0x200, 8);  // C = 0x1FF, right edge 0x1FF + 1024 = 0x5FF
+  SackCursor cursor;
+  const SackReport r = cursor.next(w, 0x8000);
+  EXPECT_EQ(r.reference, 0x200u);
+  EXPECT_EQ(r.base(), 0x5F8u);  // the edge rounded down to 8
+  EXPECT_EQ(r.bitmap, 0u);
+  SackCursor mutant(0);  // ext-sack-base-early: the base at the trigger itself
+  EXPECT_EQ(mutant.next(w, 0x208).base(), 0x208u);
+  EXPECT_EQ(SackCursor().next(w, 0x208).base(), 0x200u);
+}
+
 // Spec EX-R3: C = 0x288 and nothing after: reference 0x288, bitmap 0x1.
 TEST(SackCursor, ReportsPsnsAtOrBeforeTheCumulativePsnAsReceived) {
   ReceivedPsnWindow w(0x280, 8);
