@@ -491,6 +491,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtSackBaseEarly, "ext-sack-base-early", "MR-SA-18",
                "starts the bitmap of an ACK answering AR at its trigger, moving the SACK "
                "offset off 0 while every PSN received is within the first 64"},
+    MutantInfo{M::kExtSackNoRotation, "ext-sack-no-rotation", "MR-SA-19",
+               "starts every ordinary ACK's bitmap at the SACK reference, so holes beyond the "
+               "first 64 PSNs are never reported"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

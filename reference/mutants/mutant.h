@@ -268,6 +268,7 @@ enum class Mutant : uint8_t {
   kExtMprZero,
   kExtWindowShrinks,
   kExtSackBaseEarly,
+  kExtSackNoRotation,
   kCount,
 };
 

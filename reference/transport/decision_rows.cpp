@@ -277,6 +277,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtMprZero, &ExtensionDecisions::advertises_mpr, false},
     {Mutant::kExtWindowShrinks, &ExtensionDecisions::keeps_window_edge, false},
     {Mutant::kExtSackBaseEarly, &ExtensionDecisions::offsets_only_beyond_64, false},
+    {Mutant::kExtSackNoRotation, &ExtensionDecisions::rotates_sack_bitmap, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

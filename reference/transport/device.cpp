@@ -424,6 +424,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.advertises_mpr) parameters.acks.advertises_mpr = false;
   if (!decide_.extension.keeps_window_edge) parameters.acks.keeps_window = false;
   if (!decide_.extension.offsets_only_beyond_64) parameters.acks.ara_lookback = 0;
+  if (!decide_.extension.rotates_sack_bitmap) parameters.acks.rotates_bitmap = false;
   return parameters;
 }
 

@@ -122,7 +122,7 @@ struct ExtQpState {
         sent(sq_psn, parameters.sender),
         rto(parameters.rto),
         window(rq_psn, parameters.local_mpr),
-        cursor(parameters.acks.ara_lookback),
+        cursor(parameters.acks.ara_lookback, parameters.acks.rotates_bitmap),
         acks(ack_parameters(parameters, agreed)),
         binding(shared_receive_queue),
         resource_delay_ns(parameters.resource_delay_ns),

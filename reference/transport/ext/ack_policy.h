@@ -44,6 +44,7 @@ struct AckParameters {
   // Section 21.1: an ACK answering AR reports its trigger and the 56 PSNs before it; the
   // ext-sack-base-early mutant starts at the trigger itself (MR-SA-18).
   uint32_t ara_lookback = 56;
+  bool rotates_bitmap = true;  // MR-SA-19 (false for the ext-sack-no-rotation mutant)
 };
 
 // An accepted or duplicate data packet, as the ACK echoes it.

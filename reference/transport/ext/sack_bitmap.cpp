@@ -44,7 +44,7 @@ SackReport SackCursor::next(const ReceivedPsnWindow& w, std::optional<uint32_t> 
     const uint32_t edge = round_down_8(psn_add(w.cumulative(), 128 * int32_t{w.mpr()}));
     if (psn_diff(around, edge) > 0) around = edge;
     if (psn_diff(around, r.reference) > 0) base = around;
-  } else if (beyond_first_64) {
+  } else if (beyond_first_64 && rotates_) {
     if (cursor_ && psn_diff(*cursor_, r.reference) >= 0 && psn_diff(*cursor_, *top) <= 0)
       base = *cursor_;
     // The next rotation starts at the oldest hole past this bitmap, or back at R.

@@ -37,7 +37,9 @@ class SackCursor {
  public:
   // `ara_lookback`: how far before an AR trigger the bitmap starts (56, so the trigger and
   // the 56 PSNs before it are reported); the ext-sack-base-early mutant gives 0.
-  explicit SackCursor(uint32_t ara_lookback = 56) : ara_lookback_(ara_lookback) {}
+  // `rotates`: false only for the ext-sack-no-rotation mutant, whose bitmaps stay at R.
+  explicit SackCursor(uint32_t ara_lookback = 56, bool rotates = true)
+      : ara_lookback_(ara_lookback), rotates_(rotates) {}
 
   // The report of the next ACK or NAK; `ara_trigger` is the PSN of the packet with AR = 1
   // (or the RESYNC) it answers, if it answers one.
@@ -45,6 +47,7 @@ class SackCursor {
 
  private:
   uint32_t ara_lookback_;
+  bool rotates_;
   std::optional<uint32_t> cursor_;  // K; none until a rotation moved it (K = R)
 };
 

@@ -85,6 +85,8 @@ TEST(SackCursor, RotatesOverTheHolesInOrderThenStartsAgain) {
   bases.reserve(4);
   for (int i = 0; i < 4; ++i) bases.push_back(cursor.next(w, std::nullopt).base());
   EXPECT_EQ(bases, (std::vector<uint32_t>{0x100, 0x150, 0x1A0, 0x100}));
+  SackCursor stuck(56, /*rotates=*/false);  // the ext-sack-no-rotation mutant
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(stuck.next(w, std::nullopt).base(), 0x100u);
 }
 
 TEST(SackCursor, AnAckRequestLeavesTheRotationWhereItWas) {
