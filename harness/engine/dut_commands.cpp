@@ -666,6 +666,7 @@ void run_dut_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_completion") return expect_completion(c, ctx, false);
   if (c.name == "expect_no_completion") return expect_completion(c, ctx, true);
   if (c.name == "write_mem") return write_dut_mem(c, ctx);
+  if (c.name == "dereg_mr") return dereg_dut_mem(c, ctx);
   if (c.name == "fill_mem") return fill_dut_mem(c, ctx);
   if (c.name == "expect_mem") return expect_dut_mem(c, ctx);
   if (c.name == "expect_state") return expect_state(c, ctx);

@@ -88,6 +88,12 @@ void write_dut(TestContext& ctx, const script::Position& pos, const QpBinding& q
 
 }  // namespace
 
+void dereg_dut_mem(const Command& c, TestContext& ctx) {
+  QpBinding* qp = named_dut_qp(c, ctx);
+  if (qp == nullptr || ctx.aborted) return;
+  checked(ctx, c.pos, dut_client(ctx).dereg_mr(qp->lkey));
+}
+
 void write_dut_mem(const Command& c, TestContext& ctx) {
   Args a(c, ctx);
   QpBinding* qp = named_dut_qp(c, ctx);

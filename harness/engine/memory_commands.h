@@ -16,6 +16,9 @@
 namespace mr::engine {
 
 void write_dut_mem(const script::Command& c, TestContext& ctx);
+// dut dereg_mr A: the DUT deregisters A's memory region (a local error for work that still
+// needs it, MR-NF-14).
+void dereg_dut_mem(const script::Command& c, TestContext& ctx);
 void fill_dut_mem(const script::Command& c, TestContext& ctx);
 void expect_dut_mem(const script::Command& c, TestContext& ctx);
 void expect_tester_mem(const script::Command& c, TestContext& ctx);

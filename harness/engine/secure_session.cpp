@@ -18,8 +18,9 @@ SecurityAssociation example(bool to_dut, uint16_t epoch) {
   sa.epoch = epoch;
   for (size_t i = 0; i < sa.key.size(); ++i)
     sa.key[i] = static_cast<uint8_t>(i + (to_dut ? 0x00 : 0x20));
+  // One key per epoch (e -> its two bytes, the low one XOR 1), epoch 1 the example itself.
   sa.key[0] ^= static_cast<uint8_t>(epoch >> 8);
-  sa.key[1] ^= static_cast<uint8_t>(epoch == 1 ? 0 : epoch);  // epoch 1: the example itself
+  sa.key[1] ^= static_cast<uint8_t>((epoch & 0xff) ^ 1);
   sa.salt = to_dut ? std::array<uint8_t, 4>{0xa0, 0xa1, 0xa2, 0xa3}
                    : std::array<uint8_t, 4>{0xb0, 0xb1, 0xb2, 0xb3};
   sa.spi = (to_dut ? 0x101U : 0x202U) + 0x10000U * static_cast<uint32_t>(epoch - 1U);
@@ -78,7 +79,13 @@ Expected<void, std::string> SecureSession::seal(std::vector<uint8_t>& frame,
                                                 const script::PacketExpr& packet) {
   auto d = wire::decode_frame(frame);
   const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-  if (roce == nullptr || !roce->packet.bth.sx() || !roce->packet.sech) return {};
+  if (roce == nullptr) {
+    // A secure connection's packet the decoder cannot read would go out unsealed, and a
+    // DUT's refusal of it would prove nothing.
+    return Unexpected("the frame does not decode, so it cannot be sealed: " +
+                      (d ? std::string("not RoCEv2") : d.error().to_string()));
+  }
+  if (!roce->packet.bth.sx() || !roce->packet.sech) return {};
   const wire::RocePacket& p = roce->packet;
   const auto at = transport::ext::secure_layout(frame, p);
   if (!at) {
@@ -140,17 +147,6 @@ std::vector<SecureProblem> SecureSession::open(std::span<const uint8_t> frame,
                    "MR-SE-02"});
   }
   const uint64_t pn = s.pn.value();
-  if (k->dut_pn == 0 && pn != 1) {
-    out.push_back({"SECH.pn",
-                   "1 (the DUT's first packet under epoch " + std::to_string(epoch) + ")",
-                   format_value(pn, 64), "MR-SE-04"});
-  } else if (k->dut_pn != 0 && pn <= k->dut_pn) {
-    out.push_back({"SECH.pn",
-                   "above " + format_value(k->dut_pn, 64) + ", the DUT's highest under epoch " +
-                       std::to_string(epoch),
-                   format_value(pn, 64), "MR-SE-04"});
-  }
-  k->dut_pn = std::max(k->dut_pn, pn);
   const auto at = transport::ext::secure_layout(frame, p);
   if (!at) {
     out.push_back(
@@ -168,6 +164,21 @@ std::vector<SecureProblem> SecureSession::open(std::span<const uint8_t> frame,
                    p.sec_tag ? hex(p.sec_tag->tag.bytes) : "none", "MR-SE-03"});
     return out;
   }
+  // MR-SE-04, judged once the tags show the PN is the DUT's, in arrival order (a DUT whose
+  // planes reorder its packets would need their send order).
+  if ((pn >> 63) != 0) {
+    out.push_back({"SECH.pn", "1 to 2^63 - 1", format_value(pn, 64), "MR-SE-04"});
+  } else if (k->dut_pn == 0 && pn != 1) {
+    out.push_back({"SECH.pn",
+                   "1 (the DUT's first packet under epoch " + std::to_string(epoch) + ")",
+                   format_value(pn, 64), "MR-SE-04"});
+  } else if (k->dut_pn != 0 && pn <= k->dut_pn) {
+    out.push_back({"SECH.pn",
+                   "above " + format_value(k->dut_pn, 64) + ", the DUT's highest under epoch " +
+                       std::to_string(epoch),
+                   format_value(pn, 64), "MR-SE-04"});
+  }
+  k->dut_pn = std::max(k->dut_pn, pn);
   const std::span<const uint8_t> plain(plaintext_);
   p.payload = plain.first(std::min(p.payload.size(), plain.size()));
   p.pad = plain.subspan(p.payload.size());

@@ -9,8 +9,9 @@
 // its payload decrypted, so `>` lines compare plaintext.
 //
 // The keys are section 27's example SA for epoch 1 (docs/spec/tools/secure.py verifies a
-// capture with it) and, for a later epoch e, the same keys with their first two bytes XORed
-// with e; the SPI of epoch e is the example SPI + 0x10000 x (e - 1).
+// capture with it) and, for another epoch e, the same keys with their first byte XORed with
+// e >> 8 and their second with (e & 0xff) ^ 1; the SPI of epoch e is the example SPI +
+// 0x10000 x (e - 1).
 #pragma once
 
 #include <cstdint>

@@ -260,6 +260,10 @@ Reply<uint32_t> DutClient::create_qp(const CreateQp& req) {
   return handle("create_qp", *reply, "qpn");
 }
 
+Reply<void> DutClient::dereg_mr(uint32_t lkey) {
+  return done(send({{"op", "dereg_mr"}, {"lkey", lkey}}));
+}
+
 Reply<void> DutClient::modify_qp(uint32_t qpn, const QpAttrs& attrs) {
   return done(send({{"op", "modify_qp"}, {"qpn", qpn}, {"attrs", to_json(attrs)}}));
 }

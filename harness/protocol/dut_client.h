@@ -39,6 +39,7 @@ class DutClient {
 
   Reply<uint32_t> create_pd();
   Reply<MemoryRegion> reg_mr(const RegMr& r);
+  Reply<void> dereg_mr(uint32_t lkey);
   Reply<uint32_t> create_cq(uint64_t depth);
   Reply<uint32_t> create_qp(const CreateQp& r);
   Reply<void> modify_qp(uint32_t qpn, const QpAttrs& attrs);

@@ -201,6 +201,7 @@ constexpr CommandRow kCommands[] = {
     {"dut", "expect_completion", false, Target::kDutQp, kDutExpectCompletion},
     {"dut", "expect_no_completion", false, Target::kDutQp, kDutExpectCompletion},
     {"dut", "write_mem", false, Target::kDutQp, kWriteMem},
+    {"dut", "dereg_mr", false, Target::kDutQp, {}},
     {"dut", "fill_mem", false, Target::kDutQp, kFillMem},
     {"dut", "expect_mem", false, Target::kDutQp, kExpectMem},
     {"dut", "expect_state", false, Target::kDutQp, kExpectState},

@@ -1,5 +1,6 @@
 #include "reference/crypto/aes256_gcm.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <limits>
@@ -39,6 +40,10 @@ struct Aes256Gcm::Contexts {
   CipherContext encrypt;
   CipherContext decrypt;
 };
+
+bool equal_in_constant_time(std::span<const uint8_t> a, std::span<const uint8_t> b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
 
 Aes256Gcm::Aes256Gcm(const Key& key)
     : contexts_(std::make_unique<Contexts>(Contexts{keyed(key, true), keyed(key, false)})) {}

@@ -17,6 +17,10 @@
 
 namespace mr::crypto {
 
+// a == b, in a time that does not depend on where they differ (a tag check that exits early
+// tells a forger how many bytes it got right).
+bool equal_in_constant_time(std::span<const uint8_t> a, std::span<const uint8_t> b);
+
 class Aes256Gcm {
  public:
   static constexpr size_t kKeySize = 32;

@@ -494,6 +494,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtSackNoRotation, "ext-sack-no-rotation", "MR-SA-19",
                "starts every ordinary ACK's bitmap at the SACK reference, so holes beyond the "
                "first 64 PSNs are never reported"},
+    MutantInfo{M::kExtLocalErrorSendsZeros, "ext-local-error-sends-zeros", "MR-NF-14",
+               "retransmits a packet whose source region was deregistered as zeros instead of "
+               "failing its work request with a RESYNC code 2"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -269,6 +269,7 @@ enum class Mutant : uint8_t {
   kExtWindowShrinks,
   kExtSackBaseEarly,
   kExtSackNoRotation,
+  kExtLocalErrorSendsZeros,
   kCount,
 };
 

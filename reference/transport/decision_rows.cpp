@@ -278,6 +278,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtWindowShrinks, &ExtensionDecisions::keeps_window_edge, false},
     {Mutant::kExtSackBaseEarly, &ExtensionDecisions::offsets_only_beyond_64, false},
     {Mutant::kExtSackNoRotation, &ExtensionDecisions::rotates_sack_bitmap, false},
+    {Mutant::kExtLocalErrorSendsZeros, &ExtensionDecisions::resyncs_local_errors, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

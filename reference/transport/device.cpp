@@ -214,6 +214,18 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if ((mask & kAttrSecureSa) && !live_secure && qp.attr.state != QpState::kReset &&
       qp.attr.state != QpState::kInit)
     return verbs_error("secure_sa: the QP is not secure; keys are installed before INIT to RTR");
+  if ((mask & kAttrSecureSa) && live_secure) {
+    for (const ext::SecurityAssociation& sa : attr.secure_sa->tx)
+      if (qp.ext->secure_tx->installed(sa.epoch))
+        return verbs_error("secure_sa: epoch " + std::to_string(sa.epoch) +
+                           " is already installed for sending; keys are never replaced");
+    for (const ext::SecurityAssociation& sa : attr.secure_sa->rx)
+      if (qp.ext->secure_rx->installed(sa.epoch))
+        return verbs_error("secure_sa: epoch " + std::to_string(sa.epoch) +
+                           " is already installed for receiving; keys are never replaced");
+    if (attr.secure_sa->rekey_packets != 0)
+      return verbs_error("secure_sa: rekey_packets is set with the QP's first keys only");
+  }
   if ((mask & kAttrSecureRotate) && !live_secure)
     return verbs_error("secure_rotate: the QP has no SECURE agreed (section 19.4)");
   if (mask & kAttrPathMtu) {
@@ -658,13 +670,13 @@ bool Device::receive_trimmed(std::span<const uint8_t> frame, uint64_t now_ns) {
   if (!it->second->ext->agreement.has(wire::kMxcapTrim) &&
       decide_.extension.trims_only_when_agreed)  // not by the ext-trim-without-agreement mutant
     return false;
-  ++counters_.ext_trimmed_received;
   // MR-TR-04: the QP's state, addresses and P_Key as for any packet; BTH and MXH intact.
   QueuePair* qp = admit(p);
   if (qp == nullptr) return true;
   // MR-SE-10: a trimmed secure packet counts only with its header block intact, its HTAG
-  // verified and its PN fresh.
+  // verified and its PN fresh; before that it changes nothing, not even a counter.
   if (open_secure(*qp, frame, p, false, now_ns) == nullptr) return true;
+  ++counters_.ext_trimmed_received;
   // MR-TR-16: a cut ACK or NAK (no MXH) changes nothing, but for the ext-trimmed-ack-processed
   // mutant, which reads one whose AETH and SACKETH survived.
   if (p.aeth && p.sacketh && !decide_.extension.discards_trimmed_control) {

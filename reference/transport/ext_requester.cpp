@@ -400,6 +400,8 @@ uint64_t in_network(const ext::ExtQpState& ext) {
   return ext.psns_in_flight - std::min<uint64_t>(ext.psns_in_flight, ext.sent.trimmed());
 }
 
+void fail_operation(QueuePair& qp, uint32_t psn, const ext::FailedWork& failure, QpContext& ctx);
+
 ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
   ext::ExtQpState& ext = *qp.ext;
   std::set<uint32_t> reissued;
@@ -457,6 +459,16 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
       }
       reissued.insert(w->first_psn);
       ++ctx.counters.ext_retransmitted;
+      continue;
+    }
+    // MR-NF-14: a retransmission whose source cannot be read any more (its region was
+    // deregistered) goes as a RESYNC with code 2 when RESYNC is agreed, and the work request
+    // completes with a local protection error; the ext-local-error-sends-zeros mutant sends
+    // the zeros instead.
+    if (!read && ext.agreement.has(wire::kMxcapResync) &&
+        !PacketGather::of(qp, *w, index * qp.attr.path_mtu, payload, ctx.memory).readable() &&
+        ctx.decide.extension.resyncs_local_errors) {
+      fail_operation(qp, r.psn, {.status = WcStatus::kLocalProtectionError, .resync_code = 2}, ctx);
       continue;
     }
     if (!send_ext_data(qp, *w, index, /*retransmission=*/true,

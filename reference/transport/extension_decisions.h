@@ -153,6 +153,7 @@ struct ExtensionDecisions {
   Decision keeps_window_edge{true};                 // MR-SA-09: the right edge never moves back
   Decision offsets_only_beyond_64{true};            // MR-SA-18: offset 0 within R + 63
   Decision rotates_sack_bitmap{true};               // MR-SA-19
+  Decision resyncs_local_errors{true};              // MR-NF-14: RESYNC code 2
 
   static std::span<const DecisionRow<ExtensionDecisions>> rows();
   bool operator==(const ExtensionDecisions&) const = default;

@@ -112,9 +112,10 @@ bool PacketFactory::finish_into(const wire::RocePacket& in, std::vector<uint8_t>
   }
   wire::build_frame_into(p, options, frame, pieces);
   if (key) {
-    // Laid out by the codec from the packet itself, so the layout cannot be missing.
-    if (const auto at = ext::secure_layout(frame, p))
-      ext::seal_frame(frame, *at, *key->gcm, key->salt, key->sech.pn.value());
+    // Laid out by the codec from the packet itself; were it not, nothing leaves in clear.
+    const auto at = ext::secure_layout(frame, p);
+    if (!at) return false;
+    ext::seal_frame(frame, *at, *key->gcm, key->salt, key->sech.pn.value());
   }
   // The ext-icrc-skips-ext-headers mutant (MR-EX-08); read for Ext packets only, so that
   // base tests do not reach it.

@@ -22,7 +22,10 @@ PacketGather PacketGather::of(const QueuePair& qp, const SendWqe& w, uint32_t of
     }
     const uint32_t take = std::min<uint32_t>(sge.length - skip, n - g.size_);
     auto span = mem.resolve_local(sge.lkey, qp.init.pd, sge.addr + skip, take, 0);
-    if (!span) break;  // validated at post time; a deregistered MR sends what it can
+    if (!span) {  // validated at post time; a deregistered MR sends what it can
+      g.readable_ = false;
+      break;
+    }
     g.add(*span);
     skip = 0;
   }

@@ -32,6 +32,8 @@ class PacketGather {
     return std::span(inline_).first(count_);
   }
   uint32_t size() const { return size_; }
+  // False when a region could not be read and zeros stand for its bytes (a local error).
+  bool readable() const { return readable_; }
 
  private:
   void add(std::span<const uint8_t> piece);
@@ -42,6 +44,7 @@ class PacketGather {
   size_t count_ = 0;
   std::vector<std::span<const uint8_t>> spilled_;  // every piece, once there are more
   uint32_t size_ = 0;
+  bool readable_ = true;
 };
 
 }  // namespace mr::transport

@@ -217,6 +217,11 @@ TEST_F(SecurePair, TheSenderMovesToTheNextEpochWhenAskedAndThePeerFollows) {
   attr.secure_sa = ext::SecurityAssociations{{}, {sa(2, 0x33, 0x303)}, 0};
   ASSERT_TRUE(b_->dev.modify_qp(b_->qpn, attr, kAttrSecureSa));
   ASSERT_TRUE(a_->dev.modify_qp(a_->qpn, attr, kAttrSecureRotate));
+  // Keys are never replaced: epoch 2 again is refused (its PNs and replay window stay).
+  attr.secure_sa = ext::SecurityAssociations{{sa(2, 0x44, 0x303)}, {}, 0};
+  const auto again = a_->dev.modify_qp(a_->qpn, attr, kAttrSecureSa);
+  ASSERT_FALSE(again);
+  EXPECT_NE(again.error().message.find("already installed"), std::string::npos);
   const auto done = write_through();
   ASSERT_EQ(done.size(), 1U);
   EXPECT_EQ(done[0].status, WcStatus::kSuccess);

@@ -6,7 +6,8 @@ independent of the C++ sealer, opener and libcrypto.
     secure_capture_check.py SPEC_TOOLS_DIR CAPTURE...
 
 Keys: the example SA of spec section 27 for epoch 1, and for epoch e the same keys with
-their first two bytes XORed with e and SPI + 0x10000 x (e - 1), as docs/test-language.md
+their first byte XORed with e >> 8 and the second with (e & 0xff) ^ 1, and SPI + 0x10000 x
+(e - 1), as docs/test-language.md
 ("Secure mode") says the harness installs them. Every packet the DUT (198.18.0.2) sent with
 SX = 1 must verify; the tester's may not where a script forged one on purpose, so those are
 counted, and the run fails if too few verify to mean anything.
@@ -19,7 +20,7 @@ def sa_for(secure, direction_to_dut, epoch):
     base = secure.EXAMPLE_SA["tx" if direction_to_dut else "rx"]
     key = bytearray(base["key"])
     key[0] ^= epoch >> 8
-    key[1] ^= 0 if epoch == 1 else epoch & 0xFF
+    key[1] ^= (epoch & 0xFF) ^ 1
     return {"key": bytes(key), "salt": base["salt"],
             "spi": base["spi"] + 0x10000 * (epoch - 1), "epoch": epoch}
 

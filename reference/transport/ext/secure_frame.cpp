@@ -111,8 +111,8 @@ void seal_frame(std::span<uint8_t> frame, const SecureLayout& at, crypto::Aes256
 bool header_tag_verifies(std::span<const uint8_t> frame, const SecureLayout& at,
                          crypto::Aes256Gcm& gcm, const std::array<uint8_t, 4>& salt, uint64_t pn) {
   const crypto::Aes256Gcm::Tag want = header_tag(frame, at, gcm, salt, pn);
-  return std::equal(want.begin(), want.begin() + kHtagSize,
-                    frame.begin() + static_cast<std::ptrdiff_t>(at.sech() + kHtagOffset));
+  return crypto::equal_in_constant_time(std::span(want).first(kHtagSize),
+                                        frame.subspan(at.sech() + kHtagOffset, kHtagSize));
 }
 
 bool open_payload(std::span<const uint8_t> frame, const SecureLayout& at, crypto::Aes256Gcm& gcm,

@@ -9,14 +9,17 @@ SecureReceiver::SecureReceiver(const std::vector<SecurityAssociation>& sas,
   for (const SecurityAssociation& sa : sas) install(sa);
 }
 
-void SecureReceiver::install(const SecurityAssociation& sa) {
-  Epoch fresh{sa, crypto::Aes256Gcm(sa.key),
-              ReplayWindow(params_.replay_window, !params_.accepts_reordered_pns)};
-  if (Epoch* e = find(sa.epoch)) {
-    *e = std::move(fresh);
-    return;
-  }
-  epochs_.push_back(std::move(fresh));
+bool SecureReceiver::install(const SecurityAssociation& sa) {
+  if (installed(sa.epoch)) return false;
+  epochs_.push_back(Epoch{sa, crypto::Aes256Gcm(sa.key),
+                          ReplayWindow(params_.replay_window, !params_.accepts_reordered_pns)});
+  return true;
+}
+
+bool SecureReceiver::installed(uint16_t epoch) const {
+  for (const Epoch& e : epochs_)
+    if (e.sa.epoch == epoch) return true;
+  return false;
 }
 
 SecureReceiver::Epoch* SecureReceiver::find(uint16_t epoch) {

@@ -32,7 +32,10 @@ class SecureReceiver {
  public:
   SecureReceiver(const std::vector<SecurityAssociation>& sas, const SecureParameters& params);
 
-  void install(const SecurityAssociation& sa);
+  // False, changing nothing, for an epoch already installed: its replay window must not
+  // start again (MR-SE-06).
+  bool install(const SecurityAssociation& sa);
+  bool installed(uint16_t epoch) const;
 
   struct Key {
     crypto::Aes256Gcm* gcm = nullptr;

@@ -45,6 +45,15 @@ TEST(SecureReceiverTest, ARecordedPnIsAReplay) {
   EXPECT_TRUE(rx.admit(sech(1, 3), 0));
 }
 
+TEST(SecureReceiverTest, AnInstalledEpochIsNeverReplacedSoItsReplayWindowStays) {
+  SecureReceiver rx({sa(1)}, {});
+  rx.record(sech(1, 4), 0);
+  EXPECT_FALSE(rx.install(sa(1)));
+  EXPECT_EQ(rx.admit(sech(1, 4), 0).error(), SecureRefusal::kReplay);
+  EXPECT_TRUE(rx.install(sa(2)));
+  EXPECT_TRUE(rx.installed(2));
+}
+
 TEST(SecureReceiverTest, TheNextEpochBecomesCurrentAndThePreviousDrains) {
   SecureParameters p;
   p.key_drain_ns = 1000;

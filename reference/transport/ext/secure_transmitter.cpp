@@ -8,12 +8,10 @@ SecureTransmitter::SecureTransmitter(const std::vector<SecurityAssociation>& sas
   for (const SecurityAssociation& sa : sas) install(sa);
 }
 
-void SecureTransmitter::install(const SecurityAssociation& sa) {
-  if (auto i = index_of(sa.epoch)) {
-    keys_[*i] = Keyed{sa, crypto::Aes256Gcm(sa.key)};  // a re-install replaces the key
-    return;
-  }
+bool SecureTransmitter::install(const SecurityAssociation& sa) {
+  if (index_of(sa.epoch)) return false;
   keys_.push_back(Keyed{sa, crypto::Aes256Gcm(sa.key)});
+  return true;
 }
 
 std::optional<size_t> SecureTransmitter::index_of(uint16_t epoch) const {

@@ -27,8 +27,10 @@ class SecureTransmitter {
   // `sas` holds at least one SA; the first is the current epoch.
   SecureTransmitter(const std::vector<SecurityAssociation>& sas, const SecureParameters& params);
 
-  // A later epoch's SA (the management plane's install before a rotation).
-  void install(const SecurityAssociation& sa);
+  // A later epoch's SA (the management plane's install before a rotation); false, changing
+  // nothing, for an epoch already installed (its PNs must not start again).
+  bool install(const SecurityAssociation& sa);
+  bool installed(uint16_t epoch) const { return index_of(epoch).has_value(); }
   // The management plane asks for a rotation: the next packet goes under the next epoch
   // if its key is installed.
   void request_rotation() { rotation_requested_ = true; }
