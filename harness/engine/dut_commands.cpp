@@ -280,14 +280,7 @@ std::optional<std::vector<protocol::EvEntry>> given_ev_set(Args& a, TestContext&
 // The DUT receives with the tester's transmit SA and sends with the tester's receive SA.
 std::optional<protocol::SecureSa> given_secure_sa(Args& a) {
   if (a.number("secure_keys", a.number("secure", 0)) == 0) return std::nullopt;
-  const auto sa = [](const transport::ext::SecurityAssociation& s) {
-    return protocol::SecurityAssociation{.epoch = s.epoch,
-                                         .key = protocol::to_hex(s.key),
-                                         .salt = protocol::to_hex(s.salt),
-                                         .spi = s.spi};
-  };
-  protocol::SecureSa keys{.tx = {sa(SecureSession::dut_to_tester(1))},
-                          .rx = {sa(SecureSession::tester_to_dut(1))}};
+  protocol::SecureSa keys = SecureSession::dut_keys(1);
   if (a.has("secure_rekey")) keys.rekey_packets = a.number("secure_rekey", 0);
   return keys;
 }

@@ -20,13 +20,6 @@ SecureSession* secure_connection(const script::Command& c, TestContext& ctx, QpB
   return qp->connection.secure.get();
 }
 
-protocol::SecurityAssociation wire_sa(const transport::ext::SecurityAssociation& s) {
-  return {.epoch = s.epoch,
-          .key = protocol::to_hex(s.key),
-          .salt = protocol::to_hex(s.salt),
-          .spi = s.spi};
-}
-
 }  // namespace
 
 void secure_install(const script::Command& c, TestContext& ctx) {
@@ -37,9 +30,8 @@ void secure_install(const script::Command& c, TestContext& ctx) {
   if (!a.has("epoch")) return ctx.error(c.pos, "dut secure_install needs epoch=E");
   const auto epoch = static_cast<uint16_t>(a.number("epoch", 0));
   if (ctx.aborted) return;
-  const protocol::SecureSa keys{.tx = {wire_sa(SecureSession::dut_to_tester(epoch))},
-                                .rx = {wire_sa(SecureSession::tester_to_dut(epoch))}};
-  if (!checked(ctx, c.pos, dut_client(ctx).modify_qp(qp->dut_qpn, {.secure_sa = keys}))) return;
+  const protocol::QpAttrs attrs{.secure_sa = SecureSession::dut_keys(epoch)};
+  if (!checked(ctx, c.pos, dut_client(ctx).modify_qp(qp->dut_qpn, attrs))) return;
   session->install(epoch);
 }
 

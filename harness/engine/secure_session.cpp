@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/engine/packet_synthesis.h"
+#include "harness/protocol/dut_client.h"
 #include "reference/transport/ext/secure_frame.h"
 #include "reference/wire/opcode.h"
 
@@ -36,16 +37,6 @@ bool gives(const script::PacketExpr& packet, std::string_view layer, std::string
   return false;
 }
 
-std::string hex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 0xf]);
-  }
-  return s;
-}
-
 void write_pn(std::vector<uint8_t>& frame, size_t sech, uint64_t pn) {
   for (size_t i = 0; i < 8; ++i) frame[sech + 8 + i] = static_cast<uint8_t>(pn >> (56 - 8 * i));
 }
@@ -54,6 +45,16 @@ void write_pn(std::vector<uint8_t>& frame, size_t sech, uint64_t pn) {
 
 SecurityAssociation SecureSession::tester_to_dut(uint16_t epoch) { return example(true, epoch); }
 SecurityAssociation SecureSession::dut_to_tester(uint16_t epoch) { return example(false, epoch); }
+
+protocol::SecureSa SecureSession::dut_keys(uint16_t epoch) {
+  const auto on_wire = [](const SecurityAssociation& s) {
+    return protocol::SecurityAssociation{.epoch = s.epoch,
+                                         .key = protocol::to_hex(s.key),
+                                         .salt = protocol::to_hex(s.salt),
+                                         .spi = s.spi};
+  };
+  return {.tx = {on_wire(dut_to_tester(epoch))}, .rx = {on_wire(tester_to_dut(epoch))}};
+}
 
 SecureSession::SecureSession() { install(1); }
 
@@ -156,12 +157,12 @@ std::vector<SecureProblem> SecureSession::open(std::span<const uint8_t> frame,
   const auto& salt = k->to_tester.salt;
   if (!transport::ext::header_tag_verifies(frame, *at, k->open, salt, pn)) {
     out.push_back({"SECH.htag", "the header tag of the header block under the DUT's key",
-                   hex(s.htag.bytes), "MR-SE-03"});
+                   s.htag.to_string(), "MR-SE-03"});
   }
   if (!transport::ext::open_payload(frame, *at, k->open, salt, pn, plaintext_)) {
     out.push_back({"SecTag.tag",
                    "a tag that verifies under the DUT's key of epoch " + std::to_string(epoch),
-                   p.sec_tag ? hex(p.sec_tag->tag.bytes) : "none", "MR-SE-03"});
+                   p.sec_tag ? p.sec_tag->tag.to_string() : "none", "MR-SE-03"});
     return out;
   }
   // MR-SE-04, judged once the tags show the PN is the DUT's, in arrival order (a DUT whose

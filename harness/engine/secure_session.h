@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/protocol/dut_messages.h"
 #include "harness/script/ast.h"
 #include "reference/crypto/aes256_gcm.h"
 #include "reference/error/expected.h"
@@ -41,6 +42,9 @@ class SecureSession {
   // tester -> DUT and DUT -> tester SAs of `epoch`, as the harness installs them.
   static transport::ext::SecurityAssociation tester_to_dut(uint16_t epoch);
   static transport::ext::SecurityAssociation dut_to_tester(uint16_t epoch);
+  // The DUT's side of epoch `epoch`'s keys, as modify_qp attrs.secure_sa carries them: it
+  // sends with dut_to_tester and receives with tester_to_dut.
+  static protocol::SecureSa dut_keys(uint16_t epoch);
 
   SecureSession();  // epoch 1, both directions
 

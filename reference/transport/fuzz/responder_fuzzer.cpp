@@ -7,10 +7,12 @@
 // device must never crash, hang or trip a sanitizer. The same frames then go, as Ext
 // packets (TVer 1, SX as the mode byte says), to an Ext QP with SECURE agreed: the secure
 // receive path (SX, SECH, replay, tags, trimmed headers) sees hostile bytes too.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <vector>
 
 #include "reference/transport/device.h"
 #include "reference/wire/frame_builder.h"
@@ -152,39 +154,64 @@ void check(bool ok) {
 
 }  // namespace
 
-// The input's frames against the secure Ext QP: rewritten ones get TVer 1 and SX when the
-// mode byte's bit 4 says so; nothing can forge a tag, so this is the pre-authentication path.
-void fuzz_secure(const uint8_t* data, size_t size) {
-  SecureHarness h;
-  check(h.dev.qp(h.qpn)->ext && h.dev.qp(h.qpn)->ext->secure_rx.has_value());  // SECURE agreed
-  uint64_t now = 1'000'000;
+// One frame of the input (2-byte length prefix, then a mode byte, then its bytes).
+struct InputFrame {
+  std::vector<uint8_t> bytes;
+  uint8_t mode = 0;
+};
+
+// The input's frames, at most 64.
+std::vector<InputFrame> frames_of(const uint8_t* data, size_t size) {
+  std::vector<InputFrame> out;
   size_t at = 0;
-  for (int frames = 0; frames < 64 && at + 3 <= size; ++frames) {
+  while (out.size() < 64 && at + 3 <= size) {
     const size_t len = (size_t{data[at]} << 8 | data[at + 1]) % 2048;
     const uint8_t mode = data[at + 2];
     at += 3;
-    std::span<const uint8_t> raw(data + at, std::min(len, size - at));
-    at += raw.size();
-    std::vector<uint8_t> frame(raw.begin(), raw.end());
-    auto d = wire::decode_frame(frame);
-    if (mode % 4 != 0 && d && std::holds_alternative<wire::DecodedRoce>(*d)) {
-      wire::RocePacket p = std::get<wire::DecodedRoce>(*d).packet;
-      p.eth.dst = Harness::c_mac();
-      p.eth.type = p.vlan ? wire::kEtherTypeDot1Q : wire::kEtherTypeIpv4;
-      wire::Ipv4 ip;
-      ip.src = *wire::Ipv4Address::parse("198.18.0.1");
-      ip.dst = *wire::Ipv4Address::parse("198.18.0.2");
-      if (p.vlan) p.vlan->type = wire::kEtherTypeIpv4;
-      p.ip = ip;
-      p.udp.dport = wire::kRoceV2Port;
-      p.bth.dqpn = h.qpn;
-      p.bth.version = wire::kExtVersion;
-      p.bth.pkey = 0xffff;
-      if ((mode & 0x10) != 0) p.bth.resv7 = p.bth.resv7.value() | wire::Bth::kResv7Sx;
-      frame = wire::build_frame(p);
-    }
-    h.dev.receive(frame, now);
-    now += (mode >> 5) * 100'000ULL;
+    const size_t n = std::min(len, size - at);
+    out.push_back({std::vector<uint8_t>(data + at, data + at + n), mode});
+    at += n;
+  }
+  return out;
+}
+
+// The frame as the QP gets it: for a mode that is not 0 mod 4, a RoCE frame is addressed to
+// `qpn` over the harness's path, changed by `adjust`, and rebuilt with its ICRC right, so
+// that it gets past the receive pipeline; any other frame goes in as it is.
+template <class Adjust>
+std::vector<uint8_t> to_qp(const InputFrame& f, uint32_t qpn, Adjust&& adjust) {
+  auto d = wire::decode_frame(f.bytes);
+  if (f.mode % 4 == 0 || !d || !std::holds_alternative<wire::DecodedRoce>(*d)) return f.bytes;
+  wire::RocePacket p = std::get<wire::DecodedRoce>(*d).packet;
+  p.eth.dst = Harness::c_mac();
+  p.eth.type = p.vlan ? wire::kEtherTypeDot1Q : wire::kEtherTypeIpv4;
+  wire::Ipv4 ip;
+  ip.src = *wire::Ipv4Address::parse("198.18.0.1");
+  ip.dst = *wire::Ipv4Address::parse("198.18.0.2");
+  if (p.vlan) p.vlan->type = wire::kEtherTypeIpv4;
+  p.ip = ip;
+  p.udp.dport = wire::kRoceV2Port;
+  p.bth.dqpn = qpn;
+  p.bth.pkey = 0xffff;
+  adjust(p);
+  return wire::build_frame(p);
+}
+
+// The input's frames against the secure Ext QP, as Ext packets (TVer 1), with SX when the
+// mode byte's bit 4 says so; nothing can forge a tag, so this is the pre-authentication path.
+void fuzz_secure(const std::vector<InputFrame>& frames) {
+  SecureHarness h;
+  check(h.dev.qp(h.qpn)->ext && h.dev.qp(h.qpn)->ext->secure_rx.has_value());  // SECURE agreed
+  uint64_t now = 1'000'000;
+  for (const InputFrame& f : frames) {
+    h.dev.receive(to_qp(f, h.qpn,
+                        [&](wire::RocePacket& p) {
+                          p.bth.version = wire::kExtVersion;
+                          if ((f.mode & 0x10) != 0)
+                            p.bth.resv7 = p.bth.resv7.value() | wire::Bth::kResv7Sx;
+                        }),
+                  now);
+    now += (f.mode >> 5) * 100'000ULL;
     h.dev.advance(now);
     (void)h.dev.take_outbox();
     (void)h.dev.poll_cq(h.cq, 64);
@@ -195,37 +222,19 @@ void fuzz_secure(const uint8_t* data, size_t size) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz_secure(data, size);
+  const std::vector<InputFrame> frames = frames_of(data, size);
+  fuzz_secure(frames);
   Harness h;
   uint64_t now = 1'000'000;
-  size_t at = 0;
-  for (int frames = 0; frames < 64 && at + 3 <= size; ++frames) {
-    const size_t len = (size_t{data[at]} << 8 | data[at + 1]) % 2048;
-    const uint8_t mode = data[at + 2];
-    at += 3;
-    std::span<const uint8_t> raw(data + at, std::min(len, size - at));
-    at += raw.size();
-    std::vector<uint8_t> frame(raw.begin(), raw.end());
-    auto d = wire::decode_frame(frame);
-    if (mode % 4 != 0 && d && std::holds_alternative<wire::DecodedRoce>(*d)) {
-      // Address it to the QP and make the ICRC right: the state machines see it.
-      wire::RocePacket p = std::get<wire::DecodedRoce>(*d).packet;
-      p.eth.dst = Harness::c_mac();
-      p.eth.type = p.vlan ? wire::kEtherTypeDot1Q : wire::kEtherTypeIpv4;
-      wire::Ipv4 ip;
-      ip.src = *wire::Ipv4Address::parse("198.18.0.1");
-      ip.dst = *wire::Ipv4Address::parse("198.18.0.2");
-      if (p.vlan) p.vlan->type = wire::kEtherTypeIpv4;
-      p.ip = ip;
-      p.udp.dport = wire::kRoceV2Port;
-      p.bth.dqpn = h.qpn;
-      p.bth.version = 0;
-      p.bth.pkey = 0xffff;
-      if (mode % 4 == 1) p.bth.psn = p.bth.psn.value() % 64;  // near ePSN: sequences, duplicates
-      frame = wire::build_frame(p);
-    }
-    h.dev.receive(frame, now);
-    now += (mode >> 2) * 100'000ULL;
+  for (const InputFrame& f : frames) {
+    // Base packets (TVer 0); mode 1 puts the PSN near ePSN: sequences, duplicates.
+    h.dev.receive(to_qp(f, h.qpn,
+                        [&](wire::RocePacket& p) {
+                          p.bth.version = 0;
+                          if (f.mode % 4 == 1) p.bth.psn = p.bth.psn.value() % 64;
+                        }),
+                  now);
+    now += (f.mode >> 2) * 100'000ULL;
     h.dev.advance(now);
     (void)h.dev.take_outbox();
     (void)h.dev.poll_cq(h.cq, 64);
