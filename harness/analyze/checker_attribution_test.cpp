@@ -162,6 +162,10 @@ Frame ext_send_only(uint32_t psn, uint16_t ev) {
   f.p.udp.sport = ev;
   return f;
 }
+Frame retransmitted(Frame f) {
+  f.p.mxh->retx = 1;
+  return f;
+}
 Frame ext_ack(uint32_t psn, uint8_t syndrome = wire::kSyndromeAck) {
   Frame f = ack(psn, 1, syndrome);
   f.p.bth.version = wire::kExtVersion;
@@ -436,6 +440,28 @@ std::vector<Row> rows() {
                               }),
                          {ext_ack(20)});
        }},
+      {"ext-retransmission", "MR-SA-04", 4,  // PSN 5 again after an ACK at 6 covered it
+       [](bool b) {
+         return exchange(b, {ext_send_only(5, 0xc105), ext_send_only(6, 0xc105), ext_ack(6)},
+                         ext_send_only(7, 0xc105),
+                         with(retransmitted(ext_send_only(5, 0xc106)),
+                              [](Frame& f) { f.gap_ns = 3'000; }),  // past the reaction time
+                         {ext_ack(7)});
+       }},
+      {"ext-retransmission", "MR-SA-12", 3,  // a retransmission without RETX
+       [](bool b) {
+         return exchange(b, {ext_send_only(5, 0xc105), ext_send_only(6, 0xc105)},
+                         retransmitted(ext_send_only(5, 0xc106)), ext_send_only(5, 0xc106),
+                         {ext_ack(6)});
+       }},
+      {"ext-retransmission", "MR-SA-12", 3,  // a retransmission of another message
+       [](bool b) {
+         return exchange(
+             b, {ext_send_only(5, 0xc105), ext_send_only(6, 0xc105)},
+             retransmitted(ext_send_only(5, 0xc106)),
+             with(retransmitted(ext_send_only(5, 0xc106)), [](Frame& f) { f.p.mxh->msn = 2; }),
+             {ext_ack(6)});
+       }},
       {"cnp-pacing", "MR-CC-03", 3,  // a CNP 10 us after the one before
        [](bool b) {
          return exchange(b, {cnp(0), cnp(60'000)}, cnp(60'000), cnp(10'000),
@@ -520,6 +546,20 @@ TEST(CheckerAttribution, AnMsnAfterOneThatWentBackIsJudgedAgainstTheRightCount) 
   EXPECT_EQ(found[0].frame, 7u);
   EXPECT_EQ(found[1].frame, 8u);
   EXPECT_EQ(found[1].clause, "MR-AK-03");
+}
+
+// A packet the sender built before an ACK reached it is captured after the ACK: within the
+// reaction time (2 us) it is not judged by what the ACK reported; after it, it is.
+TEST(CheckerAttribution, APsnSentAgainWithinTheReactionTimeOfItsAckIsNotJudged) {
+  auto resent_after = [](uint64_t gap_ns) {
+    return analyze(
+        {ext_send_only(5, 0xc105), ext_send_only(6, 0xc105), ext_ack(6),
+         with(retransmitted(ext_send_only(5, 0xc106)), [gap_ns](Frame& f) { f.gap_ns = gap_ns; })});
+  };
+  EXPECT_TRUE(resent_after(2'000).empty()) << listed(resent_after(2'000));
+  const std::vector<Violation> late = resent_after(2'001);
+  ASSERT_EQ(late.size(), 1U) << listed(late);
+  EXPECT_EQ(late[0].clause, "MR-SA-04");
 }
 
 }  // namespace

@@ -77,6 +77,8 @@ constexpr std::array kTable{
                  HeaderScope::kExt},
     CheckerEntry{"ext-sack-offset", "MR-SA-18", make_ext_sack_offset_checker, nullptr,
                  HeaderScope::kExt},
+    CheckerEntry{"ext-retransmission", "MR-SA-04 MR-SA-12", make_ext_retransmission_checker,
+                 nullptr, HeaderScope::kExt},
 };
 
 }  // namespace

@@ -79,7 +79,7 @@ struct Trace {
 
 using Clauses = std::vector<std::string>;
 
-TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 24u); }
+TEST(Checkers, TableHasEveryChecker) { EXPECT_EQ(checker_table().size(), 25u); }
 
 // A packet of opcode `op` as the decoder gives it (extended headers exactly those the
 // opcode has) with as many fields wrong as one packet can hold, in a direction whose state
@@ -253,8 +253,8 @@ TEST(Checkers, AnExtPacketsSourcePortMustBeItsMxhEv) {
 // MR-MU-03: over IPv6 in EV mode FLOW the flow label is (plane << 16) | EV and the port its
 // fold; a port that is neither the EV nor that fold breaks it.
 TEST(Checkers, AnIpv6ExtPacketMayCarryItsEvInTheFlowLabel) {
-  auto v6_ext = [](uint16_t sport, uint32_t fl) {
-    RocePacket p = send_only(6);
+  auto v6_ext = [](uint16_t sport, uint32_t fl, uint32_t psn) {
+    RocePacket p = send_only(psn);
     wire::Ipv6 ip;
     ip.src = *wire::Ipv6Address::parse("2001:db8::2");
     ip.dst = *wire::Ipv6Address::parse("2001:db8::1");
@@ -271,12 +271,12 @@ TEST(Checkers, AnIpv6ExtPacketMayCarryItsEvInTheFlowLabel) {
   const uint32_t fl = (2U << 16) | 0x1234;
   const auto fold = static_cast<uint16_t>(0xC000 | ((fl & 0x3FFF) ^ (fl >> 14)));
   Trace good;
-  good.add(v6_ext(fold, fl));
-  good.add(v6_ext(0x1234, 0));  // EV mode UDP over IPv6
+  good.add(v6_ext(fold, fl, 6));
+  good.add(v6_ext(0x1234, 0, 7));  // EV mode UDP over IPv6
   EXPECT_EQ(good.clauses(), Clauses{});
   Trace bad;
-  bad.add(v6_ext(static_cast<uint16_t>(fold ^ 1), fl));
-  bad.add(v6_ext(0x4321, 0));
+  bad.add(v6_ext(static_cast<uint16_t>(fold ^ 1), fl, 6));
+  bad.add(v6_ext(0x4321, 0, 7));
   EXPECT_EQ(bad.clauses(), (Clauses{"MR-MU-03", "MR-MU-02"}));
 }
 

@@ -412,6 +412,9 @@ void create_qp(const Command& c, TestContext& ctx) {
   b.connection.vlan = path->vlan;
   b.connection.pcp = path->pcp;
   b.connection.ext = mxcap->enables_ext;
+  if (mxcap->enables_ext) {
+    if (auto block = wire::Mxcap::parse(mxcap->bytes)) b.tester_mxcap = *block;
+  }
   if (b.connection.ext && a.number("secure", 0) == 1 && !refuse_rtr)
     b.connection.secure = std::make_shared<SecureSession>();
   if (b.connection.ext && ctx.judges_ev_sets) {

@@ -23,6 +23,7 @@
 #include "harness/report/results.h"
 #include "harness/script/ast.h"
 #include "reference/transport/work_request.h"
+#include "reference/wire/mxcap.h"
 
 namespace mr::engine {
 
@@ -41,6 +42,9 @@ struct QpBinding {
   uint32_t mtu = 1024;                    // the path MTU the DUT's QP was given
   std::string tester_qp;                  // the tester QP connected to it (`connect T A`), if any
   ExpectedEvSet ev_set;  // an Ext connection's: its DUT packets' EVs come from it (section 20)
+  // The MXCAP block offered in the tester's name at INIT to RTR when it allows extension
+  // mode: a tester QP connected to this one offers the same (tester_commands.cpp).
+  std::optional<wire::Mxcap> tester_mxcap;
 };
 
 // A tester QP of the script (`tester qp T = create_qp(...)`): a reference QP of the tester's

@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "harness/engine/command_args.h"
+#include "harness/engine/dut_commands.h"
 #include "harness/engine/impair_command.h"
 #include "harness/engine/memory_commands.h"
 #include "harness/peer/data_pattern.h"
+#include "harness/protocol/dut_client.h"
 #include "reference/transport/work_request.h"
 
 namespace mr::engine {
@@ -35,6 +37,15 @@ TesterQp* tester_qp(const Command& c, TestContext& ctx, bool must_be_connected) 
   return &it->second;
 }
 
+// Everything Part II has: each tester QP offers only what its DUT QP's create_qp line
+// offered in the tester's name (PeerPath::offered_mxcap).
+wire::Mxcap every_feature() {
+  wire::Mxcap m;
+  m.features = 0xff;
+  m.features2 = 0xff;
+  return m;
+}
+
 peer::ReferencePeer& reference_peer(TestContext& ctx) {
   const Pixit& px = ctx.pixit;
   // No mutants: the tester is always a correct endpoint.
@@ -42,7 +53,42 @@ peer::ReferencePeer& reference_peer(TestContext& ctx) {
                            .ip = px.tester_ip,
                            .ip6 = px.tester_ip6,
                            .seed = ctx.seed ^ 0x7e57e4ULL,
-                           .mutants = {}});
+                           .mutants = {},
+                           .mxcap = every_feature()});
+}
+
+// Extension mode for a tester QP connected to an Ext connection: it offers the block the
+// DUT's QP was given in its name, against the block the DUT offers (its capabilities), so
+// that both ends agree the same features. False after reporting the error.
+bool ext_blocks(const Command& c, TestContext& ctx, const QpBinding& dut, peer::PeerPath& path) {
+  if (!dut.tester_mxcap) return true;
+  // The tester's device would seal with its own packet numbers while the script's crafted
+  // lines use the connection's SecureSession: one sender per SA, so not yet.
+  if (dut.connection.secure) {
+    ctx.error(c.pos,
+              "connect: a tester QP on a secure connection (secure=1) is not supported; "
+              "drive secure traffic with `<` lines");
+    return false;
+  }
+  auto caps = dut_client(ctx).capabilities();
+  if (!caps) {
+    ctx.error(c.pos, "connect: the DUT's capabilities (its MXCAP block): " + caps.error().message);
+    return false;
+  }
+  std::optional<wire::Mxcap> block;
+  if (const auto bytes = protocol::from_hex(caps->mxcap); bytes && !bytes->empty()) {
+    if (auto parsed = wire::Mxcap::parse(*bytes)) block = *parsed;
+  }
+  if (!block) {
+    ctx.error(c.pos,
+              "connect: the DUT's QP is in extension mode but its capabilities carry no "
+              "readable MXCAP block (mxcap: \"" +
+                  caps->mxcap + "\")");
+    return false;
+  }
+  path.peer_mxcap = *block;
+  path.offered_mxcap = dut.tester_mxcap;
+  return true;
 }
 
 void create_qp(const Command& c, TestContext& ctx) {
@@ -125,6 +171,7 @@ void connect(const Command& c, TestContext& ctx) {
   path.min_rnr_timer = setting(*t, "min_rnr_timer", 12);
   path.max_rd_atomic = setting(*t, "max_rd_atomic", 16);
   path.max_dest_rd_atomic = setting(*t, "max_dest_rd_atomic", 16);
+  if (!ext_blocks(c, ctx, dut, path)) return;
   if (auto ok = peer.connect(info->qpn, path); !ok)
     return ctx.error(c.pos, "connect: the tester's reference QP: " + ok.error());
   t->dut_qp = dut_name;

@@ -19,6 +19,7 @@ transport::DeviceConfig device_config(const PeerIdentity& id) {
   if (id.ip6) c.ipv6.push_back(*id.ip6);
   c.seed = id.seed;
   c.mutants = id.mutants;
+  c.mxcap = id.mxcap;
   return c;
 }
 
@@ -114,13 +115,16 @@ Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath&
   a.rq_psn = path.rq_psn;
   a.max_dest_rd_atomic = path.max_dest_rd_atomic;
   a.min_rnr_timer = path.min_rnr_timer;
+  a.peer_mxcap = path.peer_mxcap;
+  a.offered_mxcap = path.offered_mxcap;
   if (auto ok =
           verbs("modify_qp RTR",
                 device_.modify_qp(qpn, a,
                                   transport::kAttrState | transport::kAttrPathMtu |
                                       transport::kAttrAddress | transport::kAttrDestQpn |
                                       transport::kAttrRqPsn | transport::kAttrMaxDestRdAtomic |
-                                      transport::kAttrMinRnrTimer));
+                                      transport::kAttrMinRnrTimer | transport::kAttrPeerMxcap |
+                                      transport::kAttrOfferedMxcap));
       !ok)
     return ok;
   a.state = QpState::kRts;

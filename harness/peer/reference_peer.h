@@ -36,6 +36,8 @@ struct PeerIdentity {
   std::optional<wire::Ipv6Address> ip6;
   uint64_t seed = 1;           // keys and drawn QPNs derive from it
   mutants::MutantSet mutants;  // none: a correct endpoint (always so for the engine's tester)
+  // The MXCAP block the device can offer (spec section 18); none: a base-only device.
+  std::optional<wire::Mxcap> mxcap;
 };
 
 struct PeerQpSpec {
@@ -76,6 +78,10 @@ struct PeerPath {
   uint8_t min_rnr_timer = 12;
   uint8_t max_rd_atomic = 16;
   uint8_t max_dest_rd_atomic = 16;
+  // Part II at INIT to RTR: the peer's block, and the one this QP offers it (none: the
+  // device's own). With both blocks allowing it the QP runs in extension mode.
+  std::optional<wire::Mxcap> peer_mxcap;
+  std::optional<wire::Mxcap> offered_mxcap;
 };
 
 // The address vector of a path from `self` to a peer whose MAC is known (no ARP): the

@@ -272,6 +272,7 @@ Expected<void, VerbsError> Device::modify_qp(uint32_t qpn, const QpAttributes& a
   if (mask & kAttrMaxDestRdAtomic) qp.attr.max_dest_rd_atomic = attr.max_dest_rd_atomic;
   if (mask & kAttrQkey) qp.attr.qkey = attr.qkey;
   if (mask & kAttrPeerMxcap) qp.attr.peer_mxcap = attr.peer_mxcap;
+  if (mask & kAttrOfferedMxcap) qp.attr.offered_mxcap = attr.offered_mxcap;
   if (mask & kAttrEvSet) qp.attr.ev_set = attr.ev_set;
   // Section 19.4: keys before INIT to RTR are the QP's first; later ones a next epoch's.
   if ((mask & kAttrSecureSa) && live_secure) {
@@ -321,7 +322,7 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   const std::optional<ext::SecurityAssociations>& sas = qp.attr.secure_sa;
   const bool has_sas = sas && !sas->tx.empty() && !sas->rx.empty();
   auto agreed =
-      ext::negotiate(config_.mxcap, peer, has_sas || !decide_.extension.secure_requires_sa);
+      ext::negotiate(offered_mxcap(qp), peer, has_sas || !decide_.extension.secure_requires_sa);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
   // The ext-secure-without-sa mutant goes on without SECURE rather than failing (MR-SE-01).
@@ -381,6 +382,16 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
     credit_qpns_.push_back(qp.qpn);
   }
   return {};
+}
+
+// What the QP offers: the device's block, narrowed to a connection's offer when the management
+// plane gave one (never more than the device has: its feature bits are ANDed with the device's).
+std::optional<wire::Mxcap> Device::offered_mxcap(const QueuePair& qp) const {
+  if (!config_.mxcap || !qp.attr.offered_mxcap) return config_.mxcap;
+  wire::Mxcap m = *qp.attr.offered_mxcap;
+  m.features = static_cast<uint8_t>(m.features.value() & config_.mxcap->features.value());
+  m.features2 = static_cast<uint8_t>(m.features2.value() & config_.mxcap->features2.value());
+  return m;
 }
 
 // MR-EX-07: an MXH of another version is another protocol's header: dropped, unanswered

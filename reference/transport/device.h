@@ -142,6 +142,7 @@ class Device {
   uint32_t allocate_qpn();
   void note_activity(const QueuePair& qp);
   Expected<void, VerbsError> enter_ext_mode(QueuePair& qp);
+  std::optional<wire::Mxcap> offered_mxcap(const QueuePair& qp) const;
   // An Ext QP's parameters: the device's, as the Ext mutants change them. Reading a decision
   // logs that a test reached its mutant, so they are read only where Ext mode is at work.
   ext::ExtQpParameters ext_parameters() const;

@@ -49,6 +49,9 @@ enum QpAttrMask : uint32_t {
   kAttrSecureSa = 1 << 17,
   // The management plane asks a secure QP's sender to move to its next epoch (MR-SE-08).
   kAttrSecureRotate = 1 << 18,
+  // The MXCAP block this QP offers at INIT to RTR when the management plane narrows the
+  // device's own for one connection (a CM agent offering less); verbs has no such attribute.
+  kAttrOfferedMxcap = 1 << 19,
 };
 
 // Checks a transition: `from` -> `to` must exist, and `mask` must hold every attribute

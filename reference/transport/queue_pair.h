@@ -44,6 +44,8 @@ struct QpAttributes {
   uint8_t max_dest_rd_atomic = 16;
   uint32_t qkey = 0;                      // UD only
   std::optional<wire::Mxcap> peer_mxcap;  // kAttrPeerMxcap: what the peer offered
+  // kAttrOfferedMxcap: what this QP offers, within the device's block; none: the device's.
+  std::optional<wire::Mxcap> offered_mxcap;
   // kAttrEvSet: the EV set to spray over (section 20.1); none: the device generates one. A
   // QP left in base mode keeps it unused. query_qp: an Ext QP's set in use, given or not.
   std::optional<std::vector<ext::EvEntry>> ev_set;

@@ -1,0 +1,119 @@
+// Driven extension-mode exchanges against the embedded reference: a tester QP connected to an
+// Ext connection is itself an Ext QP (it offers the block the DUT's QP was given in its name),
+// so real, lossy Part II traffic runs both ways and a DUT that breaks a rule fails.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/engine/testing/reference_run.h"
+#include "reference/io/capture_reader.h"
+#include "reference/wire/frame_decoder.h"
+
+namespace mr::engine {
+namespace {
+
+constexpr const char* kHeader = "# tp: T-1\n# clause: MR-SA-01\n# purpose: p\n# pics: ext.sack\n";
+
+report::TestResult run(const std::string& body, std::vector<std::string> mutants = {},
+                       const std::string& capture = "") {
+  return testing::run_on_reference(body, {.header = kHeader,
+                                          .pics = {{"ext.sack", true}},
+                                          .mutants = std::move(mutants),
+                                          .capture_path = capture});
+}
+
+std::string failures(const report::TestResult& r) { return testing::failures_text(r); }
+
+// 256 KiB each way with 2% loss and 1% reordering in both directions, every other frame 20 us
+// late: a round trip of about 40 us, as in a small fabric.
+constexpr const char* kLossyExtWrites =
+    R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1, mr_len=524288)
+tester qp T = create_qp(mr_len=524288)
+connect T A
+dut fill_mem A
+impair dir=both loss=2% reorder=1% delay=97% delay_us=20
+dut post_send A opcode=RDMA_WRITE len=262144 remote_addr=T.va rkey=T.rkey wr_id=1
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=1
+tester expect_mem T offset=0 len=262144 pattern=A
+tester post_send T opcode=RDMA_WRITE len=262144 offset=262144 remote_offset=262144 wr_id=2
+tester expect_completion T status=SUCCESS opcode=RDMA_WRITE wr_id=2
+dut expect_mem A offset=262144 len=262144 pattern=T from=262144
+)";
+
+struct WireCount {
+  size_t tester_ext_requests = 0;  // TVer 1 with an MXH
+  size_t tester_base_requests = 0;
+  size_t tester_credit_demands = 0;  // MXH Pending != 0: credit mode, which ext=1 did not offer
+  size_t dut_sacks = 0;              // Ext ACKs and NAKs (SACKETH)
+  size_t dropped = 0;
+};
+
+WireCount count_capture(const std::string& path, uint32_t tester_ip_last_byte) {
+  WireCount n;
+  auto reader = io::CaptureReader::open(path);
+  EXPECT_TRUE(reader) << reader.error().to_string();
+  if (!reader) return n;
+  for (int i = 0; i < 200'000; ++i) {
+    auto f = reader->next();
+    if (!f || !*f) break;
+    n.dropped += (*f)->comment.find("impair drop") != std::string::npos ? 1 : 0;
+    auto d = wire::decode_frame((*f)->data);
+    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    const auto* ip = roce ? std::get_if<wire::Ipv4>(&roce->packet.ip) : nullptr;
+    if (ip == nullptr) continue;
+    const bool from_tester = ip->src.bytes[3] == tester_ip_last_byte;
+    if (from_tester && roce->packet.mxh && roce->packet.mxh->pending.value() != 0)
+      ++n.tester_credit_demands;
+    if (from_tester && roce->packet.reth) {
+      (roce->packet.mxh && roce->packet.bth.version == 1 ? n.tester_ext_requests
+                                                         : n.tester_base_requests)++;
+    }
+    if (!from_tester && roce->packet.sacketh) ++n.dut_sacks;
+  }
+  return n;
+}
+
+TEST(DrivenExtExchange, LossyWritesEachWayLandWholeAndTheTesterSpeaksExtOnTheWire) {
+  const std::string capture = ::testing::TempDir() + "/driven-ext.pcapng";
+  const auto r = run(kLossyExtWrites, {}, capture);
+  ASSERT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  const WireCount n = count_capture(capture, 1);  // the default PIXIT's tester is 198.18.0.1
+  EXPECT_GT(n.dropped, 0U);
+  EXPECT_GT(n.tester_ext_requests, 0U);
+  EXPECT_EQ(n.tester_base_requests, 0U);
+  // The tester's device can do every Part II feature; its QP offers only what the DUT's QP was
+  // offered in its name (SACK and OOO), so it runs no credit mode the DUT did not agree.
+  EXPECT_EQ(n.tester_credit_demands, 0U);
+  EXPECT_GT(n.dut_sacks, 0U);
+}
+
+TEST(DrivenExtExchange, ADutThatRetransmitsSackedPsnsFailsOnTheTraceChecker) {
+  const auto r = run(kLossyExtWrites, {"ext-retransmits-sacked"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  bool named = false;
+  for (const auto& f : r.failures) named |= f.field == "trace MR-SA-04";
+  EXPECT_TRUE(named) << failures(r);
+}
+
+TEST(DrivenExtExchange, ADutWhoseRetransmissionsLackRetxFailsOnTheTraceChecker) {
+  const auto r = run(kLossyExtWrites, {"ext-retx-not-marked"});
+  ASSERT_EQ(r.verdict, report::Verdict::kFail) << failures(r);
+  bool named = false;
+  for (const auto& f : r.failures) named |= f.field == "trace MR-SA-12";
+  EXPECT_TRUE(named) << failures(r);
+}
+
+TEST(DrivenExtExchange, ATesterQpOnASecureConnectionIsAnErrorNamingTheLine) {
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1, secure=1)
+tester qp T = create_qp()
+connect T A
+)");
+  ASSERT_EQ(r.verdict, report::Verdict::kError);
+  EXPECT_EQ(r.reason.rfind("t.mrt:7: connect: a tester QP on a secure connection", 0), 0U)
+      << r.reason;
+}
+
+}  // namespace
+}  // namespace mr::engine
