@@ -130,6 +130,7 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
         r.lost_on_its_ev = true;
       continue;
     }
+    note_order_delivered(r, now_ns, min_rtt_ns);
     if (!(r.transmissions > 1 && now_ns - r.last_sent_ns < min_rtt_ns)) {
       if (seen == newest.begin() + evs) {
         newest[evs++] = {r.ev, r.send_order};
@@ -147,16 +148,23 @@ uint32_t SentPsnRecords::sack_bitmap(const ExtAckReport& ack, uint64_t now_ns, u
   return newly;
 }
 
+void SentPsnRecords::note_order_delivered(const Record& r, uint64_t now_ns, uint64_t min_rtt_ns) {
+  if (r.transmissions > 1 && now_ns - r.last_sent_ns < min_rtt_ns) return;
+  if (!newest_delivered_order_ || static_cast<int32_t>(r.send_order - *newest_delivered_order_) > 0)
+    newest_delivered_order_ = r.send_order;
+}
+
 // Early loss: an outstanding p with a SACKed PSN at least N_OOO_THRESHOLD after it, sent at
-// least SRTT ago (so each detection retransmits it once), and either shown lost on its own EV
-// or older than the reorder window as well.
+// least SRTT ago (so each detection retransmits it once), overtaken by a later transmission
+// that arrived, and either shown lost on its own EV or older than the reorder window as well.
 void SentPsnRecords::early_losses(uint64_t now_ns, uint64_t wait_ns, uint64_t reorder_window_ns,
                                   AckOutcome& out) {
   if (!newest_sacked_) return;
   for (uint32_t p = psn_add(cumulative_, 1); p != next_psn_; p = psn_add(p, 1)) {
     if (psn_diff(*newest_sacked_, p) < static_cast<int32_t>(parameters_.ooo_threshold)) break;
     const Record& r = at(p);
-    if (r.sacked || !r.reported_missing || now_ns < r.last_timed_ns) continue;  // or held
+    if (r.sacked || !r.reported_missing || now_ns < r.last_timed_ns || !overtaken(r))
+      continue;  // or held
     const uint64_t age = now_ns - r.last_sent_ns;
     if (age >= wait_ns && (r.lost_on_its_ev || age >= wait_ns + reorder_window_ns)) {
       out.retransmit.push_back({p, RetransmitCause::kEarlyLoss});
@@ -211,6 +219,7 @@ void SentPsnRecords::ara_losses(const ExtAckReport& ack, uint64_t now_ns, uint64
   const int last_received = 63 - std::countl_zero(ack.bitmap);
   for (int i = 0; i < last_received; ++i) {
     const uint32_t p = psn_add(base, i);
+    // MR-SA-27 asks for these by PSN order, whatever was sent when: no RACK test here.
     if (((ack.bitmap >> i) & 1) != 0 || !outstanding(p) || now_ns < at(p).last_timed_ns) continue;
     const bool already = std::any_of(out.retransmit.begin(), out.retransmit.end(),
                                      [p](const Retransmission& r) { return r.psn == p; });
@@ -233,6 +242,7 @@ AckOutcome SentPsnRecords::on_ack(const ExtAckReport& ack, uint64_t now_ns,
       if (at(p).sacked) continue;
       untrim(at(p));
       note_delivered(at(p));
+      note_order_delivered(at(p), now_ns, rto.min_rtt_ns());
       ++out.newly_acknowledged;
     }
     advance_cumulative(ack.cumulative);

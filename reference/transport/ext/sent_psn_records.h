@@ -165,6 +165,14 @@ class SentPsnRecords {
                        AckOutcome& out);
   struct EvDeliveries;
   EvDeliveries& deliveries(uint16_t ev);
+  // r's last transmission counts as delivered (RACK), unless it went again sooner than the
+  // minimum RTT ago: then an earlier copy arrived, which says nothing about order.
+  void note_order_delivered(const Record& r, uint64_t now_ns, uint64_t min_rtt_ns);
+  // Whether something sent after r's last transmission has been delivered.
+  bool overtaken(const Record& r) const {
+    return newest_delivered_order_ &&
+           static_cast<int32_t>(*newest_delivered_order_ - r.send_order) > 0;
+  }
   // r was acknowledged: if it was sent once, its EV delivered and is not silent. Which copy
   // of a retransmitted PSN arrived, on which EV, is unknown (Karn).
   void note_delivered(const Record& r);
@@ -183,6 +191,11 @@ class SentPsnRecords {
   uint32_t next_psn_;    // the next new PSN
   uint8_t mpr_ = 1;      // the newest window the receiver advertised
   std::optional<uint32_t> newest_sacked_;
+  // The newest transmission (send_order) an ACK has shown delivered: a PSN is lost only when
+  // something sent after its last transmission arrived (RACK). Without it, a retransmission
+  // still in flight looked lost again to the bitmaps its peer sent before it arrived, and
+  // went again one SRTT later; its EV then looked silent (MR-PF-18) at the end of a transfer.
+  std::optional<uint32_t> newest_delivered_order_;
   // The last ACK or NAK received, new PSN or probe sent: the probe timeout runs from it.
   uint64_t last_activity_ns_ = 0;
   // Probes since the last ACK that acknowledged or SACKed a PSN for the first time.
