@@ -3,6 +3,7 @@
 // so real, lossy Part II traffic runs both ways and a DUT that breaks a rule fails.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -103,6 +104,92 @@ TEST(DrivenExtExchange, ADutWhoseRetransmissionsLackRetxFailsOnTheTraceChecker) 
   bool named = false;
   for (const auto& f : r.failures) named |= f.field == "trace MR-SA-12";
   EXPECT_TRUE(named) << failures(r);
+}
+
+// Every DUT frame the capture shows dropped, by the EV its MXH carries; and every Ext frame
+// the DUT sent, by EV.
+struct DropsByEv {
+  std::map<uint16_t, size_t> dropped;
+  std::map<uint16_t, size_t> sent;
+};
+
+DropsByEv drops_by_ev(const std::string& path) {
+  DropsByEv n;
+  auto reader = io::CaptureReader::open(path);
+  EXPECT_TRUE(reader) << reader.error().to_string();
+  if (!reader) return n;
+  for (int i = 0; i < 200'000; ++i) {
+    auto f = reader->next();
+    if (!f || !*f) break;
+    auto d = wire::decode_frame((*f)->data);
+    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    if (roce == nullptr || !roce->packet.mxh || roce->packet.bth.dqpn.value() != 17) continue;
+    const uint16_t ev = roce->packet.mxh->ev.value();
+    ++((*f)->comment.find("impair drop") != std::string::npos ? n.dropped : n.sent)[ev];
+  }
+  return n;
+}
+
+// A DUT WRITE over four EVs whose second EV is black-holed from the start, then healed.
+constexpr const char* kBlackHoledEv =
+    R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1, multipath=1, mr_len=65536, ev_set=[0xc101, 0xc102, 0xc103, 0xc104])
+tester qp T = create_qp(mr_len=65536)
+connect T A
+dut fill_mem A
+impair dir=dut ev=0xc102 loss=100%
+dut post_send A opcode=RDMA_WRITE len=32768 remote_addr=T.va rkey=T.rkey wr_id=1
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=1
+impair off dir=dut ev=0xc102
+dut post_send A opcode=RDMA_WRITE len=32768 offset=32768 remote_addr=T.va+32768 rkey=T.rkey wr_id=2
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=2
+tester expect_mem T offset=0 len=65536 pattern=A
+)";
+
+TEST(DrivenExtExchange, AnImpairmentOfOneEvDropsThatEvsFramesAndNoOther) {
+  const std::string capture = ::testing::TempDir() + "/black-holed-ev.pcapng";
+  const auto r = run(kBlackHoledEv, {}, capture);
+  ASSERT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  const DropsByEv n = drops_by_ev(capture);
+  ASSERT_EQ(n.dropped.size(), 1U);
+  EXPECT_GT(n.dropped.at(0xc102), 0U);
+  // Healed (impair off ev=), the entry is used again once its hold-down ends or not at all;
+  // what the second WRITE sent on it was delivered either way.
+  EXPECT_GT(n.sent.at(0xc101), 0U);
+  bool noted = false;
+  for (const auto& p : r.packets) noted |= p.summary.find("impairment of EV 0xc102") == 0;
+  EXPECT_TRUE(noted) << "the ladder names the EV";
+}
+
+// mpr= sets the tester's window: its ACKs advertise it and the DUT keeps within it (MR-SA-07).
+TEST(DrivenExtExchange, TheTestersWindowIsTheMprItsBlockOffered) {
+  const std::string capture = ::testing::TempDir() + "/mpr1.pcapng";
+  const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1, mpr=1, mr_len=524288)
+tester qp T = create_qp(mr_len=524288)
+connect T A
+dut fill_mem A
+impair dir=dut loss=1%
+dut post_send A opcode=RDMA_WRITE len=524288 remote_addr=T.va rkey=T.rkey wr_id=1
+dut expect_completion A status=SUCCESS opcode=RDMA_WRITE wr_id=1
+tester expect_mem T offset=0 len=524288 pattern=A
+)",
+                     {}, capture);
+  ASSERT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
+  auto reader = io::CaptureReader::open(capture);
+  ASSERT_TRUE(reader) << reader.error().to_string();
+  size_t acks = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    auto f = reader->next();
+    if (!f || !*f) break;
+    auto d = wire::decode_frame((*f)->data);
+    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
+    if (roce == nullptr || !roce->packet.sacketh || roce->packet.bth.dqpn.value() == 17) continue;
+    ++acks;
+    EXPECT_EQ(roce->packet.sacketh->mpr.value(), 1U);
+  }
+  EXPECT_GT(acks, 0U);
+  const auto bad = run("dut qp A = create_qp(type=RC, mtu=1024, ext=1, mpr=0)\n");
+  EXPECT_EQ(bad.verdict, report::Verdict::kError);
+  EXPECT_NE(bad.reason.find("mpr"), std::string::npos) << bad.reason;
 }
 
 TEST(DrivenExtExchange, ATesterQpOnASecureConnectionIsAnErrorNamingTheLine) {

@@ -245,6 +245,15 @@ std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::
   }
   if (a.number("ext", 0) == 0) return OfferedMxcap{};
   wire::Mxcap block;
+  // The tester's window (MR-SA-07): MPR x 128 PSNs, 1 to 255; 8 unless the line says.
+  if (a.has("mpr")) {
+    const uint64_t mpr = a.number("mpr", 8);
+    if (mpr == 0 || mpr > 255) {
+      ctx.error(a.pos("mpr"), "create_qp mpr: the tester's window is 1 to 255 units of 128 PSNs");
+      return std::nullopt;
+    }
+    block.mpr = static_cast<uint8_t>(mpr);
+  }
   for (const OptionalFeature& f : kOptionalFeatures) {
     if (a.number(std::string(f.key), 0) == 0) continue;
     block.features = block.features | f.features;

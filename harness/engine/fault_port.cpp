@@ -1,6 +1,7 @@
 #include "harness/engine/fault_port.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "reference/io/ecn_mark.h"
 #include "reference/wire/frame_decoder.h"
@@ -41,13 +42,40 @@ Expected<FaultAction, std::string> fault_action_from_name(const std::string& nam
   return Unexpected("unknown event '" + name + "' (drop, duplicate, reorder, delay, corrupt, ecn)");
 }
 
-std::optional<FaultEvent> FaultPort::match(FaultDirection direction,
-                                           std::span<const uint8_t> frame) {
+bool PathSelector::selects(std::optional<uint8_t> frame_plane,
+                           std::optional<uint16_t> frame_ev) const {
+  if (plane && plane != frame_plane) return false;
+  return !ev || ev == frame_ev;
+}
+
+std::string PathSelector::to_string() const {
+  std::string s;
+  if (plane) s = "plane " + std::to_string(*plane);
+  if (ev) {
+    char text[16];
+    std::snprintf(text, sizeof text, "EV 0x%04x", *ev);
+    s += (s.empty() ? "" : " ") + std::string(text);
+  }
+  return s;
+}
+
+std::optional<FaultPort::FrameKeys> FaultPort::keys_of(std::span<const uint8_t> frame) {
   auto d = wire::decode_frame(frame);
   const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
   if (roce == nullptr) return std::nullopt;
-  const uint32_t dqpn = roce->packet.bth.dqpn;
-  const uint32_t psn = roce->packet.bth.psn;
+  FrameKeys k{.dqpn = roce->packet.bth.dqpn, .psn = roce->packet.bth.psn};
+  if (const auto& mxh = roce->packet.mxh) {
+    k.plane = mxh->plane.value();
+    k.ev = mxh->ev.value();
+  }
+  return k;
+}
+
+std::optional<FaultEvent> FaultPort::match(FaultDirection direction,
+                                           const std::optional<FrameKeys>& keys) {
+  if (!keys) return std::nullopt;
+  const uint32_t dqpn = keys->dqpn;
+  const uint32_t psn = keys->psn;
   const uint32_t tx = ++transmissions_[{direction, dqpn, psn}];
   auto it = std::find_if(armed_.begin(), armed_.end(), [&](const FaultEvent& e) {
     return e.direction == direction && e.dqpn == dqpn && e.psn == psn && e.tx == tx;
@@ -67,25 +95,32 @@ void FaultPort::release_due_tester_frames() {
       [&](Held& h) { send(h.bytes); });
 }
 
-void FaultPort::impair(FaultDirection direction, const std::optional<Impairment>& impairment) {
-  auto& slot = direction == FaultDirection::kTester ? tester_policy_ : dut_policy_;
-  slot.reset();
-  if (impairment) {
-    slot.emplace(
-        Policy{io::ImpairmentPolicy(impairment->seed, impairment->rates, impairment->delay_ns),
-               *impairment});
+void FaultPort::impair(FaultDirection direction, const Impairment& impairment) {
+  std::vector<Policy>& list = policies(direction);
+  std::erase_if(list, [&](const Policy& p) { return p.impairment.on == impairment.on; });
+  Policy p{io::ImpairmentPolicy(impairment.seed, impairment.rates, impairment.delay_ns),
+           impairment};
+  if (impairment.on.every_frame()) {
+    list.push_back(std::move(p));
+  } else {
+    list.insert(list.begin(), std::move(p));
   }
 }
 
-const io::ImpairmentCounters* FaultPort::impairment_counters(FaultDirection direction) const {
-  const auto& slot = direction == FaultDirection::kTester ? tester_policy_ : dut_policy_;
-  return slot ? &slot->policy.counters() : nullptr;
+void FaultPort::end_impairment(FaultDirection direction, const std::optional<PathSelector>& on) {
+  std::erase_if(policies(direction),
+                [&](const Policy& p) { return !on || p.impairment.on == *on; });
 }
 
-void FaultPort::impair_frame(FaultDirection direction, std::vector<uint8_t> bytes, uint64_t t_ns,
+void FaultPort::impair_frame(FaultDirection direction, const std::optional<FrameKeys>& keys,
+                             std::vector<uint8_t> bytes, uint64_t t_ns,
                              std::vector<std::vector<uint8_t>>& now_out, std::deque<Held>& held) {
-  auto& slot = direction == FaultDirection::kTester ? tester_policy_ : dut_policy_;
-  if (!slot) {
+  std::vector<Policy>& list = policies(direction);
+  auto slot = std::find_if(list.begin(), list.end(), [&](const Policy& p) {
+    const PathSelector& on = p.impairment.on;
+    return on.every_frame() || (keys && on.selects(keys->plane, keys->ev));
+  });
+  if (slot == list.end()) {
     now_out.push_back(std::move(bytes));
     return;
   }
@@ -130,10 +165,11 @@ uint64_t FaultPort::inject(std::span<const uint8_t> frame) {
   release_due_tester_frames();
   const uint64_t t = inner_.now_ns();
   std::vector<uint8_t> bytes(frame.begin(), frame.end());
-  const auto event = match(FaultDirection::kTester, frame);
+  const auto keys = keys_of(frame);
+  const auto event = match(FaultDirection::kTester, keys);
   if (!event) {
     std::vector<std::vector<uint8_t>> now_out;
-    impair_frame(FaultDirection::kTester, std::move(bytes), t, now_out, held_tester_);
+    impair_frame(FaultDirection::kTester, keys, std::move(bytes), t, now_out, held_tester_);
     uint64_t sent = t;
     for (size_t i = 0; i < now_out.size(); ++i) {
       const uint64_t at = inner_.inject(now_out[i]);
@@ -192,11 +228,12 @@ std::optional<DutFrame> FaultPort::receive(uint64_t deadline_ns) {
     for (const auto& h : held_tester_) wake = std::min(wake, h.release_ns);
     auto f = inner_.receive(wake);
     if (!f) continue;
-    const auto event = match(FaultDirection::kDut, f->bytes);
+    const auto keys = keys_of(f->bytes);
+    const auto event = match(FaultDirection::kDut, keys);
     if (!event) {
       std::vector<std::vector<uint8_t>> now_out;
       const uint64_t t = f->t_ns;
-      impair_frame(FaultDirection::kDut, std::move(f->bytes), t, now_out, held_dut_);
+      impair_frame(FaultDirection::kDut, keys, std::move(f->bytes), t, now_out, held_dut_);
       for (auto& bytes : now_out) {
         ready_dut_.push_back({std::move(bytes), t});
         release_held(
@@ -252,8 +289,8 @@ Expected<void, std::string> FaultPort::reset() {
   held_tester_.clear();
   ready_dut_.clear();
   held_dut_.clear();
-  tester_policy_.reset();
-  dut_policy_.reset();
+  tester_policies_.clear();
+  dut_policies_.clear();
   return inner_.reset();
 }
 

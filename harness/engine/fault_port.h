@@ -10,10 +10,10 @@
 // after its line was reached.
 //
 // Beside the keyed events, a direction may carry seeded random impairment (`impair dir=dut
-// loss=2% reorder=1%`): io::ImpairmentPolicy decides the fate of every frame no armed event
-// takes, with the same actions (one vocabulary: io::ImpairmentAction) and a seed the report
-// logs. A frame it holds back for reordering follows the next frame of its direction, or
-// goes out after kMaxHoldNs when none comes.
+// loss=2% reorder=1%`, or of one plane or EV: `impair dir=dut plane=3 loss=100%`):
+// io::ImpairmentPolicy decides the fate of every frame no armed event takes, with the same actions
+// (one vocabulary: io::ImpairmentAction) and a seed the report logs. A frame it holds back for
+// reordering follows the next frame of its direction, or goes out after kMaxHoldNs when none comes.
 //
 // Every fault that fires is reported through `on_fault`, so the test's packet ladder and
 // pcapng say what the harness did to the exchange.
@@ -54,12 +54,26 @@ struct FaultEvent {
   bool random = false;                // decided by an `impair` policy, not keyed
 };
 
+// The frames an impairment acts on: every frame, or the Ext frames (those with an MXH:
+// requests, PROBE, CREDIT, RESYNC; an ACK carries none) on one plane or with one EV, as a
+// failed plane or path of a fabric drops them.
+struct PathSelector {
+  std::optional<uint8_t> plane;
+  std::optional<uint16_t> ev;
+
+  bool every_frame() const { return !plane && !ev; }
+  bool selects(std::optional<uint8_t> frame_plane, std::optional<uint16_t> frame_ev) const;
+  std::string to_string() const;  // "", "plane 3", "EV 0xc103", "plane 3 EV 0xc103"
+  friend bool operator==(const PathSelector&, const PathSelector&) = default;
+};
+
 // One direction's seeded random impairment, from an `impair` line.
 struct Impairment {
   io::ImpairmentProbabilities rates;
   uint64_t seed = 0;
   uint64_t delay_ns = 100'000;  // what a `delay` adds
   int line = 0;
+  PathSelector on;
 };
 
 class FaultPort final : public DutPort {
@@ -71,11 +85,12 @@ class FaultPort final : public DutPort {
       : inner_(inner), on_fault_(std::move(on_fault)) {}
 
   void arm(const FaultEvent& event) { armed_.push_back(event); }
-  // Random impairment of one direction from now on; nullopt ends it (a frame it held back
-  // goes out first).
-  void impair(FaultDirection direction, const std::optional<Impairment>& impairment);
-  // What the direction's impairment has done so far (nullptr: none active).
-  const io::ImpairmentCounters* impairment_counters(FaultDirection direction) const;
+  // Random impairment of one direction's frames that `impairment.on` selects from now on, in
+  // place of the one that had the same selector. A frame takes the newest impairment whose
+  // plane or EV selects it, else the one for every frame, else none.
+  void impair(FaultDirection direction, const Impairment& impairment);
+  // Ends the direction's impairment with this selector, or every one (nullopt).
+  void end_impairment(FaultDirection direction, const std::optional<PathSelector>& on);
   // Events armed but never fired (the frame never came): the report names them.
   const std::vector<FaultEvent>& unfired() const { return armed_; }
 
@@ -102,25 +117,37 @@ class FaultPort final : public DutPort {
     Impairment impairment;
   };
 
+  // What the fault layer keys a frame by (nullopt: not a RoCE frame), decoded once.
+  struct FrameKeys {
+    uint32_t dqpn = 0;
+    uint32_t psn = 0;
+    std::optional<uint8_t> plane;  // MXH
+    std::optional<uint16_t> ev;
+  };
+  static std::optional<FrameKeys> keys_of(std::span<const uint8_t> frame);
   // The armed event this frame triggers, removed from the armed list (nullopt: none).
-  std::optional<FaultEvent> match(FaultDirection direction, std::span<const uint8_t> frame);
+  std::optional<FaultEvent> match(FaultDirection direction, const std::optional<FrameKeys>& keys);
+  std::vector<Policy>& policies(FaultDirection direction) {
+    return direction == FaultDirection::kTester ? tester_policies_ : dut_policies_;
+  }
   // Sends the delayed tester frames whose time has come.
   void release_due_tester_frames();
   void send(std::span<const uint8_t> frame);
   // A frame no event took, through the direction's random impairment if one is active:
   // what goes on now is appended to `now_out`, what is held goes to `held`.
-  void impair_frame(FaultDirection direction, std::vector<uint8_t> bytes, uint64_t t_ns,
+  void impair_frame(FaultDirection direction, const std::optional<FrameKeys>& keys,
+                    std::vector<uint8_t> bytes, uint64_t t_ns,
                     std::vector<std::vector<uint8_t>>& now_out, std::deque<Held>& held);
 
   DutPort& inner_;
   FaultCallback on_fault_;
   std::vector<FaultEvent> armed_;
   std::map<std::tuple<FaultDirection, uint32_t, uint32_t>, uint32_t> transmissions_;
-  std::deque<Held> held_tester_;    // tester -> DUT frames delayed or held back
-  std::deque<DutFrame> ready_dut_;  // DUT -> tester frames due for the engine
-  std::deque<Held> held_dut_;       // DUT -> tester frames delayed or held back
-  std::optional<Policy> tester_policy_;
-  std::optional<Policy> dut_policy_;
+  std::deque<Held> held_tester_;         // tester -> DUT frames delayed or held back
+  std::deque<DutFrame> ready_dut_;       // DUT -> tester frames due for the engine
+  std::deque<Held> held_dut_;            // DUT -> tester frames delayed or held back
+  std::vector<Policy> tester_policies_;  // path-selected ones first, newest first
+  std::vector<Policy> dut_policies_;
 };
 
 }  // namespace mr::engine

@@ -38,11 +38,20 @@ void impair(const script::Command& c, TestContext& ctx) {
   std::vector<FaultDirection> directions;
   if (dir != "dut") directions.push_back(FaultDirection::kTester);
   if (dir != "tester") directions.push_back(FaultDirection::kDut);
+  // plane=P, ev=E: only the Ext frames on that plane, with that EV (their MXH says which).
+  PathSelector on;
+  if (a.has("plane")) on.plane = static_cast<uint8_t>(a.number("plane", 0));
+  if (a.has("ev")) on.ev = static_cast<uint16_t>(a.number("ev", 0));
+  if (ctx.aborted) return;
+  const std::string which = on.every_frame() ? "" : " of " + on.to_string();
   if (c.target == "off") {
-    if (c.args.size() > (a.has("dir") ? 1U : 0U))
-      return ctx.error(c.pos, "impair off takes only dir=");
-    for (auto d : directions) ctx.faults->impair(d, std::nullopt);
-    note(ctx, c, "impairment off (" + dir + ")");
+    const size_t selectors = (a.has("plane") ? 1U : 0U) + (a.has("ev") ? 1U : 0U);
+    if (c.args.size() > (a.has("dir") ? 1U : 0U) + selectors)
+      return ctx.error(c.pos, "impair off takes only dir=, plane= and ev=");
+    for (auto d : directions) {
+      ctx.faults->end_impairment(d, on.every_frame() ? std::nullopt : std::optional(on));
+    }
+    note(ctx, c, "impairment" + which + " off (" + dir + ")");
     return;
   }
   if (!c.target.empty())
@@ -64,6 +73,7 @@ void impair(const script::Command& c, TestContext& ctx) {
   const uint64_t ecn = rate("ecn", imp.rates.ecn);
   imp.delay_ns = a.number("delay_us", 100) * 1000;
   imp.line = c.pos.line;
+  imp.on = on;
   const bool fixed_seed = a.has("seed");
   const uint64_t seed = a.number("seed", 0);
   if (ctx.aborted) return;
@@ -75,7 +85,7 @@ void impair(const script::Command& c, TestContext& ctx) {
                                                             (d == FaultDirection::kDut ? 1 : 0));
     ctx.faults->impair(d, imp);
     note(ctx, c,
-         std::string("impairment ") +
+         std::string("impairment") + which + " " +
              (d == FaultDirection::kTester ? "tester -> DUT" : "DUT -> tester") + ": loss " +
              percent(loss) + " duplicate " + percent(duplicate) + " reorder " + percent(reorder) +
              " delay " + percent(delay) + " corrupt " + percent(corrupt) + " ecn " + percent(ecn) +

@@ -347,14 +347,20 @@ void wait(const Command& c, TestContext& ctx) {
   TesterQp* t = tester_qp(c, ctx, true);
   if (t == nullptr || ctx.aborted) return;
   auto& peer = *ctx.driven->peer();
-  if (a.has("ms")) {
-    const uint64_t ms = a.number("ms", 0);
+  if (a.has("ms") || a.has("us")) {
+    // us= for the timers of Part II, which run in tens of microseconds.
+    const bool in_us = a.has("us");
+    const uint64_t n = a.number(in_us ? "us" : "ms", 0);
     if (ctx.aborted) return;
-    if (a.has("until") || a.has("max_ms"))
-      return ctx.error(c.pos, "tester wait: ms= runs for a time; until= and max_ms= wait for idle");
-    if (ms == 0 || ms > kMaxWaitMs)
-      return ctx.error(a.pos("ms"), "tester wait ms: 1.." + std::to_string(kMaxWaitMs));
-    ctx.driven->wait_until(ctx.port.now_ns() + ms * 1'000'000);
+    if (a.has("until") || a.has("max_ms") || (in_us && a.has("ms")))
+      return ctx.error(c.pos,
+                       "tester wait: ms= or us= runs for a time; until= and max_ms= wait for idle");
+    const uint64_t most = in_us ? kMaxWaitMs * 1000 : kMaxWaitMs;
+    if (n == 0 || n > most)
+      return ctx.error(
+          a.pos(in_us ? "us" : "ms"),
+          std::string("tester wait ") + (in_us ? "us" : "ms") + ": 1.." + std::to_string(most));
+    ctx.driven->wait_until(ctx.port.now_ns() + n * (in_us ? 1'000 : 1'000'000));
     ctx.last_event_ns = ctx.port.now_ns();
     return;
   }

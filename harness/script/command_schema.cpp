@@ -94,6 +94,7 @@ constexpr std::array kDutQpSetup{psn("rq_psn"),
                                  number("secure", 1),
                                  number("secure_keys", 1),
                                  number("secure_rekey", uint64_t{1} << 48),
+                                 number("mpr", k8),
                                  Arg{"ev_set", K::kNumbers, k16},
                                  Arg{"ev_planes", K::kNumbers, 15},
                                  Arg{"mxcap", K::kBytes}};
@@ -172,12 +173,20 @@ constexpr Arg kWriteMem[] = {number("offset"), required({"data", K::kBytes})};
 constexpr Arg kFillMem[] = {number("offset"), number("len")};
 constexpr Arg kExpectMem[] = {
     number("offset"), {"data", K::kBytes}, number("len"), {"pattern", K::kAnyQp}, number("from")};
-constexpr Arg kWait[] = {word("until", kWaitConditions), number("max_ms"), number("ms")};
+constexpr Arg kWait[] = {word("until", kWaitConditions), number("max_ms"), number("ms"),
+                         number("us")};
 constexpr Arg kConnect[] = {required({"peer", K::kDutQp})};
-constexpr Arg kImpair[] = {
-    word("dir", kImpairDirections), {"loss", K::kPercent},  {"duplicate", K::kPercent},
-    {"reorder", K::kPercent},       {"delay", K::kPercent}, {"corrupt", K::kPercent},
-    {"ecn", K::kPercent},           number("delay_us"),     number("seed")};
+constexpr Arg kImpair[] = {word("dir", kImpairDirections),
+                           {"loss", K::kPercent},
+                           {"duplicate", K::kPercent},
+                           {"reorder", K::kPercent},
+                           {"delay", K::kPercent},
+                           {"corrupt", K::kPercent},
+                           {"ecn", K::kPercent},
+                           number("delay_us"),
+                           number("seed"),
+                           number("plane", k8),
+                           number("ev", k16)};
 constexpr Arg kProbe[] = {required(psn("psn"))};
 constexpr Arg kEvent[] = {required(word("dir", kEventDirections)), required(psn("psn")),
                           number("tx", k32)};

@@ -497,6 +497,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtLocalErrorSendsZeros, "ext-local-error-sends-zeros", "MR-NF-14",
                "retransmits a packet whose source region was deregistered as zeros instead of "
                "failing its work request with a RESYNC code 2"},
+    MutantInfo{M::kExtSilentEvKeptGood, "ext-silent-ev-kept-good", "MR-PF-18",
+               "keeps an EV GOOD while it delivers nothing for an RTO after a SACK-detected "
+               "loss on it (timeouts still move EVs to ASSUMED_BAD)"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

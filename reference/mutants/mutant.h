@@ -270,6 +270,7 @@ enum class Mutant : uint8_t {
   kExtSackBaseEarly,
   kExtSackNoRotation,
   kExtLocalErrorSendsZeros,
+  kExtSilentEvKeptGood,
   kCount,
 };
 

@@ -279,6 +279,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSackBaseEarly, &ExtensionDecisions::offsets_only_beyond_64, false},
     {Mutant::kExtSackNoRotation, &ExtensionDecisions::rotates_sack_bitmap, false},
     {Mutant::kExtLocalErrorSendsZeros, &ExtensionDecisions::resyncs_local_errors, false},
+    {Mutant::kExtSilentEvKeptGood, &ExtensionDecisions::blames_silent_evs, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -359,8 +359,12 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   }
   auto evs = ext::EvTable::create(std::move(set), paths);
   if (!evs) return verbs_error("ev_set: " + evs.error());
+  ext::ExtQpParameters parameters = ext_parameters();
+  // A connection's own offer sets the window this end advertises (MXCAP MPR, section 18).
+  if (qp.attr.offered_mxcap)
+    parameters.local_mpr = std::max<uint8_t>(qp.attr.offered_mxcap->mpr.value(), 1);
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
-                                             ext_parameters(), qp.init.srq.has_value(), now_ns_);
+                                             parameters, qp.init.srq.has_value(), now_ns_);
   qp.ext->evs.count_into(&counters_.ev);
   if ((*agreed)->has(wire::kMxcapSecure)) {
     const ext::SecureParameters secure = secure_parameters(*sas);

@@ -971,9 +971,11 @@ void complete_ext_response(QueuePair& qp, const wire::RocePacket& p, QpContext& 
     go_back_n(qp, wire::psn_add(p.bth.psn, 1));
   // MR-PF-18: an EV silent for an RTO since a SACK-detected loss on it is blamed as its RTO
   // would have been (MR-PF-01), had SACK repair not kept that RTO from expiring; the
-  // ext-rto-keeps-ev-good mutant blames no EV for that either.
-  for (const uint16_t ev : outcome.silent_evs)
-    if (auto i = ext.evs.find(ev); i && decide.rto_assumes_ev_bad) ext.evs.on_rto(*i, ctx.now_ns);
+  // ext-rto-keeps-ev-good and ext-silent-ev-kept-good mutants blame no EV for that.
+  for (const uint16_t ev : outcome.silent_evs) {
+    if (auto i = ext.evs.find(ev); i && decide.rto_assumes_ev_bad && decide.blames_silent_evs)
+      ext.evs.on_rto(*i, ctx.now_ns);
+  }
   // MR-NF-09 counts NAKs 0x6B in a row: an ACK that covers the PSN ends the row.
   std::erase_if(ext.resource_naks, [&](const auto& n) { return !ext.sent.outstanding(n.first); });
   retire_acknowledged(qp, ctx);

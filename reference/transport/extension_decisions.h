@@ -60,6 +60,7 @@ struct ExtensionDecisions {
   Decision retransmits_on_other_ev{true};      // MR-MU-08: not the previous transmission's
   Decision denied_ev_unused{true};             // MR-MU-04, MR-PF-11
   Decision rto_assumes_ev_bad{true};           // MR-PF-01 (and MR-PF-18's silent EVs)
+  Decision blames_silent_evs{true};            // MR-PF-18: a silent EV as its RTO would
   Decision keeps_min_active_evs{true};         // MR-PF-05
   Decision probes_assumed_bad_evs{true};       // MR-PF-03: with PATHPROBE
   Decision probe_answer_restores_ev{true};     // MR-PF-12
