@@ -48,8 +48,9 @@ class LineParser {
   // Parentheses nest at most kMaxDepth deep: the descent is recursive, and a hostile script
   // must get an error, not a stack overflow.
   static constexpr int kMaxDepth = 64;
-  // A list reports PSNs of one 64-bit SACK bitmap; more than that is a typo, not a test.
-  static constexpr size_t kMaxListItems = 64;
+  // A list holds an EV set (at most 4,096 entries, section 30) or the PSNs of a SACK bitmap;
+  // more than that is a typo, not a test.
+  static constexpr size_t kMaxListItems = 4096;
   // And a line has at most kMaxOperators + - *: a chain of them is as deep a tree to
   // evaluate and to free as nested parentheses.
   static constexpr int kMaxOperators = 256;

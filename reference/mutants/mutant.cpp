@@ -500,6 +500,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtSilentEvKeptGood, "ext-silent-ev-kept-good", "MR-PF-18",
                "keeps an EV GOOD while it delivers nothing for an RTO after a SACK-detected "
                "loss on it (timeouts still move EVs to ASSUMED_BAD)"},
+    MutantInfo{M::kExtAdaptiveNeverRecycles, "ext-adaptive-never-recycles", "MR-MU-14",
+               "an adaptive sender keeps no recycle list: a clean ACK's EV is reused only when "
+               "the cursor comes round to it"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

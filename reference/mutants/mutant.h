@@ -271,6 +271,7 @@ enum class Mutant : uint8_t {
   kExtSackNoRotation,
   kExtLocalErrorSendsZeros,
   kExtSilentEvKeptGood,
+  kExtAdaptiveNeverRecycles,
   kCount,
 };
 

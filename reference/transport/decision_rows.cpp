@@ -280,6 +280,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSackNoRotation, &ExtensionDecisions::rotates_sack_bitmap, false},
     {Mutant::kExtLocalErrorSendsZeros, &ExtensionDecisions::resyncs_local_errors, false},
     {Mutant::kExtSilentEvKeptGood, &ExtensionDecisions::blames_silent_evs, false},
+    {Mutant::kExtAdaptiveNeverRecycles, &ExtensionDecisions::adaptive_recycles, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -417,6 +417,8 @@ ext::ExtQpParameters Device::ext_parameters() const {
     parameters.sender.retry_limit = ext::ExtSenderParameters::kUnlimitedRetries;
   // The ext-adaptive-never-explores mutant: no first transmission is a multiple (MR-MU-15).
   if (!decide_.extension.adaptive_explores) parameters.adaptive.explore_every = ~uint32_t{0};
+  // The ext-adaptive-never-recycles mutant: a recycle list of no entries (MR-MU-14).
+  if (!decide_.extension.adaptive_recycles) parameters.adaptive.recycle_depth = 0;
   // The ext-ce-acks-folded mutant answers CE-marked packets as any other (MR-MU-17).
   if (!decide_.extension.acks_each_ce_when_adaptive) parameters.ce_acks_when_adaptive = false;
   parameters.credit = credit_parameters();

@@ -80,6 +80,7 @@ struct ExtensionDecisions {
   Decision fatal_naks_without_nonfatal{true};  // MR-NK-07: 0x61-0x63 and Error, as in base
   Decision ignores_reserved_bits{true};        // MR-EX-09: MXH reserved bits on receipt
   Decision adaptive_explores{true};  // MR-MU-15: every N_MU_EXPLORE_EVERY-th takes the cursor
+  Decision adaptive_recycles{true};  // MR-MU-14: a clean ACK's EV is reused soon
   Decision checks_rkey_on_any_packet{true};  // MR-OO-03: whichever WRITE packet comes first
   // Adaptive selection (section 20.4).
   Decision holds_marked_evs{true};            // MR-MU-13: ECE, TRM or NAK 0x65 holds the EV
