@@ -503,6 +503,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtAdaptiveNeverRecycles, "ext-adaptive-never-recycles", "MR-MU-14",
                "an adaptive sender keeps no recycle list: a clean ACK's EV is reused only when "
                "the cursor comes round to it"},
+    MutantInfo{M::kExtRetransmitsWithoutCredit, "ext-retransmits-without-credit", "MR-CR-06",
+               "a credit-mode sender retransmits without credit (new data still waits for a "
+               "grant)"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -272,6 +272,7 @@ enum class Mutant : uint8_t {
   kExtLocalErrorSendsZeros,
   kExtSilentEvKeptGood,
   kExtAdaptiveNeverRecycles,
+  kExtRetransmitsWithoutCredit,
   kCount,
 };
 

@@ -281,6 +281,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtLocalErrorSendsZeros, &ExtensionDecisions::resyncs_local_errors, false},
     {Mutant::kExtSilentEvKeptGood, &ExtensionDecisions::blames_silent_evs, false},
     {Mutant::kExtAdaptiveNeverRecycles, &ExtensionDecisions::adaptive_recycles, false},
+    {Mutant::kExtRetransmitsWithoutCredit, &ExtensionDecisions::retransmits_within_credit, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -88,6 +88,7 @@ struct ExtensionDecisions {
   Decision acks_each_ce_when_adaptive{true};  // MR-MU-17
   // Receiver credits (section 26.7).
   Decision respects_credit_limit{true};        // MR-CR-02
+  Decision retransmits_within_credit{true};    // MR-CR-06: a retransmission waits for credit
   Decision takes_only_newer_grants{true};      // MR-CR-05: modulo 2^16 order
   Decision reports_pending{true};              // MR-CR-04: MXH Pending
   Decision echoes_credit{true};                // MR-CR-07: CRV = 1 and G in every ACK
