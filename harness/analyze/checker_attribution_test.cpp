@@ -562,6 +562,69 @@ TEST(CheckerAttribution, APsnSentAgainWithinTheReactionTimeOfItsAckIsNotJudged) 
   EXPECT_EQ(late[0].clause, "MR-SA-04");
 }
 
+// The ext-retransmission checker's findings in a capture, by clause.
+std::vector<std::string> retransmission_findings(const Capture& c) {
+  std::vector<std::string> out;
+  for (const Violation& v : analyze(c)) {
+    if (v.clause == "MR-SA-04" || v.clause == "MR-SA-12") out.emplace_back(v.clause);
+  }
+  return out;
+}
+
+Frame sacking(uint32_t cumulative, std::initializer_list<uint32_t> sacked) {
+  Frame f = ext_ack(cumulative);
+  const uint32_t ref = (cumulative + 1) & ~7U & 0xffffffU;  // bits from the SACK reference
+  f.p.sacketh->sack_ref = ref;
+  uint64_t bits = 0;
+  for (uint32_t p : sacked) bits |= uint64_t{1} << ((p - ref) & 0xffffffU);
+  f.p.sacketh->bitmap = bits;
+  return f;
+}
+Frame later(Frame f, uint64_t gap_ns) {
+  f.gap_ns = gap_ns;
+  return f;
+}
+
+TEST(CheckerAttribution, APsnABitmapReportedIsNotSentAgainOnceTheReportIsInForce) {
+  const Capture sent = {ext_send_only(5, 0xc105), ext_send_only(6, 0xc105),
+                        ext_send_only(7, 0xc105), ext_send_only(8, 0xc105), sacking(5, {7, 8})};
+  Capture resent = sent;
+  resent.push_back(later(retransmitted(ext_send_only(7, 0xc106)), 3'000));
+  EXPECT_EQ(retransmission_findings(resent), (std::vector<std::string>{"MR-SA-04"}));
+  Capture hole = sent;  // 6 was not reported: its retransmission is right
+  hole.push_back(later(retransmitted(ext_send_only(6, 0xc106)), 3'000));
+  EXPECT_TRUE(retransmission_findings(hole).empty()) << listed(analyze(hole));
+}
+
+TEST(CheckerAttribution, ABitmapWhoseOffsetIsNotAMultipleOf8OrAnAckWithABadIcrcReportsNothing) {
+  Frame odd = sacking(5, {7, 8});
+  odd.p.sacketh->sack_offset = 4;  // the sender ignores such a bitmap (section 21.2)
+  Frame corrupt = sacking(5, {7, 8});
+  corrupt.options.fill_icrc = false;  // ICRC 0: the sender drops the ACK
+  for (const Frame& ack : {odd, corrupt}) {
+    const Capture c = {ext_send_only(5, 0xc105),
+                       ext_send_only(6, 0xc105),
+                       ext_send_only(7, 0xc105),
+                       ext_send_only(8, 0xc105),
+                       ack,
+                       later(retransmitted(ext_send_only(7, 0xc106)), 3'000)};
+    EXPECT_TRUE(retransmission_findings(c).empty()) << listed(analyze(c));
+  }
+}
+
+TEST(CheckerAttribution, PsnsAcrossTheTwentyFourBitWrapAreJudgedInOrder) {
+  const Capture c = {ext_send_only(0xfffffe, 0xc105),
+                     ext_send_only(0xffffff, 0xc105),
+                     ext_send_only(0, 0xc105),
+                     ext_send_only(1, 0xc105),
+                     ext_ack(0xffffff),
+                     later(retransmitted(ext_send_only(1, 0xc106)), 3'000),
+                     retransmitted(ext_send_only(0xfffffe, 0xc106))};
+  const std::vector<Violation> found = analyze(c);
+  ASSERT_EQ(retransmission_findings(c), (std::vector<std::string>{"MR-SA-04"})) << listed(found);
+  EXPECT_NE(listed(found).find("0xfffffe"), std::string::npos) << listed(found);
+}
+
 }  // namespace
 }  // namespace mr::analyze
 

@@ -27,8 +27,9 @@
 namespace mr::analyze {
 namespace {
 
-// A window holds at most 128 x 255 PSNs beyond the cumulative PSN; more records than this
-// mean the capture lost the ACKs, and the checker stops recording rather than grow.
+// A flow's records are bounded: a window holds at most 128 x 255 PSNs beyond the cumulative
+// PSN, and records the reaction time keeps add a few more; past the bound the checker stops
+// recording (and judges less) rather than grow.
 constexpr size_t kMaxRecorded = 1 << 16;
 // How long after an ACK a sender's packets may still be ones it built before the ACK reached
 // it: a capture point one link away sees the ACK a link delay before the sender does and its
@@ -49,17 +50,19 @@ struct FirstTransmission {
   size_t payload = 0;  // a hash of the payload; 0 for a secure packet (ciphertext differs)
 };
 
-// One sender's flow: the newest cumulative PSN its peer reported, the PSNs beyond it a
-// bitmap reported, and its first transmissions not yet covered by the cumulative PSN. PSNs
-// are kept unwrapped (64-bit, from an anchor that follows the cumulative PSN), so that what
-// the cumulative PSN passes leaves the front of an ordered map.
+// One sender's flow: the cumulative PSN its peer reported (in force once the reaction time
+// has passed), the PSNs beyond it a bitmap reported, and its first transmissions not yet
+// covered by a reported cumulative PSN. PSNs are kept unwrapped (64-bit, from an anchor that
+// follows the cumulative PSN), so that what the cumulative PSN passes leaves the front of an
+// ordered map.
 struct SenderRecord {
   static constexpr uint64_t kStart = uint64_t{1} << 40;
   uint32_t anchor_psn = 0;
   uint64_t anchor = kStart;
-  uint64_t first = kStart;  // the first request PSN captured, unwrapped
+  uint64_t first = kStart;    // the first request PSN captured, unwrapped
+  uint64_t highest = kStart;  // the highest sent: a first transmission is beyond it
   bool have_cumulative = false;
-  uint32_t cumulative = 0;  // in force: reported at least the reaction time ago
+  uint32_t cumulative = 0;  // in force
   // Cumulative PSNs reported, by capture time, not yet in force; the newest last.
   std::deque<std::pair<uint64_t, uint32_t>> reported;
   std::map<uint64_t, uint64_t> sacked;  // PSN beyond the cumulative PSN -> first reported at
@@ -74,10 +77,10 @@ struct SenderRecord {
     if (have_cumulative) return cumulative;
     return std::nullopt;
   }
-  // Puts in force what was reported by `until`: the cumulative PSN moves, and what it passes
-  // leaves the records.
-  void catch_up(uint64_t until) {
-    while (!reported.empty() && reported.front().first <= until) {
+  // Puts in force what was reported more than `reaction` before `now`: the cumulative PSN
+  // moves, and the SACKed PSNs it passes leave the records.
+  void catch_up(uint64_t now, uint64_t reaction) {
+    while (!reported.empty() && reported.front().first + reaction < now) {
       const uint32_t c = reported.front().second;
       reported.pop_front();
       const uint64_t passed = unwrap(c);
@@ -86,14 +89,13 @@ struct SenderRecord {
       anchor = passed;
       anchor_psn = c;
       sacked.erase(sacked.begin(), sacked.upper_bound(passed));
-      sent.erase(sent.begin(), sent.upper_bound(passed));
     }
   }
-  // Whether a report in force by `until` says `psn` was received.
-  bool received(uint32_t psn, uint64_t until) const {
+  // Whether a report in force at `now` says `psn` was received.
+  bool received(uint32_t psn, uint64_t now, uint64_t reaction) const {
     if (have_cumulative && wire::psn_diff(psn, cumulative) <= 0) return true;
     auto it = sacked.find(unwrap(psn));
-    return it != sacked.end() && it->second <= until;
+    return it != sacked.end() && it->second + reaction < now;
   }
 };
 
@@ -146,14 +148,13 @@ class ExtRetransmissionChecker final : public Checker {
     SenderRecord& s = found->second;
     if (is_new) s.anchor_psn = psn;
     const uint64_t reaction = kReactionNs + c.timestamp_slack_ns;
-    // Reports captured strictly more than `reaction` before this packet are in force.
-    const uint64_t until = c.time_ns > reaction ? c.time_ns - reaction - 1 : 0;
-    s.catch_up(until);
+    s.catch_up(c.time_ns, reaction);
     const uint64_t at = s.unwrap(psn);
     if (at < s.first) return;  // sent before the capture began
     const bool retx = c.p.mxh->retx.value() != 0;
-    // READ and ATOMIC requests are reissued by rules of their own (MR-SA-15, MR-SA-16).
-    if (!c.is(wire::kRead | wire::kAtomic) && s.received(psn, until)) {
+    if (s.received(psn, c.time_ns, reaction)) {
+      // READ and ATOMIC requests are reissued by rules of their own (MR-SA-15, MR-SA-16).
+      if (c.is(wire::kRead | wire::kAtomic)) return;
       const bool behind = s.have_cumulative && wire::psn_diff(psn, s.cumulative) <= 0;
       const uint32_t cumulative = s.cumulative;
       report_lazily(sink, c, "MR-SA-04", [psn, retx, behind, cumulative] {
@@ -161,12 +162,13 @@ class ExtRetransmissionChecker final : public Checker {
                (behind ? "the cumulative PSN " + hex(cumulative) : std::string("a SACK bitmap")) +
                " reported as received";
       });
+      return;
     }
-    if (s.received(psn, until)) return;  // judged above; its first transmission is forgotten
-    auto it = s.sent.find(at);
-    if (it == s.sent.end()) {
-      // A READ reissued from a PSN inside it is the first sight of that PSN, with RETX = 1.
-      if (retx && !c.is(wire::kRead)) {
+    if (is_new || at > s.highest) {
+      s.highest = at;
+      // A READ reissued from a PSN inside it is the first sight of that PSN, with RETX = 1;
+      // the first packet captured may be a retransmission of one sent before the capture.
+      if (retx && !is_new && !c.is(wire::kRead)) {
         report_lazily(sink, c, "MR-SA-12", [psn] {
           return "the first transmission of PSN " + hex(psn) + " carries MXH RETX = 1";
         });
@@ -174,6 +176,8 @@ class ExtRetransmissionChecker final : public Checker {
       if (s.sent.size() < kMaxRecorded) s.sent.emplace(at, fingerprint(c.p));
       return;
     }
+    auto it = s.sent.find(at);
+    if (it == s.sent.end()) return;  // not recorded: passed by a report, or past the bound
     if (!retx) {
       report_lazily(sink, c, "MR-SA-12",
                     [psn] { return "PSN " + hex(psn) + " sent again with MXH RETX = 0"; });
@@ -187,7 +191,10 @@ class ExtRetransmissionChecker final : public Checker {
 
  private:
   // An Ext ACK or NAK to the sender of c.dir.peer: what it reports received, from its time on.
+  // The sender drops one with a bad ICRC, and ignores a bitmap whose offset is not a multiple
+  // of 8 and the bits of PSNs it has not sent (section 21.2): so does the checker.
   void acknowledge(const PacketContext& c) {
+    if (!c.decoded.icrc_ok()) return;
     auto found = senders_.find(c.dir.peer);
     if (found == senders_.end()) return;
     SenderRecord& s = found->second;
@@ -195,15 +202,19 @@ class ExtRetransmissionChecker final : public Checker {
     const uint32_t cumulative = ext_cumulative_psn(c).earliest;
     const std::optional<uint32_t> newest = s.newest_cumulative();
     if (!newest || wire::psn_diff(cumulative, *newest) > 0) {
-      // Bounded: beyond it the oldest report is put in force now (judging less, never more).
-      if (s.reported.size() >= kMaxRecorded) s.catch_up(s.reported.front().first);
-      s.reported.emplace_back(c.time_ns, cumulative);
+      // Bounded: a report beyond the bound is not taken (judging less, never more).
+      if (s.reported.size() < kMaxRecorded) s.reported.emplace_back(c.time_ns, cumulative);
+      // What a reported cumulative PSN passes is either judged by MR-SA-04 once in force or
+      // sent within the reaction time: its first transmission need not be kept.
+      s.sent.erase(s.sent.begin(), s.sent.upper_bound(s.unwrap(cumulative)));
     }
+    if (sack.signed_offset() % 8 != 0) return;
     const uint32_t base = sack.bitmap_base().value();
     for (uint32_t i = 0; i < 64 && s.sacked.size() < kMaxRecorded; ++i) {
       if (((sack.bitmap.value() >> i) & 1) == 0) continue;
       const uint32_t psn = wire::psn_add(base, i);
-      if (wire::psn_diff(psn, cumulative) > 0) s.sacked.emplace(s.unwrap(psn), c.time_ns);
+      const uint64_t at = s.unwrap(psn);
+      if (wire::psn_diff(psn, cumulative) > 0 && at <= s.highest) s.sacked.emplace(at, c.time_ns);
     }
   }
 

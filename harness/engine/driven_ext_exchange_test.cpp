@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,28 +52,37 @@ struct WireCount {
   size_t dropped = 0;
 };
 
+// Calls f(comment, packet) for every RoCEv2 frame of the capture at `path`.
+template <typename F>
+void for_each_roce(const std::string& path, F f) {
+  auto reader = io::CaptureReader::open(path);
+  ASSERT_TRUE(reader) << reader.error().to_string();
+  for (int i = 0; i < 200'000; ++i) {
+    auto frame = reader->next();
+    ASSERT_TRUE(frame) << frame.error().to_string();
+    if (!*frame) return;
+    auto d = wire::decode_frame((*frame)->data);
+    if (const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr)
+      f((*frame)->comment, roce->packet);
+  }
+}
+
+bool dropped_here(std::string_view comment) {
+  return comment.find("impair drop") != std::string::npos;
+}
+
 WireCount count_capture(const std::string& path, uint32_t tester_ip_last_byte) {
   WireCount n;
-  auto reader = io::CaptureReader::open(path);
-  EXPECT_TRUE(reader) << reader.error().to_string();
-  if (!reader) return n;
-  for (int i = 0; i < 200'000; ++i) {
-    auto f = reader->next();
-    if (!f || !*f) break;
-    n.dropped += (*f)->comment.find("impair drop") != std::string::npos ? 1 : 0;
-    auto d = wire::decode_frame((*f)->data);
-    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-    const auto* ip = roce ? std::get_if<wire::Ipv4>(&roce->packet.ip) : nullptr;
-    if (ip == nullptr) continue;
+  for_each_roce(path, [&](std::string_view comment, const wire::RocePacket& p) {
+    n.dropped += dropped_here(comment) ? 1 : 0;
+    const auto* ip = std::get_if<wire::Ipv4>(&p.ip);
+    if (ip == nullptr) return;
     const bool from_tester = ip->src.bytes[3] == tester_ip_last_byte;
-    if (from_tester && roce->packet.mxh && roce->packet.mxh->pending.value() != 0)
-      ++n.tester_credit_demands;
-    if (from_tester && roce->packet.reth) {
-      (roce->packet.mxh && roce->packet.bth.version == 1 ? n.tester_ext_requests
-                                                         : n.tester_base_requests)++;
-    }
-    if (!from_tester && roce->packet.sacketh) ++n.dut_sacks;
-  }
+    if (from_tester && p.mxh && p.mxh->pending.value() != 0) ++n.tester_credit_demands;
+    if (from_tester && p.reth)
+      (p.mxh && p.bth.version == 1 ? n.tester_ext_requests : n.tester_base_requests)++;
+    if (!from_tester && p.sacketh) ++n.dut_sacks;
+  });
   return n;
 }
 
@@ -115,18 +125,10 @@ struct DropsByEv {
 
 DropsByEv drops_by_ev(const std::string& path) {
   DropsByEv n;
-  auto reader = io::CaptureReader::open(path);
-  EXPECT_TRUE(reader) << reader.error().to_string();
-  if (!reader) return n;
-  for (int i = 0; i < 200'000; ++i) {
-    auto f = reader->next();
-    if (!f || !*f) break;
-    auto d = wire::decode_frame((*f)->data);
-    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-    if (roce == nullptr || !roce->packet.mxh || roce->packet.bth.dqpn.value() != 17) continue;
-    const uint16_t ev = roce->packet.mxh->ev.value();
-    ++((*f)->comment.find("impair drop") != std::string::npos ? n.dropped : n.sent)[ev];
-  }
+  for_each_roce(path, [&](std::string_view comment, const wire::RocePacket& p) {
+    if (!p.mxh || p.bth.dqpn.value() != 17) return;  // the tester QP's QPN: the DUT's packets
+    ++(dropped_here(comment) ? n.dropped : n.sent)[p.mxh->ev.value()];
+  });
   return n;
 }
 
@@ -149,18 +151,18 @@ TEST(DrivenExtExchange, AnImpairmentOfOneEvDropsThatEvsFramesAndNoOther) {
   const std::string capture = ::testing::TempDir() + "/black-holed-ev.pcapng";
   const auto r = run(kBlackHoledEv, {}, capture);
   ASSERT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
-  const DropsByEv n = drops_by_ev(capture);
+  DropsByEv n = drops_by_ev(capture);
   ASSERT_EQ(n.dropped.size(), 1U);
-  EXPECT_GT(n.dropped.at(0xc102), 0U);
+  EXPECT_GT(n.dropped[0xc102], 0U);
   // Healed (impair off ev=), the entry is used again once its hold-down ends or not at all;
   // what the second WRITE sent on it was delivered either way.
-  EXPECT_GT(n.sent.at(0xc101), 0U);
+  EXPECT_GT(n.sent[0xc101], 0U);
   bool noted = false;
   for (const auto& p : r.packets) noted |= p.summary.find("impairment of EV 0xc102") == 0;
   EXPECT_TRUE(noted) << "the ladder names the EV";
 }
 
-// mpr= sets the tester's window: its ACKs advertise it and the DUT keeps within it (MR-SA-07).
+// mpr= sets the tester's window: its block offers it and its ACKs advertise it.
 TEST(DrivenExtExchange, TheTestersWindowIsTheMprItsBlockOffered) {
   const std::string capture = ::testing::TempDir() + "/mpr1.pcapng";
   const auto r = run(R"(dut qp A = create_qp(type=RC, mtu=1024, ext=1, mpr=1, mr_len=524288)
@@ -174,22 +176,20 @@ tester expect_mem T offset=0 len=524288 pattern=A
 )",
                      {}, capture);
   ASSERT_EQ(r.verdict, report::Verdict::kPass) << failures(r);
-  auto reader = io::CaptureReader::open(capture);
-  ASSERT_TRUE(reader) << reader.error().to_string();
   size_t acks = 0;
-  for (int i = 0; i < 200'000; ++i) {
-    auto f = reader->next();
-    if (!f || !*f) break;
-    auto d = wire::decode_frame((*f)->data);
-    const auto* roce = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr;
-    if (roce == nullptr || !roce->packet.sacketh || roce->packet.bth.dqpn.value() == 17) continue;
+  for_each_roce(capture, [&](std::string_view, const wire::RocePacket& p) {
+    if (!p.sacketh || p.bth.dqpn.value() == 17) return;  // the tester's ACKs
     ++acks;
-    EXPECT_EQ(roce->packet.sacketh->mpr.value(), 1U);
-  }
+    EXPECT_EQ(p.sacketh->mpr.value(), 1U);
+  });
   EXPECT_GT(acks, 0U);
   const auto bad = run("dut qp A = create_qp(type=RC, mtu=1024, ext=1, mpr=0)\n");
   EXPECT_EQ(bad.verdict, report::Verdict::kError);
   EXPECT_NE(bad.reason.find("mpr"), std::string::npos) << bad.reason;
+  const auto base = run("dut qp A = create_qp(type=RC, mtu=1024, mpr=2)\n");
+  EXPECT_EQ(base.verdict, report::Verdict::kError);
+  EXPECT_NE(base.reason.find("mpr= is the window of the tester's ext=1 block"), std::string::npos)
+      << base.reason;
 }
 
 TEST(DrivenExtExchange, ATesterQpOnASecureConnectionIsAnErrorNamingTheLine) {

@@ -223,6 +223,12 @@ std::optional<OfferedMxcap> offered_mxcap(Args& a, TestContext& ctx, const std::
               "create_qp: an EV set is for extension mode; it needs ext=1 (or mxcap=)");
     return std::nullopt;
   }
+  if (a.has("mpr") && a.number("ext", 0) == 0) {
+    ctx.error(a.pos("mpr"),
+              "create_qp: mpr= is the window of the tester's ext=1 block; it needs "
+              "ext=1 (an mxcap= block carries its own)");
+    return std::nullopt;
+  }
   if (!a.has("ext") && !a.has("mxcap")) return OfferedMxcap{};
   if (type != "RC") {
     ctx.error(a.pos(a.has("ext") ? "ext" : "mxcap"), "create_qp: extension mode is for RC QPs");

@@ -41,8 +41,8 @@ TesterQp* tester_qp(const Command& c, TestContext& ctx, bool must_be_connected) 
 // offered in the tester's name (PeerPath::offered_mxcap).
 wire::Mxcap every_feature() {
   wire::Mxcap m;
-  m.features = 0xff;
-  m.features2 = 0xff;
+  m.features = 0xff;  // every bit of Features is defined
+  m.features2 = wire::kMxcapNonFatal | wire::kMxcapResync | wire::kMxcapSecure;
   return m;
 }
 

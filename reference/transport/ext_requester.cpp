@@ -441,7 +441,7 @@ ExtReqState retransmit(QueuePair& qp, QpContext& ctx) {
     }
     // MR-CR-06: a retransmission needs credit as new data does; it and the rest wait (not
     // the ext-retransmits-without-credit mutant's).
-    if (!resync && ctx.decide.extension.retransmits_within_credit &&
+    if (!resync && ext.credit_tx && ctx.decide.extension.retransmits_within_credit &&
         !has_credit(ext, payload, ctx)) {
       ext.retransmit.push_front(r);
       hold_back();
