@@ -33,6 +33,13 @@ void secure_install(const script::Command& c, TestContext& ctx) {
   const protocol::QpAttrs attrs{.secure_sa = SecureSession::dut_keys(epoch)};
   if (!checked(ctx, c.pos, dut_client(ctx).modify_qp(qp->dut_qpn, attrs))) return;
   session->install(epoch);
+  // A tester QP on the connection gets its end of the epoch too (tester_commands.cpp).
+  if (auto t = ctx.tester_qps.find(qp->tester_qp); t != ctx.tester_qps.end() && ctx.driven) {
+    if (auto ok =
+            ctx.driven->peer()->install_keys(t->second.qpn, SecureSession::tester_keys(epoch));
+        !ok)
+      ctx.error(c.pos, "dut secure_install: the tester QP " + t->first + ": " + ok.error());
+  }
 }
 
 void secure_rotate(const script::Command& c, TestContext& ctx) {

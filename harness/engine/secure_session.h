@@ -51,6 +51,17 @@ class SecureSession {
   // The harness installed `epoch` at the DUT, both directions (dut secure_install).
   void install(uint16_t epoch);
   bool installed(uint16_t epoch) const { return keys_.contains(epoch); }
+  // The tester's end of epoch `epoch` for a tester QP: it sends with tester_to_dut and opens
+  // with dut_to_tester.
+  static transport::ext::SecurityAssociations tester_keys(uint16_t epoch) {
+    return {.tx = {tester_to_dut(epoch)}, .rx = {dut_to_tester(epoch)}};
+  }
+  // Every epoch installed, oldest first.
+  std::vector<uint16_t> epochs() const {
+    std::vector<uint16_t> out;
+    for (const auto& [epoch, keys] : keys_) out.push_back(epoch);
+    return out;
+  }
   uint32_t tester_spi(uint16_t epoch) const { return tester_to_dut(epoch).spi; }
 
   // Seals a synthesized `<` frame (BTH SX set, a SECH and a tag laid out) for `packet`:

@@ -78,6 +78,12 @@ class Runner {
     for (const PacketLine* line : lines) {
       auto frame = synthesize(line->packet, qp->connection, ctx_.symbols);
       if (!frame) return ctx_.error(frame.error().pos, frame.error().message);
+      if (qp->connection.secure && !qp->tester_qp.empty()) {
+        return ctx_.error(line->pos,
+                          "secure mode: tester QP " + qp->tester_qp +
+                              " sends on this connection with its own PNs; a `<` line would "
+                              "reuse them (one sender per SA): write it before `connect`");
+      }
       if (qp->connection.secure) {
         if (auto sealed = qp->connection.secure->seal(*frame, line->packet); !sealed)
           return ctx_.error(line->pos, "secure mode: " + sealed.error());

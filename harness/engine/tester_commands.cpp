@@ -6,6 +6,7 @@
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/impair_command.h"
 #include "harness/engine/memory_commands.h"
+#include "harness/engine/secure_session.h"
 #include "harness/peer/data_pattern.h"
 #include "harness/protocol/dut_client.h"
 #include "reference/transport/work_request.h"
@@ -62,14 +63,6 @@ peer::ReferencePeer& reference_peer(TestContext& ctx) {
 // that both ends agree the same features. False after reporting the error.
 bool ext_blocks(const Command& c, TestContext& ctx, const QpBinding& dut, peer::PeerPath& path) {
   if (!dut.tester_mxcap) return true;
-  // The tester's device would seal with its own packet numbers while the script's crafted
-  // lines use the connection's SecureSession: one sender per SA, so not yet.
-  if (dut.connection.secure) {
-    ctx.error(c.pos,
-              "connect: a tester QP on a secure connection (secure=1) is not supported; "
-              "drive secure traffic with `<` lines");
-    return false;
-  }
   auto caps = dut_client(ctx).capabilities();
   if (!caps) {
     ctx.error(c.pos, "connect: the DUT's capabilities (its MXCAP block): " + caps.error().message);
@@ -88,6 +81,18 @@ bool ext_blocks(const Command& c, TestContext& ctx, const QpBinding& dut, peer::
   }
   path.peer_mxcap = *block;
   path.offered_mxcap = dut.tester_mxcap;
+  // Section 19.4: the tester's end of every epoch installed at the DUT so far. From here on
+  // the tester QP seals with its own PNs: `<` lines on the connection are refused (one
+  // sender per SA), and `dut secure_install` installs at both ends.
+  if (dut.connection.secure) {
+    transport::ext::SecurityAssociations keys;
+    for (const uint16_t epoch : dut.connection.secure->epochs()) {
+      const auto e = SecureSession::tester_keys(epoch);
+      keys.tx.insert(keys.tx.end(), e.tx.begin(), e.tx.end());
+      keys.rx.insert(keys.rx.end(), e.rx.begin(), e.rx.end());
+    }
+    path.secure_sa = std::move(keys);
+  }
   return true;
 }
 

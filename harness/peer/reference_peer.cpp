@@ -117,6 +117,7 @@ Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath&
   a.min_rnr_timer = path.min_rnr_timer;
   a.peer_mxcap = path.peer_mxcap;
   a.offered_mxcap = path.offered_mxcap;
+  a.secure_sa = path.secure_sa;
   if (auto ok =
           verbs("modify_qp RTR",
                 device_.modify_qp(qpn, a,
@@ -124,7 +125,8 @@ Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath&
                                       transport::kAttrAddress | transport::kAttrDestQpn |
                                       transport::kAttrRqPsn | transport::kAttrMaxDestRdAtomic |
                                       transport::kAttrMinRnrTimer | transport::kAttrPeerMxcap |
-                                      transport::kAttrOfferedMxcap));
+                                      transport::kAttrOfferedMxcap |
+                                      (path.secure_sa ? transport::kAttrSecureSa : 0U)));
       !ok)
     return ok;
   a.state = QpState::kRts;
@@ -138,6 +140,14 @@ Expected<void, std::string> ReferencePeer::connect(uint32_t qpn, const PeerPath&
                                  transport::kAttrState | transport::kAttrSqPsn |
                                      transport::kAttrTimeout | transport::kAttrRetryCnt |
                                      transport::kAttrRnrRetry | transport::kAttrMaxRdAtomic));
+}
+
+Expected<void, std::string> ReferencePeer::install_keys(
+    uint32_t qpn, const transport::ext::SecurityAssociations& keys) {
+  if (find(qpn) == nullptr) return Unexpected("install_keys: no tester QP " + std::to_string(qpn));
+  QpAttributes a;
+  a.secure_sa = keys;
+  return verbs("modify_qp secure_sa", device_.modify_qp(qpn, a, transport::kAttrSecureSa));
 }
 
 Expected<void, std::string> ReferencePeer::destroy_qp(uint32_t qpn) {

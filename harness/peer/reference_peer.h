@@ -82,6 +82,8 @@ struct PeerPath {
   // device's own). With both blocks allowing it the QP runs in extension mode.
   std::optional<wire::Mxcap> peer_mxcap;
   std::optional<wire::Mxcap> offered_mxcap;
+  // Secure mode's keys (section 19.4), this end's: it sends with `tx`, opens with `rx`.
+  std::optional<transport::ext::SecurityAssociations> secure_sa;
 };
 
 // The address vector of a path from `self` to a peer whose MAC is known (no ARP): the
@@ -99,6 +101,9 @@ class ReferencePeer {
   // (INIT ->) RTR -> RTS: the one place the tester's QP attributes are built.
   Expected<void, std::string> connect(uint32_t qpn, const PeerPath& path);
   Expected<void, std::string> destroy_qp(uint32_t qpn);
+  // A later epoch's keys for a secure QP (section 19.4), as the management plane installs them.
+  Expected<void, std::string> install_keys(uint32_t qpn,
+                                           const transport::ext::SecurityAssociations& keys);
   Expected<void, std::string> post_send(uint32_t qpn, const transport::SendWr& wr);
   Expected<void, std::string> post_recv(uint32_t qpn, const transport::RecvWr& wr);
   // At most `max` completions of the QP's CQ, oldest first.
