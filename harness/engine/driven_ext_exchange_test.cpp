@@ -161,6 +161,15 @@ TEST(DrivenExtExchange, AnImpairmentOfOneEvDropsThatEvsFramesAndNoOther) {
   bool noted = false;
   for (const auto& p : r.packets) noted |= p.summary.find("impairment of EV 0xc102") == 0;
   EXPECT_TRUE(noted) << "the ladder names the EV";
+  // The report's per-plane view counts what the capture shows: the DUT's drops on 0xc102 only.
+  size_t dut_paths = 0;
+  for (const report::PathTally& p : r.paths) {
+    if (p.from_tester) continue;
+    ++dut_paths;
+    EXPECT_EQ(p.dropped, p.ev == 0xc102 ? n.dropped[0xc102] : 0U) << p.ev;
+    EXPECT_GE(p.packets, p.dropped);
+  }
+  EXPECT_EQ(dut_paths, 4U);
 }
 
 // mpr= sets the tester's window: its block offers it and its ACKs advertise it.

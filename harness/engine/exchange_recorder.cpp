@@ -37,8 +37,38 @@ std::string ExchangeRecorder::script_name() const {
   return ctx_.script.path.substr(slash == std::string::npos ? 0 : slash + 1);
 }
 
+void ExchangeRecorder::tally(const wire::RocePacket& p, bool from_tester, bool sent, bool dropped) {
+  if (!p.mxh) return;
+  const auto key = std::make_tuple(from_tester, p.mxh->plane.value(), p.mxh->ev.value());
+  auto [it, added] = path_index_.try_emplace(key, ctx_.result.paths.size());
+  if (added) {
+    ctx_.result.paths.push_back(
+        {.from_tester = from_tester, .plane = std::get<1>(key), .ev = std::get<2>(key)});
+  }
+  report::PathTally& t = ctx_.result.paths[it->second];
+  if (sent) {
+    ++t.packets;
+    t.retransmissions += p.mxh->retx.value();
+  }
+  t.dropped += dropped ? 1 : 0;
+}
+
+void ExchangeRecorder::tally(const std::vector<uint8_t>& frame, bool from_tester, bool sent,
+                             bool dropped) {
+  auto d = wire::decode_frame(frame);
+  if (const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr)
+    tally(r->packet, from_tester, sent, dropped);
+}
+
 std::optional<uint64_t> ExchangeRecorder::record(const std::vector<uint8_t>& frame, uint64_t t_ns,
                                                  bool from_tester, const std::string& ref) {
+  return record_traffic(frame, t_ns, from_tester, ref, true);
+}
+
+std::optional<uint64_t> ExchangeRecorder::record_traffic(const std::vector<uint8_t>& frame,
+                                                         uint64_t t_ns, bool from_tester,
+                                                         const std::string& ref, bool count) {
+  if (count) tally(frame, from_tester, true, false);
   report::PacketRecord r;
   r.t_ns = static_cast<int64_t>(t_ns - ctx_.t0_ns);  // two's complement: before t0 is negative
   r.from_tester = from_tester;
@@ -56,6 +86,7 @@ void ExchangeRecorder::record_driven(const std::vector<uint8_t>& frame, uint64_t
   std::string name = "tester";
   auto d = wire::decode_frame(frame);
   if (const auto* r = d ? std::get_if<wire::DecodedRoce>(&*d) : nullptr) {
+    tally(r->packet, from_tester, true, false);
     const uint32_t dqpn = r->packet.bth.dqpn.value();
     for (const auto& [n, t] : ctx_.tester_qps) {
       const bool ours = from_tester ? ctx_.qps.at(t.dut_qp).dut_qpn == dqpn : t.qpn == dqpn;
@@ -67,7 +98,7 @@ void ExchangeRecorder::record_driven(const std::vector<uint8_t>& frame, uint64_t
     if (capture_) capture_->record(frame, t_ns, direction(from_tester), ref);
     return;
   }
-  record(frame, t_ns, from_tester, ref);
+  record_traffic(frame, t_ns, from_tester, ref, false);
   // Driven payloads are seeded patterns judged by expect_mem: the ladder shows their length
   // (in the summary), the pcapng their bytes.
   auto& decoded = ctx_.result.packets.back().decoded;
@@ -81,11 +112,14 @@ void ExchangeRecorder::record_fault(const FaultEvent& e, const std::vector<uint8
                           std::string(io::impairment_action_name(e.action)) +
                           (e.random ? std::string() : " (tx " + std::to_string(e.tx) + ")");
   const bool from_tester = e.direction == FaultDirection::kTester;
+  // A DUT frame the fault layer drops is recorded here only; a tester frame was counted as
+  // sent when the tester sent it.
+  if (e.action == FaultAction::kDrop) tally(frame, from_tester, !from_tester, true);
   if (e.random && driven_recorded_++ >= kMaxLadderDrivenFrames) {
     if (capture_) capture_->record(frame, t_ns, direction(from_tester), ref);
     return;
   }
-  record(frame, t_ns, from_tester, ref);
+  record_traffic(frame, t_ns, from_tester, ref, false);
 }
 
 void ExchangeRecorder::note_failures(std::optional<uint64_t> frame, size_t failures_before) {

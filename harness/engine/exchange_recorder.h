@@ -14,14 +14,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness/engine/fault_port.h"
 #include "harness/engine/test_context.h"
 #include "reference/io/recording_link.h"
+#include "reference/wire/roce_packet.h"
 
 namespace mr::engine {
 
@@ -44,10 +47,18 @@ class ExchangeRecorder {
 
  private:
   std::string script_name() const;  // the script's file name, without its directory
+  // Counts an Ext packet into the test's per-plane view (TestResult::paths).
+  void tally(const wire::RocePacket& p, bool from_tester, bool sent, bool dropped);
+  void tally(const std::vector<uint8_t>& frame, bool from_tester, bool sent, bool dropped);
+  // record() with or without counting the frame into the per-plane view.
+  std::optional<uint64_t> record_traffic(const std::vector<uint8_t>& frame, uint64_t t_ns,
+                                         bool from_tester, const std::string& ref, bool count);
 
   TestContext& ctx_;
   std::unique_ptr<io::RecordingLink> capture_;
   size_t driven_recorded_ = 0;
+  // Where each (direction, plane, EV) is in ctx_.result.paths.
+  std::map<std::tuple<bool, uint8_t, uint16_t>, size_t> path_index_;
 };
 
 }  // namespace mr::engine

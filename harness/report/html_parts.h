@@ -32,6 +32,10 @@ void append_test_section(std::string& out, const TestResult& t, const spec::Clau
 // The exchange as a ladder: tester on the left, DUT on the right, one row per packet.
 void append_ladder(std::string& out, const TestResult& t);
 
+// The Ext packets of the exchange by sender, plane and EV: sent, retransmitted, dropped by the
+// harness (nothing without Ext packets).
+void append_paths(std::string& out, const TestResult& t);
+
 // Expected vs actual, field by field, differing fields highlighted.
 void append_packet_diff(std::string& out, const Failure& f);
 

@@ -59,6 +59,7 @@ summary{cursor:pointer;color:#0969da}
 .ladder tr.unmatched td.ref{color:var(--fail)}
 .ladder td.ref{color:#57606a;white-space:nowrap}
 .ladder tr.failing td{background:#ffebe9}.ladder tr.failing .arrow{border-bottom-color:var(--fail);font-weight:700}
+.paths table{margin:.4em 0}.paths td:nth-child(n+4){text-align:right}.paths tr.dead td{background:#ffebe9}
 .ladder .fails{color:var(--fail);font-weight:700}
 .mono,.v,td.n,td.t{font-variant-numeric:tabular-nums}
 )css";

@@ -88,6 +88,7 @@ void append_test_section(std::string& out, const TestResult& t,
   out += "</dl>\n";
   append_failures(out, t, catalog);
   append_ladder(out, t);
+  append_paths(out, t);
   out += "</section>\n";
 }
 

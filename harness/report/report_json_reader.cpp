@@ -140,6 +140,7 @@ class Members {
 };
 
 constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+constexpr int64_t kCountMax = std::numeric_limits<int64_t>::max();
 
 Failure read_failure(const Json& j, const std::string& path, std::string& error) {
   Members m(j, path, error);
@@ -171,6 +172,18 @@ PacketRecord read_packet(const Json& j, const std::string& path, std::string& er
   return p;
 }
 
+PathTally read_path(const Json& j, const std::string& path, std::string& error) {
+  Members m(j, path, error);
+  PathTally p;
+  p.from_tester = m.boolean("from_tester", true);
+  p.plane = static_cast<uint8_t>(m.integer("plane", 0, 255));
+  p.ev = static_cast<uint16_t>(m.integer("ev", 0, 0xffff));
+  p.packets = static_cast<uint64_t>(m.integer("packets", 0, kCountMax));
+  p.retransmissions = static_cast<uint64_t>(m.integer("retransmissions", 0, kCountMax));
+  p.dropped = static_cast<uint64_t>(m.integer("dropped", 0, kCountMax));
+  return p;
+}
+
 Repetition read_repetition(const Json& j, const std::string& path, std::string& error) {
   Members m(j, path, error);
   Repetition r;
@@ -198,6 +211,10 @@ TestResult read_test(const Json& j, const std::string& path, std::string& error)
     t.failures.push_back(read_failure(*item, where, error));
   for (const auto& [item, where] : m.items("packets"))
     t.packets.push_back(read_packet(*item, where, error));
+  if (m.any("paths", /*optional=*/true).is_array()) {
+    for (const auto& [item, where] : m.items("paths"))
+      t.paths.push_back(read_path(*item, where, error));
+  }
   t.capture = m.text("capture");
   t.duration_s = m.number("duration_s");
   t.attempts = static_cast<int>(m.integer("attempts", 0, kIntMax));

@@ -26,6 +26,12 @@ TEST(ReportJsonReader, ReadsBackEveryFieldTheWriterWrote) {
                                .duration_s = 0.5,
                                .attempts = 2}};
   run.shard = ShardInfo{.index = 2, .total = 3, .balance = "count", .selected = {"A", "B"}};
+  run.tests[0].paths = {{.from_tester = false,
+                         .plane = 3,
+                         .ev = 0xc103,
+                         .packets = 241,
+                         .retransmissions = 0,
+                         .dropped = 53}};
   const Json written = to_report_json(run);
   auto read = run_from_report_json(written, "report.json");
   ASSERT_TRUE(read) << read.error();
@@ -33,6 +39,8 @@ TEST(ReportJsonReader, ReadsBackEveryFieldTheWriterWrote) {
   EXPECT_EQ(read->seed, run.seed);
   ASSERT_TRUE(read->shard);
   EXPECT_EQ(read->shard->index, 2);
+  ASSERT_EQ(read->tests[0].paths.size(), 1U);
+  EXPECT_EQ(read->tests[0].paths[0].dropped, 53U);
 }
 
 TEST(ReportJsonReader, AWholeRunHasNoShard) {

@@ -39,6 +39,15 @@ Json packet_json(const PacketRecord& p) {
               {"decoded", p.decoded}};
 }
 
+Json path_json(const PathTally& p) {
+  return Json{{"from_tester", p.from_tester},
+              {"plane", p.plane},
+              {"ev", p.ev},
+              {"packets", p.packets},
+              {"retransmissions", p.retransmissions},
+              {"dropped", p.dropped}};
+}
+
 Json repetition_json(const Repetition& r) {
   return Json{
       {"seed", u64_string(r.seed)}, {"verdict", to_string(r.verdict)},    {"reason", r.reason},
@@ -52,6 +61,8 @@ Json test_json(const TestResult& t) {
   for (const PacketRecord& p : t.packets) packets.push_back(packet_json(p));
   Json repetitions = Json::array();
   for (const Repetition& r : t.repetitions) repetitions.push_back(repetition_json(r));
+  Json paths = Json::array();
+  for (const PathTally& p : t.paths) paths.push_back(path_json(p));
   return Json{{"tp_id", t.tp_id},
               {"file", t.file},
               {"area", area_of(t.file)},
@@ -63,6 +74,7 @@ Json test_json(const TestResult& t) {
               {"reason", t.reason},
               {"failures", std::move(failures)},
               {"packets", std::move(packets)},
+              {"paths", std::move(paths)},
               {"capture", t.capture},
               {"duration_s", finite(t.duration_s)},
               {"attempts", t.attempts},

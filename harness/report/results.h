@@ -71,6 +71,18 @@ struct PacketRecord {
   nlohmann::ordered_json decoded;  // decode --json shape
 };
 
+// What one plane and EV carried in one direction of a test's exchange: the Ext packets (those
+// with an MXH) the sender sent on it, how many of them were retransmissions, and how many an
+// `event` or `impair` line dropped. The report's per-plane view.
+struct PathTally {
+  bool from_tester = true;
+  uint8_t plane = 0;
+  uint16_t ev = 0;
+  uint64_t packets = 0;
+  uint64_t retransmissions = 0;
+  uint64_t dropped = 0;
+};
+
 // One run of a test purpose when `--repeat` runs it more than once.
 struct Repetition {
   uint64_t seed = 0;  // `--seed` for the first, derived from it and the index after that
@@ -92,7 +104,8 @@ struct TestResult {
   std::string reason;  // why not applicable, inconclusive or in error
   std::vector<Failure> failures;
   std::vector<PacketRecord> packets;
-  std::string capture;  // per-test pcapng, relative to the run directory
+  std::vector<PathTally> paths;  // by direction, plane and EV; empty without Ext packets
+  std::string capture;           // per-test pcapng, relative to the run directory
   double duration_s = 0;
   int attempts = 1;  // >1 when capture loss forced a rerun
   // Every run of the test, in order (one without --repeat). The fields above are those of

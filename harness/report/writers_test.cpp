@@ -433,6 +433,24 @@ TEST(IndexHtml, LongExchangesCollapse) {
             std::string::npos);
 }
 
+TEST(IndexHtml, ThePerPlaneViewListsEachPathDutFirstAndMarksOneThatDeliveredNothing) {
+  RunResult run = sample_run();
+  EXPECT_EQ(count(render("index.html", run), "Planes and EVs"), 0u);  // no Ext packets
+  run.tests[0].paths = {
+      {.from_tester = true, .plane = 0, .ev = 0xc001, .packets = 9},
+      {.from_tester = false, .plane = 1, .ev = 0xc102, .packets = 4, .dropped = 4},
+      {.from_tester = false, .plane = 0, .ev = 0xc101, .packets = 5, .retransmissions = 1}};
+  const std::string html = render("index.html", run);
+  EXPECT_NE(html.find("<summary>Planes and EVs: 3 paths</summary>"), std::string::npos);
+  const size_t c101 = html.find("<td>0xc101</td>");
+  const size_t c102 = html.find("<td>0xc102</td>");
+  const size_t c001 = html.find("<td>0xc001</td>");
+  ASSERT_NE(c101, std::string::npos);
+  EXPECT_LT(c101, c102);  // the DUT's paths by plane, then the tester's
+  EXPECT_LT(c102, c001);
+  EXPECT_EQ(count(html, "<tr class=\"dead\">"), 1u);
+}
+
 TEST(IndexHtml, RepetitionsShowEachVerdictAndFlagAFlakyTest) {
   RunResult run = sample_run();
   TestResult& t = run.tests[0];
