@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "harness/analyze/checker.h"
-#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/psn.h"
+#include "reference/wire/roce_packet.h"
 
 namespace mr::analyze {
 
@@ -22,9 +22,7 @@ struct CumulativeRange {
 
 inline CumulativeRange ext_cumulative_psn(const PacketContext& c) {
   const wire::Sacketh& s = *c.p.sacketh;
-  const bool from_bitmap =
-      !wire::is_ack(c.p.aeth->syndrome.value()) || c.p.bth.opcode == wire::kOpRcAtomicAcknowledge;
-  if (!from_bitmap) return {c.psn(), c.psn()};
+  if (!wire::cumulative_in_bitmap(c.p)) return {c.psn(), c.psn()};
   const uint32_t ref = s.sack_ref.value();
   const bool covers_ref = ((ref - s.bitmap_base().value()) & wire::kPsnMask) < 64;
   if (!covers_ref) return {(ref - 1) & wire::kPsnMask, (ref + 6) & wire::kPsnMask};

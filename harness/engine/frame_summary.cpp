@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "harness/engine/evaluate.h"
-#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/frame_decoder.h"
 #include "reference/wire/opcode.h"
 #include "reference/wire/packet_json.h"
@@ -28,9 +27,7 @@ std::string mxh_summary(const wire::Mxh& m) {
 // ev_echo 0xc103 ara".
 std::string sack_summary(const wire::RocePacket& p) {
   const wire::Sacketh& s = *p.sacketh;
-  const bool from_bitmap =
-      !wire::is_ack(p.aeth->syndrome.value()) || p.bth.opcode == wire::kOpRcAtomicAcknowledge;
-  const uint32_t c = s.cumulative(p.bth.psn, from_bitmap).value();
+  const uint32_t c = s.cumulative(p.bth.psn, wire::cumulative_in_bitmap(p)).value();
   char buf[48];
   std::snprintf(buf, sizeof buf, "; C 0x%06x sacked ", c);
   std::string out = buf;

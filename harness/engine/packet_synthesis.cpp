@@ -616,11 +616,8 @@ class FrameMatch {
       auto want = evaluate_psn_list(arg.value, symbols_);
       if (!want) return Unexpected(SynthesisError{arg.pos, "SACKETH.sacked: " + want.error()});
       // In PSN order after the cumulative PSN, as the reading lists them.
-      // A NAK's BTH PSN is the packet it refuses, an ATOMIC_ACKNOWLEDGE's its ATOMIC's
-      // (MR-AT-06): neither is the cumulative PSN, which their bitmap then shows.
-      const bool from_bitmap = (p_.aeth && !wire::is_ack(p_.aeth->syndrome.value())) ||
-                               p_.bth.opcode == wire::kOpRcAtomicAcknowledge;
-      const uint32_t cumulative = cumulative_psn(*p_.sacketh, p_.bth.psn.value(), from_bitmap);
+      const uint32_t cumulative =
+          cumulative_psn(*p_.sacketh, p_.bth.psn.value(), wire::cumulative_in_bitmap(p_));
       const auto after = [&](uint32_t psn) { return (psn - cumulative) & wire::kPsnMask; };
       std::sort(want->begin(), want->end(),
                 [&](uint32_t a, uint32_t b) { return after(a) < after(b); });

@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "reference/wire/aeth.h"
+#include "reference/wire/aeth_syndrome.h"
 #include "reference/wire/atomic_ack_eth.h"
 #include "reference/wire/atomic_eth.h"
 #include "reference/wire/bth.h"
@@ -27,6 +28,7 @@
 #include "reference/wire/ipv4.h"
 #include "reference/wire/ipv6.h"
 #include "reference/wire/mxh.h"
+#include "reference/wire/opcode.h"
 #include "reference/wire/rdeth.h"
 #include "reference/wire/reth.h"
 #include "reference/wire/rsyneth.h"
@@ -113,5 +115,12 @@ struct RocePacket {
     if (sec_tag) f(*sec_tag);
   }
 };
+
+// Whether an Ext ACK or NAK shows its cumulative PSN C only in its SACK bitmap (section 19.3):
+// a NAK's BTH PSN is the packet it refuses, an ATOMIC_ACKNOWLEDGE's its ATOMIC's (MR-AT-06).
+// Then p.sacketh->cumulative(p.bth.psn, true) reads C from the bitmap.
+inline bool cumulative_in_bitmap(const RocePacket& p) {
+  return (p.aeth && !is_ack(p.aeth->syndrome.value())) || p.bth.opcode == kOpRcAtomicAcknowledge;
+}
 
 }  // namespace mr::wire
