@@ -197,6 +197,22 @@ std::vector<uint8_t> to_qp(const InputFrame& f, uint32_t qpn, Adjust&& adjust) {
   return wire::build_frame(p);
 }
 
+// Gives the QP one frame at `now`, lets `gap_ns` pass, drains what the device sent and
+// completed, and checks what must hold after any input: the QP still there, its PSNs 24-bit.
+template <class H>
+const transport::QueuePair& deliver(H& h, const std::vector<uint8_t>& frame, uint64_t& now,
+                                    uint64_t gap_ns) {
+  h.dev.receive(frame, now);
+  now += gap_ns;
+  h.dev.advance(now);
+  (void)h.dev.take_outbox();
+  (void)h.dev.poll_cq(h.cq, 64);
+  const auto* qp = h.dev.qp(h.qpn);
+  check(qp != nullptr);
+  check(qp->epsn <= wire::kPsnMask && qp->next_psn <= wire::kPsnMask);
+  return *qp;
+}
+
 // The input's frames against the secure Ext QP, as Ext packets (TVer 1), with SX when the
 // mode byte's bit 4 says so; nothing can forge a tag, so this is the pre-authentication path.
 void fuzz_secure(const std::vector<InputFrame>& frames) {
@@ -204,20 +220,14 @@ void fuzz_secure(const std::vector<InputFrame>& frames) {
   check(h.dev.qp(h.qpn)->ext && h.dev.qp(h.qpn)->ext->secure_rx.has_value());  // SECURE agreed
   uint64_t now = 1'000'000;
   for (const InputFrame& f : frames) {
-    h.dev.receive(to_qp(f, h.qpn,
-                        [&](wire::RocePacket& p) {
-                          p.bth.version = wire::kExtVersion;
-                          if ((f.mode & 0x10) != 0)
-                            p.bth.resv7 = p.bth.resv7.value() | wire::Bth::kResv7Sx;
-                        }),
-                  now);
-    now += (f.mode >> 5) * 100'000ULL;
-    h.dev.advance(now);
-    (void)h.dev.take_outbox();
-    (void)h.dev.poll_cq(h.cq, 64);
-    const auto* qp = h.dev.qp(h.qpn);
-    check(qp != nullptr);
-    check(qp->epsn <= wire::kPsnMask && qp->next_psn <= wire::kPsnMask);
+    deliver(h,
+            to_qp(f, h.qpn,
+                  [&](wire::RocePacket& p) {
+                    p.bth.version = wire::kExtVersion;
+                    if ((f.mode & 0x10) != 0)
+                      p.bth.resv7 = p.bth.resv7.value() | wire::Bth::kResv7Sx;
+                  }),
+            now, (f.mode >> 5) * 100'000ULL);
   }
 }
 
@@ -228,20 +238,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t now = 1'000'000;
   for (const InputFrame& f : frames) {
     // Base packets (TVer 0); mode 1 puts the PSN near ePSN: sequences, duplicates.
-    h.dev.receive(to_qp(f, h.qpn,
-                        [&](wire::RocePacket& p) {
-                          p.bth.version = 0;
-                          if (f.mode % 4 == 1) p.bth.psn = p.bth.psn.value() % 64;
-                        }),
-                  now);
-    now += (f.mode >> 2) * 100'000ULL;
-    h.dev.advance(now);
-    (void)h.dev.take_outbox();
-    (void)h.dev.poll_cq(h.cq, 64);
-    const auto* qp = h.dev.qp(h.qpn);
-    check(qp != nullptr);
-    check(qp->epsn <= wire::kPsnMask && qp->next_psn <= wire::kPsnMask);
-    check(qp->send_index <= qp->sq.size());
+    const transport::QueuePair& qp = deliver(h,
+                                             to_qp(f, h.qpn,
+                                                   [&](wire::RocePacket& p) {
+                                                     p.bth.version = 0;
+                                                     if (f.mode % 4 == 1)
+                                                       p.bth.psn = p.bth.psn.value() % 64;
+                                                   }),
+                                             now, (f.mode >> 2) * 100'000ULL);
+    check(qp.send_index <= qp.sq.size());
   }
   return 0;
 }
