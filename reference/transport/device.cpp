@@ -321,8 +321,8 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   // Section 19.4: SECURE in both blocks needs the QP's keys, both ways.
   const std::optional<ext::SecurityAssociations>& sas = qp.attr.secure_sa;
   const bool has_sas = sas && !sas->tx.empty() && !sas->rx.empty();
-  auto agreed =
-      ext::negotiate(offered_mxcap(qp), peer, has_sas || !decide_.extension.secure_requires_sa);
+  const std::optional<wire::Mxcap> local = offered_mxcap(qp);
+  auto agreed = ext::negotiate(local, peer, has_sas || !decide_.extension.secure_requires_sa);
   if (!agreed) return verbs_error(agreed.error());
   if (!*agreed) return {};
   // The ext-secure-without-sa mutant goes on without SECURE rather than failing (MR-SE-01).
@@ -335,8 +335,8 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   if (!decide_.extension.adapts_only_when_agreed && (*agreed)->has(wire::kMxcapMultipath))
     (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapAdaptive);
   // The ext-credit-without-agreement mutant runs credits when its own block offers them.
-  if (!decide_.extension.credit_only_when_agreed && config_.mxcap &&
-      (config_.mxcap->features.value() & wire::kMxcapCredit) != 0)
+  if (!decide_.extension.credit_only_when_agreed &&
+      (local->features.value() & wire::kMxcapCredit) != 0)
     (*agreed)->features = static_cast<uint8_t>((*agreed)->features | wire::kMxcapCredit);
   // Section 20.1: the management plane's set, else the generated one. An ASSUMED_BAD entry
   // is probed when PATHPROBE is agreed, else it comes back after the hold-down (25.1).
@@ -361,8 +361,7 @@ Expected<void, VerbsError> Device::enter_ext_mode(QueuePair& qp) {
   if (!evs) return verbs_error("ev_set: " + evs.error());
   ext::ExtQpParameters parameters = ext_parameters();
   // A connection's own offer sets the window this end advertises (MXCAP MPR, section 18).
-  if (qp.attr.offered_mxcap)
-    parameters.local_mpr = std::max<uint8_t>(qp.attr.offered_mxcap->mpr.value(), 1);
+  if (qp.attr.offered_mxcap) parameters.local_mpr = std::max<uint8_t>(local->mpr.value(), 1);
   qp.ext = std::make_unique<ext::ExtQpState>(**agreed, std::move(*evs), qp.next_psn, qp.epsn,
                                              parameters, qp.init.srq.has_value(), now_ns_);
   qp.ext->evs.count_into(&counters_.ev);
