@@ -11,6 +11,10 @@ Expected<uint64_t, std::string> evaluate_number(const Expr& e, const SymbolTable
     case Expr::Kind::kSymbol: {
       if (auto v = symbols.get(e.text)) return *v;
       if (auto v = enum_value(e.text)) return *v;
+      if (e.text.starts_with("param."))
+        return Unexpected("'" + e.text +
+                          "' is no whole-number parameter of the PIXIT (a ratio, or not in "
+                          "section 30)");
       return Unexpected("unknown symbol '" + e.text + "'");
     }
     case Expr::Kind::kName: {

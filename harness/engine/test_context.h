@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/engine/bottleneck_port.h"
 #include "harness/engine/driven_port.h"
 #include "harness/engine/dut_port.h"
 #include "harness/engine/entropy_check.h"
@@ -87,6 +88,7 @@ struct TestContext {
   // run_test before the first statement.
   DrivenPort* driven = nullptr;
   FaultPort* faults = nullptr;
+  BottleneckPort* bottleneck = nullptr;
   // The DUT claims ext.multipath: its Ext packets are judged against their QPs' EV sets
   // (entropy_check.h); a DUT without it owes an Ext QP's set nothing but MR-MU-09.
   bool judges_ev_sets = false;

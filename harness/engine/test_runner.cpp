@@ -9,6 +9,8 @@
 #include <span>
 #include <sstream>
 
+#include "harness/engine/bottleneck_commands.h"
+#include "harness/engine/bottleneck_port.h"
 #include "harness/engine/driven_port.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/evaluate.h"
@@ -593,6 +595,22 @@ bool sent_right_after(const script::TimeSpec& t) { return t.relative && !t.any &
 
 // Each statement runs once, except the bodies of `repeat` loops; every loop is bounded by its
 // max=, so this ends.
+// `param.NAME`: the PIXIT's value of each whole-number parameter of section 30, so that a
+// script's rates, sizes and times follow the test bed's (a ratio is read by the command that
+// judges with it).
+void bind_parameters(TestContext& ctx) {
+  const auto p = ctx.pixit.raw.find("parameters");
+  if (p == ctx.pixit.raw.end() || !p->is_object()) return;
+  for (const auto& [name, value] : p->items()) {
+    if (value.is_number_unsigned()) {
+      ctx.symbols.set("param." + name, value.get<uint64_t>());
+    } else if (value.is_number() && value.get<double>() >= 0 &&
+               value.get<double>() == std::floor(value.get<double>())) {
+      ctx.symbols.set("param." + name, static_cast<uint64_t>(value.get<double>()));
+    }
+  }
+}
+
 void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
   const auto& statements = ctx.script.statements;
   bool exchange_started = false;
@@ -627,6 +645,9 @@ void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
       arm_event(c, ctx, faults);
     } else if (c.actor == "tester" || c.actor == "connect" || c.actor == "impair") {
       run_tester_command(c, ctx);
+      after_command(ctx, exchange_started);
+    } else if (c.actor == "bottleneck") {
+      run_bottleneck_command(c, ctx);
       after_command(ctx, exchange_started);
     } else if (c.actor == "let") {
       bind_value(c, ctx);
@@ -671,14 +692,16 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
     return result;
   }
   const uint64_t drops_before = port.capture_drops();
-  // The chain from the engine to the DUT: driven traffic, then the fault events (they see
-  // every frame of the test), then the trace checkers, which watch from the DUT's side.
+  // The chain from the engine to the DUT: driven traffic, the reference bottleneck (the
+  // tester's side of it), then the fault events (they see every frame of the test), then the
+  // trace checkers, which watch from the DUT's side.
   ExchangeRecorder* recorder = nullptr;
   TraceJudge judge(port, ms(pixit.tolerance_abs_ms));
   FaultPort faults(judge, [&](const FaultEvent& e, const std::vector<uint8_t>& f, uint64_t t) {
     if (recorder != nullptr) recorder->record_fault(e, f, t);
   });
-  DrivenPort driven(faults, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
+  BottleneckPort bottleneck(faults);
+  DrivenPort driven(bottleneck, [&](const std::vector<uint8_t>& f, uint64_t t, bool from_tester) {
     if (recorder != nullptr) recorder->record_driven(f, t, from_tester);
   });
   TestContext ctx{
@@ -691,7 +714,9 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       .result = result,
       .driven = &driven,
       .faults = &faults,
+      .bottleneck = &bottleneck,
       .judges_ev_sets = options.pics.contains("ext.multipath") && options.pics.at("ext.multipath")};
+  bind_parameters(ctx);
   ExchangeRecorder rec(ctx, options.capture_path);
   recorder = &rec;
   Runner runner(ctx, rec);

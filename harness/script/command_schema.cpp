@@ -187,6 +187,11 @@ constexpr Arg kImpair[] = {word("dir", kImpairDirections),
                            number("seed"),
                            number("plane", k8),
                            number("ev", k16)};
+constexpr Arg kBottleneckOn[] = {required(number("rate_mbps", 1'600'000)),
+                                 required(number("ecn_k")), number("delay_us", 100'000'000),
+                                 number("plane", k8)};
+constexpr Arg kBottleneckWindows[] = {number("windows", 1000)};
+constexpr Arg kBottleneckGoodput[] = {required(number("capacity_mbps"))};
 constexpr Arg kProbe[] = {required(psn("psn"))};
 constexpr Arg kEvent[] = {required(word("dir", kEventDirections)), required(psn("psn")),
                           number("tx", k32)};
@@ -234,6 +239,10 @@ constexpr CommandRow kCommands[] = {
     {"tester", "expect_mem", false, Target::kTesterQp, kExpectMem},
     {"connect", "connect", false, Target::kTesterQp, kConnect},
     {"impair", "impair", false, Target::kOff, kImpair},
+    {"bottleneck", "on", false, Target::kNone, kBottleneckOn},
+    {"bottleneck", "expect_fair_share", false, Target::kNone, kBottleneckWindows},
+    {"bottleneck", "expect_utilisation", false, Target::kNone, kBottleneckWindows},
+    {"bottleneck", "expect_goodput", false, Target::kDutQp, kBottleneckGoodput},
     {"probe", "probe", false, Target::kDutQp, kProbe},
     {"event", "drop", false, Target::kDutQp, kEvent},
     {"event", "duplicate", false, Target::kDutQp, kEvent},

@@ -25,8 +25,8 @@ std::string seconds_text(double s) {
 }
 
 // The actors of a command line.
-constexpr std::array<std::string_view, 6> kActors{"dut",   "tester",  "probe",
-                                                  "event", "connect", "impair"};
+constexpr std::array<std::string_view, 7> kActors{"dut",     "tester", "probe",     "event",
+                                                  "connect", "impair", "bottleneck"};
 
 bool is_word(const Token& t, std::string_view word) {
   return t.kind == Token::Kind::kIdent && t.text == word;

@@ -506,6 +506,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtRetransmitsWithoutCredit, "ext-retransmits-without-credit", "MR-CR-06",
                "a credit-mode sender retransmits without credit (new data still waits for a "
                "grant)"},
+    MutantInfo{M::kExtBaseRttFromFirstSample, "ext-base-rtt-from-first-sample", "MR-SC-23",
+               "a CC sender takes its first RTT sample as base_rtt instead of starting at "
+               "T_SC_BASE_RTT: a QP that starts behind a queue counts the queue as path"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -273,6 +273,7 @@ enum class Mutant : uint8_t {
   kExtSilentEvKeptGood,
   kExtAdaptiveNeverRecycles,
   kExtRetransmitsWithoutCredit,
+  kExtBaseRttFromFirstSample,
   kCount,
 };
 

@@ -282,6 +282,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtSilentEvKeptGood, &ExtensionDecisions::blames_silent_evs, false},
     {Mutant::kExtAdaptiveNeverRecycles, &ExtensionDecisions::adaptive_recycles, false},
     {Mutant::kExtRetransmitsWithoutCredit, &ExtensionDecisions::retransmits_within_credit, false},
+    {Mutant::kExtBaseRttFromFirstSample, &ExtensionDecisions::base_rtt_starts_at_parameter, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

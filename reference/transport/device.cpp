@@ -430,6 +430,7 @@ ext::ExtQpParameters Device::ext_parameters() const {
   if (!decide_.extension.ecn_low_delay_holds) cc.ecn_low_delay_holds = false;
   if (!decide_.extension.gates_decrease) cc.gates_decrease = false;
   if (!decide_.extension.samples_base_rtt) cc.samples_base_rtt = false;
+  if (!decide_.extension.base_rtt_starts_at_parameter) cc.base_rtt_starts_at_parameter = false;
   if (!decide_.extension.trim_takes_packet_off) cc.loss_takes_packet_off = false;
   if (!decide_.extension.quick_adapts) cc.qa_gate = {0, 1};
   if (!decide_.extension.ignores_ecn_after_quick_adapt) cc.quick_adapt_ignores_ecn = false;

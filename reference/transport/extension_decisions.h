@@ -109,6 +109,7 @@ struct ExtensionDecisions {
   Decision ecn_low_delay_holds{true};            // MR-SC-14
   Decision gates_decrease{true};                 // MR-SC-17: once per base_rtt
   Decision samples_base_rtt{true};               // MR-SC-23
+  Decision base_rtt_starts_at_parameter{true};   // MR-SC-23: at T_SC_BASE_RTT, not a sample
   Decision cc_suppresses_cnp{true};              // MR-SC-09, section 26.6
   Decision timestamps_retransmissions{true};     // MR-SC-11
   Decision counts_ce_marks{true};                // MR-SC-06: since the previous ACK

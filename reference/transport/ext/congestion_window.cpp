@@ -29,6 +29,8 @@ CongestionWindow::CongestionWindow(CongestionParameters parameters, uint64_t sta
 void CongestionWindow::clamp() { cwnd_ = std::min(p_.cwnd_max, std::max(p_.cwnd_min, cwnd_)); }
 
 void CongestionWindow::sample(uint64_t rtt_ns) {
+  if (!p_.base_rtt_starts_at_parameter && !sampled_) base_rtt_ns_ = rtt_ns;
+  sampled_ = true;
   if (p_.samples_base_rtt) base_rtt_ns_ = std::min(base_rtt_ns_, rtt_ns);
   delay_ns_ = rtt_ns > base_rtt_ns_ ? rtt_ns - base_rtt_ns_ : 0;
 }

@@ -46,6 +46,7 @@ struct CongestionParameters {
   bool ecn_low_delay_holds = true;
   bool gates_decrease = true;
   bool samples_base_rtt = true;
+  bool base_rtt_starts_at_parameter = true;  // false: the first sample replaces it
   bool loss_takes_packet_off = true;
   bool quick_adapt_ignores_ecn = true;
 };
@@ -108,6 +109,7 @@ class CongestionWindow {
   CongestionParameters p_;
   uint64_t cwnd_;
   uint64_t base_rtt_ns_;
+  bool sampled_ = false;  // an RTT sample has been taken
   uint64_t delay_ns_ = 0;
   std::optional<uint64_t> t_md_ns_;
   uint64_t qa_end_ns_;
