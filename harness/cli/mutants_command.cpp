@@ -85,6 +85,7 @@ Expected<report::RunResult, std::string> suite(const engine::Pixit& pixit, const
   s.pixit_path = o.pixit;
   s.filter = o.filter;
   s.out_dir = out;
+  s.keep_passing_captures = false;
   s.seed = o.seed;
   s.max_attempts = 1;
   s.jobs = jobs;

@@ -10,6 +10,12 @@ namespace {
 
 // The report's ladder shows this many frames of driven traffic; the pcapng holds every one.
 constexpr size_t kMaxLadderDrivenFrames = 64;
+// Bulk driven traffic past the ladder: the pcapng keeps whole frames up to this many bytes
+// (every test but a long stream stays whole), then each frame's first kSnapLength bytes,
+// its headers, with its length on the wire, as `tcpdump -s 128` does: a 100 Gbit/s stream
+// of 10 ms would otherwise write 125 MB per test, and `mutants` runs it again per mutant.
+constexpr size_t kWholeDrivenBytes = size_t{64} << 20;
+constexpr size_t kSnapLength = 128;
 
 io::RecordingLink::Direction direction(bool from_tester) {
   return from_tester ? io::RecordingLink::Direction::kSent
@@ -94,10 +100,8 @@ void ExchangeRecorder::record_driven(const std::vector<uint8_t>& frame, uint64_t
     }
   }
   const std::string ref = name + (from_tester ? " (driven)" : " (received)");
-  if (driven_recorded_++ >= kMaxLadderDrivenFrames) {
-    if (capture_) capture_->record(frame, t_ns, direction(from_tester), ref);
-    return;
-  }
+  if (driven_recorded_++ >= kMaxLadderDrivenFrames)
+    return capture_bulk(frame, t_ns, from_tester, ref);
   record_traffic(frame, t_ns, from_tester, ref, false);
   // Driven payloads are seeded patterns judged by expect_mem: the ladder shows their length
   // (in the summary), the pcapng their bytes.
@@ -115,11 +119,25 @@ void ExchangeRecorder::record_fault(const FaultEvent& e, const std::vector<uint8
   // A DUT frame the fault layer drops is recorded here only; a tester frame was counted as
   // sent when the tester sent it.
   if (e.action == FaultAction::kDrop) tally(frame, from_tester, !from_tester, true);
-  if (e.random && driven_recorded_++ >= kMaxLadderDrivenFrames) {
-    if (capture_) capture_->record(frame, t_ns, direction(from_tester), ref);
+  if (e.random && driven_recorded_++ >= kMaxLadderDrivenFrames)
+    return capture_bulk(frame, t_ns, from_tester, ref);
+  record_traffic(frame, t_ns, from_tester, ref, false);
+}
+
+void ExchangeRecorder::capture_bulk(const std::vector<uint8_t>& frame, uint64_t t_ns,
+                                    bool from_tester, std::string ref) {
+  if (!capture_) return;
+  if (whole_bytes_ < kWholeDrivenBytes) {
+    whole_bytes_ += frame.size();
+    capture_->record(frame, t_ns, direction(from_tester), std::move(ref));
     return;
   }
-  record_traffic(frame, t_ns, from_tester, ref, false);
+  if (!snapping_) {
+    snapping_ = true;
+    ref += "; from here driven frames keep their first " + std::to_string(kSnapLength) +
+           " bytes (" + std::to_string(kWholeDrivenBytes >> 20) + " MiB were recorded whole)";
+  }
+  capture_->record(frame, t_ns, direction(from_tester), std::move(ref), kSnapLength);
 }
 
 void ExchangeRecorder::note_failures(std::optional<uint64_t> frame, size_t failures_before) {

@@ -50,6 +50,9 @@ class ExchangeRecorder {
   // Counts an Ext packet into the test's per-plane view (TestResult::paths).
   void tally(const wire::RocePacket& p, bool from_tester, bool sent, bool dropped);
   void tally(const std::vector<uint8_t>& frame, bool from_tester, bool sent, bool dropped);
+  // A driven frame past the ladder's first ones: into the pcapng only, whole or snapped.
+  void capture_bulk(const std::vector<uint8_t>& frame, uint64_t t_ns, bool from_tester,
+                    std::string ref);
   // record() with or without counting the frame into the per-plane view.
   std::optional<uint64_t> record_traffic(const std::vector<uint8_t>& frame, uint64_t t_ns,
                                          bool from_tester, const std::string& ref, bool count);
@@ -57,6 +60,8 @@ class ExchangeRecorder {
   TestContext& ctx_;
   std::unique_ptr<io::RecordingLink> capture_;
   size_t driven_recorded_ = 0;
+  size_t whole_bytes_ = 0;  // driven frames past the ladder recorded whole
+  bool snapping_ = false;
   // Where each (direction, plane, EV) is in ctx_.result.paths.
   std::map<std::tuple<bool, uint8_t, uint16_t>, size_t> path_index_;
 };

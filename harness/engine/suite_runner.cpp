@@ -239,6 +239,11 @@ report::TestResult run_once(const Suite& suite, const SelectedTest& test, int re
     if (result.verdict != report::Verdict::kInconc) break;  // only capture loss is rerun
   }
   result.capture = result.verdict == report::Verdict::kNotApplicable ? "" : capture;
+  if (!o.keep_passing_captures && result.verdict == report::Verdict::kPass) {
+    std::error_code ignored;  // a capture that is not there is as good as removed
+    std::filesystem::remove(t.capture_path, ignored);
+    result.capture.clear();
+  }
   return result;
 }
 

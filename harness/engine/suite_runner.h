@@ -42,6 +42,9 @@ struct SuiteOptions {
   std::string pixit_path;  // testcases/pixit/<name>.pixit.json
   std::string filter;      // globs on the tp id or the path, comma-separated; "" runs all
   std::string out_dir;     // captures go to <out_dir>/captures/
+  // False: a test that passes keeps no capture (`metaroce mutants`, where only a kill's
+  // exchange is worth reading and every mutant reruns the suite's long streams).
+  bool keep_passing_captures = true;
   uint64_t seed = 1;
   int max_attempts = 3;  // reruns of an inconclusive (capture loss) test
   int jobs = 1;          // tests at once (PortFactory only); at least 1

@@ -90,21 +90,21 @@ Expected<void, std::string> PcapngWriter::put(std::span<const uint8_t> bytes) {
 Expected<void, std::string> PcapngWriter::write(std::span<const uint8_t> frame,
                                                 uint64_t timestamp_ns, std::string_view comment,
                                                 uint32_t interface) {
-  return write_block(frame, timestamp_ns, std::span(&comment, 1), interface);
+  return write_block(frame, timestamp_ns, std::span(&comment, 1), interface, 0);
 }
 
 Expected<void, std::string> PcapngWriter::write(std::span<const uint8_t> frame,
                                                 uint64_t timestamp_ns,
                                                 std::span<const std::string> comments,
-                                                uint32_t interface) {
+                                                uint32_t interface, size_t original_length) {
   std::vector<std::string_view> views(comments.begin(), comments.end());
-  return write_block(frame, timestamp_ns, views, interface);
+  return write_block(frame, timestamp_ns, views, interface, original_length);
 }
 
 Expected<void, std::string> PcapngWriter::write_block(std::span<const uint8_t> frame,
                                                       uint64_t timestamp_ns,
                                                       std::span<const std::string_view> comments,
-                                                      uint32_t interface) {
+                                                      uint32_t interface, size_t original_length) {
   if (interface >= interfaces_) {
     return Unexpected(path_ + ": interface " + std::to_string(interface) + " of " +
                       std::to_string(interfaces_));
@@ -119,7 +119,7 @@ Expected<void, std::string> PcapngWriter::write_block(std::span<const uint8_t> f
   put32(b, static_cast<uint32_t>(timestamp_ns >> 32));
   put32(b, static_cast<uint32_t>(timestamp_ns));
   put32(b, static_cast<uint32_t>(frame.size()));
-  put32(b, static_cast<uint32_t>(frame.size()));
+  put32(b, static_cast<uint32_t>(std::max(frame.size(), original_length)));
   b.insert(b.end(), frame.begin(), frame.end());
   b.resize(b.size() + ((4 - frame.size() % 4) % 4), 0);
   bool options = false;

@@ -33,9 +33,11 @@ class PcapngWriter {
   Expected<void, std::string> write(std::span<const uint8_t> frame, uint64_t timestamp_ns,
                                     std::string_view comment = {}, uint32_t interface = 0);
   // The same with several comments (one opt_comment each; a reader that keeps only one, as
-  // CaptureReader does, sees the first).
+  // CaptureReader does, sees the first). A frame kept only in part (snapped, as `tcpdump -s`
+  // does) gives its length on the wire as `original_length`.
   Expected<void, std::string> write(std::span<const uint8_t> frame, uint64_t timestamp_ns,
-                                    std::span<const std::string> comments, uint32_t interface);
+                                    std::span<const std::string> comments, uint32_t interface,
+                                    size_t original_length = 0);
   // Flushes and closes; also done by the destructor, which cannot report errors.
   Expected<void, std::string> close();
 
@@ -47,7 +49,7 @@ class PcapngWriter {
   Expected<void, std::string> put(std::span<const uint8_t> bytes);
   Expected<void, std::string> write_block(std::span<const uint8_t> frame, uint64_t timestamp_ns,
                                           std::span<const std::string_view> comments,
-                                          uint32_t interface);
+                                          uint32_t interface, size_t original_length);
 
   std::string path_;
   uint32_t interfaces_ = 1;

@@ -58,15 +58,16 @@ size_t RecordingLink::receive_burst(std::span<Frame> out, uint64_t timeout_ns) {
 }
 
 uint64_t RecordingLink::record(std::span<const uint8_t> frame, uint64_t t_ns, Direction direction,
-                               std::string comment) {
+                               std::string comment, size_t snap_length) {
   std::lock_guard lock(mutex_);
   if (!writer_) return next_index_;  // closed: not recorded
   const uint64_t index = next_index_++;
   Held h{.index = index,
          .t_ns = t_ns,
          .interface = direction == Direction::kSent ? 0U : 1U,
-         .bytes = {frame.begin(), frame.end()},
-         .comments = {}};
+         .bytes = {frame.begin(), frame.begin() + std::min(frame.size(), snap_length)},
+         .comments = {},
+         .original_length = frame.size()};
   if (!comment.empty()) h.comments.push_back(std::move(comment));
   // After every frame of the same time: equal stamps keep the order they were recorded in.
   // Frames mostly come in order, so the search from the back is short.
@@ -96,7 +97,7 @@ void RecordingLink::write_earliest() {
     h.t_ns = written_t_ns_;
   }
   written_t_ns_ = h.t_ns;
-  keep_error(writer_->write(h.bytes, h.t_ns, h.comments, h.interface));
+  keep_error(writer_->write(h.bytes, h.t_ns, h.comments, h.interface, h.original_length));
   window_.pop_front();
 }
 

@@ -80,9 +80,11 @@ class RecordingLink final : public Link {
   size_t receive_burst(std::span<Frame> out, uint64_t timeout_ns) override;
   std::string name() const override;
 
-  // Records one frame; returns its index (0, 1, ... in call order) for annotate().
+  // Records one frame; returns its index (0, 1, ... in call order) for annotate(). Only its
+  // first `snap_length` bytes are kept (a snapped frame: its length on the wire stays in
+  // the capture), as `tcpdump -s` keeps the headers of bulk traffic.
   uint64_t record(std::span<const uint8_t> frame, uint64_t t_ns, Direction direction,
-                  std::string comment);
+                  std::string comment, size_t snap_length = SIZE_MAX);
   // Adds a comment to frame `index`; false when it was already written (or never recorded).
   bool annotate(uint64_t index, std::string comment);
 
@@ -99,6 +101,7 @@ class RecordingLink final : public Link {
     uint32_t interface = 0;
     std::vector<uint8_t> bytes;
     std::vector<std::string> comments;
+    size_t original_length = 0;  // > bytes.size() when snapped
   };
 
   RecordingLink(PcapngWriter writer, RecordingOptions options, Link* inner)

@@ -77,6 +77,29 @@ TEST(RecordingLink, FramesRecordedOutOfOrderAreWrittenInTimeOrder) {
   EXPECT_EQ(r.comment[1], "t.mrt:4 event delay");
 }
 
+TEST(RecordingLink, ASnappedFrameKeepsItsFirstBytesAndItsLengthOnTheWire) {
+  const std::string path = tmp("snapped.pcapng");
+  {
+    auto rec = RecordingLink::create(path, {});
+    ASSERT_TRUE(rec) << rec.error();
+    (*rec)->record(frame(1), kT + 100, Direction::kReceived, "whole");
+    (*rec)->record(frame(2), kT + 200, Direction::kReceived, "headers", 16);
+    (*rec)->record(frame(3), kT + 300, Direction::kReceived, "short already", 600);
+    ASSERT_TRUE((*rec)->close());
+  }
+  auto r = CaptureReader::open(path);
+  ASSERT_TRUE(r) << r.error().to_string();
+  std::vector<std::pair<size_t, uint32_t>> lengths;  // captured, on the wire
+  for (int i = 0; i < 10; ++i) {
+    auto f = r->next();
+    ASSERT_TRUE(f) << f.error().to_string();
+    if (!*f) break;
+    lengths.emplace_back((*f)->data.size(), (*f)->original_length);
+    EXPECT_EQ((*f)->data[0], i + 1);
+  }
+  EXPECT_EQ(lengths, (std::vector<std::pair<size_t, uint32_t>>{{60, 60}, {16, 60}, {60, 60}}));
+}
+
 TEST(RecordingLink, TheInterfacesCarryTheNamesGiven) {
   const std::string path = tmp("names.pcapng");
   {
