@@ -83,6 +83,7 @@ void ReferenceBackend::recreate_device() {
   config.decision_log = options_.decision_log;
   // Part II: QPs whose peer block allows it run in extension mode.
   config.mxcap = reference_mxcap();
+  config.planes = config.mxcap->planes;
   device_ = std::make_unique<transport::Device>(config);
   objects_.clear();
 }

@@ -21,7 +21,7 @@ std::vector<std::string> reference_pics_features() {
 }
 
 wire::Mxcap reference_mxcap() {
-  wire::Mxcap m;  // SACK and OOO, one plane, MPR 8
+  wire::Mxcap m;  // SACK and OOO, MPR 8
   // Multipath, probes and adaptive selection take their EV sets and port states from the
   // control protocol (modify_qp ev_set, set_port, set_ev_state); trimming, non-fatal errors
   // and RESYNC, congestion control and credits need nothing beyond the block; secure mode
@@ -32,6 +32,9 @@ wire::Mxcap reference_mxcap() {
   // Informative (section 18): the entries of its sets, N_EV_DEFAULT unless modify_qp gives one.
   m.ev_count = static_cast<uint16_t>(transport::ext::ExtQpParameters{}.ev_set_size);
   m.features2 = m.features2 | wire::kMxcapNonFatal | wire::kMxcapResync | wire::kMxcapSecure;
+  // Four planes on one link, as a NIC with four ports to four planes would offer: section
+  // 20's spraying across planes and MR-PF-06's plane failure run on the embedded reference.
+  m.planes = 4;
   return m;
 }
 

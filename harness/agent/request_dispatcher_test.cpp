@@ -363,10 +363,10 @@ TEST_F(ExtEnds, Part2ErrorsNameTheField) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {{{"op", "set_port"}, {"plane", 1}, {"up", false}},
+      {{{"op", "set_port"}, {"plane", 4}, {"up", false}},
        "EINVAL",
        "plane",
-       "1 is not a plane of this device (it has 1)"},
+       "4 is not a plane of this device (it has 4)"},
       {{{"op", "set_ev_state"}, {"qpn", 12345}, {"ev", 4097}, {"state", "DENIED"}},
        "ENOENT",
        "qpn",
@@ -389,10 +389,10 @@ TEST_F(ExtEnds, Part2ErrorsNameTheField) {
           {"max_dest_rd_atomic", 1},
           {"min_rnr_timer", 1},
           {"av", {{"dmac", kMacB}, {"dip", kIpB}}},
-          {"ev_set", Json::parse(R"([{"ev":1,"plane":0},{"ev":2,"plane":1}])")}}}},
+          {"ev_set", Json::parse(R"([{"ev":1,"plane":0},{"ev":2,"plane":4}])")}}}},
        "EINVAL",
        "attrs.ev_set[1].plane",
-       "1 is not a plane of this device (it has 1)"},
+       "4 is not a plane of this device (it has 4)"},
       {{{"op", "modify_qp"}, {"qpn", ea.qpn}, {"attrs", {{"ev_set", kSet}}}},
        "EINVAL",
        "attrs.ev_set",
