@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/engine/command_args.h"
+#include "harness/engine/credit_share_command.h"
 #include "harness/engine/dut_commands.h"
 #include "harness/engine/impair_command.h"
 #include "harness/engine/memory_commands.h"
@@ -409,6 +410,7 @@ void run_tester_command(const Command& c, TestContext& ctx) {
   if (c.name == "expect_no_completion") return expect_completion(c, ctx, true);
   if (c.name == "wait") return wait(c, ctx);
   if (c.name == "expect_mem") return expect_tester_mem(c, ctx);
+  if (c.name == "expect_credit_share") return expect_credit_share(c, ctx);
   // The parser refuses unknown commands (command_schema); a script built in code can get here.
   ctx.error(c.pos, "'tester " + c.name + "' is not a command of the language");
 }

@@ -190,7 +190,7 @@ constexpr Arg kImpair[] = {word("dir", kImpairDirections),
 constexpr Arg kBottleneckOn[] = {required(number("rate_mbps", 1'600'000)),
                                  required(number("ecn_k")), number("delay_us", 100'000'000),
                                  number("plane", k8)};
-constexpr Arg kBottleneckWindows[] = {number("windows", 1000)};
+constexpr Arg kWindows[] = {number("windows", 1000)};
 constexpr Arg kBottleneckGoodput[] = {required(number("capacity_mbps"))};
 constexpr Arg kProbe[] = {required(psn("psn"))};
 constexpr Arg kEvent[] = {required(word("dir", kEventDirections)), required(psn("psn")),
@@ -237,11 +237,12 @@ constexpr CommandRow kCommands[] = {
     {"tester", "expect_no_completion", false, Target::kTesterQp, kTesterExpectCompletion},
     {"tester", "wait", false, Target::kTesterQp, kWait},
     {"tester", "expect_mem", false, Target::kTesterQp, kExpectMem},
+    {"tester", "expect_credit_share", false, Target::kNone, kWindows},
     {"connect", "connect", false, Target::kTesterQp, kConnect},
     {"impair", "impair", false, Target::kOff, kImpair},
     {"bottleneck", "on", false, Target::kNone, kBottleneckOn},
-    {"bottleneck", "expect_fair_share", false, Target::kNone, kBottleneckWindows},
-    {"bottleneck", "expect_utilisation", false, Target::kNone, kBottleneckWindows},
+    {"bottleneck", "expect_fair_share", false, Target::kNone, kWindows},
+    {"bottleneck", "expect_utilisation", false, Target::kNone, kWindows},
     {"bottleneck", "expect_goodput", false, Target::kDutQp, kBottleneckGoodput},
     {"probe", "probe", false, Target::kDutQp, kProbe},
     {"event", "drop", false, Target::kDutQp, kEvent},

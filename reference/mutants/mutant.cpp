@@ -509,6 +509,9 @@ constexpr std::array kTable{
     MutantInfo{M::kExtBaseRttFromFirstSample, "ext-base-rtt-from-first-sample", "MR-SC-23",
                "a CC sender takes its first RTT sample as base_rtt instead of starting at "
                "T_SC_BASE_RTT: a QP that starts behind a queue counts the queue as path"},
+    MutantInfo{M::kExtCreditFirstQpFirst, "ext-credit-first-qp-first", "MR-CR-11",
+               "a credit receiver's scheduler starts every raise from its first QP instead of "
+               "the one after the last raised: the first with demand and room takes them all"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

@@ -274,6 +274,7 @@ enum class Mutant : uint8_t {
   kExtAdaptiveNeverRecycles,
   kExtRetransmitsWithoutCredit,
   kExtBaseRttFromFirstSample,
+  kExtCreditFirstQpFirst,
   kCount,
 };
 

@@ -283,6 +283,7 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtAdaptiveNeverRecycles, &ExtensionDecisions::adaptive_recycles, false},
     {Mutant::kExtRetransmitsWithoutCredit, &ExtensionDecisions::retransmits_within_credit, false},
     {Mutant::kExtBaseRttFromFirstSample, &ExtensionDecisions::base_rtt_starts_at_parameter, false},
+    {Mutant::kExtCreditFirstQpFirst, &ExtensionDecisions::raises_round_robin, false},
 };
 
 std::span<const DecisionRow<ExtensionDecisions>> ExtensionDecisions::rows() {

@@ -464,6 +464,7 @@ ext::CreditParameters Device::credit_parameters() const {
   if (!decide_.extension.respects_credit_limit) credit.unsolicited = kMostCredit;
   if (!decide_.extension.takes_only_newer_grants) credit.modulo_grant_order = false;
   if (!decide_.extension.raises_only_on_demand) credit.raises_need_demand = false;
+  if (!decide_.extension.raises_round_robin) credit.round_robin = false;
   if (!decide_.extension.bounds_outstanding_credit) credit.max_outstanding = kMostCredit;
   if (!decide_.extension.paces_credit) credit.line_rate_mbps = uint64_t{1} << 40;
   if (!decide_.extension.expires_credit) credit.timeout_ns = uint64_t{1} << 60;

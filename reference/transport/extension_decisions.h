@@ -93,6 +93,7 @@ struct ExtensionDecisions {
   Decision reports_pending{true};              // MR-CR-04: MXH Pending
   Decision echoes_credit{true};                // MR-CR-07: CRV = 1 and G in every ACK
   Decision raises_only_on_demand{true};        // MR-CR-08: D > 0
+  Decision raises_round_robin{true};           // MR-CR-11: from the QP after the last raised
   Decision bounds_outstanding_credit{true};    // MR-CR-09: B_CR_MAX_OUTSTANDING
   Decision paces_credit{true};                 // MR-CR-10: R_CR_LINK_SHARE x line rate
   Decision expires_credit{true};               // MR-CR-14: T_CR_TIMEOUT

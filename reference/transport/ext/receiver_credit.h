@@ -71,6 +71,7 @@ struct CreditParameters {
   // (MR-CR-08).
   bool modulo_grant_order = true;
   bool raises_need_demand = true;
+  bool round_robin = true;  // false: every raise searches from QP 0 (MR-CR-11's mutant)
 };
 
 class CreditReceiver {
@@ -121,7 +122,7 @@ class CreditScheduler {
       if (r == nullptr || !wants_raise(*r)) continue;
       r->raise(burst_units());
       next_raise_ns_ = now_ns + interval_ns();
-      next_ = (i + 1) % count;
+      next_ = p_.round_robin ? (i + 1) % count : 0;
       return i;
     }
     return std::nullopt;
