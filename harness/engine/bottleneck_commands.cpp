@@ -7,6 +7,7 @@
 
 #include "harness/engine/command_args.h"
 #include "harness/engine/dut_commands.h"
+#include "harness/engine/ladder_note.h"
 
 namespace mr::engine {
 namespace {
@@ -21,18 +22,6 @@ std::string ms_text(uint64_t ns) {
   char text[32];
   std::snprintf(text, sizeof text, "+%.3f ms", static_cast<double>(ns) / 1e6);
   return text;
-}
-
-// A line of the packet ladder: what the bottleneck is, what a judgement measured.
-void note(TestContext& ctx, const script::Command& c, const std::string& text) {
-  report::PacketRecord r;
-  r.t_ns = static_cast<int64_t>(ctx.port.now_ns() - ctx.t0_ns);
-  r.from_tester = true;
-  r.summary = text;
-  const auto slash = ctx.script.path.find_last_of('/');
-  r.script_ref = ctx.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-                 std::to_string(c.pos.line) + " bottleneck " + c.name;
-  ctx.result.packets.push_back(std::move(r));
 }
 
 // The script's name of the DUT QP whose stream goes to tester QPN `dqpn`.
@@ -58,11 +47,11 @@ void start(const script::Command& c, TestContext& ctx) {
   if (config.rate_mbps == 0) return ctx.error(a.pos("rate_mbps"), "bottleneck on: rate_mbps=0");
   if (auto ok = ctx.bottleneck->serve(plane, config); !ok)
     return ctx.error(c.pos, "bottleneck on: " + ok.error());
-  note(ctx, c,
-       "bottleneck" + (plane ? " of plane " + std::to_string(*plane) : std::string()) + ": " +
-           std::to_string(config.rate_mbps) + " Mbit/s, CE above " +
-           std::to_string(config.ecn_k_bytes) + " bytes queued, +" +
-           std::to_string(config.delay_ns / 1000) + " us");
+  note_in_ladder(ctx, c,
+                 "bottleneck" + (plane ? " of plane " + std::to_string(*plane) : std::string()) +
+                     ": " + std::to_string(config.rate_mbps) + " Mbit/s, CE above " +
+                     std::to_string(config.ecn_k_bytes) + " bytes queued, +" +
+                     std::to_string(config.delay_ns / 1000) + " us");
 }
 
 // Lets the exchange run (the tester's QPs take the DUT's streams) until `t_ns`.
@@ -102,13 +91,14 @@ std::optional<Shares> measure(const script::Command& c, TestContext& ctx) {
     ctx.error(a.pos("windows"), "bottleneck " + c.name + ": windows is 1 to 1000");
     return std::nullopt;
   }
-  const auto us = [&](const char* name, double fallback) {
+  const auto ns_from_us = [&](const char* name, double fallback) {
     return static_cast<uint64_t>(std::max(ctx.pixit.parameter(name, fallback), 0.0) * 1000);
   };
   const auto flows = static_cast<size_t>(ctx.pixit.parameter("N_SC_FAIR_FLOWS", 4));
   // The last stream's first frame may still be on its way to the bottleneck.
   if (ctx.bottleneck->stream_starts().size() < flows)
-    run_until(ctx, ctx.port.now_ns() + std::max<uint64_t>(us("T_SC_FAIR_STAGGER", 1000), 100'000));
+    run_until(ctx, ctx.port.now_ns() +
+                       std::max<uint64_t>(ns_from_us("T_SC_FAIR_STAGGER", 1000), 100'000));
   const auto& starts = ctx.bottleneck->stream_starts();
   Shares s;
   s.rate_bps = static_cast<double>(q->config().rate_mbps) * 1e6;
@@ -123,13 +113,16 @@ std::optional<Shares> measure(const script::Command& c, TestContext& ctx) {
   }
   uint64_t last_start = 0;
   for (uint32_t d : s.streams) last_start = std::max(last_start, starts.at(d));
-  s.windows = {.first_ns = last_start + us("T_SC_CONVERGE", 20000),
-               .width_ns = std::max<uint64_t>(us("T_SC_FAIR_WINDOW", 2000), 1),
+  s.windows = {.first_ns = last_start + ns_from_us("T_SC_CONVERGE", 20000),
+               .width_ns = std::max<uint64_t>(ns_from_us("T_SC_FAIR_WINDOW", 2000), 1),
                .count = count};
   // A frame reaches the tester by the end of the last window only if it left the queue by
   // then: run a little past it so every such frame has been taken.
   run_until(ctx, s.windows.end_ns() + 1000);
   if (ctx.aborted) return std::nullopt;
+  note_in_ladder(ctx, c,
+                 "bottleneck: " + std::to_string(q->marked()) + " frames marked CE, at most " +
+                     std::to_string(q->peak_queued_bytes()) + " bytes queued behind one leaving");
   s.bytes.assign(count, std::vector<uint64_t>(s.streams.size(), 0));
   for (const auto& d : ctx.bottleneck->deliveries()) {
     if (d.t_ns < s.windows.first_ns || d.t_ns >= s.windows.end_ns()) continue;
@@ -168,7 +161,7 @@ void expect_fair_share(const script::Command& c, TestContext& ctx) {
   size_t outside = 0;
   std::optional<std::pair<size_t, size_t>> first;
   for (size_t w = 0; w < s->bytes.size(); ++w) {
-    note(ctx, c, window_line(ctx, *s, w));
+    note_in_ladder(ctx, c, window_line(ctx, *s, w));
     for (size_t i = 0; i < s->streams.size(); ++i) {
       const double got = rate_of(s->bytes[w][i], s->windows.width_ns);
       if (got >= fair * (1 - tolerance) && got <= fair * (1 + tolerance)) continue;
@@ -200,7 +193,7 @@ void expect_utilisation(const script::Command& c, TestContext& ctx) {
     for (uint64_t b : s->bytes[w]) total += b;
     const double got = rate_of(total, s->windows.width_ns);
     if (got >= least) continue;
-    note(ctx, c, window_line(ctx, *s, w));
+    note_in_ladder(ctx, c, window_line(ctx, *s, w));
     return ctx.fail(c.pos, "goodput",
                     "at least " + gbps(least) + " (R_SC_UTIL_MIN x R_SC_TEST_RATE)", gbps(got),
                     "MR-SC-22: the streams' total goodput in window " + std::to_string(w + 1) +
@@ -214,28 +207,30 @@ void expect_goodput(const script::Command& c, TestContext& ctx) {
   QpBinding* qp = named_dut_qp(c, ctx);
   const uint64_t capacity_mbps = a.number("capacity_mbps", 0);
   if (qp == nullptr || ctx.aborted) return;
+  if (capacity_mbps == 0)
+    return ctx.error(a.pos("capacity_mbps"), "bottleneck expect_goodput: capacity_mbps=0");
   if (!ctx.bottleneck->active())
     return ctx.error(c.pos, "bottleneck expect_goodput: no bottleneck is on");
   const uint32_t dqpn = qp->connection.tester_qpn;
   std::optional<uint64_t> first;
   uint64_t last = 0;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;  // after the first frame: the span from its arrival carries the rest
   for (const auto& d : ctx.bottleneck->deliveries()) {
     if (d.dqpn != dqpn) continue;
+    if (first) bytes += d.bytes;
     if (!first) first = d.t_ns;
     last = d.t_ns;
-    bytes += d.bytes;
   }
   if (!first || last == *first)
     return ctx.fail(c.pos, "goodput", "a transfer through the bottleneck", "none",
                     "MR-PF-06: QP " + c.target + " delivered no stream through the bottleneck");
   const double ratio = std::clamp(ctx.pixit.parameter("R_PF_GOODPUT_MIN", 0.8), 0.0, 1.0);
   const double least = ratio * static_cast<double>(capacity_mbps) * 1e6;
-  // The span from the first delivery to the last carries every byte but the first frame's.
   const double got = rate_of(bytes, last - *first);
-  note(ctx, c,
-       "goodput of " + c.target + ": " + gbps(got) + " over " + ms_text(last - *first).substr(1) +
-           " (" + std::to_string(bytes) + " bytes), at least " + gbps(least) + " asked");
+  note_in_ladder(ctx, c,
+                 "goodput of " + c.target + ": " + gbps(got) + " over " +
+                     ms_text(last - *first).substr(1) + " (" + std::to_string(bytes) +
+                     " bytes), at least " + gbps(least) + " asked");
   if (got >= least) return;
   ctx.fail(a.pos("capacity_mbps"), "goodput",
            "at least " + gbps(least) + " (R_PF_GOODPUT_MIN x capacity_mbps)", gbps(got),

@@ -8,8 +8,9 @@
 //   bottleneck expect_utilisation windows=N    MR-SC-22: and their total
 //       windows of T_SC_FAIR_WINDOW, the first starting T_SC_CONVERGE after the last of the
 //       DUT's streams started (each runs the exchange until its windows have passed);
-//   bottleneck expect_goodput A min_mbps=N [from_us=N] [until_us=N]
-//       MR-PF-06: the goodput of A's stream over the span is at least N Mbit/s.
+//   bottleneck expect_goodput A capacity_mbps=N
+//       MR-PF-06: the goodput of A's stream from its first delivered frame to its last is at
+//       least R_PF_GOODPUT_MIN x N Mbit/s (N: what the planes left carry).
 // Every judgement also writes its measured rates into the packet ladder.
 #pragma once
 

@@ -18,9 +18,10 @@ Expected<void, std::string> BottleneckPort::serve(std::optional<uint8_t> plane,
     return Unexpected(std::string("a bottleneck for every frame is on: a plane's cannot join it"));
   if (!plane && !planes_.empty())
     return Unexpected(std::string("per-plane bottlenecks are on: one for every frame cannot join"));
-  // A queue replaced keeps nothing: frames still in it leave first, at their own times.
+  // A queue's frames have their departure times: a new rate cannot apply to them.
   if (const BottleneckQueue* old = queue(plane); old != nullptr && !old->empty())
     return Unexpected(std::string("the bottleneck still holds frames: it cannot change now"));
+  since_ns_ = inner_.now_ns();
   if (plane) {
     planes_.insert_or_assign(*plane, BottleneckQueue(config));
   } else {
@@ -48,8 +49,8 @@ std::optional<BottleneckPort::Keys> BottleneckPort::keys_of(std::span<const uint
 
 void BottleneckPort::admit(DutFrame frame) {
   const auto keys = keys_of(frame.bytes);
-  BottleneckQueue* q = all_ ? &*all_ : nullptr;
-  if (q == nullptr && keys && keys->plane) {
+  BottleneckQueue* q = all_ && frame.t_ns >= since_ns_ ? &*all_ : nullptr;
+  if (q == nullptr && !all_ && keys && keys->plane && frame.t_ns >= since_ns_) {
     auto it = planes_.find(*keys->plane);
     if (it != planes_.end()) q = &it->second;
   }
@@ -121,6 +122,7 @@ Expected<void, std::string> BottleneckPort::reset() {
   deliveries_.clear();
   starts_.clear();
   delivered_.clear();
+  since_ns_ = 0;
   return inner_.reset();
 }
 

@@ -35,9 +35,9 @@ class BottleneckPort final : public DutPort {
 
   explicit BottleneckPort(DutPort& inner) : inner_(inner) {}
 
-  // Starts a queue for every frame (no plane) or for one plane's, in place of the one that
-  // had the same scope; a queue for every frame and per-plane queues exclude each other
-  // (an error that says so).
+  // Starts a queue for every frame (no plane) or for one plane's, for the frames the DUT
+  // sends from now on; a queue for every frame and per-plane queues exclude each other, and a
+  // queue that holds frames is not replaced (errors that say so).
   Expected<void, std::string> serve(std::optional<uint8_t> plane, BottleneckQueue::Config config);
   bool active() const { return all_ || !planes_.empty(); }
   const BottleneckQueue* queue(std::optional<uint8_t> plane) const;
@@ -75,6 +75,7 @@ class BottleneckPort final : public DutPort {
   void log_delivery(std::span<const uint8_t> frame, uint64_t t_ns);
 
   DutPort& inner_;
+  uint64_t since_ns_ = 0;  // frames that arrived before the latest `serve` pass at once
   std::optional<BottleneckQueue> all_;
   std::map<uint8_t, BottleneckQueue> planes_;
   std::deque<DutFrame> ready_;  // frames no queue takes, in arrival order

@@ -9,14 +9,21 @@ namespace mr::engine {
 void BottleneckQueue::admit(std::vector<uint8_t> frame, uint64_t arrival_ns) {
   const uint64_t wire_bytes = frame.size() + kWireOverheadBytes;
   const uint64_t rate = std::max<uint64_t>(config_.rate_mbps, 1);
-  const uint64_t start_ps = std::max(arrival_ns * 1000, link_free_ps_);
+  // Nanoseconds and a picosecond remainder: a real clock's times (since 1970) have no room
+  // for a factor of 1,000, and a frame's wire time is rarely whole nanoseconds.
+  uint64_t start_ns = link_free_ns_;
+  if (arrival_ns > link_free_ns_ || (arrival_ns == link_free_ns_ && link_free_ps_ == 0)) {
+    start_ns = arrival_ns;
+    link_free_ps_ = 0;
+  }
   // bits / (Mbit/s) = us; x 1e6 for picoseconds.
-  link_free_ps_ = start_ps + wire_bytes * 8 * 1'000'000 / rate;
+  const uint64_t busy_ps = link_free_ps_ + wire_bytes * 8 * 1'000'000 / rate;
+  link_free_ns_ = start_ns + busy_ps / 1000;
+  link_free_ps_ = busy_ps % 1000;
   fifo_.push_back({.bytes = std::move(frame),
                    .arrival_ns = arrival_ns,
-                   .start_ns = start_ps / 1000,
-                   .out_ns = link_free_ps_ / 1000 + config_.delay_ns,
-                   .wire_bytes = wire_bytes});
+                   .start_ns = start_ns,
+                   .out_ns = link_free_ns_ + config_.delay_ns});
 }
 
 std::optional<uint64_t> BottleneckQueue::next_out_ns() const {
@@ -31,7 +38,7 @@ BottleneckQueue::Leaving BottleneckQueue::pop() {
   uint64_t behind = 0;
   for (const Entry& e : fifo_) {
     if (e.arrival_ns > head.start_ns) break;  // arrival order: none later did either
-    behind += e.wire_bytes;
+    behind += e.bytes.size();
   }
   peak_queued_bytes_ = std::max(peak_queued_bytes_, behind);
   Leaving out{.arrival_ns = head.arrival_ns, .out_ns = head.out_ns};

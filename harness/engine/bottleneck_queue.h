@@ -1,8 +1,9 @@
 // File: bottleneck_queue.h
 //
 // The reference bottleneck of spec section 26.4, as a model on the frames' own timestamps:
-// one first-in first-out queue served at a fixed rate, no loss, CE on every packet that
-// leaves while more than K bytes are queued behind it, and a fixed delay after the wire.
+// one first-in first-out queue served at a fixed rate (a frame occupies the wire for its
+// bytes and 24 of Ethernet overhead), no loss, CE on every packet that leaves while more
+// than K bytes of frames are queued behind it, and a fixed delay after the wire.
 // A frame's departure is known when it arrives (a FIFO at a constant rate); its mark once
 // every frame that arrived before it left the queue is known, which the caller guarantees by
 // admitting frames in arrival order up to the head's departure before it pops.
@@ -46,8 +47,8 @@ class BottleneckQueue {
   std::optional<uint64_t> next_out_ns() const;
   // The head frame; the queue must not be empty.
   Leaving pop();
-  // The most bytes that ever waited behind a frame leaving (the queue's peak as the marking
-  // rule sees it), and how many frames were marked.
+  // The most frame bytes that ever waited behind a frame leaving (the queue's peak as the
+  // marking rule sees it), and how many frames were marked: the ladder reports both.
   uint64_t peak_queued_bytes() const { return peak_queued_bytes_; }
   uint64_t marked() const { return marked_; }
 
@@ -57,12 +58,12 @@ class BottleneckQueue {
     uint64_t arrival_ns = 0;
     uint64_t start_ns = 0;  // leaves the queue: its first bit goes on the wire
     uint64_t out_ns = 0;
-    uint64_t wire_bytes = 0;
   };
 
   Config config_;
   std::deque<Entry> fifo_;
-  uint64_t link_free_ps_ = 0;  // picoseconds: a frame's wire time is rarely whole nanoseconds
+  uint64_t link_free_ns_ = 0;  // when the wire is free: whole ns ...
+  uint64_t link_free_ps_ = 0;  // ... and picoseconds beyond them
   uint64_t peak_queued_bytes_ = 0;
   uint64_t marked_ = 0;
 };

@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "harness/engine/command_args.h"
+#include "harness/engine/ladder_note.h"
 #include "reference/transport/ext/receiver_credit.h"
 
 namespace mr::engine {
 namespace {
 
-// The credit limit is 16-bit (units of 256 bytes, compared modulo 2^16): sampled at least
-// this often, one step's rise cannot wrap below ~13 Gbyte/s per QP.
+// The credit limit is 16-bit (units of 256 bytes, compared modulo 2^16): sampled this often,
+// one step's rise wraps only past 2^16 x 256 bytes per 100 us (about 168 Gbyte/s per QP).
 constexpr uint64_t kSampleNs = 100'000;
 
 struct CreditQp {
@@ -27,17 +28,6 @@ std::optional<uint16_t> limit_of(const peer::ReferencePeer& peer, uint32_t qpn) 
   const auto* q = peer.qp(qpn);
   if (q == nullptr || !q->ext || !q->ext->credit_tx) return std::nullopt;
   return q->ext->credit_tx->limit();
-}
-
-void note(TestContext& ctx, const script::Command& c, const std::string& text) {
-  report::PacketRecord r;
-  r.t_ns = static_cast<int64_t>(ctx.port.now_ns() - ctx.t0_ns);
-  r.from_tester = true;
-  r.summary = text;
-  const auto slash = ctx.script.path.find_last_of('/');
-  r.script_ref = ctx.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-                 std::to_string(c.pos.line) + " tester " + c.name;
-  ctx.result.packets.push_back(std::move(r));
 }
 
 }  // namespace
@@ -78,6 +68,15 @@ void expect_credit_share(const script::Command& c, TestContext& ctx) {
       }
     }
     ctx.last_event_ns = ctx.port.now_ns();
+    // A QP whose WRITEs all went had no demand at the end of the window: its share says
+    // nothing of the receiver (the script's transfers are too short for the windows).
+    for (const auto& q : qps) {
+      const auto* qp = peer->qp(q.qpn);
+      if (qp == nullptr || qp->sq.empty())
+        return ctx.error(c.pos, "tester expect_credit_share: " + q.name +
+                                    " had nothing left to send by the end of window " +
+                                    std::to_string(w + 1) + ": give it a longer transfer");
+    }
     uint64_t total = 0;
     for (const auto& q : qps) total += q.rise;
     const double share = static_cast<double>(total) / static_cast<double>(qps.size());
@@ -89,7 +88,8 @@ void expect_credit_share(const script::Command& c, TestContext& ctx) {
       if (outside == nullptr && (rise < share * (1 - tolerance) || rise > share * (1 + tolerance)))
         outside = &q;
     }
-    note(ctx, c, line + ", total " + std::to_string(total * transport::ext::kCreditUnit) + " B");
+    note_in_ladder(ctx, c,
+                   line + ", total " + std::to_string(total * transport::ext::kCreditUnit) + " B");
     if (total == 0) {
       return ctx.fail(c.pos, "credit", "grants to QPs with demand", "none in the window",
                       "MR-CR-11: no QP's credit rose in window " + std::to_string(w + 1));

@@ -13,8 +13,8 @@ Expected<uint64_t, std::string> evaluate_number(const Expr& e, const SymbolTable
       if (auto v = enum_value(e.text)) return *v;
       if (e.text.starts_with("param."))
         return Unexpected("'" + e.text +
-                          "' is no whole-number parameter of the PIXIT (a ratio, or not in "
-                          "section 30)");
+                          "': the PIXIT's parameters have no whole number of that name (a "
+                          "fraction is read only by the commands that judge with it)");
       return Unexpected("unknown symbol '" + e.text + "'");
     }
     case Expr::Kind::kName: {

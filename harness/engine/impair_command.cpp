@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "harness/engine/command_args.h"
+#include "harness/engine/ladder_note.h"
 #include "harness/peer/data_pattern.h"
 
 namespace mr::engine {
@@ -12,18 +13,6 @@ std::string percent(uint64_t ppm) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g%%", static_cast<double>(ppm) / 10000.0);
   return text;
-}
-
-// The ladder and the pcapng say what the impairment is, and with which seed.
-void note(TestContext& ctx, const script::Command& c, const std::string& text) {
-  report::PacketRecord r;
-  r.t_ns = static_cast<int64_t>(ctx.port.now_ns() - ctx.t0_ns);
-  r.from_tester = true;
-  r.summary = text;
-  const auto slash = ctx.script.path.find_last_of('/');
-  r.script_ref = ctx.script.path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-                 std::to_string(c.pos.line) + " impair";
-  ctx.result.packets.push_back(std::move(r));
 }
 
 }  // namespace
@@ -51,7 +40,7 @@ void impair(const script::Command& c, TestContext& ctx) {
     for (auto d : directions) {
       ctx.faults->end_impairment(d, on.every_frame() ? std::nullopt : std::optional(on));
     }
-    note(ctx, c, "impairment" + which + " off (" + dir + ")");
+    note_in_ladder(ctx, c, "impairment" + which + " off (" + dir + ")");
     return;
   }
   if (!c.target.empty())
@@ -84,12 +73,13 @@ void impair(const script::Command& c, TestContext& ctx) {
                           : peer::pattern_u64(ctx.seed, 0x1a9a1000 + uint64_t(c.pos.line) * 2 +
                                                             (d == FaultDirection::kDut ? 1 : 0));
     ctx.faults->impair(d, imp);
-    note(ctx, c,
-         std::string("impairment") + which + " " +
-             (d == FaultDirection::kTester ? "tester -> DUT" : "DUT -> tester") + ": loss " +
-             percent(loss) + " duplicate " + percent(duplicate) + " reorder " + percent(reorder) +
-             " delay " + percent(delay) + " corrupt " + percent(corrupt) + " ecn " + percent(ecn) +
-             ", seed " + std::to_string(imp.seed));
+    note_in_ladder(ctx, c,
+                   std::string("impairment") + which + " " +
+                       (d == FaultDirection::kTester ? "tester -> DUT" : "DUT -> tester") +
+                       ": loss " + percent(loss) + " duplicate " + percent(duplicate) +
+                       " reorder " + percent(reorder) + " delay " + percent(delay) + " corrupt " +
+                       percent(corrupt) + " ecn " + percent(ecn) + ", seed " +
+                       std::to_string(imp.seed));
   }
 }
 

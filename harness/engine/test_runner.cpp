@@ -593,8 +593,6 @@ void after_command(TestContext& ctx, bool exchange_started) {
 // one burst.
 bool sent_right_after(const script::TimeSpec& t) { return t.relative && !t.any && t.start_s == 0; }
 
-// Each statement runs once, except the bodies of `repeat` loops; every loop is bounded by its
-// max=, so this ends.
 // `param.NAME`: the PIXIT's value of each whole-number parameter of section 30, so that a
 // script's rates, sizes and times follow the test bed's (a ratio is read by the command that
 // judges with it).
@@ -611,6 +609,8 @@ void bind_parameters(TestContext& ctx) {
   }
 }
 
+// Each statement runs once, except the bodies of `repeat` loops; every loop is bounded by its
+// max=, so this ends.
 void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
   const auto& statements = ctx.script.statements;
   bool exchange_started = false;

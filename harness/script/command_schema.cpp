@@ -189,7 +189,7 @@ constexpr Arg kImpair[] = {word("dir", kImpairDirections),
                            number("ev", k16)};
 constexpr Arg kBottleneckOn[] = {required(number("rate_mbps", 1'600'000)),
                                  required(number("ecn_k")), number("delay_us", 100'000'000),
-                                 number("plane", k8)};
+                                 number("plane", 15)};
 constexpr Arg kWindows[] = {number("windows", 1000)};
 constexpr Arg kBottleneckGoodput[] = {required(number("capacity_mbps"))};
 constexpr Arg kProbe[] = {required(psn("psn"))};
