@@ -21,7 +21,7 @@ Expected<void, std::string> BottleneckPort::serve(std::optional<uint8_t> plane,
   // A queue's frames have their departure times: a new rate cannot apply to them.
   if (const BottleneckQueue* old = queue(plane); old != nullptr && !old->empty())
     return Unexpected(std::string("the bottleneck still holds frames: it cannot change now"));
-  since_ns_ = inner_.now_ns();
+  since_ns_ = inner().now_ns();
   if (plane) {
     planes_.insert_or_assign(*plane, BottleneckQueue(config));
   } else {
@@ -84,13 +84,13 @@ void BottleneckPort::log_delivery(std::span<const uint8_t> frame, uint64_t t_ns)
 }
 
 std::optional<DutFrame> BottleneckPort::receive(uint64_t deadline_ns) {
-  if (!active() && ready_.empty()) return inner_.receive(deadline_ns);
+  if (!active() && ready_.empty()) return inner().receive(deadline_ns);
   for (int round = 0; round < kMaxReceiveRounds; ++round) {
-    const uint64_t now = inner_.now_ns();
+    const uint64_t now = inner().now_ns();
     // Everything the DUT sent by now is in a queue before a head leaves: its mark counts
     // the frames that arrived behind it.
     for (int i = 0; i < kMaxReceiveRounds; ++i) {
-      auto f = inner_.receive(now);
+      auto f = inner().receive(now);
       if (!f) break;
       admit(std::move(*f));
     }
@@ -109,7 +109,7 @@ std::optional<DutFrame> BottleneckPort::receive(uint64_t deadline_ns) {
       return f;
     }
     if (now >= deadline_ns && round > 0) return std::nullopt;
-    auto f = inner_.receive(std::min(deadline_ns, out_ns));
+    auto f = inner().receive(std::min(deadline_ns, out_ns));
     if (f) admit(std::move(*f));
   }
   return std::nullopt;
@@ -123,7 +123,7 @@ Expected<void, std::string> BottleneckPort::reset() {
   starts_.clear();
   delivered_.clear();
   since_ns_ = 0;
-  return inner_.reset();
+  return inner().reset();
 }
 
 }  // namespace mr::engine

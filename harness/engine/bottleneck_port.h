@@ -24,7 +24,7 @@
 
 namespace mr::engine {
 
-class BottleneckPort final : public DutPort {
+class BottleneckPort final : public ForwardingPort {
  public:
   // Payload delivered for the first time, as it reached the tester.
   struct Delivery {
@@ -33,7 +33,7 @@ class BottleneckPort final : public DutPort {
     uint32_t bytes = 0;
   };
 
-  explicit BottleneckPort(DutPort& inner) : inner_(inner) {}
+  explicit BottleneckPort(DutPort& inner) : ForwardingPort(inner) {}
 
   // Starts a queue for every frame (no plane) or for one plane's, for the frames the DUT
   // sends from now on; a queue for every frame and per-plane queues exclude each other, and a
@@ -47,17 +47,7 @@ class BottleneckPort final : public DutPort {
   // When each tester QP's stream started: the first frame with payload that entered a queue.
   const std::map<uint32_t, uint64_t>& stream_starts() const { return starts_; }
 
-  ControlReply control(nlohmann::json request) override {
-    return inner_.control(std::move(request));
-  }
-  std::unique_ptr<PendingControl> send_control(nlohmann::json request) override {
-    return inner_.send_control(std::move(request));
-  }
-  uint64_t inject(std::span<const uint8_t> frame) override { return inner_.inject(frame); }
   std::optional<DutFrame> receive(uint64_t deadline_ns) override;
-  void wait_until(uint64_t t_ns) override { inner_.wait_until(t_ns); }
-  uint64_t now_ns() override { return inner_.now_ns(); }
-  uint64_t capture_drops() override { return inner_.capture_drops(); }
   Expected<void, std::string> reset() override;
 
  private:
@@ -74,7 +64,6 @@ class BottleneckPort final : public DutPort {
   BottleneckQueue* earliest(uint64_t& out_ns);
   void log_delivery(std::span<const uint8_t> frame, uint64_t t_ns);
 
-  DutPort& inner_;
   uint64_t since_ns_ = 0;  // frames that arrived before the latest `serve` pass at once
   std::optional<BottleneckQueue> all_;
   std::map<uint8_t, BottleneckQueue> planes_;

@@ -85,4 +85,31 @@ class DutPort {
   virtual Expected<void, std::string> reset() = 0;
 };
 
+// A layer of the engine's chain between the tester and the DUT (the bottleneck, the trace
+// judge): every call goes on to the port it wraps unless the layer overrides it.
+class ForwardingPort : public DutPort {
+ public:
+  ControlReply control(nlohmann::json request) override {
+    return inner_.control(std::move(request));
+  }
+  std::unique_ptr<PendingControl> send_control(nlohmann::json request) override {
+    return inner_.send_control(std::move(request));
+  }
+  uint64_t inject(std::span<const uint8_t> frame) override { return inner_.inject(frame); }
+  std::optional<DutFrame> receive(uint64_t deadline_ns) override {
+    return inner_.receive(deadline_ns);
+  }
+  void wait_until(uint64_t t_ns) override { inner_.wait_until(t_ns); }
+  uint64_t now_ns() override { return inner_.now_ns(); }
+  uint64_t capture_drops() override { return inner_.capture_drops(); }
+  Expected<void, std::string> reset() override { return inner_.reset(); }
+
+ protected:
+  explicit ForwardingPort(DutPort& inner) : inner_(inner) {}
+  DutPort& inner() { return inner_; }
+
+ private:
+  DutPort& inner_;
+};
+
 }  // namespace mr::engine

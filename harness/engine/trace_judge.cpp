@@ -11,7 +11,7 @@ constexpr size_t kMaxViolations = 32;
 }  // namespace
 
 TraceJudge::TraceJudge(DutPort& inner, uint64_t timestamp_slack_ns)
-    : inner_(inner),
+    : ForwardingPort(inner),
       analyzer_(
           [this](const analyze::Violation& v) {
             if (!v.by_tester && violations_.size() < kMaxViolations) violations_.push_back(v);
@@ -19,20 +19,20 @@ TraceJudge::TraceJudge(DutPort& inner, uint64_t timestamp_slack_ns)
           analyze::AnalyzerOptions{.timestamp_slack_ns = timestamp_slack_ns}) {}
 
 uint64_t TraceJudge::inject(std::span<const uint8_t> frame) {
-  const uint64_t t = inner_.inject(frame);
+  const uint64_t t = inner().inject(frame);
   analyzer_.add_bytes(frame, t, true);
   return t;
 }
 
 std::optional<DutFrame> TraceJudge::receive(uint64_t deadline_ns) {
-  auto f = inner_.receive(deadline_ns);
+  auto f = inner().receive(deadline_ns);
   if (f) analyzer_.add_bytes(f->bytes, f->t_ns, false);
   return f;
 }
 
 Expected<void, std::string> TraceJudge::reset() {
   violations_.clear();
-  return inner_.reset();
+  return inner().reset();
 }
 
 void judge_trace(TestContext& ctx, const TraceJudge& judge,

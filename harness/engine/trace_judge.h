@@ -22,7 +22,7 @@
 
 namespace mr::engine {
 
-class TraceJudge final : public DutPort {
+class TraceJudge final : public ForwardingPort {
  public:
   // `timestamp_slack_ns`: how much closer the port's timestamps may put two DUT frames than
   // the DUT sent them (the PIXIT's absolute tolerance).
@@ -31,21 +31,11 @@ class TraceJudge final : public DutPort {
   const std::vector<analyze::Violation>& violations() const { return violations_; }
   uint64_t frames() const { return analyzer_.counts().frames; }
 
-  ControlReply control(nlohmann::json request) override {
-    return inner_.control(std::move(request));
-  }
-  std::unique_ptr<PendingControl> send_control(nlohmann::json request) override {
-    return inner_.send_control(std::move(request));
-  }
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<DutFrame> receive(uint64_t deadline_ns) override;
-  void wait_until(uint64_t t_ns) override { inner_.wait_until(t_ns); }
-  uint64_t now_ns() override { return inner_.now_ns(); }
-  uint64_t capture_drops() override { return inner_.capture_drops(); }
   Expected<void, std::string> reset() override;
 
  private:
-  DutPort& inner_;
   std::vector<analyze::Violation> violations_;
   analyze::Analyzer analyzer_;
 };
