@@ -84,6 +84,7 @@ void ReferenceBackend::recreate_device() {
   // Part II: QPs whose peer block allows it run in extension mode.
   config.mxcap = reference_mxcap();
   config.planes = config.mxcap->planes;
+  config.ext.message_contexts = kReferenceExtOooMessages;
   device_ = std::make_unique<transport::Device>(config);
   objects_.clear();
 }

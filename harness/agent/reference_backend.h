@@ -133,5 +133,9 @@ std::vector<std::string> reference_pics_features();
 // The MXCAP block the reference offers its peers (spec section 18): the Part II features it
 // implements and will run when the peer's block asks for them too.
 wire::Mxcap reference_mxcap();
+// Section 22.2: the messages each Ext QP of the reference tracks ahead of its cumulative PSN
+// (capabilities limits.max_ext_ooo_messages), a quarter of its window of 1,024 PSNs, as a NIC
+// with a fixed table of message contexts has; the tester's QPs have no such limit.
+inline constexpr uint32_t kReferenceExtOooMessages = 256;
 
 }  // namespace mr::agent

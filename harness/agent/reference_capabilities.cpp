@@ -59,6 +59,7 @@ Result<Capabilities> ReferenceBackend::capabilities() {
               {"max_mr_size", memory::kMaxMrSize},
               {"max_msg_size", uint64_t{1} << 31},
               {"max_rd_atomic", 255},
+              {"max_ext_ooo_messages", kReferenceExtOooMessages},
               {"max_mem_transfer", kMaxMemTransfer},
               {"max_poll_timeout_ms", kMaxPollTimeoutMs},
               {"max_line_bytes", kMaxLineBytes}};

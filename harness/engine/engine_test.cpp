@@ -290,6 +290,25 @@ TEST(Engine, ScriptMistakesAreHarnessErrorsNotFailures) {
   EXPECT_EQ(parsed.diagnostics[0].message, "BTH has no field 'psnn' (did you mean 'psn'?)");
 }
 
+// A limit the DUT states in its capabilities is the symbol limits.NAME; one it does not
+// state leaves the test that needs it inconclusive (the DUT may simply not say), not failed.
+TEST(Engine, ALimitTheDutDoesNotStateMakesItsTestInconclusive) {
+  const std::string script =
+      std::string(kHeader) + "let n = limits.max_ext_ooo_messages\nlet m = n + 1\n";
+  const auto parsed = script::parse_script(script, "t.mrt");
+  ASSERT_TRUE(parsed.ok());
+  const Pixit px = pixit();
+  dut::EmbeddedReferencePort port(px, {});
+  TestOptions options;
+  options.pics = {{"rc.send", true}};
+  const auto unstated = run_test(parsed.script, port, px, options);
+  EXPECT_EQ(unstated.verdict, report::Verdict::kInconc);
+  EXPECT_NE(unstated.reason.find("state no limits.max_ext_ooo_messages"), std::string::npos)
+      << unstated.reason;
+  options.dut_limits = {{"max_ext_ooo_messages", 256}};
+  EXPECT_EQ(run_test(parsed.script, port, px, options).verdict, report::Verdict::kPass);
+}
+
 TEST(Engine, TestsThePicsDoesNotClaimAreNotApplicable) {
   auto parsed =
       script::parse_script("# tp: T\n# clause: MR-RD-01\n# purpose: p\n# pics: rc.read\n", "t.mrt");

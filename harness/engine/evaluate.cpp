@@ -15,6 +15,8 @@ Expected<uint64_t, std::string> evaluate_number(const Expr& e, const SymbolTable
         return Unexpected("'" + e.text +
                           "': the PIXIT's parameters have no whole number of that name (a "
                           "fraction is read only by the commands that judge with it)");
+      if (e.text.starts_with("limits."))
+        return Unexpected("'" + e.text + "': the DUT's capabilities state no limit of that name");
       return Unexpected("unknown symbol '" + e.text + "'");
     }
     case Expr::Kind::kName: {

@@ -61,6 +61,14 @@ void bind_value(const script::Command& c, TestContext& ctx) {
     return ctx.error(c.pos, "let: '" + c.target + "' is a constant of the language (" +
                                 format_value(*enum_value(c.target), 16) + "); choose another name");
   }
+  // A limit the DUT does not state (capabilities limits): the test cannot know where the
+  // DUT's resource ends, which is no fault of the script's or the DUT's.
+  const script::Expr& e = c.args.at(0).value;
+  if (e.kind == script::Expr::Kind::kSymbol && e.text.starts_with("limits.") &&
+      !ctx.symbols.get(e.text)) {
+    return ctx.inconclusive(c.pos, "let: the DUT's capabilities state no " + e.text +
+                                       " (docs/dut-control-protocol.md, capabilities)");
+  }
   if (auto v = value_of(c.args.at(0).value, ctx, "let")) ctx.symbols.set(c.target, *v);
 }
 

@@ -130,6 +130,7 @@ struct SelectedTest {
 struct Suite {
   std::map<std::string, bool> features;
   std::map<std::string, std::string> clause_levels;  // from the catalog: MUST, SHOULD, ...
+  std::map<std::string, uint64_t> dut_limits;        // its capabilities' limits
   std::vector<SelectedTest> tests;
 };
 
@@ -186,6 +187,7 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
     nlohmann::ordered_json gids = nlohmann::ordered_json::array();
     for (const auto& g : caps->gids) gids.push_back(nlohmann::ordered_json(protocol::to_json(g)));
     run.dut["gids"] = std::move(gids);
+    suite.dut_limits = caps->limits;
   }
   auto found = find_test_cases(o.test_paths);
   if (!found) return Unexpected(found.error());
@@ -230,6 +232,7 @@ report::TestResult run_once(const Suite& suite, const SelectedTest& test, int re
   t.seed = repetition_seed(o.seed, rep);
   t.pics = suite.features;
   t.clause_levels = suite.clause_levels;
+  t.dut_limits = suite.dut_limits;
   const std::string capture = capture_name(test.tp, rep);
   t.capture_path = o.out_dir + "/" + capture;
   report::TestResult result;

@@ -717,6 +717,7 @@ report::TestResult run_test(const script::Script& script, DutPort& port, const P
       .bottleneck = &bottleneck,
       .judges_ev_sets = options.pics.contains("ext.multipath") && options.pics.at("ext.multipath")};
   bind_parameters(ctx);
+  for (const auto& [name, value] : options.dut_limits) ctx.symbols.set("limits." + name, value);
   ExchangeRecorder rec(ctx, options.capture_path);
   recorder = &rec;
   Runner runner(ctx, rec);

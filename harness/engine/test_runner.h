@@ -23,6 +23,8 @@ struct TestOptions {
   // Clause levels from the catalog: a trace checker's violation of a SHOULD or MAY clause
   // is advisory (shown, not failed); a clause missing here counts as MUST.
   std::map<std::string, std::string> clause_levels;
+  // The limits the DUT states in its capabilities, script symbols `limits.NAME`.
+  std::map<std::string, uint64_t> dut_limits;
 };
 
 report::TestResult run_test(const script::Script& script, DutPort& port, const Pixit& pixit,

@@ -190,6 +190,7 @@ struct Capabilities {
   std::vector<std::string> ips;
   std::vector<Gid> gids;
   std::vector<uint64_t> mtus;
+  std::map<std::string, uint64_t> limits;  // max_qp, max_ext_ooo_messages, ...
   std::vector<std::string> pics;
   std::vector<std::string> mutants;  // their names
   std::string mxcap;                 // the MXCAP block it offers, hex; "": no Part II

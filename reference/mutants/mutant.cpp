@@ -512,6 +512,12 @@ constexpr std::array kTable{
     MutantInfo{M::kExtCreditFirstQpFirst, "ext-credit-first-qp-first", "MR-CR-11",
                "a credit receiver's scheduler starts every raise from its first QP instead of "
                "the one after the last raised: the first with demand and room takes them all"},
+    MutantInfo{M::kExtResourceDiscardSilent, "ext-resource-discard-silent", "MR-NF-07",
+               "a receiver out of message contexts drops a new message's packet without the "
+               "NAK 0x6B that NONFATAL asks for"},
+    MutantInfo{M::kExtResourceNakRecordsPsn, "ext-resource-nak-records-psn", "MR-NF-07",
+               "a receiver out of message contexts sends NAK 0x6B for a packet but records its "
+               "PSN as received (its data is never placed)"},
 };
 
 static_assert(kTable.size() == static_cast<size_t>(Mutant::kCount), "one row per mutant");

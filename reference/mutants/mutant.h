@@ -275,6 +275,8 @@ enum class Mutant : uint8_t {
   kExtRetransmitsWithoutCredit,
   kExtBaseRttFromFirstSample,
   kExtCreditFirstQpFirst,
+  kExtResourceDiscardSilent,
+  kExtResourceNakRecordsPsn,
   kCount,
 };
 

@@ -180,6 +180,8 @@ constexpr DecisionRow<ExtensionDecisions> kExtensionRows[] = {
     {Mutant::kExtTrimWithoutAgreement, &ExtensionDecisions::trims_only_when_agreed, false},
     {Mutant::kExtNonfatalEndsQp, &ExtensionDecisions::nonfatal_keeps_qp, false},
     {Mutant::kExtFailedPsnRecorded, &ExtensionDecisions::failed_psn_unrecorded, false},
+    {Mutant::kExtResourceDiscardSilent, &ExtensionDecisions::naks_refused_messages, false},
+    {Mutant::kExtResourceNakRecordsPsn, &ExtensionDecisions::refused_psn_unrecorded, false},
     {Mutant::kExtResyncRangeUnrecorded, &ExtensionDecisions::resync_records_range, false},
     {Mutant::kExtNoResyncAfterOpNak, &ExtensionDecisions::resyncs_failed_operations, false},
     {Mutant::kExtOpNakWithoutNonfatal, &ExtensionDecisions::operation_naks_need_nonfatal, false},

@@ -44,6 +44,9 @@ struct DeviceCounters {
   // a READ reissued, or silently discarded; never placed.
   uint64_t ext_trimmed_received = 0;
   uint64_t ext_trim_naks_sent = 0;  // NAK 0x65 and 0x66
+  // Section 22.2: new packets refused for want of a message context (NAK 0x6B, or dropped
+  // on a QP without NONFATAL).
+  uint64_t ext_resource_refused = 0;
   // Section 26.7: raises of a credit limit (each in an ACK, a NAK or a CREDIT packet), the
   // CREDIT packets among them, and the times a sender had work but no credit for it.
   uint64_t ext_credit_raises = 0;
@@ -92,6 +95,7 @@ struct DeviceCounters {
     f("ext_acks_sent", ext_acks_sent);
     f("ext_trimmed_received", ext_trimmed_received);
     f("ext_trim_naks_sent", ext_trim_naks_sent);
+    f("ext_resource_refused", ext_resource_refused);
     f("ext_credit_raises", ext_credit_raises);
     f("ext_credit_packets_sent", ext_credit_packets_sent);
     f("ext_credit_waits", ext_credit_waits);

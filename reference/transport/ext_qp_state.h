@@ -55,6 +55,10 @@ struct ExtQpParameters {
   // Section 22.2's NAK 0x6B, for QPs that agreed NONFATAL.
   uint64_t resource_delay_ns = 100'000;  // T_NF_RESOURCE_DELAY
   uint32_t resource_retry = 7;           // N_NF_RESOURCE_RETRY
+  // Section 22.2: the messages this receiver tracks ahead of its cumulative PSN (a last
+  // packet recorded, or a READ or ATOMIC held, before every earlier PSN is in); a new one
+  // beyond them is refused (NAK 0x6B with NONFATAL, else dropped). 0: as many as the window.
+  uint32_t message_contexts = 0;
   // Section 19.4's windows and limits, for QPs that agreed SECURE.
   SecureParameters secure;
 };
@@ -126,7 +130,8 @@ struct ExtQpState {
         acks(ack_parameters(parameters, agreed)),
         binding(shared_receive_queue),
         resource_delay_ns(parameters.resource_delay_ns),
-        resource_retry(parameters.resource_retry) {
+        resource_retry(parameters.resource_retry),
+        message_contexts(parameters.message_contexts) {
     if (agreed.has(wire::kMxcapCc)) cc.emplace(parameters.congestion, now_ns);
     if (agreed.has(wire::kMxcapCredit)) {
       credit_tx.emplace(parameters.credit.unsolicited, parameters.credit.modulo_grant_order);
@@ -233,6 +238,9 @@ struct ExtQpState {
 
   uint64_t resource_delay_ns;
   uint32_t resource_retry;
+  uint32_t message_contexts;
+  // Section 22.2: the messages tracked ahead of the cumulative PSN, each holding a context.
+  size_t messages_tracked() const { return ends.size() + held_requests.size(); }
 
   size_t heap_bytes() const { return sent.heap_bytes() + window.heap_bytes(); }
 };

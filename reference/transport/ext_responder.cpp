@@ -33,6 +33,7 @@ enum class ExtRespState : uint8_t {
   kNakRemoteAccess,
   kNakFailedAgain,
   kNakOutOfWindow,
+  kNakResource,
   kRnrNak,
   kDone,
 };
@@ -50,6 +51,7 @@ constexpr std::string_view kExtRespStateNames[] = {"CheckHeaders",
                                                    "NakRemoteAccess",
                                                    "NakFailedAgain",
                                                    "NakOutOfWindow",
+                                                   "NakResource",
                                                    "RnrNak",
                                                    "Done"};
 static_assert(std::size(kExtRespStateNames) == static_cast<size_t>(ExtRespState::kDone) + 1);
@@ -255,6 +257,15 @@ ExtRespState check_headers(ExtRequest& r) {
   return ExtRespState::kClassifyPsn;
 }
 
+// Section 22.2: a new packet that ends a message, or a READ or ATOMIC, ahead of the
+// cumulative PSN needs a context until every earlier PSN is in; the next in order never does
+// (it completes at once), so the cumulative PSN can always move.
+bool needs_message_context(const ext::ExtQpState& ext, const ExtRequest& r) {
+  if (ext.message_contexts == 0 || ext.messages_tracked() < ext.message_contexts) return false;
+  if (r.p.bth.psn == wire::psn_add(ext.window.cumulative(), 1)) return false;
+  return r.read || r.atomic || r.last();
+}
+
 ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   r.arrival = qp.ext->window.classify(r.p.bth.psn);
   // The ext-go-back-n mutant drops a new PSN that does not follow the cumulative one.
@@ -265,6 +276,7 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
     case ext::PsnArrival::kNew:
       // MR-NF-03: a copy of a PSN a NONFATAL NAK refused draws the same NAK until a RESYNC.
       if (qp.ext->failed_psns.contains(r.p.bth.psn)) return ExtRespState::kNakFailedAgain;
+      if (needs_message_context(*qp.ext, r)) return ExtRespState::kNakResource;
       if (r.atomic) return ExtRespState::kAtomicArrived;
       if (r.read) return ExtRespState::kReadArrived;
       // MR-NF-04: the other packets of a failed message are recorded, not placed.
@@ -770,6 +782,20 @@ ExtRespState nak_out_of_window(QueuePair& qp, const ExtRequest& r, QpContext& ct
   return ExtRespState::kDone;
 }
 
+// MR-NF-07: no context for a new message: with NONFATAL, NAK 0x6B with its PSN; nothing is
+// recorded or placed, so its retransmission (after section 22.2's back-off) is new again.
+// Without NONFATAL the packet is lost to the sender, whose RTO sends it again.
+ExtRespState nak_resource(QueuePair& qp, const ExtRequest& r, QpContext& ctx) {
+  ++ctx.counters.ext_resource_refused;
+  // The ext-resource-nak-records-psn mutant counts it received all the same.
+  if (!ctx.decide.extension.refused_psn_unrecorded) qp.ext->window.record(r.p.bth.psn);
+  // The ext-resource-discard-silent mutant drops it as a QP without NONFATAL would.
+  if (!nonfatal(*qp.ext) || !ctx.decide.extension.naks_refused_messages) return ExtRespState::kDone;
+  answer(qp, r, /*duplicate=*/false, ctx);  // the NAK echoes its EV and plane
+  send_ext_ack(qp, wire::kNakResource, r.p.bth.psn, ctx);
+  return ExtRespState::kDone;
+}
+
 }  // namespace
 
 void respond_ext_trimmed(QueuePair& qp, const wire::RocePacket& p, const ext::HeldPacket& held,
@@ -847,6 +873,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
       case ExtRespState::kNakOutOfWindow:
         state = nak_out_of_window(qp, r, ctx);
+        break;
+      case ExtRespState::kNakResource:
+        state = nak_resource(qp, r, ctx);
         break;
       case ExtRespState::kRnrNak:
         state = rnr_nak(qp, r, ctx);

@@ -1091,6 +1091,49 @@ TEST_F(ExtPair, ANak0x6BDelaysThePsnDoublingAndTheLastOneGivesItsMessageUp) {
       << "a NAK 0x6B is no path failure (MR-NF-09)";
 }
 
+// Section 22.2, MR-NF-07: a receiver with four message contexts and a hole before them
+// refuses every further message ahead of its cumulative PSN, with NAK 0x6B when NONFATAL is
+// agreed (the sender backs off and sends it again) and silently without (the sender's RTO
+// does). Either way nothing refused is recorded or placed early, every WRITE lands once
+// the hole is filled, and both QPs stay in RTS.
+TEST_F(ExtPair, AReceiverOutOfMessageContextsRefusesNewMessagesAndTheyLandLater) {
+  for (const bool nonfatal : {true, false}) {
+    SCOPED_TRACE(nonfatal ? "NONFATAL" : "without NONFATAL");
+    DeviceConfig cb = nonfatal ? nonfatal_config(2) : config(2, true);
+    cb.ext.message_contexts = 4;
+    build_with(nonfatal ? nonfatal_config(1) : config(1, true), cb);
+    constexpr uint32_t kWrites = 32;
+    const std::vector<uint8_t> bytes = pattern(kWrites * 8, 5);
+    ASSERT_TRUE(a_->dev.memory().write(a_->mr.lkey, a_->mr.va, bytes));
+    const uint32_t first = a_->dev.qp(a_->qpn)->next_psn;
+    size_t resource_naks = 0;
+    bool dropped = false;
+    fabric_->filter = [&](int from, const std::vector<uint8_t>& frame) {
+      const auto d = wire::decode_frame(frame);
+      const auto& p = std::get<wire::DecodedRoce>(*d).packet;
+      if (from == 1 && p.aeth && p.aeth->syndrome == wire::kNakResource) ++resource_naks;
+      if (from != 0 || dropped || p.bth.psn != first) return false;
+      dropped = true;  // the hole: the first WRITE's first transmission
+      return true;
+    };
+    for (uint32_t i = 0; i < kWrites; ++i) {
+      SendWr w = write(8, b_->mr.rkey);
+      w.wr_id = i;
+      w.sg_list = {Sge{a_->mr.va + i * 8, 8, a_->mr.lkey}};
+      w.remote_addr = b_->mr.va + 4096 + i * 8;
+      ASSERT_TRUE(a_->dev.post_send(a_->qpn, w));
+    }
+    const std::vector<Completion> got = completions(*a_, kWrites);
+    ASSERT_EQ(got.size(), kWrites);
+    for (const Completion& c : got) EXPECT_EQ(c.status, WcStatus::kSuccess) << c.wr_id;
+    EXPECT_EQ(*b_->dev.memory().read(b_->mr.lkey, b_->mr.va + 4096, kWrites * 8), bytes);
+    EXPECT_GT(b_->dev.counters().ext_resource_refused, 0u);
+    EXPECT_EQ(resource_naks > 0, nonfatal) << resource_naks << " NAKs 0x6B";
+    EXPECT_EQ(a_->dev.qp(a_->qpn)->attr.state, QpState::kRts);
+    EXPECT_EQ(b_->dev.qp(b_->qpn)->attr.state, QpState::kRts);
+  }
+}
+
 // MR-NF-08 for a READ: a READ request NAKed 0x6B is asked again after T_NF_RESOURCE_DELAY,
 // not sooner: neither its PSNs' RTOs nor the READ's own timer reissue it during the wait.
 TEST_F(ExtPair, AReadNakedWith0x6BIsReissuedOnlyAfterTheDelay) {

@@ -47,6 +47,8 @@ struct ExtensionDecisions {
   // Non-fatal errors and RESYNC (sections 22.1, 22.3).
   Decision nonfatal_keeps_qp{true};             // MR-NF-02: NAK 0x68-0x6A, the QP in RTS
   Decision failed_psn_unrecorded{true};         // MR-NF-03: a hole until a RESYNC
+  Decision naks_refused_messages{true};         // MR-NF-07: NAK 0x6B, not silence
+  Decision refused_psn_unrecorded{true};        // MR-NF-07: nothing recorded or placed
   Decision resync_records_range{true};          // MR-NF-10
   Decision resyncs_failed_operations{true};     // MR-NF-05: RESYNC, not the data again
   Decision operation_naks_need_nonfatal{true};  // MR-NF-15: ignored without NONFATAL
