@@ -72,6 +72,8 @@ Json to_json(const Capabilities& c) {
             {"pics", c.pics},
             {"mutants", std::move(mutants)}};
   if (!c.mxcap.empty()) j["mxcap"] = to_hex(c.mxcap);
+  // Only a dilated device says so: every other runs on the real clock.
+  if (c.time_dilation > 1) j["time_dilation"] = c.time_dilation;
   return j;
 }
 

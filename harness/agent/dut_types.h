@@ -106,6 +106,8 @@ struct Capabilities {
   std::vector<std::string> pics;  // PICS feature keys the backend claims
   std::vector<MutantDescription> mutants;
   std::vector<uint8_t> mxcap;  // the MXCAP block the device offers (section 18); empty: none
+  // Its clock runs this many times slower than the real one (io::DilatedClock); 1: real time.
+  uint32_t time_dilation = 1;
 };
 
 }  // namespace mr::agent

@@ -101,7 +101,8 @@ size_t ReferenceBackend::service(uint64_t max_wait_ns) {
   {
     std::lock_guard lock(mutex_);
     const uint64_t now = clock_.now_ns();
-    if (auto due = device_->next_deadline()) wait = std::min(wait, *due > now ? *due - now : 0);
+    if (auto due = device_->next_deadline())
+      wait = std::min(wait, *due > now ? clock_.real_duration_ns(*due - now) : 0);
     if (device_->has_work()) wait = 0;
   }
   std::lock_guard receiving(receive_mutex_);
@@ -312,9 +313,10 @@ Reply ReferenceBackend::wait_for(uint32_t timeout_ms, Attempt attempt) {
     const uint64_t left = deadline > now ? deadline - now : 0;
     if (served) {
       // The data-path thread receives; look again soon after it may have.
-      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(kServedRecheckNs, left)));
+      std::this_thread::sleep_for(
+          std::chrono::nanoseconds(std::min(kServedRecheckNs, clock_.real_duration_ns(left))));
     } else {
-      service(std::min(kMillisecond, left));
+      service(std::min(kMillisecond, clock_.real_duration_ns(left)));
     }
   }
 }

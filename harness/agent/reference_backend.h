@@ -52,6 +52,8 @@ struct ReferenceBackendOptions {
   mutants::MutantSet mutants;
   // Notes which mutants' decisions the device read, across device resets (decision.h).
   std::shared_ptr<transport::DecisionLog> decision_log;
+  // The dilation of the clock the backend is given (agent --time-dilation), for capabilities.
+  uint32_t time_dilation = 1;
 };
 
 class ReferenceBackend final : public DutBackend {

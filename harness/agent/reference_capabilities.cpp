@@ -65,6 +65,7 @@ Result<Capabilities> ReferenceBackend::capabilities() {
               {"max_line_bytes", kMaxLineBytes}};
   c.pics = reference_pics_features();
   c.mxcap = reference_mxcap().bytes();
+  c.time_dilation = options_.time_dilation;
   for (const auto& m : mutants::all_mutants()) {
     c.mutants.push_back({std::string(m.name), std::string(m.clauses), std::string(m.description)});
   }

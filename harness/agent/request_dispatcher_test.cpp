@@ -641,6 +641,8 @@ TEST_F(TwoBackends, CapabilitiesMatchTheReferencePics) {
   EXPECT_EQ(caps["gids"][1]["gid"], "::ffff:198.18.0.1");
   EXPECT_EQ(caps["gids"][1]["type"], "RoCEv2");
   EXPECT_GE(caps["mutants"].size(), 40U);
+  EXPECT_EQ(caps["limits"]["max_ext_ooo_messages"], 256) << "section 22.2's message contexts";
+  EXPECT_FALSE(caps.contains("time_dilation")) << "a backend on an undilated clock";
   std::ifstream file("testcases/profiles/reference.pics.json");
   ASSERT_TRUE(file) << "reference.pics.json not in the runfiles";
   const nlohmann::json pics = nlohmann::json::parse(file);

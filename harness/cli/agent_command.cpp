@@ -17,6 +17,7 @@
 #include "harness/cli/frame_link.h"
 #include "harness/dut/dut_control.h"
 #include "reference/io/clock.h"
+#include "reference/io/dilated_clock.h"
 #include "reference/io/memory_link.h"
 #include "reference/io/pcap_link.h"
 
@@ -38,6 +39,7 @@ struct AgentOptions {
   std::string token_file;
   std::optional<uint64_t> seed;
   std::vector<std::string> mutants;
+  uint32_t time_dilation = 1;
   // --backend verbs
   std::string device;  // empty: the first RDMA device
   int port = 1;
@@ -141,7 +143,10 @@ int run_agent(const AgentOptions& o) {
     options.mutants.enable(*m);
   }
 
-  io::SystemClock clock;
+  io::SystemClock wall;
+  // --time-dilation: the device's clock, and every timer on it, runs that many times slower.
+  io::DilatedClock clock(wall, o.time_dilation);
+  options.time_dilation = clock.factor();
   std::unique_ptr<io::Link> frames;
   std::unique_ptr<io::MemoryLinkPair> loopback;
   io::Link* link = nullptr;
@@ -165,6 +170,7 @@ int run_agent(const AgentOptions& o) {
   banner << "backend reference on " << link->name() << ", mac " << mac->to_string() << ", ip "
          << ip->to_string() << ", seed " << options.seed << ", " << o.mutants.size()
          << " mutant(s)";
+  if (clock.factor() > 1) banner << ", time dilated " << clock.factor() << "x";
   return serve(backend, "reference", listen->first, listen->second, *token, banner.str());
 }
 
@@ -195,6 +201,12 @@ Runner setup_agent(CLI::App& app) {
   token->excludes(file);
   app.add_option("--seed", o->seed, "seed for keys and QPNs (default: random, logged)");
   app.add_option("--mutant", o->mutants, "enable a mutant of the reference (repeatable)");
+  app.add_option("--time-dilation", o->time_dilation,
+                 "reference: run the device's clock N times slower than the real one, so that "
+                 "its microsecond timers outlast a software tester's reaction (the harness "
+                 "reads N from capabilities and dilates its own clock to match)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app.add_option("--device", o->device, "verbs: the RDMA device (default: the first one)");
   app.add_option("--port", o->port, "verbs: the device's port")->capture_default_str();
   app.add_option("--gid-index", o->gid_index,

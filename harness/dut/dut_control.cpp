@@ -54,7 +54,7 @@ Result<Json> DutControl::call(std::string_view op, Json args, std::optional<uint
   const uint64_t id = next_id_++;
   uint64_t wait = timeout_ms.value_or(timeout_ms_);
   if (auto t = args.find("timeout_ms"); t != args.end() && t->is_number_unsigned()) {
-    wait += t->get<uint64_t>();
+    wait += t->get<uint64_t>() * time_dilation_;
   }
   Json request = {{"id", id}, {"op", op}};
   for (auto& [key, value] : args.items()) request[key] = std::move(value);

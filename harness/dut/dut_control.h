@@ -47,12 +47,17 @@ class DutControl {
   Result<Json> call(std::string_view op, Json args = Json::object(),
                     std::optional<uint64_t> timeout_ms = {});
 
+  // The agent's clock runs `factor` times slower than real time (capabilities
+  // time_dilation): a request's own timeout_ms is its time, so the wait for it is longer.
+  void set_time_dilation(uint32_t factor) { time_dilation_ = factor == 0 ? 1 : factor; }
+
   ControlTransport& transport() { return *transport_; }
   uint64_t requests_sent() const { return next_id_ - 1; }
 
  private:
   std::unique_ptr<ControlTransport> transport_;
   uint64_t timeout_ms_;
+  uint32_t time_dilation_ = 1;
   uint64_t next_id_ = 1;
 };
 

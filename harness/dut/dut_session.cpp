@@ -121,7 +121,9 @@ Expected<std::unique_ptr<DutSession>, std::string> DutSession::open(const DutSpe
   if (!token) return Unexpected(token.error());
   auto opened = open_agent(*s, spec, pixit, url->first, url->second, *token);
   if (!opened) return Unexpected(opened.error());
-  s->description_ = spec.dut + " (remote agent, packets on " + spec.iface + ", real clock)";
+  s->description_ =
+      spec.dut + " (remote agent, packets on " + spec.iface + ", real clock" +
+      (s->time_dilation_ > 1 ? " dilated " + std::to_string(s->time_dilation_) + "x)" : ")");
   return s;
 }
 
@@ -143,10 +145,21 @@ Expected<void, std::string> DutSession::open_agent(DutSession& s, const DutSpec&
       {.pixit_named = spec.pixit_named, .pixit_path = spec.pixit_path, .dut = spec.dut});
   if (!adopted) return Unexpected(adopted.error());
   s.adopted_addresses_ = std::move(*adopted);
+  // A dilated agent's times are judged in its time, with tolerances the PIXIT states for it:
+  // a PIXIT written for another dilation would judge every window wrongly.
+  const uint32_t pixit_dilation =
+      pixit.raw.value("link", nlohmann::json::object()).value("time_dilation", 1U);
+  if (pixit_dilation != caps->time_dilation)
+    return Unexpected("--dut " + spec.dut + ": the agent's clock is dilated " +
+                      std::to_string(caps->time_dilation) + "x (capabilities time_dilation) but " +
+                      spec.pixit_path + " states link.time_dilation " +
+                      std::to_string(pixit_dilation) + "; give a PIXIT for that dilation");
   auto link = io::PcapLink::open(spec.iface, remote_capture_options(pixit.dut_mac));
   if (!link) return Unexpected("--iface " + spec.iface + ": " + link.error());
   s.port_ =
-      std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*link), RemotePortOptions{});
+      std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*link),
+                                        RemotePortOptions{.time_dilation = caps->time_dilation});
+  s.time_dilation_ = caps->time_dilation;
   return {};
 }
 

@@ -76,6 +76,7 @@ class DutSession {
   PortFactory fresh_port_;
   std::string description_;
   std::vector<std::string> adopted_addresses_;
+  uint32_t time_dilation_ = 1;  // the agent's (capabilities time_dilation)
 };
 
 }  // namespace mr::dut

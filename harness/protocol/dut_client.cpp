@@ -400,6 +400,9 @@ Reply<Capabilities> DutClient::capabilities() {
   }
   // A device without Part II sends no block.
   if (reply->contains("mxcap")) caps.mxcap = r.string(*reply, "", "mxcap");
+  if (auto k = r.optional_number(*reply, "", "time_dilation", 1000)) {
+    caps.time_dilation = static_cast<uint32_t>(std::max<uint64_t>(*k, 1));
+  }
   return finish(r, std::move(caps));
 }
 

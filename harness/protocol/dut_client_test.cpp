@@ -306,6 +306,27 @@ TEST(DutClient, CapabilitiesReadTheIdentity) {
   EXPECT_EQ(caps->gids.at(0).gid, "::ffff:198.18.0.2");
   EXPECT_EQ(caps->mutants, std::vector<std::string>{"m"});
   EXPECT_EQ(to_json(caps->device), a.reply["device"]);
+  EXPECT_TRUE(caps->limits.empty());
+  EXPECT_EQ(caps->time_dilation, 1U) << "a device that does not say runs on the real clock";
+}
+
+TEST(DutClient, CapabilitiesReadLimitsAndTimeDilation) {
+  auto a = agent(R"({"device": {"name": "n", "kind": "reference", "vendor": "v",
+      "version": "1"}, "mac": "02:00:00:00:00:02", "ips": [], "gids": [], "mtus": [1024],
+      "limits": {"max_qp": 8, "max_ext_ooo_messages": 256}, "pics": [], "mutants": [],
+      "time_dilation": 100})");
+  auto caps = a.client().capabilities();
+  ASSERT_TRUE(caps) << caps.error().to_string();
+  EXPECT_EQ(caps->limits.at("max_ext_ooo_messages"), 256U);
+  EXPECT_EQ(caps->limits.at("max_qp"), 8U);
+  EXPECT_EQ(caps->time_dilation, 100U);
+  auto bad = agent(R"({"device": {"name": "n", "kind": "k", "vendor": "v", "version": "1"},
+      "mac": "m", "ips": [], "gids": [], "mtus": [], "limits": {"max_qp": "many"},
+      "pics": [], "mutants": []})");
+  auto refused = bad.client().capabilities();
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().to_string().find("limits.max_qp"), std::string::npos)
+      << refused.error().to_string();
 }
 
 }  // namespace

@@ -194,6 +194,7 @@ struct Capabilities {
   std::vector<std::string> pics;
   std::vector<std::string> mutants;  // their names
   std::string mxcap;                 // the MXCAP block it offers, hex; "": no Part II
+  uint32_t time_dilation = 1;        // its clock runs this many times slower than real time
 };
 
 }  // namespace mr::protocol

@@ -21,6 +21,9 @@ class Clock {
   // True when time moves only when someone sets it: a waiter must then return instead of
   // sleeping, because sleeping would never make the awaited moment come.
   virtual bool is_virtual() const = 0;
+  // How long a waiter must really wait (sleep, poll) for `ns` of this clock's time: the same,
+  // except on a dilated clock (dilated_clock.h).
+  virtual uint64_t real_duration_ns(uint64_t ns) const { return ns; }
 };
 
 // CLOCK_MONOTONIC: never jumps with NTP or settimeofday, so deadlines stay meaningful.

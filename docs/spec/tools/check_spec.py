@@ -40,7 +40,8 @@ MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 PIXIT_SECTIONS = {
     # section: {key: (type or tuple of types, required)}
     "link": {"type": (str, True), "mtu": (int, True), "ib_mtu": (int, True),
-             "interface": (str, False), "namespace": (str, False)},
+             "interface": (str, False), "namespace": (str, False),
+             "time_dilation": (int, False)},
     "tester": {"ipv4": (str, True), "ipv6": (str, False), "mac": (str, True),
                "qpn_base": (int, False)},
     "dut": {"ipv4": (str, True), "ipv6": (str, False), "mac": (str, True),
@@ -389,6 +390,8 @@ def check_pixit(ck, path, params):
     if link.get("type") not in LINK_TYPES + (None,):
         ck.err(path, json_line(text, "type"), "link.type", "must be one of %s"
                % "/".join(LINK_TYPES))
+    if isinstance(link.get("time_dilation"), int) and not 1 <= link["time_dilation"] <= 1000:
+        ck.err(path, json_line(text, "time_dilation"), "link.time_dilation", "outside 1..1000")
     if isinstance(link.get("mtu"), int) and not 576 <= link["mtu"] <= 9216:
         ck.err(path, json_line(text, "mtu"), "link.mtu", "outside 576..9216")
     if isinstance(link.get("ib_mtu"), int):

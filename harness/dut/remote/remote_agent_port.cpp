@@ -12,6 +12,12 @@ constexpr uint64_t kMaxPollNs = 20'000'000;
 constexpr size_t kBurst = 64;
 // How often the capture is drained while a blocking control() waits for its reply.
 constexpr std::chrono::milliseconds kControlDrainPeriod{1};
+
+uint64_t real_now_ns() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
 }  // namespace
 
 io::PcapLinkOptions remote_capture_options(const wire::MacAddress& dut_mac) {
@@ -28,7 +34,12 @@ io::PcapLinkOptions remote_capture_options(const wire::MacAddress& dut_mac) {
 
 RemoteAgentPort::RemoteAgentPort(DutControl control, io::PcapLink link,
                                  const RemotePortOptions& options)
-    : control_(std::move(control)), link_(std::move(link)), options_(options) {}
+    : control_(std::move(control)),
+      link_(std::move(link)),
+      options_(options),
+      dilation_(options.time_dilation, real_now_ns()) {
+  control_.set_time_dilation(dilation_.factor());
+}
 
 namespace {
 
@@ -95,10 +106,12 @@ size_t RemoteAgentPort::collect(uint64_t deadline_ns) {
   for (;;) {
     const uint64_t now = now_ns();
     const uint64_t wait =
-        total > 0 || now >= deadline_ns ? 0 : std::min<uint64_t>(deadline_ns - now, kMaxPollNs);
+        total > 0 || now >= deadline_ns
+            ? 0
+            : std::min<uint64_t>(dilation_.real_duration(deadline_ns - now), kMaxPollNs);
     const size_t n = link_.receive_burst(burst, wait);
     for (size_t i = 0; i < n; ++i)
-      inbox_.push_back({std::move(burst[i].bytes), burst[i].timestamp_ns});
+      inbox_.push_back({std::move(burst[i].bytes), dilation_.dilated(burst[i].timestamp_ns)});
     total += n;
     if (n < burst.size() && (total > 0 || now_ns() >= deadline_ns)) return total;
   }
@@ -117,11 +130,7 @@ void RemoteAgentPort::wait_until(uint64_t t_ns) {
   while (now_ns() < t_ns) collect(t_ns);
 }
 
-uint64_t RemoteAgentPort::now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
+uint64_t RemoteAgentPort::now_ns() { return dilation_.dilated(real_now_ns()); }
 
 uint64_t RemoteAgentPort::capture_drops() {
   auto s = link_.stats();
@@ -131,7 +140,8 @@ uint64_t RemoteAgentPort::capture_drops() {
 Expected<void, std::string> RemoteAgentPort::reset() {
   auto r = typed_client(control_).reset();
   if (!r) return Unexpected("reset: " + r.error().to_string());
-  wait_until(now_ns() + options_.reset_drain_ms * 1'000'000);
+  // The frames still in flight cross the wire in real time: the drain is real too.
+  wait_until(now_ns() + options_.reset_drain_ms * 1'000'000 / dilation_.factor());
   inbox_.clear();
   return {};
 }

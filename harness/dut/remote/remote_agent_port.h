@@ -24,6 +24,7 @@
 
 #include "harness/dut/dut_control.h"
 #include "harness/engine/dut_port.h"
+#include "reference/io/dilated_clock.h"
 #include "reference/io/pcap_link.h"
 
 namespace mr::dut {
@@ -35,6 +36,10 @@ struct RemotePortOptions {
   // After a reset, frames the DUT still sends for the previous test (retransmissions
   // already in flight) are drained for this long before the next test starts.
   uint64_t reset_drain_ms = 50;
+  // The agent's clock runs this many times slower than real time (its capabilities'
+  // time_dilation): the port's clock, the frames' stamps and every wait follow it, so the
+  // engine judges the same times as on a bed fast enough for the DUT's timers.
+  uint32_t time_dilation = 1;
 };
 
 class RemoteAgentPort final : public engine::DutPort {
@@ -48,8 +53,8 @@ class RemoteAgentPort final : public engine::DutPort {
   uint64_t inject(std::span<const uint8_t> frame) override;
   std::optional<engine::DutFrame> receive(uint64_t deadline_ns) override;
   void wait_until(uint64_t t_ns) override;
-  // CLOCK_REALTIME in ns: the clock libpcap stamps captured frames with, so that arrival
-  // times and deadlines compare directly.
+  // CLOCK_REALTIME in ns (dilated as the options say): the clock libpcap stamps captured
+  // frames with, so that arrival times and deadlines compare directly.
   uint64_t now_ns() override;
   // Frames libpcap lost plus frames the tester failed to send: either way the exchange on
   // the wire is not the one the script describes, so the verdict becomes inconclusive.
@@ -69,6 +74,7 @@ class RemoteAgentPort final : public engine::DutPort {
   std::mutex control_mutex_;  // one request in flight on control_
   io::PcapLink link_;
   RemotePortOptions options_;
+  io::TimeDilation dilation_;
   std::deque<engine::DutFrame> inbox_;
   uint64_t send_failures_ = 0;
 };

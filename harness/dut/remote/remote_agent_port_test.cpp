@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -85,7 +86,8 @@ struct Bed {
 };
 
 // Builds the bed, or says why it cannot (skip) or failed (error).
-std::string make_bed(Bed& bed, const std::vector<std::string>& mutant_names = {}) {
+std::string make_bed(Bed& bed, const std::vector<std::string>& mutant_names = {},
+                     uint32_t time_dilation = 1) {
   auto pixit = engine::Pixit::load("testcases/pixit/veth.pixit.json");
   if (!pixit) return "error: " + pixit.error();
   bed.loaded = std::move(*pixit);
@@ -105,7 +107,7 @@ std::string make_bed(Bed& bed, const std::vector<std::string>& mutant_names = {}
                                            remote_capture_options(bed.pixit().dut_mac));
   if (!tester_link) return "error: " + tester_link.error();
   bed.port = std::make_unique<RemoteAgentPort>(std::move(*control), std::move(*tester_link),
-                                               RemotePortOptions{});
+                                               RemotePortOptions{.time_dilation = time_dilation});
   return "";
 }
 
@@ -177,6 +179,22 @@ TEST(RemoteAgentPort, ReceiveWaitsNoLongerThanItsDeadline) {
   EXPECT_GE(waited, 30'000'000U);
   EXPECT_LT(waited, 500'000'000U);
   EXPECT_EQ(bed.port->capture_drops(), 0U);
+}
+
+// A dilated port's clock runs slower than the wall: a wait of 3 ms of its time takes 30 ms
+// of real time at 10x, and the time it reports moved by 3 ms, not 30.
+TEST(RemoteAgentPort, ADilatedPortWaitsItsFactorTimesLongerInRealTime) {
+  if (!can_build_topology()) GTEST_SKIP() << "needs root and `ip netns`";
+  Bed bed;
+  ASSERT_EQ(make_bed(bed, {}, 10), "");
+  const auto wall = std::chrono::steady_clock::now();
+  const uint64_t start = bed.port->now_ns();
+  EXPECT_FALSE(bed.port->receive(start + 3'000'000).has_value());
+  const auto real = std::chrono::steady_clock::now() - wall;
+  const uint64_t waited = bed.port->now_ns() - start;
+  EXPECT_GE(real, std::chrono::milliseconds(30));
+  EXPECT_GE(waited, 3'000'000U);
+  EXPECT_LT(waited, 25'000'000U) << "dilated time moved as fast as the wall";
 }
 
 // Every area of the base suite, over real sockets and a real veth pair.
