@@ -345,6 +345,15 @@ int run_impl(const RunOptions& o) {
   auto result = run_tests(**session, *plan);
   progress.clear();
   if (!result) return harness_error(result.error());
+  if (result->dut.contains("pics_not_claimed")) {
+    std::string features;
+    for (const auto& f : result->dut["pics_not_claimed"])
+      features += (features.empty() ? "" : ", ") + f.get<std::string>();
+    std::printf(
+        "metaroce run: profile %s claims what the DUT's capabilities do not (%s): those "
+        "tests are not applicable\n",
+        plan->profile.c_str(), features.c_str());
+  }
   if (auto ok = write_reports(*result, o, *plan, std::move(doctor)); !ok)
     return harness_error(ok.error());
   print_summary(*result, o.out);

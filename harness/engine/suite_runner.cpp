@@ -96,6 +96,20 @@ Expected<std::vector<std::string>, std::string> find_test_cases(
   return out;
 }
 
+std::vector<std::string> withdraw_part2_claims(std::map<std::string, bool>& features,
+                                               const protocol::Capabilities& caps) {
+  std::vector<std::string> withdrawn;
+  for (auto& [feature, claimed] : features) {
+    if (!claimed || !feature.starts_with("ext.")) continue;
+    const bool listed = caps.pics.empty() ||
+                        std::find(caps.pics.begin(), caps.pics.end(), feature) != caps.pics.end();
+    if (!caps.mxcap.empty() && listed) continue;
+    claimed = false;
+    withdrawn.push_back(feature);
+  }
+  return withdrawn;
+}
+
 Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& path) {
   auto j = load_json(path);
   if (!j) return Unexpected(j.error());
@@ -188,6 +202,8 @@ Expected<void, std::string> prepare(report::RunResult& run, Suite& suite, DutPor
     for (const auto& g : caps->gids) gids.push_back(nlohmann::ordered_json(protocol::to_json(g)));
     run.dut["gids"] = std::move(gids);
     suite.dut_limits = caps->limits;
+    const std::vector<std::string> withdrawn = withdraw_part2_claims(suite.features, *caps);
+    if (!withdrawn.empty()) run.dut["pics_not_claimed"] = withdrawn;
   }
   auto found = find_test_cases(o.test_paths);
   if (!found) return Unexpected(found.error());

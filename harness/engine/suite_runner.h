@@ -21,6 +21,7 @@
 #include "harness/engine/dut_port.h"
 #include "harness/engine/pixit.h"
 #include "harness/engine/test_shard.h"
+#include "harness/protocol/dut_messages.h"
 #include "harness/report/results.h"
 #include "reference/error/expected.h"
 
@@ -85,6 +86,14 @@ bool filter_selects(const std::string& filter, const std::string& path, const st
 // and a folder without one are errors naming the path.
 Expected<std::vector<std::string>, std::string> find_test_cases(
     const std::vector<std::string>& paths);
+
+// The Part II features (ext.*) the profile claims and the DUT's capabilities do not, set to
+// false and returned: a verbs device under `--profile metaroce-full` (rxe has no Part II)
+// gets not-applicable for them, never fail. A DUT without an MXCAP block claims none; one
+// that lists no PICS keys keeps the profile's. Part I claims stay the profile's (whether a
+// bed carries IPv6 or VLANs is the bed's as much as the device's).
+std::vector<std::string> withdraw_part2_claims(std::map<std::string, bool>& features,
+                                               const protocol::Capabilities& caps);
 
 // Reads a PICS file's feature map; errors name the file and field.
 Expected<std::map<std::string, bool>, std::string> load_pics(const std::string& path);

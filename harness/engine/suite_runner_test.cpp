@@ -58,6 +58,31 @@ struct RecordingFactory {
   }
 };
 
+// rxe under --profile metaroce-full: no MXCAP block, so none of Part II is the DUT's; Part I
+// claims stay. A Part II DUT keeps what it lists, and one that lists nothing keeps all.
+TEST(WithdrawPart2Claims, APart2FeatureTheDutDoesNotClaimIsNotApplicable) {
+  const std::map<std::string, bool> profile = {
+      {"rc.send", true}, {"ipv6", true}, {"ext.sack", true}, {"ext.cc", true}, {"ext.trim", false}};
+  protocol::Capabilities verbs;
+  verbs.pics = {"rc.send"};
+  auto features = profile;
+  EXPECT_EQ(withdraw_part2_claims(features, verbs),
+            (std::vector<std::string>{"ext.cc", "ext.sack"}));
+  EXPECT_TRUE(features.at("rc.send"));
+  EXPECT_TRUE(features.at("ipv6")) << "Part I claims are the profile's";
+  EXPECT_FALSE(features.at("ext.sack"));
+  protocol::Capabilities part2;
+  part2.mxcap = "4d525831";
+  part2.pics = {"rc.send", "ext.sack"};
+  features = profile;
+  EXPECT_EQ(withdraw_part2_claims(features, part2), std::vector<std::string>{"ext.cc"});
+  EXPECT_TRUE(features.at("ext.sack"));
+  part2.pics.clear();
+  features = profile;
+  EXPECT_TRUE(withdraw_part2_claims(features, part2).empty()) << "no list: the profile's claims";
+  EXPECT_TRUE(features.at("ext.cc"));
+}
+
 TEST(RepetitionSeed, TheFirstIsTheRunSeedAndTheOthersDiffer) {
   EXPECT_EQ(repetition_seed(7, 0), 7U);
   EXPECT_EQ(repetition_seed(0, 0), 0U);
