@@ -93,6 +93,7 @@ class Device {
 
   // --- data path ---
   void receive(std::span<const uint8_t> frame, uint64_t now_ns);
+  // Runs the timers due by now_ns, each at its own time when the caller comes late.
   void advance(uint64_t now_ns);
   std::optional<uint64_t> next_deadline() const;
   std::vector<std::vector<uint8_t>> take_outbox();
@@ -151,6 +152,7 @@ class Device {
   ext::SecureParameters secure_parameters(const ext::SecurityAssociations& sas) const;
   // An MXH the device drops unanswered (MR-EX-07: another version).
   bool refuses_mxh(const wire::RocePacket& p) const;
+  void advance_at(uint64_t now_ns);  // one step of advance(): every timer due at now_ns
   void advance_ext(QueuePair& qp, QpContext& ctx);
   // Section 26.7's receiver for all of the device's credit QPs: credit timeouts, then the
   // paced raise due, sent in the ACK owed or in a CREDIT packet.

@@ -1510,6 +1510,33 @@ TEST_F(ExtPair, EachFrameLeavesOnThePlaneOfItsEvSetEntry) {
 // Section 26.7 with CREDIT agreed on both ends: the sender spends its unsolicited allowance,
 // then sends only what the receiver's grants allow; every request carries its pending
 // demand, every ACK the credit limit, and a raise with no ACK due leaves in a CREDIT packet.
+// A receiver whose caller wakes late (a real clock) runs the timers that fell due meanwhile
+// in their order: the credit grants paced 1.4 us apart leave before the ACK owed T_EXT_ACK_DELAY
+// after the request, as on time. Woken once 30 us late, b sends several CREDIT packets, then
+// the ACK.
+TEST_F(ExtPair, AReceiverWokenLateSendsItsTimersInTheirOrder) {
+  build_both([&](DeviceConfig& c) { c.mxcap->features = c.mxcap->features | wire::kMxcapCredit; });
+  ASSERT_TRUE(a_->dev.post_send(a_->qpn, write(kMessage, b_->mr.rkey)));
+  a_->dev.advance(fabric_->now());
+  const std::vector<std::vector<uint8_t>> requests = a_->dev.take_outbox();
+  ASSERT_FALSE(requests.empty());
+  const uint64_t t0 = fabric_->now() + 1'000;
+  b_->dev.receive(requests.front(), t0);  // the first request only: demand, and an ACK owed
+  b_->dev.advance(t0);
+  b_->dev.take_outbox();  // what it answers at once
+  b_->dev.advance(t0 + 30'000);
+  std::vector<uint8_t> opcodes;
+  for (const auto& frame : b_->dev.take_outbox()) {
+    const auto d = wire::decode_frame(frame);
+    opcodes.push_back(std::get<wire::DecodedRoce>(*d).packet.bth.opcode);
+  }
+  const auto ack = std::find(opcodes.begin(), opcodes.end(), wire::kOpRcAcknowledge);
+  ASSERT_NE(ack, opcodes.end()) << "the owed ACK";
+  EXPECT_GE(std::count(opcodes.begin(), ack, wire::kOpExtCredit), 2) << "grants due before it";
+  EXPECT_EQ(std::count(ack, opcodes.end(), wire::kOpExtCredit), 0)
+      << "no grant due before the ACK leaves after it";
+}
+
 TEST_F(ExtPair, WithCreditsTheSenderSendsOnlyWhatTheReceiverGrants) {
   build_both([&](DeviceConfig& c) {
     c.mxcap->features = c.mxcap->features | wire::kMxcapCredit;
