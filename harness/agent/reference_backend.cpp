@@ -109,6 +109,9 @@ size_t ReferenceBackend::service(uint64_t max_wait_ns) {
   const size_t n = link_.receive_burst(burst_, wait);
   std::lock_guard lock(mutex_);
   for (size_t i = 0; i < n; ++i) queued_.push(std::move(burst_[i]));
+  // The timers that fell due while the thread slept run first, at their own times
+  // (Device::advance): a frame handled before them would move the device's clock past them.
+  if (n > 0) device_->advance(clock_.now_ns());
   node_.poll(n, 0);
   pump_locked();
   return n;

@@ -948,10 +948,11 @@ void Device::advance(uint64_t now_ns) {
   // wake-up late by more than kCatchUpSteps timers runs the rest at once.
   constexpr int kCatchUpSteps = 64;
   for (int step = 0; step < kCatchUpSteps; ++step) {
-    const std::optional<uint64_t> due = next_deadline();
-    // A deadline already passed and still pending (work waiting on something else) is not
-    // one to catch up to: only those strictly between the last advance and now.
-    if (!due || *due >= now_ns || *due <= now_ns_) break;
+    // Only deadlines strictly between the last step and now: one already passed and still
+    // pending (work waiting on something else) is not one to catch up to, nor does it hide
+    // the later ones.
+    const std::optional<uint64_t> due = next_deadline_after(now_ns_);
+    if (!due || *due >= now_ns) break;
     advance_at(*due);
   }
   advance_at(now_ns);
@@ -1014,9 +1015,12 @@ void Device::run_credit(uint64_t now_ns) {
   note_activity(qp);
 }
 
-std::optional<uint64_t> Device::credit_deadline() const {
+std::optional<uint64_t> Device::credit_deadline(std::optional<uint64_t> after) const {
   std::optional<uint64_t> next;
-  const auto earliest = [&next](uint64_t t) { next = next ? std::min(*next, t) : t; };
+  const auto earliest = [&next, after](uint64_t t) {
+    if (after && t <= *after) return;
+    next = next ? std::min(*next, t) : t;
+  };
   if (!credit_scheduler_) return next;  // no QP has been in credit mode
   const ext::CreditParameters& p = credit_scheduler_->parameters();
   for (uint32_t qpn : credit_qpns_) {
@@ -1030,8 +1034,10 @@ std::optional<uint64_t> Device::credit_deadline() const {
   return next;
 }
 
-std::optional<uint64_t> Device::next_deadline() const {
-  std::optional<uint64_t> next = credit_deadline();
+std::optional<uint64_t> Device::next_deadline() const { return next_deadline_after(std::nullopt); }
+
+std::optional<uint64_t> Device::next_deadline_after(std::optional<uint64_t> after) const {
+  std::optional<uint64_t> next = credit_deadline(after);
   for (uint32_t qpn : active_) {
     auto it = qps_.find(qpn);
     if (it == qps_.end()) continue;
@@ -1044,7 +1050,7 @@ std::optional<uint64_t> Device::next_deadline() const {
     }
     for (const auto& d : {qp.retransmit_deadline_ns, qp.rnr_resume_ns, pacer,
                           ext_requester_deadline(qp), ext_responder_deadline(qp)}) {
-      if (d && (!next || *d < *next)) next = d;
+      if (d && (!after || *d > *after) && (!next || *d < *next)) next = d;
     }
   }
   return next;

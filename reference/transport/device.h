@@ -157,7 +157,9 @@ class Device {
   // Section 26.7's receiver for all of the device's credit QPs: credit timeouts, then the
   // paced raise due, sent in the ACK owed or in a CREDIT packet.
   void run_credit(uint64_t now_ns);
-  std::optional<uint64_t> credit_deadline() const;
+  // The earliest deadline, or the earliest after `after` (the catch-up of advance()).
+  std::optional<uint64_t> credit_deadline(std::optional<uint64_t> after = std::nullopt) const;
+  std::optional<uint64_t> next_deadline_after(std::optional<uint64_t> after) const;
 
   DeviceConfig config_;
   memory::MemoryTable memory_;

@@ -24,6 +24,7 @@ enum class ExtRespState : uint8_t {
   kCheckPlacement,
   kBindWqe,
   kCheckRkey,
+  kCheckContext,
   kPlace,
   kRecord,
   kReadArrived,
@@ -37,23 +38,13 @@ enum class ExtRespState : uint8_t {
   kRnrNak,
   kDone,
 };
-constexpr std::string_view kExtRespStateNames[] = {"CheckHeaders",
-                                                   "ClassifyPsn",
-                                                   "CheckPlacement",
-                                                   "BindWqe",
-                                                   "CheckRkey",
-                                                   "Place",
-                                                   "Record",
-                                                   "ReadArrived",
-                                                   "AtomicArrived",
-                                                   "Acknowledge",
-                                                   "NakInvalidRequest",
-                                                   "NakRemoteAccess",
-                                                   "NakFailedAgain",
-                                                   "NakOutOfWindow",
-                                                   "NakResource",
-                                                   "RnrNak",
-                                                   "Done"};
+constexpr std::string_view kExtRespStateNames[] = {
+    "CheckHeaders",    "ClassifyPsn",    "CheckPlacement",
+    "BindWqe",         "CheckRkey",      "CheckContext",
+    "Place",           "Record",         "ReadArrived",
+    "AtomicArrived",   "Acknowledge",    "NakInvalidRequest",
+    "NakRemoteAccess", "NakFailedAgain", "NakOutOfWindow",
+    "NakResource",     "RnrNak",         "Done"};
 static_assert(std::size(kExtRespStateNames) == static_cast<size_t>(ExtRespState::kDone) + 1);
 
 // The operations this slice places: SEND and RDMA WRITE, with or without immediate.
@@ -263,6 +254,8 @@ ExtRespState check_headers(ExtRequest& r) {
 bool needs_message_context(const ext::ExtQpState& ext, const ExtRequest& r) {
   if (ext.message_contexts == 0 || ext.messages_tracked() < ext.message_contexts) return false;
   if (r.p.bth.psn == wire::psn_add(ext.window.cumulative(), 1)) return false;
+  // A copy of a READ or ATOMIC held already has its context (hold_request replaces it).
+  if (ext.held_requests.contains(r.p.bth.psn)) return false;
   return r.read || r.atomic || r.last();
 }
 
@@ -276,11 +269,14 @@ ExtRespState classify_psn(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
     case ext::PsnArrival::kNew:
       // MR-NF-03: a copy of a PSN a NONFATAL NAK refused draws the same NAK until a RESYNC.
       if (qp.ext->failed_psns.contains(r.p.bth.psn)) return ExtRespState::kNakFailedAgain;
-      if (needs_message_context(*qp.ext, r)) return ExtRespState::kNakResource;
+      if ((r.atomic || r.read) && needs_message_context(*qp.ext, r))
+        return ExtRespState::kNakResource;
       if (r.atomic) return ExtRespState::kAtomicArrived;
       if (r.read) return ExtRespState::kReadArrived;
       // MR-NF-04: the other packets of a failed message are recorded, not placed.
-      if (qp.ext->failed_msns.contains(r.p.mxh->msn)) return ExtRespState::kRecord;
+      if (qp.ext->failed_msns.contains(r.p.mxh->msn))
+        return needs_message_context(*qp.ext, r) ? ExtRespState::kNakResource
+                                                 : ExtRespState::kRecord;
       return ExtRespState::kCheckPlacement;
     case ext::PsnArrival::kDuplicate:
       ++ctx.counters.duplicate_request;
@@ -339,13 +335,13 @@ ExtRespState bind_wqe(QueuePair& qp, ExtRequest& r, QpContext& ctx) {
   // (NAK 0x61), not found later at completion when every PSN has been acknowledged.
   if (r.kind.invalidate && !ctx.memory.may_invalidate_rkey(r.p.ieth->rkey, qp.init.pd))
     return ExtRespState::kNakInvalidRequest;
-  return r.kind.send ? ExtRespState::kPlace : ExtRespState::kCheckRkey;
+  return r.kind.send ? ExtRespState::kCheckContext : ExtRespState::kCheckRkey;
 }
 
 // MR-OO-03: the whole message's range, whichever packet arrives first.
 ExtRespState check_rkey(const QueuePair& qp, ExtRequest& r, const QpContext& ctx) {
   const wire::Reth& reth = *r.p.reth;
-  if (reth.dlen == 0) return ExtRespState::kRecord;
+  if (reth.dlen == 0) return ExtRespState::kCheckContext;
   if ((qp.attr.access_flags & kQpRemoteWrite) == 0) return ExtRespState::kNakRemoteAccess;
   auto span =
       ctx.memory.resolve_remote(reth.rkey, qp.init.pd, reth.va, reth.dlen, memory::kRemoteWrite);
@@ -358,7 +354,13 @@ ExtRespState check_rkey(const QueuePair& qp, ExtRequest& r, const QpContext& ctx
     return ExtRespState::kNakRemoteAccess;
   }
   r.target = *span;
-  return ExtRespState::kPlace;
+  return ExtRespState::kCheckContext;
+}
+
+// Section 22.2, checked last before placing: a SEND without a receive WQE is still an RNR
+// NAK and a bad R_Key still its NAK (those say more than a lack of room would).
+ExtRespState check_context(const QueuePair& qp, const ExtRequest& r) {
+  return needs_message_context(*qp.ext, r) ? ExtRespState::kNakResource : ExtRespState::kPlace;
 }
 
 // MR-OO-01, MR-OO-06: at RETH VA + MXH offset, or at MXH offset in the bound WQE, in
@@ -846,6 +848,9 @@ void respond_ext(QueuePair& qp, const wire::RocePacket& p, QpContext& ctx) {
         break;
       case ExtRespState::kCheckRkey:
         state = check_rkey(qp, r, ctx);
+        break;
+      case ExtRespState::kCheckContext:
+        state = check_context(qp, r);
         break;
       case ExtRespState::kPlace:
         state = place(qp, r, ctx);
