@@ -10,6 +10,7 @@
 #include "harness/cli/command.h"
 #include "harness/cli/decode_command.h"
 #include "harness/cli/doctor_command.h"
+#include "harness/cli/fabric_command.h"
 #include "harness/cli/fleet_command.h"
 #include "harness/cli/interop_command.h"
 #include "harness/cli/list_command.h"
@@ -40,6 +41,8 @@ constexpr std::array kCommands{
             setup_peer},
     Command{"interop", "the interop matrix: the reference and Linux rxe as peers, impaired",
             setup_interop},
+    Command{"fabric", "the multi-plane fabric, in real time, between interfaces of this namespace",
+            setup_fabric},
     Command{"fleet", "qualify a fleet of nodes or DUTs on Slurm: submit, then --collect",
             setup_fleet},
 };

@@ -64,6 +64,9 @@ class PcapLink final : public Link {
   std::string name() const override { return "pcap:" + interface_; }
 
   Expected<PcapLinkStats, std::string> stats() const;
+  // Polls readable when frames may be waiting: for a caller that waits on several links at
+  // once (RealTimeFabric). A readable descriptor can still yield no frame (filtered out).
+  int selectable_fd() const { return fd_; }
   // The reason the last refused send gave (empty if none was refused).
   const std::string& last_send_error() const { return last_send_error_; }
 

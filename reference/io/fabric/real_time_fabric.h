@@ -9,10 +9,11 @@
 // clock run, and what the fabric delivered to a port leaves through that port's link.
 //
 // Timing is the host's: the fabric's clock is CLOCK_MONOTONIC from start() (so the times in
-// the config, a black hole's from_ns or a flap's, count from there), and the thread polls
-// and sleeps at most `poll_ns` between looks, so a frame can leave up to that much (plus
-// scheduling) after its simulated arrival: delays far above that (milliseconds) come out
-// as configured, line rates only as far as the host keeps up.
+// the config, a black hole's from_ns or a flap's, count from there). Between looks the
+// thread waits on its links' descriptors until a frame comes or the next event is due, at
+// most `poll_ns`, so a frame enters when it arrives and leaves at its time plus the host's
+// scheduling: delays far above that (milliseconds) come out as configured, line rates only
+// as far as the host keeps up.
 //
 //   auto bed = RealTimeFabricBed::start(config).value();
 //   ... traffic between bed->net->endpoint(0) and bed->net->endpoint(1) ...
@@ -37,7 +38,7 @@
 namespace mr::io::fabric {
 
 struct RealTimeFabricOptions {
-  uint64_t poll_ns = 20'000;  // the longest sleep between two looks at the links
+  uint64_t poll_ns = 20'000;  // the longest wait between two looks at the links
 };
 
 class RealTimeFabric {
