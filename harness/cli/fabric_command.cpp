@@ -3,8 +3,10 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -22,6 +24,8 @@ std::atomic<bool> g_stop{false};
 
 // C linkage, so a name of its own: the agent's handler is `on_signal`.
 extern "C" void on_fabric_signal(int /*signal*/) { g_stop.store(true); }
+
+constexpr int64_t kMaxDurationS = int64_t{365} * 24 * 3600;  // a year
 
 struct FabricCommandOptions {
   FabricFlags flags;
@@ -73,12 +77,13 @@ int run_fabric(FabricCommandOptions o) {
     log(config.error());
     return kExitHarnessError;
   }
-  if (!(o.poll_us > 0) || o.poll_us > 1'000'000) {
-    log("--poll-us: must be above 0 and at most 1000000 (1 s)");
+  // At least a nanosecond: a wait of 0 would spin the fabric's thread.
+  if (!(o.poll_us >= 0.001) || o.poll_us > 1'000'000) {
+    log("--poll-us: must be between 0.001 and 1000000 (1 s)");
     return kExitHarnessError;
   }
-  if (!(o.duration_s >= 0)) {
-    log("--duration-s: must not be negative");
+  if (!(o.duration_s >= 0) || o.duration_s > kMaxDurationS) {
+    log("--duration-s: must be between 0 and " + std::to_string(kMaxDurationS) + " (a year)");
     return kExitHarnessError;
   }
   // links[plane][endpoint], as RealTimeFabric takes them: every frame, ring slots of the
@@ -161,8 +166,8 @@ Runner setup_fabric(CLI::App& app) {
   app.add_option("--duration-s", o->duration_s, "stop after this long (0: at SIGINT/SIGTERM)")
       ->capture_default_str();
   app.add_option("--poll-us", o->poll_us,
-                 "the longest sleep between two looks at the interfaces (a frame can leave "
-                 "that much after its time)")
+                 "the longest wait between two looks at the interfaces when no frame "
+                 "arrives and no event is due")
       ->capture_default_str();
   return [o] { return run_fabric(*o); };
 }

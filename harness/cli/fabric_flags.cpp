@@ -14,6 +14,9 @@ std::vector<std::string> split_commas(const std::string& list) {
   return parts;
 }
 
+constexpr uint64_t kMaxQueueKib = uint64_t{1} << 30;
+constexpr uint32_t kMaxSwitches = 4096;  // as validate_fabric_config() bounds the spines
+
 Unexpected<std::string> bad(const std::string& flag, const std::string& reason) {
   return Unexpected(flag + ": " + reason);
 }
@@ -53,7 +56,12 @@ Expected<io::fabric::FabricConfig, std::string> fabric_config_from(const FabricF
   if (!(flags.delay_us >= 0) || flags.delay_us > 10'000'000) {
     return bad("--delay-us", "must be between 0 and 10000000 (10 s)");
   }
-  if (flags.queue_kib == 0) return bad("--queue-kib", "must be positive");
+  if (flags.queue_kib == 0 || flags.queue_kib > kMaxQueueKib) {
+    return bad("--queue-kib", "must be between 1 and " + std::to_string(kMaxQueueKib) + " (1 TiB)");
+  }
+  if (flags.leaves > kMaxSwitches) {
+    return bad("--leaves", "must be at most " + std::to_string(kMaxSwitches));
+  }
   if (!(flags.loss_percent >= 0) || flags.loss_percent > 100) {
     return bad("--loss", "must be a percentage between 0 and 100");
   }

@@ -11,7 +11,7 @@
 // `shared`: endpoint e is 198.18.0.<e+1>, fd00::<e+1>, 02:00:00:00:00:<e+1> on every plane),
 // as the reference device's planes share its one address (spec 20.1).
 //
-//   FabricFlags f{.endpoints = {"fa", "fb"}, .spines = 4, .leaves = 2};
+//   FabricFlags f{.endpoints = {"fa", "fb"}, .leaves = 2, .spines = 4};
 //   auto config = fabric_config_from(f);   // or an error naming the flag
 #pragma once
 

@@ -68,6 +68,8 @@ TEST(FabricFlags, ABadFlagIsNamed) {
       {{.endpoints = {"a", "b"}, .rate_gbps = 0}, "--rate-gbps:"},
       {{.endpoints = {"a", "b"}, .delay_us = -1}, "--delay-us:"},
       {{.endpoints = {"a", "b"}, .queue_kib = 0}, "--queue-kib:"},
+      {{.endpoints = {"a", "b"}, .queue_kib = (uint64_t{1} << 30) + 1}, "--queue-kib:"},
+      {{.endpoints = {"a", "b"}, .leaves = 4097, .spines = 1}, "--leaves:"},
       {{.endpoints = {"a", "b"}, .loss_percent = 101}, "--loss:"},
       {{.endpoints = {"a", "b"}, .ipv6_ecmp = "udp"}, "--ipv6-ecmp: \"udp\""},
   };

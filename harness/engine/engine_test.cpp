@@ -309,6 +309,35 @@ TEST(Engine, ALimitTheDutDoesNotStateMakesItsTestInconclusive) {
   EXPECT_EQ(run_test(parsed.script, port, px, options).verdict, report::Verdict::kPass);
 }
 
+// `assume` is `check` for what the test needs rather than judges: false, the test ends
+// inconclusive at that line (nothing after it runs, so the failing check below never does);
+// true, the test goes on and its checks judge as before.
+TEST(Engine, AFalseAssumptionMakesTheTestInconclusiveWhereACheckFailsIt) {
+  const auto script = [](const std::string& bound) {
+    return std::string(kHeader) + "let n = limits.max_ext_ooo_messages\nassume n <= " + bound +
+           "\nassume distinct [n, 0]\ncheck n == 1\n";
+  };
+  const Pixit px = pixit();
+  dut::EmbeddedReferencePort port(px, {});
+  TestOptions options;
+  options.pics = {{"rc.send", true}};
+  options.dut_limits = {{"max_ext_ooo_messages", 256}};
+  const auto outside = script::parse_script(script("100"), "t.mrt");
+  ASSERT_TRUE(outside.ok());
+  const auto inconc = run_test(outside.script, port, px, options);
+  EXPECT_EQ(inconc.verdict, report::Verdict::kInconc);
+  EXPECT_NE(inconc.reason.find("assume: expected n = 0x0100 (256) <= 0x0064 (100)"),
+            std::string::npos)
+      << inconc.reason;
+  EXPECT_TRUE(inconc.failures.empty());
+  const auto inside = script::parse_script(script("1000"), "t.mrt");
+  ASSERT_TRUE(inside.ok());
+  const auto failed = run_test(inside.script, port, px, options);
+  EXPECT_EQ(failed.verdict, report::Verdict::kFail);
+  ASSERT_EQ(failed.failures.size(), 1U);
+  EXPECT_EQ(failed.failures[0].message, "check: the values differ");
+}
+
 TEST(Engine, TestsThePicsDoesNotClaimAreNotApplicable) {
   auto parsed =
       script::parse_script("# tp: T\n# clause: MR-RD-01\n# purpose: p\n# pics: rc.read\n", "t.mrt");

@@ -18,7 +18,8 @@ namespace mr::engine {
 // the same name, as in a loop's body, replaces it).
 void bind_value(const script::Command& c, TestContext& ctx);
 
-// `check ...` (names "equal", "differ", "distinct"; the parser's args).
+// `check ...` (names "equal", "differ", "distinct"; the parser's args); `assume ...`, the same
+// forms, makes the test inconclusive where `check` fails it.
 void check_values(const script::Command& c, TestContext& ctx);
 
 }  // namespace mr::engine

@@ -651,7 +651,7 @@ void run_statements(TestContext& ctx, Runner& runner, FaultPort& faults) {
       after_command(ctx, exchange_started);
     } else if (c.actor == "let") {
       bind_value(c, ctx);
-    } else if (c.actor == "check") {
+    } else if (c.actor == "check" || c.actor == "assume") {
       check_values(c, ctx);
     } else if (c.actor == "repeat") {
       pc = loops.enter(pc, ctx);

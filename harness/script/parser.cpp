@@ -86,7 +86,7 @@ void ScriptParser::line(std::string_view raw, int line_no) {
     loop_bracket(p, first);
   } else if (is_word(first, "let")) {
     binding(p, first);
-  } else if (is_word(first, "check")) {
+  } else if (is_word(first, "check") || is_word(first, "assume")) {
     assertion(p, first);
   } else if (std::ranges::any_of(kActors, [&](std::string_view a) { return is_word(first, a); })) {
     command(p, first);
@@ -152,20 +152,22 @@ void ScriptParser::binding(LineParser& p, const Token& first) {
 
 // `check EXPR == EXPR`, `!=`, `<`, `<=`, `>`, `>=` (unsigned), `check distinct [EXPR, ...]` (all
 // differ), `check at_least N distinct [EXPR, ...]` (N of them do): an assertion on values the
-// exchange has shown (last.ev, a `let` name), a failure when false.
+// exchange has shown (last.ev, a `let` name), a failure when false. `assume` takes the same
+// forms and ends the test inconclusive when false: what the test needs of the DUT or the bed
+// does not hold (a limit the DUT states out of the test's range, a counter that wrapped).
 void ScriptParser::assertion(LineParser& p, const Token& first) {
   p.next();
   Command c;
   c.pos = first.pos;
-  c.actor = "check";
+  c.actor = first.text;
   if (p.peek().kind == Token::Kind::kIdent && p.peek().text == "at_least") {
     const Position at = p.next().pos;
     c.args.push_back({"at_least", at, p.expression()});
     if (p.failed()) return;
     if (p.peek().kind != Token::Kind::kIdent || p.peek().text != "distinct" ||
         !p.at_punct("[", 1)) {
-      p.error(p.peek(),
-              "expected 'distinct [...]' after 'check at_least N', got " + describe(p.peek()));
+      p.error(p.peek(), "expected 'distinct [...]' after '" + c.actor + " at_least N', got " +
+                            describe(p.peek()));
       return;
     }
   }
@@ -175,7 +177,7 @@ void ScriptParser::assertion(LineParser& p, const Token& first) {
     const Position at = p.peek().pos;
     Expr list = p.expression();
     if (!p.failed() && list.items.size() < 2) {
-      p.error(p.peek(), "check distinct: the list needs at least two values");
+      p.error(p.peek(), c.actor + " distinct: the list needs at least two values");
       return;
     }
     c.args.push_back({"values", at, std::move(list)});
@@ -202,7 +204,7 @@ void ScriptParser::assertion(LineParser& p, const Token& first) {
     break;
   }
   if (found == nullptr) {
-    p.error(op, "expected ==, !=, <, <=, > or >= in 'check A == B', got " + describe(op));
+    p.error(op, "expected ==, !=, <, <=, > or >= in '" + c.actor + " A == B', got " + describe(op));
     return;
   }
   p.next();

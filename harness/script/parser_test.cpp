@@ -230,6 +230,20 @@ TEST(Parser, LetBindsAScriptNameAndCheckComparesValues) {
   EXPECT_EQ(distinct.args.at(0).value.items.size(), 3U);
 }
 
+TEST(Parser, AssumeTakesTheFormsOfCheck) {
+  auto r = parse_script(
+      "# tp: X\n# clause: C\n# purpose: p\nassume n < 32639\nassume distinct [e1, e2]\n", "t.mrt");
+  ASSERT_TRUE(r.diagnostics.empty()) << r.diagnostics.front().to_string();
+  const auto& below = std::get<Command>(r.script.statements[0]);
+  EXPECT_EQ(below.actor, "assume");
+  EXPECT_EQ(below.name, "below");
+  EXPECT_EQ(std::get<Command>(r.script.statements[1]).name, "distinct");
+  auto bad = parse_script("# tp: X\n# clause: C\n# purpose: p\nassume n\n", "t.mrt");
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_NE(bad.diagnostics.front().message.find("in 'assume A == B'"), std::string::npos)
+      << bad.diagnostics.front().message;
+}
+
 TEST(Parser, CheckOrdersValuesWithLessAndGreaterComparisons) {
   auto r = parse_script(
       "# tp: X\n# clause: C\n# purpose: p\n"

@@ -12,7 +12,8 @@ metaroce=$1
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 fail() { echo "FAIL: $*"; exit 1; }
 
-# NAME OUT: every test passes or is not applicable; those that are name one of FEATURES.
+# REPORT FEATURES: every test passes or is not applicable, and those that are name one of
+# FEATURES (comma-separated) in their `# pics:` predicate.
 check_run() {
   python3 - "$@" <<'PY'
 import json, re, sys
@@ -36,14 +37,16 @@ for row in "metaroce-no-multipath ext.multipath,ext.pathprobe,ext.adaptive_ev ex
            "metaroce-no-cc ext.cc,ext.credit ext-cwnd-ignored"; do
   read -r profile features mutant <<<"$row"
   out="$tmp/$profile"
-  "$metaroce" run testcases/ext --profile "$profile" --quiet --no-progress --out "$out" >"$out.log" 2>&1 ||
-    { cat "$out.log"; fail "$profile: the run did not pass (exit $?)"; }
+  "$metaroce" run testcases/ext --profile "$profile" --quiet --no-progress --out "$out" >"$out.log" 2>&1
+  rc=$?
+  if [[ $rc -ne 0 ]]; then tail -20 "$out.log"; fail "$profile: the run did not pass (exit $rc)"; fi
   said=$(check_run "$out/report.json" "$features" 2>&1) || fail "$profile: $said"
   echo "$profile: $said"
 
   "$metaroce" run testcases/ext --profile "$profile" --mutant "$mutant" --quiet --no-progress \
-    --out "$out-mutant" >"$out-mutant.log" 2>&1 ||
-    { tail -5 "$out-mutant.log"; fail "$profile with $mutant: the run did not pass"; }
+    --out "$out-mutant" >"$out-mutant.log" 2>&1
+  rc=$?
+  if [[ $rc -ne 0 ]]; then tail -20 "$out-mutant.log"; fail "$profile with $mutant: the run did not pass (exit $rc)"; fi
   said=$(check_run "$out-mutant/report.json" "$features" 2>&1) || fail "$profile with $mutant: $said"
   echo "$profile with $mutant: $said"
 

@@ -16,10 +16,11 @@
 #      for another dilation is refused naming both, and the Ext suite (Part II, profile
 #      metaroce-full) passes with veth-dilated.pixit.json, but for the tests that need the
 #      tester to answer within microseconds of bed time (named below; a libpcap tester
-#      cannot at 100x): three of them pass at 1000x.
-#   8. the same Ext suite at 200x (fabric-dilated.pixit.json) with the RoCE frames through `metaroce fabric`, a
-#      leaf-spine on the real clock in a third namespace (ECMP over four spines, egress
-#      queues), the control connection on the first cable.
+#      cannot at 100x);
+#   7. three of those at 1000x;
+#   8. the same Ext suite at 200x (fabric-dilated.pixit.json) with the RoCE frames through
+#      `metaroce fabric`, a leaf-spine on the real clock in a third namespace (ECMP over four
+#      spines, egress queues), the control connection on the first cable.
 # The binary is the -c opt build users run (//harness/cli:metaroce_opt): the tester must
 # answer a DUT's 128-packet window inside the DUT's 16.8 ms ACK timeout (RC-RT-017).
 # Everything is created here and deleted on exit; addresses from 198.18.0.0/15 only.
@@ -35,7 +36,13 @@ f="mrbed-f-$$"  # the fabric's (step 8)
 agent_pid=""
 fabric_pid=""
 agent_ipv6=2001:db8::2
+show_on_fail=""  # a log that explains a failure of the step running (the fabric's)
 cleanup() {
+  local rc=$?
+  if [[ $rc -ne 0 && -n "$show_on_fail" && -f "$show_on_fail" ]]; then
+    echo "--- $show_on_fail"
+    cat "$show_on_fail"
+  fi
   if [[ -n "$agent_pid" ]]; then kill "$agent_pid" 2>/dev/null; wait "$agent_pid" 2>/dev/null; fi
   if [[ -n "$fabric_pid" ]]; then kill "$fabric_pid" 2>/dev/null; wait "$fabric_pid" 2>/dev/null; fi
   ip netns del "$a" 2>/dev/null
@@ -257,11 +264,19 @@ ip link add mrbed4 netns "$a" mtu 9000 type veth peer name mrfab1 netns "$f" mtu
   { echo "FAIL: ip link add the fabric's veths"; exit 1; }
 for l in "$a mrbed4" "$b mrbed5" "$f mrfab0" "$f mrfab1"; do
   read -r ns dev <<<"$l"
-  ip -n "$ns" link set "$dev" up
+  ip -n "$ns" link set "$dev" up || { echo "FAIL: ip link set $dev up in $ns"; exit 1; }
 done
 ip netns exec "$f" "$metaroce" fabric --endpoint mrfab0 --endpoint mrfab1 --leaves 2 --spines 4 \
   --seed 5 >"$tmp/fabric.log" 2>&1 &
 fabric_pid=$!
+show_on_fail="$tmp/fabric.log"
+for _ in $(seq 50); do  # bounded: 5 s for the fabric to open its ports
+  grep -q "running until" "$tmp/fabric.log" && break
+  kill -0 "$fabric_pid" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q "running until" "$tmp/fabric.log" && kill -0 "$fabric_pid" 2>/dev/null ||
+  { echo "FAIL: the fabric did not start"; exit 1; }
 data_a=mrbed4
 data_b=mrbed5
 agent_ipv6=fd00::2

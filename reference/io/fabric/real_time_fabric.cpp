@@ -3,6 +3,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 
 namespace mr::io::fabric {
@@ -14,6 +15,8 @@ constexpr size_t kBurst = 32;
 
 Expected<std::unique_ptr<RealTimeFabric>, std::string> RealTimeFabric::start(
     FabricConfig config, std::vector<std::vector<PcapLink>>& links, RealTimeFabricOptions options) {
+  // A wait of 0 between looks would spin the thread.
+  if (options.poll_ns == 0) return Unexpected(std::string("poll_ns: must be at least 1"));
   if (links.size() != config.planes.size())
     return Unexpected("links: " + std::to_string(links.size()) + " planes, the config has " +
                       std::to_string(config.planes.size()));
@@ -85,7 +88,9 @@ void RealTimeFabric::run(const std::stop_token& stop) {
     if (wait == 0) continue;
     const timespec limit{.tv_sec = static_cast<time_t>(wait / 1'000'000'000),
                          .tv_nsec = static_cast<long>(wait % 1'000'000'000)};
-    ppoll(ports.data(), ports.size(), &limit, nullptr);  // EINTR: look again
+    // EINTR: look again; any other error (a closed descriptor) must not spin: sleep instead.
+    if (ppoll(ports.data(), ports.size(), &limit, nullptr) < 0 && errno != EINTR)
+      std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
   }
 }
 
