@@ -55,6 +55,12 @@ TEST(RealTimeBed, AnExtWriteLeavesABlackHoledPlaneAndLandsWhole) {
     c.ip = config.addressing.ipv4(0, e);
     c.seed = 40 + e;
     c.planes = kPlanes;
+    // RTO bounds for this bed's round trip (2 ms of cable, plus the host's scheduling, which
+    // reaches milliseconds under load), as a deployment sets them above its fabric's RTT: with
+    // the defaults (T_EXT_RTO_INIT 500 us, T_EXT_RTO_MIN 50 us) every first window timed out
+    // before its ACK could come back, and on this 2-core host the QP ran out of retries in 1
+    // to 3 runs of 10.
+    c.ext.rto = {.initial_ns = 10'000'000, .min_ns = 5'000'000, .max_ns = 64'000'000};
     c.mxcap = wire::Mxcap{};
     c.mxcap->features = c.mxcap->features | wire::kMxcapMultipath;
     auto device = LinkedDevice::create(c, std::move(links));
