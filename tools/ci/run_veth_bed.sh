@@ -280,6 +280,11 @@ grep -q "running until" "$tmp/fabric.log" && kill -0 "$fabric_pid" 2>/dev/null |
 data_a=mrbed4
 data_b=mrbed5
 agent_ipv6=fd00::2
+# EXT-CC-007 (four CC streams' fair shares of a bottleneck, judged on goodput in windows of
+# bed time) is out here too: through the fabric's two more libpcap hops its streams' goodput
+# fell short of the 25 % band twice in a row in CI (18.2 Gbit/s of 25); it passes on one cable.
+ext_tests=$(tr ',' '\n' <<<"$ext_tests" | grep -vx EXT-CC-007 | paste -sd, -)
+needs_faster="$needs_faster EXT-CC-007"
 start_agent --time-dilation 200
 ext_suite_on_bed ext-dilated-fabric testcases/pixit/fabric-dilated.pixit.json
 kill "$fabric_pid"
