@@ -14,6 +14,7 @@
 
 #include "harness/cli/fabric_flags.h"
 #include "reference/io/fabric/fabric_counters.h"
+#include "reference/io/fabric/fabric_namespaces.h"
 #include "reference/io/fabric/real_time_fabric.h"
 #include "reference/io/pcap_link.h"
 
@@ -86,14 +87,12 @@ int run_fabric(FabricCommandOptions o) {
     log("--duration-s: must be between 0 and " + std::to_string(kMaxDurationS) + " (a year)");
     return kExitHarnessError;
   }
-  // links[plane][endpoint], as RealTimeFabric takes them: every frame, ring slots of the
-  // interface's MTU, a ring deep enough for a host's window while the thread serves the rest.
+  // links[plane][endpoint], as RealTimeFabric takes them.
   const auto interfaces = endpoint_interfaces(o.flags);
   std::vector<std::vector<io::PcapLink>> links(config->planes.size());
   for (size_t p = 0; p < config->planes.size(); ++p) {
     for (const auto& ports : interfaces) {
-      auto link =
-          io::PcapLink::open(ports[p], {.filter = "", .buffer_bytes = 32 << 20, .snap_length = 0});
+      auto link = io::PcapLink::open(ports[p], io::fabric::fabric_port_link_options());
       if (!link) {
         log("--endpoint " + ports[p] + ": " + link.error());
         return kExitHarnessError;

@@ -101,10 +101,7 @@ Expected<std::vector<std::vector<PcapLink>>, std::string> FabricNamespaces::open
   std::vector<std::vector<PcapLink>> links(planes_);
   for (uint32_t p = 0; p < planes_; ++p) {
     for (uint32_t e = 0; e < endpoints(); ++e) {
-      // Every frame, in ring slots of the MTU, and a ring deep enough for a host's window
-      // while the thread is busy with the other ports.
-      auto link = open_pcap_link_in(fabric_, fabric_interface(p, e),
-                                    {.filter = "", .buffer_bytes = 32 << 20, .snap_length = 0});
+      auto link = open_pcap_link_in(fabric_, fabric_interface(p, e), fabric_port_link_options());
       if (!link) return Unexpected(fabric_interface(p, e) + ": " + link.error());
       links[p].push_back(std::move(*link));
     }

@@ -36,6 +36,13 @@ struct FabricNamespacesOptions {
   unsigned mtu = 9000;  // room for 4 KiB RoCE frames
 };
 
+// How the fabric opens its side of a port (here, and `metaroce fabric` on interfaces a caller
+// wired): every frame, ring slots of the interface's MTU, and a ring deep enough for a host's
+// window while the fabric's thread serves the other ports.
+inline PcapLinkOptions fabric_port_link_options() {
+  return {.filter = "", .buffer_bytes = 32 << 20, .snap_length = 0};
+}
+
 class FabricNamespaces {
  public:
   // The interface of endpoint e's port on plane p: in its namespace, and in the fabric's.
